@@ -1,0 +1,332 @@
+"""Alpha-beta pruning over an explicit tree, with everything a student writes down.
+
+Children are searched left to right. ``prune_on_equality=True`` cuts when
+``v >= beta`` at MAX and ``v <= alpha`` at MIN (AIMA, most lecture slides);
+``False`` cuts only on strict inequality (the Berkeley CS188 autograder).
+
+The search is fail-soft: a node that stops early returns the value it had,
+which is a bound on its true value. Each node's result carries whether it is
+exact, a lower bound (MAX stopped at ``v >= beta``) or an upper bound (MIN
+stopped at ``v <= alpha``, or every child it saw was itself an upper bound).
+The root's best move is the leftmost child whose *exact* value achieves the
+root value, so a later child returning a bound equal to alpha never replaces it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from analysis.horizon import Horizon, horizon
+from analysis.stats import SearchStats
+from games.errors import LimitExceededError
+from games.limits import Deadline
+from games.numbers import Exact
+from games.tree import MAX, Tree
+
+EXACT: Final = "exact"
+LOWER: Final = "lower"
+UPPER: Final = "upper"
+
+NEG_INF: Final = float("-inf")
+POS_INF: Final = float("inf")
+
+Bound = Exact | float
+"""An alpha or beta: an exact number or +/- infinity."""
+
+
+@dataclass(frozen=True, slots=True)
+class Cutoff:
+    """A node that stopped early.
+
+    Attributes
+    ----------
+    node
+        Index of the node that stopped.
+    alpha, beta
+        The window at the moment of the cut.
+    value
+        The node's ``v`` at the cut.
+    after
+        Index of the child whose value caused the cut.
+    cut
+        Indices of the children never searched, left to right.
+    """
+
+    node: int
+    alpha: Bound
+    beta: Bound
+    value: Exact
+    after: int
+    cut: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TraceEvent:
+    """One line of a hand-written alpha-beta trace.
+
+    ``event`` is ``enter`` (a node is entered with its window), ``evaluate``
+    (a static value is read), ``update`` (a child's value is folded into
+    ``v``/alpha/beta), ``cutoff`` (remaining children are skipped) or
+    ``return`` (the node's value goes back to its parent).
+    """
+
+    event: str
+    node: int
+    alpha: Bound
+    beta: Bound
+    value: Exact | None
+    child: int = -1
+    bound: str = EXACT
+    cut: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class AlphaBetaResult:
+    """What an alpha-beta search found and touched.
+
+    Attributes
+    ----------
+    values, bounds
+        Per node index: the value the node returned and whether it is
+        ``exact``, a ``lower`` or an ``upper`` bound; ``None`` if never visited.
+    best_child
+        Per node, the child that set its value (the leftmost exact one where
+        possible), ``-1`` where the search stopped.
+    pruned
+        Roots of the subtrees never searched, left to right.
+    pruned_leaves
+        Static nodes (leaves, or frontier nodes under a depth cutoff) never
+        evaluated, left to right.
+    evaluated_leaves
+        Static nodes in the order they were evaluated.
+    """
+
+    tree: Tree
+    value: Exact
+    best_move: int
+    principal_variation: list[int]
+    values: list[Exact | None]
+    bounds: list[str | None]
+    best_child: list[int]
+    pruned: list[int]
+    pruned_leaves: list[int]
+    evaluated_leaves: list[int]
+    cutoffs: list[Cutoff]
+    trace: list[TraceEvent] | None
+    prune_on_equality: bool
+    depth: int | None
+    stats: SearchStats
+
+
+def alpha_beta(
+    tree: Tree,
+    *,
+    depth: int | None = None,
+    prune_on_equality: bool = True,
+    trace: bool = False,
+    deadline: Deadline | None = None,
+    max_trace_nodes: int | None = None,
+) -> AlphaBetaResult:
+    """Search ``tree`` with alpha-beta pruning; see the module docstring.
+
+    Raises
+    ------
+    InvalidInputError
+        If a node at the depth cutoff has no eval.
+    LimitExceededError
+        If ``trace`` is asked for a tree larger than ``max_trace_nodes``, or the
+        deadline passes.
+    """
+    if trace and max_trace_nodes is not None and len(tree) > max_trace_nodes:
+        raise LimitExceededError(
+            f"a step-by-step trace is offered for trees of up to {max_trace_nodes} nodes; "
+            f"this one has {len(tree)}",
+            "/trace",
+        )
+    seen = horizon(tree, depth)
+    return _search(tree, seen, seen.children, prune_on_equality, trace, deadline)
+
+
+def count_evaluations(
+    tree: Tree, seen: Horizon, children: Sequence[Sequence[int]], prune_on_equality: bool
+) -> int:
+    """Static evaluations alpha-beta makes when children are taken in the order given."""
+    return len(_search(tree, seen, children, prune_on_equality, False, None).evaluated_leaves)
+
+
+def _search(
+    tree: Tree,
+    seen: Horizon,
+    children: Sequence[Sequence[int]],
+    prune_on_equality: bool,
+    tracing: bool,
+    deadline: Deadline | None,
+) -> AlphaBetaResult:
+    static = seen.static
+    kinds = tree.kinds
+    count = len(tree)
+    values: list[Exact | None] = [None] * count
+    bounds: list[str | None] = [None] * count
+    best_child = [-1] * count
+    evaluated: list[int] = []
+    cutoffs: list[Cutoff] = []
+    events: list[TraceEvent] | None = [] if tracing else None
+    log = events.append if events is not None else None
+    record = evaluated.append
+    strict = not prune_on_equality
+    visited = 1
+
+    root_max = kinds[0] == MAX
+    # A frame: [node, alpha, beta, v, next slot, best child, bound of best, is MAX]
+    frame: list = [0, NEG_INF, POS_INF, NEG_INF if root_max else POS_INF, 0, -1, EXACT, root_max]
+    stack = [frame]
+    if not children[0]:
+        # a single static node: nothing to search
+        values[0] = static[0]
+        bounds[0] = EXACT
+        record(0)
+        if log:
+            log(TraceEvent("evaluate", 0, NEG_INF, POS_INF, static[0]))
+        return _result(tree, seen, values, bounds, best_child, evaluated, cutoffs, events,
+                       prune_on_equality, visited)
+    if log:
+        log(TraceEvent("enter", 0, NEG_INF, POS_INF, None))
+    score: Exact | None = None  # a child's value waiting to be folded into the top frame
+    child = -1
+    child_bound = EXACT
+    steps = 0
+    while True:
+        node, alpha, beta, v, slot, best, best_bound, is_max = frame
+        kids = children[node]
+        left = len(kids)
+        descend = -1
+        cut = False
+        while True:
+            if score is not None:
+                # fold the child's value into v and the window
+                if is_max:
+                    if score > v or (score == v and child_bound is EXACT and best_bound is not EXACT):
+                        v, best, best_bound = score, child, child_bound
+                    if (v > beta) if strict else (v >= beta):
+                        cut = slot < left
+                    elif v > alpha:
+                        alpha = v
+                else:
+                    if score < v or (score == v and child_bound is EXACT and best_bound is not EXACT):
+                        v, best, best_bound = score, child, child_bound
+                    if (v < alpha) if strict else (v <= alpha):
+                        cut = slot < left
+                    elif v < beta:
+                        beta = v
+                if log:
+                    log(TraceEvent("update", node, alpha, beta, v, child=child))
+                score = None
+                if cut:
+                    break
+            if slot == left:
+                break
+            child = kids[slot]
+            slot += 1
+            if children[child]:
+                descend = child
+                break
+            score = static[child]
+            child_bound = EXACT
+            visited += 1
+            values[child] = score
+            bounds[child] = EXACT
+            record(child)
+            if log:
+                log(TraceEvent("evaluate", child, alpha, beta, score))
+        if descend != -1:
+            frame[1:7] = (alpha, beta, v, slot, best, best_bound)
+            visited += 1
+            steps += 1
+            if deadline is not None and not steps & 0x3FFF:
+                deadline.check()
+            child_max = kinds[descend] == MAX
+            frame = [descend, alpha, beta, NEG_INF if child_max else POS_INF, 0, -1, EXACT,
+                     child_max]
+            stack.append(frame)
+            if log:
+                log(TraceEvent("enter", descend, alpha, beta, None))
+            continue
+        if cut:
+            skipped = tuple(kids[slot:])
+            cutoffs.append(Cutoff(node, alpha, beta, v, child, skipped))
+            if log:
+                log(TraceEvent("cutoff", node, alpha, beta, v, child=child, cut=skipped))
+            bound = LOWER if is_max else UPPER
+        else:
+            bound = best_bound
+        values[node] = v
+        bounds[node] = bound
+        best_child[node] = best
+        if log:
+            log(TraceEvent("return", node, alpha, beta, v, bound=bound))
+        stack.pop()
+        if not stack:
+            break
+        score, child_bound, child = v, bound, node
+        frame = stack[-1]
+    return _result(tree, seen, values, bounds, best_child, evaluated, cutoffs, events,
+                   prune_on_equality, visited)
+
+
+def _result(
+    tree: Tree,
+    seen: Horizon,
+    values: list[Exact | None],
+    bounds: list[str | None],
+    best_child: list[int],
+    evaluated: list[int],
+    cutoffs: list[Cutoff],
+    events: list[TraceEvent] | None,
+    prune_on_equality: bool,
+    visited: int,
+) -> AlphaBetaResult:
+    # Cut subtrees are disjoint and none lies inside another (a cut node's
+    # descendants are never entered), so sorting by preorder index orders them
+    # left to right.
+    pruned = sorted(index for cutoff in cutoffs for index in cutoff.cut)
+    search_children = seen.children
+    depths = tree.depths
+    limit = seen.depth
+    pruned_leaves: list[int] = []
+    for top in pruned:
+        for index in range(top, tree.subtree_end(top)):
+            if not search_children[index] and (limit is None or depths[index] <= limit):
+                pruned_leaves.append(index)
+    line: list[int] = []
+    step = best_child[0]
+    while step != -1:
+        line.append(step)
+        step = best_child[step]
+    root_value = values[0]
+    assert root_value is not None
+    stats = SearchStats(
+        nodes=len(tree),
+        leaves=len(evaluated) + len(pruned_leaves),
+        visited=visited,
+        evaluated=len(evaluated),
+        cutoffs=len(cutoffs),
+    )
+    return AlphaBetaResult(
+        tree=tree,
+        value=root_value,
+        best_move=best_child[0],
+        principal_variation=line,
+        values=values,
+        bounds=bounds,
+        best_child=best_child,
+        pruned=pruned,
+        pruned_leaves=pruned_leaves,
+        evaluated_leaves=evaluated,
+        cutoffs=cutoffs,
+        trace=events,
+        prune_on_equality=prune_on_equality,
+        depth=seen.depth,
+        stats=stats,
+    )

@@ -1,0 +1,99 @@
+"""RFC 9457 problem details: every error leaves the API as ``application/problem+json``."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import orjson
+from flask import Flask, Response
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+from games.errors import ArbiterError, FieldError, LimitExceededError
+
+PROBLEM_TYPE = "https://arbiter.dev/problems/"
+log = logging.getLogger(__name__)
+
+
+class ApiProblem(Exception):
+    """An error raised by the REST layer itself (content type, JSON syntax, ...)."""
+
+    def __init__(self, status: int, slug: str, title: str, detail: str,
+                 errors: Iterable[FieldError] = ()):
+        super().__init__(detail)
+        self.status = status
+        self.slug = slug
+        self.title = title
+        self.detail = detail
+        self.errors = list(errors)
+
+
+def problem(status: int, slug: str, title: str, detail: str,
+            errors: Iterable[FieldError] = ()) -> Response:
+    body: dict[str, Any] = {
+        "type": PROBLEM_TYPE + slug,
+        "title": title,
+        "status": status,
+        "detail": detail,
+        "errors": [{"pointer": e.pointer, "message": e.message} for e in errors],
+    }
+    return Response(orjson.dumps(body), status=status, mimetype="application/problem+json")
+
+
+def pointers_from_messages(messages: Any, prefix: str = "") -> list[FieldError]:
+    """Turn marshmallow's nested error messages into pointer/message pairs."""
+    if isinstance(messages, Mapping):
+        found: list[FieldError] = []
+        for key, value in messages.items():
+            token = str(key).replace("~", "~0").replace("/", "~1")
+            where = prefix if key == "_schema" else f"{prefix}/{token}"
+            found.extend(pointers_from_messages(value, where))
+        return found
+    if isinstance(messages, list) and all(isinstance(m, str) for m in messages):
+        return [FieldError(prefix, m) for m in messages]
+    if isinstance(messages, list):
+        return [e for m in messages for e in pointers_from_messages(m, prefix)]
+    return [FieldError(prefix, str(messages))]
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Map every exception to one problem response, once, here."""
+
+    @app.errorhandler(ApiProblem)
+    def api_problem(error: ApiProblem) -> Response:
+        return problem(error.status, error.slug, error.title, error.detail, error.errors)
+
+    @app.errorhandler(ArbiterError)
+    def arbiter_error(error: ArbiterError) -> Response:
+        if isinstance(error, LimitExceededError):
+            return problem(413, error.slug, error.title, error.message, error.errors)
+        return problem(422, error.slug, error.title, error.message, error.errors)
+
+    @app.errorhandler(ValidationError)
+    def validation_error(error: ValidationError) -> Response:
+        found = pointers_from_messages(error.messages)
+        detail = "; ".join(f"{e.pointer or '/'}: {e.message}" for e in found[:5])
+        return problem(422, "invalid-request", "Invalid request", detail, found)
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException) -> Response:
+        status = error.code or 500
+        slug = (error.name or "error").lower().replace(" ", "-")
+        detail = error.description or error.name or ""
+        if status == 413:
+            limit = app.config.get("MAX_CONTENT_LENGTH")
+            detail = f"the request body is larger than the limit of {limit} bytes"
+        response = problem(status, slug, error.name or "Error", detail)
+        if status == 405 and error.response is None:
+            allowed = getattr(error, "valid_methods", None)
+            if allowed:
+                response.headers["Allow"] = ", ".join(allowed)
+        return response
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception) -> Response:
+        log.exception("unexpected error")
+        return problem(500, "internal", "Internal error",
+                       "the server failed to handle this request; it has been logged")

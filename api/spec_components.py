@@ -1,0 +1,111 @@
+"""Hand-written JSON schemas for inputs validated outside marshmallow (game trees)
+and for problem details."""
+
+from __future__ import annotations
+
+from typing import Any
+
+_NUMBER_TEXT = (
+    r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$|^\s*[+-]?\d+\s*/\s*[+-]?\d+\s*$"
+)
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+PROBLEM: dict[str, Any] = {
+    "type": "object",
+    "description": "RFC 9457 problem details.",
+    "required": ["type", "title", "status", "detail", "errors"],
+    "properties": {
+        "type": {"type": "string", "description": "URI naming the kind of problem."},
+        "title": {"type": "string"},
+        "status": {"type": "integer"},
+        "detail": {"type": "string", "description": "What went wrong, in plain words."},
+        "errors": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "required": ["pointer", "message"],
+                "properties": {
+                    "pointer": {
+                        "type": "string",
+                        "description": "RFC 6901 JSON pointer to the offending field.",
+                    },
+                    "message": {"type": "string"},
+                },
+            },
+        },
+    },
+}
+
+COMPONENTS: dict[str, dict[str, Any]] = {
+    "ExactNumber": {
+        "description": "A finite number: a JSON number, a decimal string such as \"0.1\" "
+        "(read exactly, as 1/10) or a fraction string such as \"-7/2\".",
+        "oneOf": [
+            {"type": "number"},
+            {"type": "string", "pattern": _NUMBER_TEXT, "maxLength": 200},
+        ],
+    },
+    "TreeNode": {
+        "type": "object",
+        "description": "A node of the nested form. Without children it is a leaf and needs a "
+        "value; with children it is MAX or MIN (alternating from its parent when kind is "
+        "omitted). Nodes without id are named <parent id>.<position>, the root 'root'.",
+        "additionalProperties": False,
+        "properties": {
+            "id": {"type": "string", "minLength": 1},
+            "kind": {"type": "string", "enum": ["max", "min", "leaf"]},
+            "value": _ref("ExactNumber"),
+            "eval": _ref("ExactNumber"),
+            "move": {"type": "string", "description": "Label of the edge into this node."},
+            "children": {"type": "array", "minItems": 1, "items": _ref("TreeChild")},
+        },
+    },
+    "TreeChild": {
+        "description": "A child: a node object, a shorthand array or a leaf number.",
+        "oneOf": [_ref("TreeNode"), _ref("ShorthandTree"), _ref("ExactNumber")],
+    },
+    "ShorthandTree": {
+        "type": "array",
+        "description": "Nested arrays of numbers, alternating MAX and MIN from the root; "
+        "e.g. [[3,12,8],[2,4,6],[14,5,2]]. Leaves may sit at different depths.",
+        "minItems": 1,
+        "items": {"oneOf": [_ref("ShorthandTree"), _ref("ExactNumber")]},
+    },
+    "FlatNode": {
+        "type": "object",
+        "required": ["id"],
+        "additionalProperties": False,
+        "properties": {
+            "id": {"type": "string", "minLength": 1},
+            "kind": {"type": "string", "enum": ["max", "min", "leaf"]},
+            "value": _ref("ExactNumber"),
+            "eval": _ref("ExactNumber"),
+            "move": {"type": "string"},
+            "children": {
+                "type": "array",
+                "minItems": 1,
+                "items": {"type": "string"},
+                "description": "Ids of the children, left to right.",
+            },
+        },
+    },
+    "FlatTree": {
+        "type": "object",
+        "description": "The flat form, for deep or generated trees: every node once, children "
+        "by id. Each node but the root has exactly one parent; no cycles, no strays.",
+        "required": ["root", "nodes"],
+        "additionalProperties": False,
+        "properties": {
+            "root": {"type": "string", "description": "Id of the root."},
+            "nodes": {"type": "array", "minItems": 1, "items": _ref("FlatNode")},
+        },
+    },
+    "Tree": {
+        "description": "A game tree in any of the three forms.",
+        "oneOf": [_ref("TreeNode"), _ref("ShorthandTree"), _ref("FlatTree")],
+    },
+}

@@ -1,0 +1,144 @@
+"""Turn tree-search results into JSON-ready dicts.
+
+Results of a million-node tree have a million node entries, so this is done
+by hand rather than by a marshmallow dump (which costs microseconds per field);
+``api.tree_schemas`` documents the same shapes and the contract tests check
+real responses against it. Node entries are shared between nodes with the
+same value and bound, which keeps building the ``nodes`` map cheap.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from analysis.alphabeta import EXACT, AlphaBetaResult, Cutoff, TraceEvent
+from analysis.minimax import MinimaxResult
+from analysis.move_ordering import MoveOrderingReport
+from analysis.stats import SearchStats
+from games.numbers import Exact
+from games.tree import Tree
+
+
+def put_number(target: dict[str, Any], name: str, value: Exact | float | None) -> None:
+    """Set ``target[name]`` to a JSON number, adding ``name_exact`` for a fraction.
+
+    Infinite alpha/beta windows are written as the strings ``"-inf"``/``"inf"``.
+    """
+    if value is None or type(value) is int:
+        target[name] = value
+    elif type(value) is float:
+        target[name] = "inf" if value > 0 else "-inf"
+    else:
+        assert isinstance(value, Fraction)
+        target[name] = float(value)
+        target[f"{name}_exact"] = f"{value.numerator}/{value.denominator}"
+
+
+def node_map(tree: Tree, values: list[Exact | None], bounds: list[str | None] | None) -> dict[str, Any]:
+    """``{id: {"value", "value_exact"?, "bound"}}`` for every node with a value."""
+    shared: dict[tuple[Exact, str], dict[str, Any]] = {}
+    ids = tree.ids
+    entries: list[dict[str, Any]] = []
+    names: list[str] = []
+    keep_name = names.append
+    keep_entry = entries.append
+    for index, value in enumerate(values):
+        if value is None:
+            continue
+        bound = EXACT if bounds is None else bounds[index]
+        assert bound is not None
+        key = (value, bound)
+        entry = shared.get(key)
+        if entry is None:
+            entry = {}
+            put_number(entry, "value", value)
+            entry["bound"] = bound
+            shared[key] = entry
+        keep_name(ids[index])
+        keep_entry(entry)
+    return dict(zip(names, entries, strict=True))
+
+
+def stats_json(stats: SearchStats) -> dict[str, int]:
+    return {
+        "nodes": stats.nodes,
+        "leaves": stats.leaves,
+        "visited": stats.visited,
+        "evaluated": stats.evaluated,
+        "cutoffs": stats.cutoffs,
+    }
+
+
+def _common(tree: Tree, value: Exact, best_move: int, line: list[int],
+            depth: int | None) -> dict[str, Any]:
+    ids = tree.ids
+    out: dict[str, Any] = {}
+    put_number(out, "value", value)
+    out["root_kind"] = tree.root_kind
+    out["best_move"] = ids[best_move] if best_move >= 0 else None
+    out["best_move_label"] = tree.moves[best_move] if best_move >= 0 else None
+    out["principal_variation"] = [ids[i] for i in line]
+    out["depth"] = depth
+    return out
+
+
+def minimax_json(result: MinimaxResult) -> dict[str, Any]:
+    tree = result.tree
+    best = result.best_child[0]
+    out = _common(tree, result.value, best, result.principal_variation, result.depth)
+    out["best_moves"] = [tree.ids[i] for i in result.best_moves]
+    out["nodes"] = node_map(tree, result.values, None)
+    out["stats"] = stats_json(result.stats)
+    return out
+
+
+def _cutoff_json(ids: list[str], cutoff: Cutoff) -> dict[str, Any]:
+    entry: dict[str, Any] = {"node": ids[cutoff.node]}
+    put_number(entry, "alpha", cutoff.alpha)
+    put_number(entry, "beta", cutoff.beta)
+    put_number(entry, "value", cutoff.value)
+    entry["after"] = ids[cutoff.after]
+    entry["cut"] = [ids[i] for i in cutoff.cut]
+    return entry
+
+
+def _event_json(ids: list[str], event: TraceEvent) -> dict[str, Any]:
+    entry: dict[str, Any] = {"event": event.event, "node": ids[event.node]}
+    put_number(entry, "alpha", event.alpha)
+    put_number(entry, "beta", event.beta)
+    put_number(entry, "value", event.value)
+    if event.child >= 0:
+        entry["child"] = ids[event.child]
+    if event.event == "return":
+        entry["bound"] = event.bound
+    if event.cut:
+        entry["cut"] = [ids[i] for i in event.cut]
+    return entry
+
+
+def alpha_beta_json(result: AlphaBetaResult, ordering: MoveOrderingReport | None) -> dict[str, Any]:
+    tree = result.tree
+    ids = tree.ids
+    out = _common(tree, result.value, result.best_move, result.principal_variation, result.depth)
+    out["prune_on_equality"] = result.prune_on_equality
+    out["nodes"] = node_map(tree, result.values, result.bounds)
+    out["pruned"] = [ids[i] for i in result.pruned]
+    out["pruned_leaves"] = [ids[i] for i in result.pruned_leaves]
+    out["evaluated_leaves"] = [ids[i] for i in result.evaluated_leaves]
+    out["cutoffs"] = [_cutoff_json(ids, c) for c in result.cutoffs]
+    out["stats"] = stats_json(result.stats)
+    if result.trace is not None:
+        out["trace"] = [_event_json(ids, e) for e in result.trace]
+    if ordering is not None:
+        out["move_ordering"] = {
+            "given": ordering.given,
+            "best_first": ordering.best_first,
+            "worst_first": ordering.worst_first,
+            "leaves": ordering.leaves,
+            "uniform": ordering.uniform,
+            "branching": ordering.branching,
+            "depth": ordering.depth,
+            "minimal_tree": ordering.minimal_tree,
+        }
+    return out

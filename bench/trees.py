@@ -1,0 +1,158 @@
+"""Benchmark: a seeded random ~1,000,000-node tree posted through the real app.
+
+Prints, for the nested-object form and the shorthand-array form of the same tree:
+(a) parsing the body with the fastest JSON parser installed (orjson),
+(b) the whole POST /v1/trees/minimax request, (c) the whole POST /v1/trees/alphabeta
+request, the ratios (b)/(a) and (c)/(a), and each request's peak memory (RSS, in a
+fresh process). Then in-memory alpha-beta against a plain recursive textbook
+(AIMA-style) implementation on the same tree.
+
+Run: make bench   (or .venv/bin/python bench/trees.py [--nodes N] [--seed S])
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import math
+import random
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from analysis.alphabeta import alpha_beta  # noqa: E402
+from api import create_app  # noqa: E402
+from games.tree_format import parse_tree  # noqa: E402
+
+
+def random_tree(nodes: int, seed: int) -> list[Any]:
+    """Nested arrays: branching 2..8 at random, leaves in [-100, 100], about ``nodes`` nodes."""
+    rng = random.Random(seed)
+    depth = 8
+    mean_branching = (nodes * 0.82) ** (1 / depth)
+    low, high = 3, 8
+
+    # built bottom-up level by level, iteratively
+    def build(level: int) -> Any:
+        if level == depth:
+            return rng.randint(-100, 100)
+        return [build(level + 1) for _ in range(rng.randint(low, high))]
+
+    return build(0)
+
+
+def as_objects(shorthand: Any) -> Any:
+    if isinstance(shorthand, list):
+        return {"children": [as_objects(child) for child in shorthand]}
+    return {"value": shorthand}
+
+
+def count_nodes(tree: Any) -> int:
+    if isinstance(tree, list):
+        return 1 + sum(count_nodes(child) for child in tree)
+    return 1
+
+
+def best_of(repeats: int, action: Any) -> float:
+    times = []
+    for _ in range(repeats):
+        gc.collect()
+        start = time.perf_counter()
+        action()
+        times.append(time.perf_counter() - start)
+    return min(times)
+
+
+def post(client: Any, path: str, body: bytes) -> None:
+    response = client.post(path, data=body, content_type="application/json")
+    assert response.status_code == 200, response.get_data(as_text=True)[:500]
+    response.get_data()
+
+
+# -- AIMA-style recursive alpha-beta on nested lists (the textbook baseline) ----------
+
+
+def textbook_alpha_beta(tree: Any) -> float:
+    def max_value(node: Any, alpha: float, beta: float) -> float:
+        if not isinstance(node, list):
+            return node
+        v = -math.inf
+        for child in node:
+            v = max(v, min_value(child, alpha, beta))
+            if v >= beta:
+                return v
+            alpha = max(alpha, v)
+        return v
+
+    def min_value(node: Any, alpha: float, beta: float) -> float:
+        if not isinstance(node, list):
+            return node
+        v = math.inf
+        for child in node:
+            v = min(v, max_value(child, alpha, beta))
+            if v <= alpha:
+                return v
+            beta = min(beta, v)
+        return v
+
+    return max_value(tree, -math.inf, math.inf)
+
+
+def peak_memory(path: str, body_file: str) -> float:
+    """Peak RSS in MB of a fresh process that handles one request."""
+    code = (
+        "import resource, sys; sys.path.insert(0, '.');"
+        "from api import create_app; c = create_app().test_client();"
+        f"body = open({body_file!r}, 'rb').read();"
+        f"r = c.post({path!r}, data=body, content_type='application/json'); r.get_data();"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=Path(__file__).resolve().parent.parent)
+    return float(out.stdout.strip())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--nodes", type=int, default=1_000_000)
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+
+    shorthand = random_tree(args.nodes, args.seed)
+    total = count_nodes(shorthand)
+    client = create_app().test_client()
+    print(f"tree: {total:,} nodes, seed {args.seed}, depth 8, leaves in [-100, 100]")
+    print(f"{'form':<10} {'body MB':>8} {'(a) parse':>10} {'(b) minimax':>12} "
+          f"{'(c) alphabeta':>14} {'(b)/(a)':>8} {'(c)/(a)':>8} {'peak MB b/c':>12}")
+    for form, tree in (("objects", as_objects(shorthand)), ("shorthand", shorthand)):
+        body = orjson.dumps({"tree": tree})
+        parse = best_of(args.repeats, lambda: orjson.loads(body))
+        mini = best_of(args.repeats, lambda: post(client, "/v1/trees/minimax", body))
+        ab = best_of(args.repeats, lambda: post(client, "/v1/trees/alphabeta", body))
+        body_file = f"/tmp/arbiter-bench-{form}.json"
+        Path(body_file).write_bytes(body)
+        peaks = [peak_memory(p, body_file) for p in ("/v1/trees/minimax", "/v1/trees/alphabeta")]
+        print(f"{form:<10} {len(body) / 1e6:>8.1f} {parse:>9.3f}s {mini:>11.3f}s {ab:>13.3f}s "
+              f"{mini / parse:>8.2f} {ab / parse:>8.2f} {peaks[0]:>5.0f}/{peaks[1]:<5.0f}")
+        del body, tree
+    parsed = parse_tree(shorthand)
+    ours = best_of(args.repeats, lambda: alpha_beta(parsed))
+    sys.setrecursionlimit(10_000)
+    textbook = best_of(args.repeats, lambda: textbook_alpha_beta(shorthand))
+    assert alpha_beta(parsed).value == textbook_alpha_beta(shorthand)
+    print(f"in-memory alpha-beta: ours {ours:.3f}s (iterative, with every node's value, bound "
+          f"and pruned set) vs textbook recursive {textbook:.3f}s: ratio {ours / textbook:.2f}")
+    _ = json, resource
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,61 @@
+"""Exceptions raised by the Arbiter core.
+
+Every error is an :class:`ArbiterError` (a ``ValueError``) carrying one or more
+:class:`FieldError` entries, each with an RFC 6901 JSON pointer to the offending
+field of the input, so that callers (the REST layer, the CLI) can point at it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class FieldError:
+    """One problem with one field of the input."""
+
+    pointer: str
+    message: str
+
+
+class ArbiterError(ValueError):
+    """Base of every error the Arbiter core raises on bad input."""
+
+    title = "Invalid input"
+    slug = "invalid-input"
+
+    def __init__(self, message: str, pointer: str = "", errors: Iterable[FieldError] = ()):
+        super().__init__(message)
+        self.message = message
+        collected = list(errors)
+        self.errors: list[FieldError] = collected or [FieldError(pointer, message)]
+
+
+class InvalidInputError(ArbiterError):
+    """Raised when the input is well-formed JSON but not a valid model (a 422)."""
+
+    title = "Invalid input"
+
+
+class LimitExceededError(ArbiterError):
+    """Raised when the input or the computation exceeds a configured limit (a 413)."""
+
+    title = "Limit exceeded"
+    slug = "limit-exceeded"
+
+
+class DomainError(ArbiterError):
+    """Raised when a valid input asks for something mathematically undefined (a 422)."""
+
+    title = "Undefined for this input"
+    slug = "undefined"
+
+
+def join_pointer(base: str, *tokens: str | int) -> str:
+    """Extend the JSON pointer ``base`` with ``tokens``, escaping ``~`` and ``/`` (RFC 6901)."""
+    parts = [base]
+    for token in tokens:
+        text = str(token).replace("~", "~0").replace("/", "~1")
+        parts.append("/" + text)
+    return "".join(parts)

@@ -1,0 +1,464 @@
+"""Parse and validate posted game trees (nested, shorthand and flat forms).
+
+Three input forms are accepted and may be mixed where it makes sense:
+
+* **Nested objects**: ``{"id": "A", "kind": "max", "children": [...]}`` with
+  leaves ``{"id": "A1", "value": 3}``.
+* **Shorthand**: nested arrays of numbers, ``[[3, 12, 8], [2, 4, 6]]``; an
+  array is an internal node, a number (or numeric string) a leaf. A node
+  object's ``children`` may use the shorthand too.
+* **Flat**: ``{"root": "A", "nodes": [{"id": "A", "children": ["B", "C"]}, ...]}``
+  where ``children`` lists ids; for trees deeper than JSON parsers nest.
+
+Nodes without ``kind`` alternate from their parent (the root takes the
+request's root kind); nodes without ``id`` are named
+``<parent id>.<position>`` with the root called ``root``. The walk is
+iterative, so depth is bounded by the configured limit, not by Python's stack.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from games.errors import InvalidInputError, LimitExceededError, join_pointer
+from games.limits import Limits
+from games.numbers import Exact, describe_json, parse_exact
+from games.tree import LEAF, MAX, MIN, ROOT_ID, Tree
+
+NODE_FIELDS: Final = frozenset({"id", "kind", "value", "eval", "move", "children"})
+FLAT_FIELDS: Final = frozenset({"root", "nodes"})
+KIND_NAMES: Final = (MAX, MIN, LEAF)
+_EMPTY: Final[tuple[int, ...]] = ()
+
+
+def parse_tree(
+    raw: Any,
+    *,
+    root: str = MAX,
+    limits: Limits | None = None,
+    pointer: str = "/tree",
+) -> Tree:
+    """Build a :class:`Tree` from its JSON form.
+
+    Parameters
+    ----------
+    raw
+        The decoded JSON: a node object, a shorthand array, or a flat-form object.
+    root
+        Kind of the root when the input does not state it: ``"max"`` or ``"min"``.
+    limits
+        Node-count and depth limits; defaults to :class:`Limits()`.
+    pointer
+        JSON pointer of ``raw`` in the request, prefixed to error pointers.
+
+    Raises
+    ------
+    InvalidInputError
+        On any structural or value error, with a pointer to the field.
+    LimitExceededError
+        When the tree has more nodes or levels than ``limits`` allow.
+    """
+    if root not in (MAX, MIN):
+        raise InvalidInputError(f"root must be \"max\" or \"min\", got {root!r}", "/root")
+    limits = limits or Limits()
+    if isinstance(raw, dict) and ("nodes" in raw or "root" in raw):
+        return _TreeBuilder(root, limits, pointer).build_flat(raw)
+    if not isinstance(raw, (dict, list)):
+        raise InvalidInputError(
+            f"a tree is a node object, a nested array or a flat {{\"root\", \"nodes\"}} "
+            f"object, got {describe_json(raw)}",
+            pointer,
+        )
+    return _TreeBuilder(root, limits, pointer).build_nested(raw)
+
+
+class _TreeBuilder:
+    """One iterative preorder walk that fills the Tree's parallel lists."""
+
+    def __init__(self, root: str, limits: Limits, base: str):
+        self.root = root
+        self.limits = limits
+        self.base = base
+        self.ids: list[str] = []
+        self.kinds: list[str] = []
+        self.children: list[Any] = []
+        self.parents: list[int] = []
+        self.depths: list[int] = []
+        self.values: list[Exact | None] = []
+        self.evals: list[Exact | None] = []
+        self.moves: list[str | None] = []
+        self.positions: list[int] = []
+        self.array_nodes = bytearray()
+        self.given_ids = bytearray()
+        self.any_given = False
+        self.any_array = False
+        self.source_pointers: list[str] | None = None
+        # Flat form only: node objects by position and child positions per position.
+        self.flat_nodes: list[dict[str, Any]] = []
+        self.flat_children: list[list[int] | None] = []
+
+    # -- pointers -------------------------------------------------------------
+
+    def pointer(self, index: int) -> str:
+        if self.source_pointers is not None:
+            return self.source_pointers[index]
+        steps: list[str] = []
+        node = index
+        while node > 0:
+            parent = self.parents[node]
+            if self.array_nodes[parent]:
+                steps.append(f"/{self.positions[node]}")
+            else:
+                steps.append(f"/children/{self.positions[node]}")
+            node = parent
+        return self.base + "".join(reversed(steps))
+
+    def fail(self, index: int, field: str | None, message: str) -> InvalidInputError:
+        where = self.pointer(index)
+        if field is not None:
+            where = join_pointer(where, field)
+        return InvalidInputError(message, where)
+
+    # -- entry points ---------------------------------------------------------
+
+    def build_nested(self, raw: dict[str, Any] | list[Any]) -> Tree:
+        self.walk(raw, -1, flat=False)
+        return self.finish()
+
+    def build_flat(self, raw: dict[str, Any]) -> Tree:
+        base = self.base
+        unknown = sorted(raw.keys() - FLAT_FIELDS)
+        if unknown:
+            raise InvalidInputError(
+                f"unknown field {unknown[0]!r} in a flat tree (expected \"root\" and \"nodes\")",
+                join_pointer(base, unknown[0]),
+            )
+        nodes = raw.get("nodes")
+        root_id = raw.get("root")
+        if not isinstance(nodes, list) or not nodes:
+            raise InvalidInputError(
+                "\"nodes\" must be a non-empty array of node objects", join_pointer(base, "nodes")
+            )
+        if not isinstance(root_id, str):
+            raise InvalidInputError(
+                f"\"root\" must be the id of the root node, got {describe_json(root_id)}",
+                join_pointer(base, "root"),
+            )
+        if len(nodes) > self.limits.max_nodes:
+            raise _too_many_nodes(self.limits, join_pointer(base, "nodes"))
+        by_id: dict[str, int] = {}
+        for position, node in enumerate(nodes):
+            where = f"{base}/nodes/{position}"
+            if not isinstance(node, dict):
+                raise InvalidInputError(
+                    f"a flat-form node is an object, got {describe_json(node)}", where
+                )
+            node_id = node.get("id")
+            if not isinstance(node_id, str) or not node_id:
+                raise InvalidInputError(
+                    "every node of a flat tree needs a non-empty string \"id\"",
+                    where + "/id",
+                )
+            if node_id in by_id:
+                raise InvalidInputError(
+                    f"duplicate id {node_id!r} (first used at {base}/nodes/{by_id[node_id]})",
+                    where + "/id",
+                )
+            by_id[node_id] = position
+        parent_of = [-1] * len(nodes)
+        flat_children: list[list[int] | None] = [None] * len(nodes)
+        for position, node in enumerate(nodes):
+            kids = node.get("children")
+            if kids is None:
+                continue
+            where = f"{base}/nodes/{position}/children"
+            if not isinstance(kids, list):
+                raise InvalidInputError(
+                    f"children must be an array of node ids, got {describe_json(kids)}", where
+                )
+            resolved: list[int] = []
+            for slot, child_id in enumerate(kids):
+                if not isinstance(child_id, str):
+                    raise InvalidInputError(
+                        "in the flat form, children lists node ids (strings), got "
+                        f"{describe_json(child_id)}",
+                        f"{where}/{slot}",
+                    )
+                child = by_id.get(child_id)
+                if child is None:
+                    raise InvalidInputError(f"unknown node id {child_id!r}", f"{where}/{slot}")
+                earlier = parent_of[child]
+                if earlier == position:
+                    raise InvalidInputError(
+                        f"child {child_id!r} is listed twice", f"{where}/{slot}"
+                    )
+                if earlier != -1:
+                    raise InvalidInputError(
+                        f"node {child_id!r} is already a child of "
+                        f"{nodes[earlier]['id']!r}; a tree node has exactly one parent",
+                        f"{where}/{slot}",
+                    )
+                parent_of[child] = position
+                resolved.append(child)
+            flat_children[position] = resolved
+        root_position = by_id.get(root_id)
+        if root_position is None:
+            raise InvalidInputError(f"unknown root id {root_id!r}", join_pointer(base, "root"))
+        if parent_of[root_position] != -1:
+            raise InvalidInputError(
+                f"the root {root_id!r} is a child of {nodes[parent_of[root_position]]['id']!r}, "
+                "which makes a cycle",
+                f"{base}/nodes/{parent_of[root_position]}/children",
+            )
+        self.flat_nodes = nodes
+        self.flat_children = flat_children
+        self.source_pointers = []
+        self.walk(nodes[root_position], root_position, flat=True)
+        if len(self.ids) < len(nodes):
+            self.raise_unreachable(nodes, parent_of, by_id)
+        return self.finish()
+
+    def raise_unreachable(
+        self, nodes: list[dict[str, Any]], parent_of: list[int], by_id: dict[str, int]
+    ) -> None:
+        reached = {by_id[name] for name in self.ids}
+        for position in range(len(nodes)):
+            if position in reached:
+                continue
+            # Each node has at most one parent, so following parents either ends at a
+            # node with none (a second root) or comes back round (a cycle).
+            seen = {position}
+            step = parent_of[position]
+            while step != -1 and step not in seen:
+                seen.add(step)
+                step = parent_of[step]
+            where = f"{self.base}/nodes/{position}"
+            if step != -1:
+                raise InvalidInputError(
+                    f"node {nodes[position]['id']!r} lies on a cycle of children", where
+                )
+            raise InvalidInputError(
+                f"node {nodes[position]['id']!r} is not reachable from the root", where
+            )
+
+    # -- the walk -------------------------------------------------------------
+
+    def walk(self, top: Any, top_source: int, *, flat: bool) -> None:
+        limits = self.limits
+        max_nodes = limits.max_nodes
+        max_depth = limits.max_depth
+        ids = self.ids
+        kinds = self.kinds
+        children = self.children
+        parents = self.parents
+        depths = self.depths
+        values = self.values
+        evals = self.evals
+        moves = self.moves
+        positions = self.positions
+        array_nodes = self.array_nodes
+        given_ids = self.given_ids
+        source_pointers = self.source_pointers
+        flat_nodes = self.flat_nodes
+        flat_children = self.flat_children
+        base = self.base
+        node_fields = NODE_FIELDS
+        # stack entries: (raw node, parent index, position among siblings, default kind, source)
+        stack: list[tuple[Any, int, int, str, int]] = [(top, -1, 0, self.root, top_source)]
+        pop = stack.pop
+        push = stack.append
+        while stack:
+            node, parent, position, turn, source = pop()
+            index = len(ids)
+            if index >= max_nodes:
+                raise _too_many_nodes(limits, base)
+            parents.append(parent)
+            positions.append(position)
+            if parent >= 0:
+                depth = depths[parent] + 1
+                if depth > max_depth:
+                    raise LimitExceededError(
+                        f"the tree is deeper than the limit of {max_depth} plies",
+                        self.pointer(parent) if not flat else source_pointers[parent],  # type: ignore[index]
+                    )
+                children[parent].append(index)
+            else:
+                depth = 0
+            depths.append(depth)
+            if flat:
+                source_pointers.append(f"{base}/nodes/{source}")  # type: ignore[union-attr]
+            kind_of = type(node)
+            if kind_of is dict:
+                array_nodes.append(0)
+                if not node.keys() <= node_fields:
+                    unknown = sorted(node.keys() - node_fields)[0]
+                    raise self.fail(
+                        index, unknown,
+                        f"unknown field {unknown!r}; a node has "
+                        "id, kind, value, eval, move and children",
+                    )
+                node_id = node.get("id")
+                if node_id is None:
+                    if flat:
+                        raise self.fail(index, "id", "every flat-form node needs an id")
+                    node_id = f"{ids[parent]}.{position}" if parent >= 0 else ROOT_ID
+                    given_ids.append(0)
+                elif type(node_id) is not str or not node_id:
+                    raise self.fail(index, "id", "id must be a non-empty string")
+                else:
+                    given_ids.append(1)
+                    self.any_given = True
+                ids.append(node_id)
+                move = node.get("move")
+                if move is not None and type(move) is not str:
+                    raise self.fail(
+                        index, "move", f"move must be a string, got {describe_json(move)}"
+                    )
+                moves.append(move)
+                kind = node.get("kind")
+                kids = node.get("children")
+                if kids is None:
+                    self.read_leaf(node, index, kind)
+                    children.append(_EMPTY)
+                    continue
+                if flat:
+                    kids = flat_children[source]
+                elif type(kids) is not list:
+                    raise self.fail(
+                        index, "children",
+                        f"children must be an array, got {describe_json(kids)}",
+                    )
+                if not kids:
+                    raise self.fail(
+                        index, "children",
+                        "an internal node needs at least one child; omit children for a leaf",
+                    )
+                if kind is None:
+                    kind = turn
+                elif kind != MAX and kind != MIN:
+                    raise self.bad_internal_kind(index, kind)
+                if "value" in node:
+                    raise self.fail(
+                        index, "value",
+                        "value is a leaf's utility; give an internal node's static "
+                        "evaluation as eval",
+                    )
+                static = node.get("eval")
+                evals.append(
+                    None if static is None
+                    else parse_exact(static, self.pointer(index) + "/eval")
+                )
+                values.append(None)
+                kinds.append(kind)
+                children.append([])
+                next_turn = MIN if kind == MAX else MAX
+                if flat:
+                    for slot in range(len(kids) - 1, -1, -1):
+                        child = kids[slot]
+                        push((flat_nodes[child], index, slot, next_turn, child))
+                else:
+                    for slot in range(len(kids) - 1, -1, -1):
+                        push((kids[slot], index, slot, next_turn, -1))
+            elif kind_of is list:
+                if flat:
+                    raise self.fail(index, None, "a flat-form node is an object")
+                array_nodes.append(1)
+                self.any_array = True
+                given_ids.append(0)
+                ids.append(f"{ids[parent]}.{position}" if parent >= 0 else ROOT_ID)
+                moves.append(None)
+                if not node:
+                    raise self.fail(
+                        index, None, "an empty array is not a tree node; a subtree needs "
+                        "at least one child"
+                    )
+                evals.append(None)
+                values.append(None)
+                kinds.append(turn)
+                children.append([])
+                next_turn = MIN if turn == MAX else MAX
+                for slot in range(len(node) - 1, -1, -1):
+                    push((node[slot], index, slot, next_turn, -1))
+            else:
+                array_nodes.append(0)
+                given_ids.append(0)
+                ids.append(f"{ids[parent]}.{position}" if parent >= 0 else ROOT_ID)
+                moves.append(None)
+                if kind_of is int:
+                    values.append(node)
+                else:
+                    values.append(parse_exact(node, self.pointer(index)))
+                evals.append(None)
+                kinds.append(LEAF)
+                children.append(_EMPTY)
+
+    def read_leaf(self, node: dict[str, Any], index: int, kind: object) -> None:
+        if kind is not None and kind != LEAF:
+            if kind == MAX or kind == MIN:
+                raise self.fail(
+                    index, "kind",
+                    f"a node of kind {kind!r} needs children; a node without children "
+                    "is a leaf",
+                )
+            raise self.bad_kind(index, kind)
+        if "eval" in node:
+            raise self.fail(
+                index, "eval", "eval is the static evaluation of an internal node; "
+                "a leaf's utility is its value",
+            )
+        if "value" not in node:
+            raise self.fail(index, "value", "a leaf needs a value (its utility)")
+        raw = node["value"]
+        self.values.append(raw if type(raw) is int else parse_exact(raw, self.pointer(index) + "/value"))
+        self.evals.append(None)
+        self.kinds.append(LEAF)
+
+    def bad_internal_kind(self, index: int, kind: object) -> InvalidInputError:
+        if kind == LEAF:
+            return self.fail(index, "kind", "a node of kind 'leaf' cannot have children")
+        return self.bad_kind(index, kind)
+
+    def bad_kind(self, index: int, kind: object) -> InvalidInputError:
+        return self.fail(
+            index, "kind",
+            f"unknown kind {kind!r}; expected one of {', '.join(KIND_NAMES)}",
+        )
+
+    def finish(self) -> Tree:
+        if self.any_given:
+            self.check_unique_ids()
+        return Tree(
+            ids=self.ids,
+            kinds=self.kinds,
+            children=self.children,
+            parents=self.parents,
+            depths=self.depths,
+            values=self.values,
+            evals=self.evals,
+            moves=self.moves,
+            source_pointers=self.source_pointers,
+            _positions=self.positions,
+            _array_nodes=self.array_nodes if self.any_array else bytearray(),
+            _base=self.base,
+        )
+
+    def check_unique_ids(self) -> None:
+        seen: dict[str, int] = {}
+        for index, node_id in enumerate(self.ids):
+            first = seen.setdefault(node_id, index)
+            if first == index:
+                continue
+            # Blame a given id, not a generated one.
+            culprit, other = (index, first) if self.given_ids[index] else (first, index)
+            detail = "" if self.given_ids[other] else " (the default id of that node)"
+            raise self.fail(
+                culprit, "id",
+                f"duplicate id {node_id!r}: also the id of the node at "
+                f"{self.pointer(other)}{detail}",
+            )
+
+
+def _too_many_nodes(limits: Limits, pointer: str) -> LimitExceededError:
+    return LimitExceededError(
+        f"the tree has more than the limit of {limits.max_nodes} nodes", pointer
+    )
