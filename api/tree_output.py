@@ -35,29 +35,31 @@ def put_number(target: dict[str, Any], name: str, value: Exact | float | None) -
         target[f"{name}_exact"] = f"{value.numerator}/{value.denominator}"
 
 
-def node_map(tree: Tree, values: list[Exact | None], bounds: list[str | None] | None) -> dict[str, Any]:
-    """``{id: {"value", "value_exact"?, "bound"}}`` for every node with a value."""
-    shared: dict[tuple[Exact, str], dict[str, Any]] = {}
-    ids = tree.ids
-    entries: list[dict[str, Any]] = []
-    names: list[str] = []
-    keep_name = names.append
-    keep_entry = entries.append
-    for index, value in enumerate(values):
+def node_map(
+    tree: Tree, values: list[Exact | None], bounds: list[str | None] | None
+) -> dict[str, Any]:
+    """``{id: {"value", "value_exact"?, "bound"}}`` for every node with a value.
+
+    One entry object is built per distinct (value, bound) pair and shared, so the
+    per-node work is a dictionary lookup done in C by ``map``.
+    """
+    keys: list[Any] = values if bounds is None else list(zip(values, bounds, strict=True))
+    entries: dict[Any, dict[str, Any] | None] = {}
+    gaps = False
+    for key in set(keys):
+        value, bound = (key, EXACT) if bounds is None else key
         if value is None:
+            entries[key] = None
+            gaps = True
             continue
-        bound = EXACT if bounds is None else bounds[index]
-        assert bound is not None
-        key = (value, bound)
-        entry = shared.get(key)
-        if entry is None:
-            entry = {}
-            put_number(entry, "value", value)
-            entry["bound"] = bound
-            shared[key] = entry
-        keep_name(ids[index])
-        keep_entry(entry)
-    return dict(zip(names, entries, strict=True))
+        entry: dict[str, Any] = {}
+        put_number(entry, "value", value)
+        entry["bound"] = bound
+        entries[key] = entry
+    shared = map(entries.__getitem__, keys)
+    if not gaps:
+        return dict(zip(tree.ids, shared, strict=True))
+    return {name: entry for name, entry in zip(tree.ids, shared, strict=True) if entry is not None}
 
 
 def stats_json(stats: SearchStats) -> dict[str, int]:

@@ -8,6 +8,7 @@ from analysis.alphabeta import alpha_beta
 from analysis.minimax import minimax
 from analysis.move_ordering import move_ordering
 from api.body import load
+from api.gc_pause import gc_paused
 from api.openapi import operation
 from api.responses import json_response
 from api.tree_output import alpha_beta_json, minimax_json
@@ -48,11 +49,12 @@ def read_tree(options: dict[str, object], bounds: Limits) -> Tree:
     example={"tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]]},
 )
 def minimax_view() -> Response:
-    options = load(MinimaxRequestSchema())
-    bounds = limits()
-    tree = read_tree(options, bounds)
-    result = minimax(tree, depth=options["depth"], deadline=bounds.deadline())
-    return json_response(minimax_json(result))
+    with gc_paused():
+        options = load(MinimaxRequestSchema())
+        bounds = limits()
+        tree = read_tree(options, bounds)
+        result = minimax(tree, depth=options["depth"], deadline=bounds.deadline())
+        return json_response(minimax_json(result))
 
 
 @bp.post("/alphabeta")
@@ -67,20 +69,21 @@ def minimax_view() -> Response:
     example={"tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]], "prune_on_equality": True},
 )
 def alpha_beta_view() -> Response:
-    options = load(AlphaBetaRequestSchema())
-    bounds = limits()
-    tree = read_tree(options, bounds)
-    result = alpha_beta(
-        tree,
-        depth=options["depth"],
-        prune_on_equality=options["prune_on_equality"],
-        trace=options["trace"],
-        deadline=bounds.deadline(),
-        max_trace_nodes=current_app.config["ARBITER_MAX_TRACE_NODES"],
-    )
-    ordering = None
-    if options["move_ordering"]:
-        ordering = move_ordering(
-            tree, depth=options["depth"], prune_on_equality=options["prune_on_equality"]
+    with gc_paused():
+        options = load(AlphaBetaRequestSchema())
+        bounds = limits()
+        tree = read_tree(options, bounds)
+        result = alpha_beta(
+            tree,
+            depth=options["depth"],
+            prune_on_equality=options["prune_on_equality"],
+            trace=options["trace"],
+            deadline=bounds.deadline(),
+            max_trace_nodes=current_app.config["ARBITER_MAX_TRACE_NODES"],
         )
-    return json_response(alpha_beta_json(result, ordering))
+        ordering = None
+        if options["move_ordering"]:
+            ordering = move_ordering(
+                tree, depth=options["depth"], prune_on_equality=options["prune_on_equality"]
+            )
+        return json_response(alpha_beta_json(result, ordering))

@@ -18,6 +18,7 @@ iterative, so depth is bounded by the configured limit, not by Python's stack.
 
 from __future__ import annotations
 
+from itertools import repeat
 from typing import Any, Final
 
 from games.errors import InvalidInputError, LimitExceededError, join_pointer
@@ -351,6 +352,8 @@ class _TreeBuilder:
                 values.append(None)
                 kinds.append(kind)
                 children.append([])
+                if not flat and self.bulk_leaves(index, kids, depth):
+                    continue
                 next_turn = MIN if kind == MAX else MAX
                 if flat:
                     for slot in range(len(kids) - 1, -1, -1):
@@ -376,6 +379,8 @@ class _TreeBuilder:
                 values.append(None)
                 kinds.append(turn)
                 children.append([])
+                if self.bulk_leaves(index, node, depth):
+                    continue
                 next_turn = MIN if turn == MAX else MAX
                 for slot in range(len(node) - 1, -1, -1):
                     push((node[slot], index, slot, next_turn, -1))
@@ -391,6 +396,45 @@ class _TreeBuilder:
                 evals.append(None)
                 kinds.append(LEAF)
                 children.append(_EMPTY)
+
+    def bulk_leaves(self, index: int, kids: list[Any], depth: int) -> bool:
+        """Append all children of node ``index`` at once if they are plain leaves.
+
+        Most nodes of a large tree are leaves whose siblings are leaves too; when
+        every child is an integer or a ``{"value": <integer>}`` object they need no
+        per-node checks, and list operations add them far faster than the walk.
+        Returns False (and changes nothing) otherwise.
+        """
+        count = len(kids)
+        first = type(kids[0])
+        if first is int:
+            if not all(type(kid) is int for kid in kids):
+                return False
+            scores = kids
+        elif first is dict and len(kids[0]) == 1 and "value" in kids[0]:
+            scores = [kid.get("value") if type(kid) is dict and len(kid) == 1 else None
+                      for kid in kids]
+            if not all(type(score) is int for score in scores):
+                return False
+        else:
+            return False
+        start = len(self.ids)
+        if start + count > self.limits.max_nodes or depth + 1 > self.limits.max_depth:
+            return False  # let the walk raise the limit error with its pointer
+        prefix = self.ids[index] + "."
+        self.ids.extend([prefix + str(slot) for slot in range(count)])
+        self.kinds.extend(repeat(LEAF, count))
+        self.children.extend(repeat(_EMPTY, count))
+        self.children[index] = list(range(start, start + count))
+        self.parents.extend(repeat(index, count))
+        self.depths.extend(repeat(depth + 1, count))
+        self.values.extend(scores)
+        self.evals.extend(repeat(None, count))
+        self.moves.extend(repeat(None, count))
+        self.positions.extend(range(count))
+        self.array_nodes.extend(bytes(count))
+        self.given_ids.extend(bytes(count))
+        return True
 
     def read_leaf(self, node: dict[str, Any], index: int, kind: object) -> None:
         if kind is not None and kind != LEAF:
