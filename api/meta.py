@@ -59,7 +59,7 @@ def health() -> Response:
 @operation(
     summary="This API's OpenAPI document",
     tag="service",
-    response={"type": "string"},
+    response={"type": "object", "description": "An OpenAPI 3.0 document."},
     media_type="application/yaml",
     errors=(),
 )

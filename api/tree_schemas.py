@@ -129,7 +129,7 @@ class MoveOrderingSchema(Schema):
 class TreeResultSchema(Schema):
     value = fields.Float(required=True, metadata={"description": "Value of the root."})
     value_exact = fields.String(metadata={"description": "Exact root value, when not an integer."})
-    root_kind = fields.String(required=True, validate=validate.OneOf(["max", "min"]))
+    root_kind = fields.String(required=True, validate=validate.OneOf(["max", "min", "leaf"]))
     best_move = fields.String(
         required=True, allow_none=True,
         metadata={"description": "Id of the root's optimal child (leftmost among ties); null "

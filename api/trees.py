@@ -11,7 +11,7 @@ from api.body import load
 from api.gc_pause import gc_paused
 from api.openapi import operation
 from api.responses import json_response
-from api.tree_output import alpha_beta_json, minimax_json
+from analysis.tree_json import alpha_beta_json, minimax_json
 from api.tree_schemas import (
     AlphaBetaRequestSchema,
     AlphaBetaResultSchema,

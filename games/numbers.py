@@ -25,6 +25,9 @@ MAX_NUMBER_TEXT = 200
 MAX_EXPONENT = 400
 """Largest decimal exponent accepted in scientific notation (``1e400``)."""
 
+MAX_MAGNITUDE = 10**300
+"""Largest absolute value accepted, so every value also has a finite float form."""
+
 _DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE]([+-]?\d+))?")
 _RATIO = re.compile(r"([+-]?\d+)\s*/\s*([+-]?\d+)")
 
@@ -79,13 +82,13 @@ def _parse_text(text: str, pointer: str) -> Exact:
             raise InvalidInputError(
                 f"exponent of {text!r} is beyond +/-{MAX_EXPONENT}", pointer
             )
-        return normalize(Fraction(stripped))
+        return _bounded(normalize(Fraction(stripped)), text, pointer)
     ratio = _RATIO.fullmatch(stripped)
     if ratio:
         denominator = int(ratio.group(2))
         if denominator == 0:
             raise InvalidInputError(f"zero denominator in {text!r}", pointer)
-        return normalize(Fraction(int(ratio.group(1)), denominator))
+        return _bounded(normalize(Fraction(int(ratio.group(1)), denominator)), text, pointer)
     if stripped.lower().lstrip("+-") in {"nan", "inf", "infinity"}:
         raise InvalidInputError(f"number must be finite, got {text!r}", pointer)
     raise InvalidInputError(
@@ -93,6 +96,12 @@ def _parse_text(text: str, pointer: str) -> Exact:
         "or a fraction such as \"-7/2\"",
         pointer,
     )
+
+
+def _bounded(value: Exact, text: str, pointer: str) -> Exact:
+    if abs(value) > MAX_MAGNITUDE:
+        raise InvalidInputError(f"{text!r} is larger in magnitude than 1e300", pointer)
+    return value
 
 
 def _describe(raw: object) -> str:

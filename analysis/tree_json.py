@@ -1,4 +1,4 @@
-"""Turn tree-search results into JSON-ready dicts.
+"""Turn tree-search results into JSON-ready dicts (used by the API and the CLI).
 
 Results of a million-node tree have a million node entries, so this is done
 by hand rather than by a marshmallow dump (which costs microseconds per field);
@@ -20,13 +20,20 @@ from games.numbers import Exact
 from games.tree import Tree
 
 
+_INT64 = 2**63
+
+
 def put_number(target: dict[str, Any], name: str, value: Exact | float | None) -> None:
     """Set ``target[name]`` to a JSON number, adding ``name_exact`` for a fraction.
 
     Infinite alpha/beta windows are written as the strings ``"-inf"``/``"inf"``.
     """
-    if value is None or type(value) is int:
+    if value is None or (type(value) is int and -_INT64 <= value < _INT64):
         target[name] = value
+    elif type(value) is int:
+        # beyond what a JSON parser reads as an integer: a float plus the exact digits
+        target[name] = float(value)
+        target[f"{name}_exact"] = str(value)
     elif type(value) is float:
         target[name] = "inf" if value > 0 else "-inf"
     else:

@@ -1,0 +1,189 @@
+"""The tree endpoints over HTTP: answers, problem details for bad input, limits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+from flask.testing import FlaskClient
+
+from api import create_app
+
+AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+
+
+def problem(response: Any, status: int) -> dict[str, Any]:
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == "application/problem+json"
+    body: dict[str, Any] = response.get_json(force=True)
+    assert body["status"] == status
+    assert {"type", "title", "detail", "errors"} <= body.keys()
+    return body
+
+
+def test_minimax_answers_aima_figure(client: FlaskClient) -> None:
+    body = client.post("/v1/trees/minimax", json={"tree": AIMA}).get_json()
+    assert body["value"] == 3
+    assert "value_exact" not in body
+    assert body["best_move"] == "root.0"
+    assert body["best_moves"] == ["root.0"]
+    assert body["principal_variation"] == ["root.0", "root.0.0"]
+    assert body["nodes"]["root.1"] == {"value": 2, "bound": "exact"}
+    assert len(body["nodes"]) == 13
+    assert body["stats"] == {"nodes": 13, "leaves": 9, "visited": 13, "evaluated": 9, "cutoffs": 0}
+
+
+def test_alphabeta_answers_aima_figure(client: FlaskClient) -> None:
+    body = client.post("/v1/trees/alphabeta", json={"tree": AIMA, "trace": True,
+                                                    "move_ordering": True}).get_json()
+    assert body["value"] == 3
+    assert body["pruned"] == ["root.1.1", "root.1.2"]
+    assert body["pruned_leaves"] == ["root.1.1", "root.1.2"]
+    assert body["evaluated_leaves"][:4] == ["root.0.0", "root.0.1", "root.0.2", "root.1.0"]
+    assert body["nodes"]["root.1"] == {"value": 2, "bound": "upper"}
+    assert "root.1.1" not in body["nodes"]
+    assert body["cutoffs"] == [{"node": "root.1", "alpha": 3, "beta": "inf", "value": 2,
+                                "after": "root.1.0", "cut": ["root.1.1", "root.1.2"]}]
+    assert body["trace"][0] == {"event": "enter", "node": "root", "alpha": "-inf",
+                                "beta": "inf", "value": None}
+    assert body["move_ordering"] == {"given": 7, "best_first": 5, "worst_first": 9, "leaves": 9,
+                                     "uniform": True, "branching": 3, "depth": 2,
+                                     "minimal_tree": 5}
+
+
+@pytest.mark.parametrize(("equality", "pruned"), [(True, ["root.1.1"]), (False, [])])
+def test_pruning_convention_option(client: FlaskClient, equality: bool, pruned: list[str]) -> None:
+    body = client.post("/v1/trees/alphabeta", json={"tree": [[10], [10, 0]],
+                                                    "prune_on_equality": equality}).get_json()
+    assert body["pruned_leaves"] == pruned
+    assert body["prune_on_equality"] is equality
+
+
+def test_exact_values_carry_exact_strings(client: FlaskClient) -> None:
+    body = client.post("/v1/trees/minimax", json={
+        "tree": {"children": [{"id": "a", "move": "left", "value": "-7/2"},
+                              {"id": "b", "move": "right", "value": "0.1"}]},
+    }).get_json()
+    assert body["value"] == 0.1
+    assert body["value_exact"] == "1/10"
+    assert body["best_move"] == "b" and body["best_move_label"] == "right"
+    assert body["nodes"]["a"] == {"value": -3.5, "value_exact": "-7/2", "bound": "exact"}
+
+
+def test_depth_option_and_missing_eval(client: FlaskClient) -> None:
+    tree = {"children": [{"id": "B", "eval": 5, "children": [1, 2]},
+                         {"id": "C", "children": [8, 9]}]}
+    body = problem(client.post("/v1/trees/minimax", json={"tree": tree, "depth": 1}), 422)
+    assert body["errors"][0]["pointer"] == "/tree/children/1/eval"
+    assert "'C'" in body["detail"]
+    ok = client.post("/v1/trees/minimax", json={"tree": tree, "depth": 2}).get_json()
+    assert ok["value"] == 8
+
+
+def test_malformed_json_is_400(client: FlaskClient) -> None:
+    body = problem(client.post("/v1/trees/minimax", data=b'{"tree": [1,', content_type="application/json"), 400)
+    assert "not valid JSON" in body["detail"]
+
+
+def test_wrong_content_type_is_415(client: FlaskClient) -> None:
+    problem(client.post("/v1/trees/minimax", data=b'{"tree": [1]}', content_type="text/plain"), 415)
+
+
+def test_non_object_body_is_422(client: FlaskClient) -> None:
+    problem(client.post("/v1/trees/minimax", json=[1, 2]), 422)
+
+
+@pytest.mark.parametrize(("body", "pointer"), [
+    ({}, "/tree"),
+    ({"tree": [1], "depth": -1}, "/depth"),
+    ({"tree": [1], "depth": 1.5}, "/depth"),
+    ({"tree": [1], "depth": "2"}, "/depth"),
+    ({"tree": [1], "root": "chance"}, "/root"),
+    ({"tree": [1], "prune_on_equality": "yes"}, "/prune_on_equality"),
+    ({"tree": [1], "colour": 1}, "/colour"),
+    ({"tree": [[1, {"value": "NaN"}]]}, "/tree/0/1/value"),
+    ({"tree": {"children": [{"id": "x", "value": 1}, {"id": "x", "value": 1}]}}, "/tree/children/1/id"),
+])
+def test_invalid_requests_point_at_the_field(client: FlaskClient, body: dict[str, Any], pointer: str) -> None:
+    found = problem(client.post("/v1/trees/alphabeta", json=body), 422)
+    assert pointer in [error["pointer"] for error in found["errors"]]
+
+
+def test_nan_literal_is_malformed_json(client: FlaskClient) -> None:
+    problem(client.post("/v1/trees/minimax", data=b'{"tree": [1, NaN]}',
+                        content_type="application/json"), 400)
+
+
+def test_body_size_limit_is_413() -> None:
+    client = create_app({"MAX_CONTENT_LENGTH": 100}).test_client()
+    body = problem(client.post("/v1/trees/minimax", json={"tree": list(range(100))}), 413)
+    assert "100 bytes" in body["detail"]
+
+
+def test_node_limit_is_413() -> None:
+    client = create_app({"ARBITER_MAX_NODES": 10}).test_client()
+    body = problem(client.post("/v1/trees/minimax", json={"tree": list(range(20))}), 413)
+    assert "10 nodes" in body["detail"]
+
+
+def test_depth_limit_is_413() -> None:
+    client = create_app({"ARBITER_MAX_DEPTH": 3}).test_client()
+    problem(client.post("/v1/trees/minimax", json={"tree": [[[[[1]]]]]}), 413)
+
+
+def test_trace_limit_is_413() -> None:
+    client = create_app({"ARBITER_MAX_TRACE_NODES": 5}).test_client()
+    body = problem(client.post("/v1/trees/alphabeta", json={"tree": AIMA, "trace": True}), 413)
+    assert body["errors"][0]["pointer"] == "/trace"
+
+
+def test_5000_deep_nested_body_is_refused_and_points_to_flat_form(client: FlaskClient) -> None:
+    raw = b'{"tree": ' + b"[" * 5000 + b"1" + b"]" * 5000 + b"}"
+    body = problem(client.post("/v1/trees/minimax", data=raw, content_type="application/json"), 413)
+    assert "flat form" in body["detail"]
+
+
+def test_100000_deep_flat_chain_solves_over_http(client: FlaskClient) -> None:
+    count = 100_000
+    nodes: list[dict[str, Any]] = [{"id": f"n{i}", "children": [f"n{i + 1}"]} for i in range(count - 1)]
+    nodes.append({"id": f"n{count - 1}", "value": "7/2"})
+    raw = orjson.dumps({"tree": {"root": "n0", "nodes": nodes}})
+    for path in ("/v1/trees/minimax", "/v1/trees/alphabeta"):
+        response = client.post(path, data=raw, content_type="application/json")
+        assert response.status_code == 200
+        body = response.get_json()
+        assert body["value_exact"] == "7/2"
+        assert len(body["nodes"]) == count
+
+
+def test_unknown_path_and_method_are_problems(client: FlaskClient) -> None:
+    problem(client.get("/v1/nowhere"), 404)
+    problem(client.get("/v1/trees/minimax"), 405)
+
+
+def test_health_and_docs(client: FlaskClient) -> None:
+    assert client.get("/v1/health").get_json() == {"status": "ok", "version": "0.1.0"}
+    page = client.get("/docs")
+    assert page.status_code == 200 and b"/openapi.yaml" in page.data
+    asset = client.get("/docs/assets/swagger-ui-bundle.js")
+    assert asset.status_code == 200 and len(asset.data) > 100_000
+    asset.close()
+    problem(client.get("/docs/assets/secret.txt"), 404)
+
+
+def test_core_does_not_import_flask() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import importlib, pkgutil, sys\n"
+        "for package in ('games', 'analysis', 'utility'):\n"
+        "    root = importlib.import_module(package)\n"
+        "    for module in pkgutil.walk_packages(root.__path__, package + '.'):\n"
+        "        if module.name != 'analysis.cli':\n"
+        "            importlib.import_module(module.name)\n"
+        "print('flask' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
