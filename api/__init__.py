@@ -22,7 +22,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
 
     from api import meta, trees
+    from api import lotteries
 
     app.register_blueprint(meta.bp)
     app.register_blueprint(trees.bp)
+    app.register_blueprint(lotteries.bp)
     return app

@@ -1,0 +1,83 @@
+"""Endpoints on lotteries: evaluate one, compare several, EU consistency of choices."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response
+
+from api.body import load
+from api.lottery_output import comparison_json, evaluation_json, exact_pair, lottery_json
+from api.lottery_schemas import (
+    CompareRequestSchema,
+    CompareResultSchema,
+    EvaluateRequestSchema,
+    EvaluateResultSchema,
+)
+from api.openapi import operation
+from api.responses import json_response
+from games.errors import join_pointer
+from games.numbers import Exact, parse_exact
+from utility.compare import compare
+from utility.evaluate import evaluate
+from utility.formula import parse_parameters
+from utility.function import UtilityFunction, read_utility
+from utility.lottery import parse_lottery
+
+bp = Blueprint("lotteries", __name__, url_prefix="/v1/lotteries")
+
+
+def read_utility_options(options: dict[str, Any]) -> tuple[UtilityFunction, Exact]:
+    """The utility function and initial wealth a request states."""
+    parameters = parse_parameters(options["parameters"], "/parameters")
+    wealth = parse_exact(options["wealth"], "/wealth")
+    return read_utility(options["utility"], parameters, "/utility"), wealth
+
+
+@bp.post("/evaluate")
+@operation(
+    summary="EMV, expected utility, certainty equivalent and risk premium of a lottery",
+    description="Reduces a compound lottery, then computes EMV, E[U(w + x)], the certainty "
+    "equivalent (closed form through the utility's inverse where one exists, else Brent's "
+    "method with the stated tolerance), the risk premium EMV - CE and the risk attitude the "
+    "lottery reveals. Exact strings accompany the numbers where an exact form exists.",
+    tag="lotteries",
+    request=EvaluateRequestSchema,
+    response=EvaluateResultSchema,
+    example={"lottery": [{"p": "0.5", "x": 1000}, {"p": "0.5", "x": 0}], "utility": "sqrt(x)"},
+)
+def evaluate_view() -> Response:
+    options = load(EvaluateRequestSchema())
+    utility, wealth = read_utility_options(options)
+    parsed = parse_lottery(options["lottery"], "/lottery")
+    result = evaluate(parsed.lottery, utility, wealth, parsed.pointers)
+    out = evaluation_json(result)
+    out["utility"] = utility.formula
+    exact_pair(out, "wealth", wealth)
+    out["compound"] = parsed.compound
+    if options["reduce"]:
+        out["reduced"] = lottery_json(parsed.lottery)
+    return json_response(out)
+
+
+@bp.post("/compare")
+@operation(
+    summary="Rank several lotteries by expected utility and find stochastic dominance",
+    description="Evaluates each named lottery under one utility (linear when omitted), ranks "
+    "them by expected utility (the same order as by certainty equivalent) and lists every "
+    "first- and second-order stochastic-dominance pair, decided exactly.",
+    tag="lotteries",
+    request=CompareRequestSchema,
+    response=CompareResultSchema,
+    example={"lotteries": {"A": [{"p": "0.8", "x": 4000}, {"p": "0.2", "x": 0}],
+                           "B": [{"p": 1, "x": 3000}]},
+             "utility": "sqrt(x)"},
+)
+def compare_view() -> Response:
+    options = load(CompareRequestSchema())
+    utility, wealth = read_utility_options(options)
+    parsed = {name: parse_lottery(raw, join_pointer("/lotteries", name))
+              for name, raw in options["lotteries"].items()}
+    result = compare({n: p.lottery for n, p in parsed.items()}, utility, wealth,
+                     {n: p.pointers for n, p in parsed.items()})
+    return json_response(comparison_json(result, utility.formula))

@@ -1,0 +1,51 @@
+"""Turn lottery results into JSON-ready dicts shaped as ``api.lottery_schemas`` documents."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from games.numbers import Exact, to_float
+from utility.compare import Comparison
+from utility.evaluate import Evaluation
+from utility.lottery import Lottery
+
+
+def exact_pair(target: dict[str, Any], name: str, value: Exact) -> None:
+    """``name`` as a JSON number and ``name_exact`` as its exact string."""
+    target[name] = to_float(value)
+    target[f"{name}_exact"] = str(value)
+
+
+def evaluation_json(result: Evaluation) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    exact_pair(out, "emv", result.emv)
+    for name in ("expected_utility", "certainty_equivalent", "risk_premium"):
+        out[name] = getattr(result, name)
+        exact = getattr(result, f"{name}_exact")
+        if exact is not None:
+            out[f"{name}_exact"] = exact
+    out["attitude"] = result.attitude
+    out["method"] = result.method
+    out["tolerance"] = result.tolerance
+    return out
+
+
+def lottery_json(lottery: Lottery) -> list[dict[str, Any]]:
+    branches = []
+    for p, x in lottery:
+        branch: dict[str, Any] = {}
+        exact_pair(branch, "p", p)
+        exact_pair(branch, "x", x)
+        branches.append(branch)
+    return branches
+
+
+def comparison_json(result: Comparison, formula: str) -> dict[str, Any]:
+    ranking = []
+    for entry in result.ranking:
+        item = {"rank": entry.rank, "name": entry.name}
+        item.update(evaluation_json(entry.evaluation))
+        ranking.append(item)
+    dominance = [{"dominant": d.dominant, "dominated": d.dominated, "order": d.order}
+                 for d in result.dominance]
+    return {"utility": formula, "ranking": ranking, "dominance": dominance}

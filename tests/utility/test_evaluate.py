@@ -1,0 +1,111 @@
+"""Certainty equivalents and risk premiums of textbook lotteries.
+
+Sources: Russell & Norvig, AIMA 4th ed., ch. 16 (16.3, "Utility of money"): the
+lottery [0.5, $1000; 0.5, $0] has EMV $500; an agent whose CE for it is $400 pays
+an insurance premium of $100 and is risk averse. The other cases are worked by hand:
+sqrt utility: EU = sqrt(1000)/2 = 5*sqrt(10), CE = EU^2 = 250.
+log utility on [0.5, 100; 0.5, 400]: EU = log(sqrt(100*400)) = log 200, CE = 200.
+CRRA gamma = 2 (U = 1 - 1/x) on [0.5, 50; 0.5, 200]: EU = 1 - (1/50 + 1/200)/2 = 1 - 1/80, CE = 80.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from games.errors import DomainError
+from utility.evaluate import evaluate
+from utility.formula import parse_parameters
+from utility.function import read_utility
+from utility.lottery import parse_lottery
+
+
+def run(lottery: list[list[object]], utility: object, parameters: dict[str, object] | None = None,
+        wealth: int = 0):  # type: ignore[no-untyped-def]
+    parsed = parse_lottery(lottery)
+    utility_function = read_utility(utility, parse_parameters(parameters or {}, "/parameters"))
+    return evaluate(parsed.lottery, utility_function, wealth, parsed.pointers)
+
+
+def test_aima_insurance_premium_with_ce_400() -> None:
+    # piecewise linear U with U(400) = U(1000)/2, so the agent's CE is $400
+    utility = {"piecewise": [{"from": 0, "to": 400, "formula": "x"},
+                             {"from": 400, "to": 1000, "formula": "400 + 2*(x - 400)/3"}]}
+    result = run([[0.5, 1000], [0.5, 0]], utility)
+    assert result.emv == 500
+    assert result.certainty_equivalent == pytest.approx(400, abs=1e-6)
+    assert result.risk_premium == pytest.approx(100, abs=1e-6)
+    assert result.attitude == "risk_averse"
+    assert result.method == "root_finding"
+
+
+def test_sqrt_utility_ce_250() -> None:
+    result = run([[0.5, 1000], [0.5, 0]], "sqrt(x)")
+    assert result.expected_utility_exact == "5*sqrt(10)"
+    assert result.certainty_equivalent_exact == "250"
+    assert result.risk_premium_exact == "250"
+    assert result.attitude == "risk_averse"
+
+
+def test_log_utility_ce_200() -> None:
+    result = run([[0.5, 100], [0.5, 400]], "log(x)")
+    assert result.certainty_equivalent_exact == "200"
+    assert result.expected_utility == pytest.approx(math.log(200))
+    assert result.risk_premium == 50
+
+
+def test_crra_gamma_2_ce_80() -> None:
+    result = run([[0.5, 50], [0.5, 200]], {"family": "crra"}, {"gamma": 2})
+    assert result.certainty_equivalent_exact == "80"
+    assert result.expected_utility_exact == "79/80"
+    assert result.risk_premium_exact == "45"
+
+
+def test_exponential_ce_matches_hand_formula() -> None:
+    # CE = -R log(E[exp(-x/R)]) = -500 log(1/2 + exp(-2)/2)
+    result = run([[0.5, 1000], [0.5, 0]], {"family": "exponential"}, {"R": 500})
+    assert result.certainty_equivalent == pytest.approx(-500 * math.log(0.5 + 0.5 * math.exp(-2)))
+    assert result.method == "closed_form"
+
+
+def test_wealth_shifts_the_utility() -> None:
+    # log utility at wealth 100 on [0.5, -50; 0.5, +100]: CE = sqrt(50*200) - 100 = 0
+    result = run([[0.5, -50], [0.5, 100]], "log(x)", wealth=100)
+    assert result.certainty_equivalent_exact == "0"
+    assert result.risk_premium_exact == "25"
+
+
+def test_convex_utility_is_risk_seeking() -> None:
+    result = run([[0.5, 1000], [0.5, 0]], "x^2")
+    assert result.certainty_equivalent_exact == "500*sqrt(2)"
+    assert result.attitude == "risk_seeking"
+
+
+def test_no_inverse_uses_root_finding_within_tolerance() -> None:
+    # U = x + sqrt(x) on [0.5, 100; 0.5, 0]: EU = 55; c + sqrt(c) = 55 at c = ((sqrt(221) - 1)/2)^2
+    result = run([[0.5, 100], [0.5, 0]], "x + sqrt(x)")
+    expected = ((math.sqrt(221) - 1) / 2) ** 2
+    assert result.method == "root_finding"
+    assert result.tolerance is not None
+    assert abs(result.certainty_equivalent - expected) <= result.tolerance + 1e-12
+
+
+def test_compound_lottery_reduces() -> None:
+    # [1/3, 3; 2/3, [1/2, 1; 1/2, 7]] = [1/3, 1; 1/3, 3; 1/3, 7]: EMV 11/3
+    parsed = parse_lottery([["1/3", 3], ["2/3", [[0.5, 1], [0.5, 7]]]])
+    assert parsed.compound
+    assert parsed.lottery.outcomes == (1, 3, 7)
+    assert all(str(p) == "1/3" for p in parsed.lottery.probabilities)
+
+
+def test_log_of_non_positive_wealth_is_a_domain_error() -> None:
+    with pytest.raises(DomainError) as caught:
+        run([[0.5, 100], [0.5, 0]], "log(x)")
+    assert caught.value.errors[0].pointer == "/lottery/1/1"
+
+
+def test_utility_decreasing_on_support_is_a_domain_error() -> None:
+    # quadratic x - x^2/1000 peaks at 500
+    with pytest.raises(DomainError, match="not increasing"):
+        run([[0.5, 1000], [0.5, 0]], {"family": "quadratic"}, {"b": "1/1000"})

@@ -1,0 +1,58 @@
+"""Compare several named lotteries: evaluations, ranking by EU and CE, dominance pairs.
+
+For an increasing utility the certainty equivalent is an increasing function of
+expected utility, so the ranking by EU and by CE is the same ranking; each entry
+carries both numbers. Lotteries whose expected utilities agree to within
+``TIE_TOLERANCE`` (relative) share a rank.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from games.numbers import Exact
+from utility.dominance import Dominance, dominance_pairs
+from utility.evaluate import Evaluation, evaluate
+from utility.function import UtilityFunction
+from utility.lottery import Lottery
+
+TIE_TOLERANCE = 1e-12
+
+
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """One lottery's place: ``rank`` 1 is best; tied lotteries share a rank."""
+
+    rank: int
+    name: str
+    evaluation: Evaluation
+
+
+@dataclass(frozen=True, slots=True)
+class Comparison:
+    """Ranking (best first) and every stochastic-dominance pair."""
+
+    ranking: tuple[Ranked, ...]
+    dominance: tuple[Dominance, ...]
+
+
+def compare(lotteries: Mapping[str, Lottery], utility: UtilityFunction, wealth: Exact = 0,
+            pointers: Mapping[str, Sequence[str]] | None = None) -> Comparison:
+    """Evaluate every lottery under ``utility`` and rank them by expected utility."""
+    evaluations = {
+        name: evaluate(lottery, utility, wealth, pointers.get(name) if pointers else None)
+        for name, lottery in lotteries.items()
+    }
+    order = sorted(evaluations, key=lambda n: -evaluations[n].expected_utility)
+    ranking: list[Ranked] = []
+    for position, name in enumerate(order):
+        eu = evaluations[name].expected_utility
+        rank = position + 1
+        if ranking:
+            previous = ranking[-1]
+            before = previous.evaluation.expected_utility
+            if abs(before - eu) <= TIE_TOLERANCE * max(1.0, abs(before), abs(eu)):
+                rank = previous.rank
+        ranking.append(Ranked(rank, name, evaluations[name]))
+    return Comparison(tuple(ranking), tuple(dominance_pairs(lotteries)))

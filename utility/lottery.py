@@ -1,0 +1,188 @@
+"""Lotteries over money: parsing, compound reduction, merging, EMV and the CDF.
+
+A lottery is written ``[{"p": "0.8", "x": 4000}, {"p": "0.2", "x": 0}]`` (AIMA's
+``[0.8, $4000; 0.2, $0]``); the pair form ``[["0.8", 4000], ["0.2", 0]]`` is
+accepted too. An outcome ``x`` may itself be a lottery (a compound lottery), which
+is reduced to a simple one by multiplying probabilities along each branch.
+Probabilities are exact (:mod:`games.numbers`) and must sum to exactly 1.
+Parsing is iterative, so nesting depth is bounded by the limit, not by recursion.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from games.errors import InvalidInputError, LimitExceededError, join_pointer
+from games.numbers import Exact, describe_json, normalize, parse_exact
+
+MAX_OUTCOMES = 100_000
+"""Most branches one request's lottery may have, counted over all nesting levels."""
+
+MAX_NESTING = 32
+"""Deepest nesting of compound lotteries."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lottery:
+    """A simple lottery: distinct outcomes in increasing order with positive probabilities.
+
+    Attributes
+    ----------
+    outcomes
+        Distinct money outcomes, smallest first.
+    probabilities
+        Probability of each outcome; every one is positive and they sum to 1.
+    """
+
+    outcomes: tuple[Exact, ...]
+    probabilities: tuple[Exact, ...]
+
+    def __iter__(self) -> Iterator[tuple[Exact, Exact]]:
+        return iter(zip(self.probabilities, self.outcomes, strict=True))
+
+    def __len__(self) -> int:
+        return len(self.outcomes)
+
+    @property
+    def degenerate(self) -> bool:
+        """True when one outcome is certain."""
+        return len(self.outcomes) == 1
+
+    def shifted(self, wealth: Exact) -> Lottery:
+        """The same lottery with ``wealth`` added to every outcome."""
+        if wealth == 0:
+            return self
+        return Lottery(tuple(normalize(Fraction(o + wealth)) for o in self.outcomes),
+                       self.probabilities)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedLottery:
+    """A parsed lottery and what parsing did to it.
+
+    Attributes
+    ----------
+    lottery
+        The simple lottery (compound lotteries reduced, duplicates merged).
+    compound
+        True when some outcome was itself a lottery.
+    merged
+        True when equal outcomes were merged or zero-probability branches dropped.
+    pointers
+        For each outcome of ``lottery``, the pointer of the first ``x`` that produced it.
+    """
+
+    lottery: Lottery
+    compound: bool
+    merged: bool
+    pointers: tuple[str, ...]
+
+
+def expected_value(lottery: Lottery) -> Exact:
+    """The expected monetary value (EMV), exactly."""
+    total = sum((Fraction(p) * o for p, o in lottery), Fraction(0))
+    return normalize(total)
+
+
+def from_pairs(pairs: Mapping[Exact, Exact]) -> Lottery:
+    """Build a simple lottery from ``{outcome: probability}``, dropping zero probabilities."""
+    kept = sorted((o, p) for o, p in pairs.items() if p != 0)
+    return Lottery(tuple(o for o, _ in kept), tuple(p for _, p in kept))
+
+
+def parse_lottery(raw: object, pointer: str = "/lottery", *, max_outcomes: int = MAX_OUTCOMES,
+                  max_nesting: int = MAX_NESTING) -> ParsedLottery:
+    """Read a lottery from JSON, reducing compound lotteries and merging equal outcomes.
+
+    Raises
+    ------
+    InvalidInputError
+        With a pointer to the field, for a malformed lottery, a negative probability,
+        probabilities not summing to exactly 1, or a non-finite outcome.
+    LimitExceededError
+        If the lottery has more than ``max_outcomes`` branches or deeper nesting.
+    """
+    totals: dict[Exact, Fraction] = {}
+    first_pointer: dict[Exact, str] = {}
+    branches = 0
+    compound = False
+    dropped = False
+    # (raw lottery, its pointer, probability of reaching it, nesting level)
+    stack: list[tuple[object, str, Fraction, int]] = [(raw, pointer, Fraction(1), 0)]
+    while stack:
+        node, where, reach, level = stack.pop()
+        entries = _branches(node, where)
+        branches += len(entries)
+        if branches > max_outcomes:
+            raise LimitExceededError(
+                f"the lottery has more than {max_outcomes} branches", pointer)
+        total = Fraction(0)
+        for index, entry in enumerate(entries):
+            here = join_pointer(where, index)
+            p, x, p_pointer, x_pointer = _branch(entry, here)
+            total += p
+            if isinstance(x, (list, dict)):
+                compound = True
+                if level + 1 > max_nesting:
+                    raise LimitExceededError(
+                        f"compound lotteries nest deeper than {max_nesting} levels", x_pointer)
+                stack.append((x, x_pointer, reach * p, level + 1))
+                continue
+            outcome = parse_exact(x, x_pointer)
+            if p == 0:
+                dropped = True
+                continue
+            if outcome in totals:
+                dropped = True
+                totals[outcome] += reach * p
+            else:
+                totals[outcome] = reach * p
+                first_pointer[outcome] = x_pointer
+        if total != 1:
+            raise InvalidInputError(
+                f"probabilities must sum to exactly 1, but they sum to {total}", where)
+    if not totals:
+        raise InvalidInputError("the lottery has no outcome with positive probability", pointer)
+    lottery = from_pairs({o: normalize(p) for o, p in totals.items()})
+    return ParsedLottery(lottery, compound, dropped,
+                         tuple(first_pointer[o] for o in lottery.outcomes))
+
+
+def _branches(node: object, where: str) -> list[Any]:
+    if not isinstance(node, list):
+        raise InvalidInputError(
+            "a lottery is an array of {\"p\": ..., \"x\": ...} branches, "
+            f"got {describe_json(node)}",
+            where)
+    if not node:
+        raise InvalidInputError("a lottery needs at least one branch", where)
+    return node
+
+
+def _branch(entry: object, here: str) -> tuple[Fraction, object, str, str]:
+    if isinstance(entry, dict):
+        unknown = set(entry) - {"p", "x"}
+        if unknown:
+            name = sorted(unknown)[0]
+            raise InvalidInputError(f"unknown field {name!r} in a branch (use p and x)",
+                                    join_pointer(here, name))
+        for name in ("p", "x"):
+            if name not in entry:
+                raise InvalidInputError(f"a branch needs {name!r}", join_pointer(here, name))
+        p_raw, x_raw = entry["p"], entry["x"]
+        p_pointer, x_pointer = join_pointer(here, "p"), join_pointer(here, "x")
+    elif isinstance(entry, list) and len(entry) == 2:
+        p_raw, x_raw = entry
+        p_pointer, x_pointer = join_pointer(here, 0), join_pointer(here, 1)
+    else:
+        raise InvalidInputError(
+            "a branch is {\"p\": probability, \"x\": outcome} or [p, x], "
+            f"got {describe_json(entry)}",
+            here)
+    p = Fraction(parse_exact(p_raw, p_pointer))
+    if p < 0 or p > 1:
+        raise InvalidInputError(f"probability must lie in [0, 1], got {p}", p_pointer)
+    return p, x_raw, p_pointer, x_pointer
