@@ -7,10 +7,18 @@ from typing import Any
 from flask import Blueprint, Response
 
 from api.body import load
-from api.lottery_output import comparison_json, evaluation_json, exact_pair, lottery_json
+from api.lottery_output import (
+    comparison_json,
+    consistency_json,
+    evaluation_json,
+    exact_pair,
+    lottery_json,
+)
 from api.lottery_schemas import (
     CompareRequestSchema,
     CompareResultSchema,
+    ConsistencyRequestSchema,
+    ConsistencyResultSchema,
     EvaluateRequestSchema,
     EvaluateResultSchema,
 )
@@ -19,12 +27,18 @@ from api.responses import json_response
 from games.errors import join_pointer
 from games.numbers import Exact, parse_exact
 from utility.compare import compare
+from utility.eu_consistency import eu_consistency, parse_choice
 from utility.evaluate import evaluate
 from utility.formula import parse_parameters
 from utility.function import UtilityFunction, read_utility
-from utility.lottery import parse_lottery
+from utility.lottery import Lottery, parse_lottery
 
 bp = Blueprint("lotteries", __name__, url_prefix="/v1/lotteries")
+
+ALLAIS = {"A": [{"p": "0.8", "x": 4000}, {"p": "0.2", "x": 0}], "B": [{"p": 1, "x": 3000}],
+          "C": [{"p": "0.2", "x": 4000}, {"p": "0.8", "x": 0}],
+          "D": [{"p": "0.25", "x": 3000}, {"p": "0.75", "x": 0}]}
+"""AIMA's Allais lotteries (ch. 16), the documented example."""
 
 
 def read_utility_options(options: dict[str, Any]) -> tuple[UtilityFunction, Exact]:
@@ -69,15 +83,40 @@ def evaluate_view() -> Response:
     tag="lotteries",
     request=CompareRequestSchema,
     response=CompareResultSchema,
-    example={"lotteries": {"A": [{"p": "0.8", "x": 4000}, {"p": "0.2", "x": 0}],
-                           "B": [{"p": 1, "x": 3000}]},
-             "utility": "sqrt(x)"},
+    example={"lotteries": ALLAIS, "utility": "sqrt(x)"},
 )
 def compare_view() -> Response:
     options = load(CompareRequestSchema())
     utility, wealth = read_utility_options(options)
     parsed = {name: parse_lottery(raw, join_pointer("/lotteries", name))
-              for name, raw in options["lotteries"].items()}
+              for name, raw in options["lotteries"].items()}  # pointers kept for domain errors
     result = compare({n: p.lottery for n, p in parsed.items()}, utility, wealth,
                      {n: p.pointers for n, p in parsed.items()})
     return json_response(comparison_json(result, utility.formula))
+
+
+def read_lotteries(raw: dict[str, Any]) -> dict[str, Lottery]:
+    return {name: parse_lottery(value, join_pointer("/lotteries", name)).lottery
+            for name, value in raw.items()}
+
+
+@bp.post("/eu-consistency")
+@operation(
+    summary="Can any expected-utility function explain these choices? (Allais)",
+    description="Writes each choice as a linear constraint on the utilities of the prizes and "
+    "solves the feasibility LP with HiGHS. Consistent: a witness utility per prize (worst 0, "
+    "best 1). Inconsistent: a Farkas certificate, the multipliers that add the choices up to "
+    "'a number exceeds itself', with the argument as readable inequalities.",
+    tag="lotteries",
+    request=ConsistencyRequestSchema,
+    response=ConsistencyResultSchema,
+    example={"lotteries": ALLAIS, "choices": [["B", ">", "A"], ["C", ">", "D"]]},
+)
+def eu_consistency_view() -> Response:
+    options = load(ConsistencyRequestSchema())
+    lotteries = read_lotteries(options["lotteries"])
+    names = list(lotteries)
+    choices = [parse_choice(raw, names, join_pointer("/choices", i))
+               for i, raw in enumerate(options["choices"])]
+    result = eu_consistency(lotteries, choices, increasing=options["increasing"])
+    return json_response(consistency_json(result))

@@ -6,6 +6,7 @@ from typing import Any
 
 from games.numbers import Exact, to_float
 from utility.compare import Comparison
+from utility.eu_consistency import Consistency
 from utility.evaluate import Evaluation
 from utility.lottery import Lottery
 
@@ -49,3 +50,26 @@ def comparison_json(result: Comparison, formula: str) -> dict[str, Any]:
     dominance = [{"dominant": d.dominant, "dominated": d.dominated, "order": d.order}
                  for d in result.dominance]
     return {"utility": formula, "ranking": ranking, "dominance": dominance}
+
+
+def consistency_json(result: Consistency) -> dict[str, Any]:
+    out: dict[str, Any] = {"consistent": result.consistent,
+                           "prizes": [to_float(x) for x in result.prizes],
+                           "witness": None, "certificate": None}
+    if result.witness is not None:
+        keys = [str(x) for x in result.prizes]
+        out["witness"] = {k: float(v) for k, v in zip(keys, result.witness, strict=True)}
+        if result.witness_exact:
+            out["witness_exact"] = {k: str(v) for k, v in zip(keys, result.witness, strict=True)}
+    certificate = result.certificate
+    if certificate is not None:
+        entry: dict[str, Any] = {
+            "multipliers": [float(m) for m in certificate.multipliers],
+            "monotonicity": [{"lower": to_float(lo), "higher": to_float(hi), "multiplier": float(m)}
+                             for lo, hi, m in certificate.monotonicity],
+            "explanation": certificate.explanation,
+        }
+        if certificate.exact:
+            entry["multipliers_exact"] = [str(m) for m in certificate.multipliers]
+        out["certificate"] = entry
+    return out

@@ -147,3 +147,53 @@ class CompareResultSchema(Schema):
         fields.Nested(DominanceSchema), required=True,
         metadata={"description": "Every pair where one lottery stochastically dominates another "
                   "(first-order pairs are not repeated as second order)."})
+
+
+CHOICE: dict[str, Any] = {
+    "type": "array", "minItems": 3, "maxItems": 3, "items": {"type": "string"},
+    "description": "[\"B\", \">\", \"A\"]: B is chosen over A. Relations: > < ~ >= <=.",
+}
+
+
+class ConsistencyRequestSchema(Schema):
+    lotteries = CompareRequestSchema().fields["lotteries"]
+    choices = fields.List(
+        fields.Raw(metadata={"openapi": CHOICE}), required=True,
+        validate=validate.Length(min=1, max=10_000),
+        metadata={"description": "The person's choices between the named lotteries."},
+    )
+    increasing = StrictBoolean(
+        load_default=False,
+        metadata={"description": "Ask for an increasing utility (more money is better)."},
+    )
+
+
+class MonotonicitySchema(Schema):
+    lower = fields.Float(required=True)
+    higher = fields.Float(required=True)
+    multiplier = fields.Float(required=True)
+
+
+class CertificateSchema(Schema):
+    multipliers = fields.List(
+        fields.Float(), required=True,
+        metadata={"description": "One per choice (0 when unused), largest scaled to 1."})
+    multipliers_exact = fields.List(
+        fields.String(), metadata={"description": "Exact multipliers, when verified exactly."})
+    monotonicity = fields.List(fields.Nested(MonotonicitySchema), required=True,
+                               metadata={"description": "\"U increasing\" constraints used."})
+    explanation = fields.String(
+        required=True, metadata={"description": "The contradiction as readable inequalities."})
+
+
+class ConsistencyResultSchema(Schema):
+    consistent = fields.Boolean(required=True)
+    prizes = fields.List(fields.Float(), required=True,
+                         metadata={"description": "Every money prize, smallest first."})
+    witness = fields.Dict(
+        keys=fields.String(), values=fields.Float(), allow_none=True, required=True,
+        metadata={"description": "A utility per prize (worst 0, best 1) that explains every "
+                  "choice; null when inconsistent."})
+    witness_exact = fields.Dict(keys=fields.String(), values=fields.String(),
+                                metadata={"description": "The witness exactly, when verified."})
+    certificate = fields.Nested(CertificateSchema, allow_none=True, required=True)
