@@ -1,0 +1,216 @@
+"""Shape of a utility function on a domain: monotonicity, curvature, Arrow-Pratt risk aversion.
+
+Derivatives are exact (SymPy); their signs are then checked on the stated domain
+numerically, at ``GRID`` evenly spaced points plus the ends, with sign changes of
+``U''`` located by Brent's method. A grid check cannot see a wiggle narrower than
+the grid step: the answer says "on the domain, sampled", and the formulas are
+returned so a reader can confirm them. Arrow-Pratt absolute risk aversion is
+``A(x) = -U''(x)/U'(x)``, relative is ``x*A(x)``; both are unchanged by
+``a*U + b`` with ``a > 0`` (the factor ``a`` cancels), which is checked symbolically.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+import sympy as sp
+from scipy.optimize import brentq
+
+from games.errors import DomainError, InvalidInputError
+from games.numbers import Exact
+from utility.evaluate import evaluate
+from utility.formula import X, rational
+from utility.function import UtilityFunction, compile_numeric, make_utility
+from utility.lottery import Lottery
+
+Curvature = Literal["concave", "convex", "linear", "mixed"]
+Attitude = Literal["risk_averse", "risk_neutral", "risk_seeking", "mixed"]
+GRID = 2001
+"""Points at which derivative signs are sampled on the domain."""
+FLAT = 1e-10
+"""|U''| below this fraction of max |U''|, or of |U'|/span, counts as zero."""
+
+
+@dataclass(frozen=True, slots=True)
+class PointValues:
+    """``U`` and its risk measures at one point; ``*_exact`` strings where exact."""
+
+    x: Exact
+    utility: float
+    utility_exact: str | None
+    marginal: float
+    absolute: float
+    absolute_exact: str | None
+    relative: float
+    relative_exact: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class AffineCheck:
+    """``a*U + b`` against ``U``: same Arrow-Pratt formulas, CEs and ranking."""
+
+    a: Exact
+    b: Exact
+    arrow_pratt_unchanged: bool
+    certainty_equivalents: tuple[tuple[str, float, float], ...]
+    ranking_unchanged: bool
+
+
+@dataclass(frozen=True, slots=True)
+class UtilityAnalysis:
+    """What :func:`analyze` finds about ``U`` on ``[low, high]``."""
+
+    formula: str
+    derivative: str
+    second_derivative: str
+    low: Exact
+    high: Exact
+    increasing: bool
+    decreasing_at: float | None
+    curvature: Curvature
+    attitude: Attitude
+    changes_at: tuple[float, ...]
+    arrow_pratt_absolute: str
+    arrow_pratt_relative: str
+    at_points: tuple[PointValues, ...]
+    affine: AffineCheck
+
+
+def _simplest(expr: sp.Expr) -> sp.Expr:
+    """The shortest of a few cheap rewritings (no general ``simplify``: its time is unbounded)."""
+    candidates = [expr]
+    for rewrite in (sp.cancel, sp.powsimp, sp.together):
+        try:
+            candidates.append(rewrite(expr))
+        except (sp.PolynomialError, TypeError, ValueError):
+            continue
+    return min(candidates, key=lambda e: (sp.count_ops(e), len(str(e))))
+
+
+def arrow_pratt(utility: UtilityFunction) -> tuple[sp.Expr, sp.Expr]:
+    """Absolute ``-U''/U'`` and relative ``-x U''/U'`` risk aversion as formulas."""
+    absolute = _simplest(-utility.derivative(2) / utility.derivative(1))
+    return absolute, _simplest(X * absolute)
+
+
+def analyze(utility: UtilityFunction, low: Exact, high: Exact, points: Sequence[Exact] = (),
+            lotteries: Mapping[str, Lottery] | None = None, a: Exact = 2,
+            b: Exact = 1) -> UtilityAnalysis:
+    """Analyse ``U`` on ``[low, high]``.
+
+    Raises
+    ------
+    InvalidInputError
+        If ``low >= high``, a point lies outside the domain, or ``a <= 0``.
+    DomainError
+        If ``U`` or ``U'`` is undefined somewhere on the domain.
+    """
+    if not low < high:
+        raise InvalidInputError("the domain needs low < high", "/domain")
+    if a <= 0:
+        raise InvalidInputError("a positive affine transformation needs a > 0", "/affine/a")
+    for index, point in enumerate(points):
+        if not low <= point <= high:
+            raise InvalidInputError(f"point {point} is outside the domain [{low}, {high}]",
+                                    f"/points/{index}")
+    first, second = utility.derivative(1), utility.derivative(2)
+    grid = np.linspace(float(low), float(high), GRID)
+    with np.errstate(all="ignore"):
+        values = utility.numeric(grid)
+        slopes = compile_numeric(first)(grid)
+        bends = compile_numeric(second)(grid)
+    # U must be finite on the whole domain; U' may be infinite at an end (sqrt at 0)
+    for name, sample, offset in (("U", values, 0), ("U'", slopes[1:-1], 1)):
+        bad = np.flatnonzero(~np.isfinite(sample)) + offset
+        if bad.size:
+            raise DomainError(f"{name} is undefined at x = {grid[int(bad[0])]:.10g}, inside the "
+                              f"domain [{low}, {high}]; narrow the domain", "/domain")
+    slope_scale = float(np.max(np.abs(slopes[1:-1]))) or 1.0
+    falling = np.flatnonzero(slopes < -FLAT * slope_scale)
+    curvature, changes = _curvature(second, grid, bends, slope_scale / (float(high) - float(low)))
+    absolute, relative = arrow_pratt(utility)
+    attitude: Attitude = {"concave": "risk_averse", "convex": "risk_seeking",
+                          "linear": "risk_neutral", "mixed": "mixed"}[curvature]  # type: ignore[assignment]
+    return UtilityAnalysis(
+        formula=utility.formula, derivative=str(first), second_derivative=str(second),
+        low=low, high=high,
+        increasing=not falling.size,
+        decreasing_at=float(grid[int(falling[0])]) if falling.size else None,
+        curvature=curvature, attitude=attitude, changes_at=changes,
+        arrow_pratt_absolute=str(absolute), arrow_pratt_relative=str(relative),
+        at_points=tuple(_at(utility, first, absolute, relative, p) for p in points),
+        affine=_affine(utility, absolute, lotteries or {}, a, b),
+    )
+
+
+def _curvature(second: sp.Expr, grid: np.ndarray, bends: np.ndarray,
+               scale: float) -> tuple[Curvature, tuple[float, ...]]:
+    if second == 0:
+        return "linear", ()
+    finite = np.isfinite(bends)
+    size = float(np.max(np.abs(bends[finite]))) if finite.any() else 0.0
+    tolerance = FLAT * max(size, scale)
+    signs = np.where(bends > tolerance, 1, np.where(bends < -tolerance, -1, 0))
+    signs[~finite] = 0
+    if not (signs != 0).any():
+        return "linear", ()
+    if not (signs > 0).any():
+        return "concave", ()
+    if not (signs < 0).any():
+        return "convex", ()
+    bend = compile_numeric(second)
+    changes: list[float] = []
+    nonzero = np.flatnonzero(signs)
+    for i, j in zip(nonzero[:-1], nonzero[1:], strict=True):
+        if signs[i] != signs[j]:
+            def at(t: float) -> float:
+                with np.errstate(all="ignore"):
+                    return float(bend(np.array([t]))[0])
+            try:
+                changes.append(float(brentq(at, grid[i], grid[j], xtol=1e-12)))
+            except ValueError:
+                changes.append(float((grid[i] + grid[j]) / 2))
+    return "mixed", tuple(changes)
+
+
+def _at(utility: UtilityFunction, first: sp.Expr, absolute: sp.Expr, relative: sp.Expr,
+        point: Exact) -> PointValues:
+    here = rational(point)
+    exact = [_exact(e.subs(X, here)) for e in (utility.expr, absolute, relative)]
+    numbers = [_float(e.subs(X, here)) for e in (utility.expr, first, absolute, relative)]
+    return PointValues(point, numbers[0], exact[0], numbers[1], numbers[2], exact[1],
+                       numbers[3], exact[2])
+
+
+def _exact(value: sp.Expr) -> str | None:
+    if not value.is_number or value.has(sp.nan, sp.zoo, sp.oo, -sp.oo, sp.I):
+        return None
+    return str(_simplest(value))
+
+
+def _float(value: sp.Expr) -> float:
+    number = complex(sp.N(value, 17))
+    if number.imag or not math.isfinite(number.real):
+        raise DomainError(f"the utility or a derivative is undefined at a requested point "
+                          f"({value})", "/points")
+    return number.real
+
+
+def _affine(utility: UtilityFunction, absolute: sp.Expr, lotteries: Mapping[str, Lottery],
+            a: Exact, b: Exact) -> AffineCheck:
+    transformed = make_utility(rational(a) * utility.expr + rational(b))
+    absolute_t, _ = arrow_pratt(transformed)
+    unchanged = sp.cancel(absolute_t - absolute) == 0
+    rows: list[tuple[str, float, float]] = []
+    for name, lottery in lotteries.items():
+        plain = evaluate(lottery, utility).certainty_equivalent
+        moved = evaluate(lottery, transformed).certainty_equivalent
+        rows.append((name, plain, moved))
+    order_plain = sorted(rows, key=lambda r: -round(r[1], 9))
+    order_moved = sorted(rows, key=lambda r: -round(r[2], 9))
+    same = [r[0] for r in order_plain] == [r[0] for r in order_moved]
+    return AffineCheck(a, b, bool(unchanged), tuple(rows), same)
