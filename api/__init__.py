@@ -22,10 +22,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
 
     from api import meta, trees
-    from api import lotteries, utility_functions
+    from api import lotteries, preferences, utility_functions
 
     app.register_blueprint(meta.bp)
     app.register_blueprint(trees.bp)
     app.register_blueprint(lotteries.bp)
     app.register_blueprint(utility_functions.bp)
+    app.register_blueprint(preferences.bp)
     return app

@@ -19,8 +19,9 @@ are 1/4 and 1.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Literal
 
@@ -113,8 +114,11 @@ def _difference(choice: Choice, lotteries: Mapping[str, Lottery],
 
 
 def eu_consistency(lotteries: Mapping[str, Lottery], choices: Sequence[Choice],
-                   increasing: bool = False) -> Consistency:
+                   increasing: bool = False,
+                   labels: Mapping[Exact, str] | None = None) -> Consistency:
     """Decide whether an expected-utility function (optionally increasing) fits ``choices``.
+
+    ``labels`` names the prizes in the explanation (default: the amounts themselves).
 
     Raises
     ------
@@ -144,6 +148,11 @@ def eu_consistency(lotteries: Mapping[str, Lottery], choices: Sequence[Choice],
         values, exact = witness
         return Consistency(True, prizes, values, exact, None)
     certificate = _certificate(rows, kinds, choices, lotteries, prizes, monotone)
+    if labels:
+        names = {str(prize): name for prize, name in labels.items()}
+        text = re.sub(r"U\(([^()]*)\)", lambda m: f"U({names.get(m.group(1), m.group(1))})",
+                      certificate.explanation)
+        certificate = replace(certificate, explanation=text)
     return Consistency(False, prizes, None, False, certificate)
 
 
