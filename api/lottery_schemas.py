@@ -80,7 +80,7 @@ class CompareRequestSchema(UtilityInputSchema):
     )
 
 
-class BranchSchema(Schema):
+class LotteryBranchSchema(Schema):
     p = fields.Float(required=True)
     p_exact = fields.String(required=True)
     x = fields.Float(required=True)
@@ -96,7 +96,7 @@ def _exact(description: str) -> fields.String:
     return fields.String(metadata={"description": f"Exact form of {description}, when known."})
 
 
-class EvaluationSchema(Schema):
+class LotteryEvaluationSchema(Schema):
     emv = _number("Expected monetary value.")
     emv_exact = _exact("emv")
     expected_utility = _number("Expected utility E[U(w + x)].")
@@ -117,22 +117,22 @@ class EvaluationSchema(Schema):
         metadata={"description": "Absolute tolerance on CE for root_finding, else null."})
 
 
-class EvaluateResultSchema(EvaluationSchema):
+class EvaluateResultSchema(LotteryEvaluationSchema):
     utility = fields.String(required=True, metadata={"description": "The formula used, U(x)."})
     wealth = fields.Float(required=True)
     wealth_exact = fields.String(required=True)
     compound = fields.Boolean(required=True,
                               metadata={"description": "Some outcome was itself a lottery."})
-    reduced = fields.List(fields.Nested(BranchSchema),
+    reduced = fields.List(fields.Nested(LotteryBranchSchema),
                           metadata={"description": "The simple lottery, when reduce was asked."})
 
 
-class RankedSchema(EvaluationSchema):
+class RankedLotterySchema(LotteryEvaluationSchema):
     rank = fields.Integer(required=True, metadata={"description": "1 is best; ties share a rank."})
     name = fields.String(required=True)
 
 
-class DominanceSchema(Schema):
+class StochasticDominanceSchema(Schema):
     dominant = fields.String(required=True)
     dominated = fields.String(required=True)
     order = fields.String(required=True, validate=validate.OneOf(["first", "second"]))
@@ -141,10 +141,10 @@ class DominanceSchema(Schema):
 class CompareResultSchema(Schema):
     utility = fields.String(required=True)
     ranking = fields.List(
-        fields.Nested(RankedSchema), required=True,
+        fields.Nested(RankedLotterySchema), required=True,
         metadata={"description": "Best first, by expected utility (the same order as by CE)."})
     dominance = fields.List(
-        fields.Nested(DominanceSchema), required=True,
+        fields.Nested(StochasticDominanceSchema), required=True,
         metadata={"description": "Every pair where one lottery stochastically dominates another "
                   "(first-order pairs are not repeated as second order)."})
 
@@ -168,19 +168,19 @@ class ConsistencyRequestSchema(Schema):
     )
 
 
-class MonotonicitySchema(Schema):
+class MonotonicityMultiplierSchema(Schema):
     lower = fields.Float(required=True)
     higher = fields.Float(required=True)
     multiplier = fields.Float(required=True)
 
 
-class CertificateSchema(Schema):
+class FarkasCertificateSchema(Schema):
     multipliers = fields.List(
         fields.Float(), required=True,
         metadata={"description": "One per choice (0 when unused), largest scaled to 1."})
     multipliers_exact = fields.List(
         fields.String(), metadata={"description": "Exact multipliers, when verified exactly."})
-    monotonicity = fields.List(fields.Nested(MonotonicitySchema), required=True,
+    monotonicity = fields.List(fields.Nested(MonotonicityMultiplierSchema), required=True,
                                metadata={"description": "\"U increasing\" constraints used."})
     explanation = fields.String(
         required=True, metadata={"description": "The contradiction as readable inequalities."})
@@ -196,4 +196,4 @@ class ConsistencyResultSchema(Schema):
                   "choice; null when inconsistent."})
     witness_exact = fields.Dict(keys=fields.String(), values=fields.String(),
                                 metadata={"description": "The witness exactly, when verified."})
-    certificate = fields.Nested(CertificateSchema, allow_none=True, required=True)
+    certificate = fields.Nested(FarkasCertificateSchema, allow_none=True, required=True)

@@ -35,7 +35,7 @@ class PreferencesRequestSchema(Schema):
                               validate=validate.Length(max=5000))
 
 
-class AxiomSchema(Schema):
+class VnmAxiomSchema(Schema):
     holds = fields.Boolean(required=True)
     witness = fields.Dict(required=True, metadata={
         "description": "The evidence: unranked pairs and conflicts (orderability); the cycle and "
@@ -45,7 +45,7 @@ class AxiomSchema(Schema):
 
 class PreferencesResultSchema(Schema):
     axioms = fields.Dict(keys=fields.String(validate=validate.OneOf(AXIOM_NAMES)),
-                         values=fields.Nested(AxiomSchema), required=True)
+                         values=fields.Nested(VnmAxiomSchema), required=True)
     utility = fields.Dict(
         keys=fields.String(), values=fields.Float(), required=True, allow_none=True,
         metadata={"description": "A utility per prize (worst 0, best 1) whose expected values "

@@ -8,14 +8,22 @@ from flask import Blueprint, Response
 
 from api.body import load
 from api.lotteries import read_lotteries
+from api.lottery_output import to_float
 from api.openapi import operation
 from api.responses import json_response
-from api.utility_schemas import AnalyzeRequestSchema, AnalyzeResultSchema
+from api.utility_schemas import (
+    AnalyzeRequestSchema,
+    AnalyzeResultSchema,
+    ElicitRequestSchema,
+    ElicitResultSchema,
+)
 from games.errors import join_pointer
-from games.numbers import parse_exact, to_float
+from games.numbers import parse_exact
 from utility.analysis import UtilityAnalysis, analyze
+from utility.elicitation import Elicitation, Fit, StandardGamble, StatedCertaintyEquivalent, elicit
 from utility.formula import parse_parameters
 from utility.function import read_utility
+from utility.lottery import parse_lottery
 
 bp = Blueprint("utility_functions", __name__, url_prefix="/v1/utility")
 
@@ -77,3 +85,47 @@ def analyze_view() -> Response:
     result = analyze(utility, low, high, points, lotteries,
                      parse_exact(affine["a"], "/affine/a"), parse_exact(affine["b"], "/affine/b"))
     return json_response(analysis_json(result))
+
+
+def _fit_json(fit: Fit) -> dict[str, Any]:
+    return {"family": fit.family, "coefficient": fit.coefficient, "residuals": list(fit.residuals),
+            "rmse": fit.rmse, "explains_all": fit.explains_all}
+
+
+def elicitation_json(result: Elicitation) -> dict[str, Any]:
+    return {
+        "points": [{"x": to_float(x), "utility": u} for x, u in result.points],
+        "cara": _fit_json(result.cara),
+        "crra": None if result.crra is None else _fit_json(result.crra),
+        "crra_note": result.crra_note,
+        "implied_cara": list(result.implied_cara),
+        "flagged": [{"answer": i, "reason": r}
+                    for i, r in zip(result.flagged, result.reasons, strict=True)],
+    }
+
+
+@bp.post("/elicit")
+@operation(
+    summary="Utility points and fitted CARA/CRRA curves from elicitation answers",
+    description="Standard gambles (prize ~ [p, best; 1-p, worst]) give U(prize) = p with "
+    "U(worst) = 0, U(best) = 1; stated certainty equivalents give U(ce) = EU(lottery). Fits "
+    "CARA and CRRA by least squares with residuals per answer, and flags answers that no single "
+    "risk-aversion coefficient explains together with the others.",
+    tag="utility",
+    request=ElicitRequestSchema,
+    response=ElicitResultSchema,
+    example={"worst": 0, "best": 1000, "standard_gambles": [
+        {"prize": 250, "p": "0.5"}, {"prize": 500, "p": "0.75"}, {"prize": 750, "p": "0.9"}]},
+)
+def elicit_view() -> Response:
+    options = load(ElicitRequestSchema())
+    gambles = [StandardGamble(parse_exact(g["prize"], f"/standard_gambles/{i}/prize"),
+                              parse_exact(g["p"], f"/standard_gambles/{i}/p"))
+               for i, g in enumerate(options["standard_gambles"])]
+    stated = [StatedCertaintyEquivalent(
+        parse_lottery(s["lottery"], f"/certainty_equivalents/{i}/lottery").lottery,
+        parse_exact(s["ce"], f"/certainty_equivalents/{i}/ce"))
+        for i, s in enumerate(options["certainty_equivalents"])]
+    result = elicit(parse_exact(options["worst"], "/worst"), parse_exact(options["best"], "/best"),
+                    gambles, stated, parse_exact(options["wealth"], "/wealth"))
+    return json_response(elicitation_json(result))

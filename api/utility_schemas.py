@@ -7,7 +7,7 @@ from marshmallow import Schema, fields, validate
 from api.lottery_schemas import LOTTERY, NUMBER, UTILITY
 
 
-class AffineSchema(Schema):
+class AffineTransformSchema(Schema):
     a = fields.Raw(load_default=2, metadata={"openapi": NUMBER})
     b = fields.Raw(load_default=1, metadata={"openapi": NUMBER})
 
@@ -28,11 +28,11 @@ class AnalyzeRequestSchema(Schema):
         load_default=dict, validate=validate.Length(max=100),
         metadata={"description": "Lotteries whose CEs and ranking are compared under U and "
                   "a*U + b."})
-    affine = fields.Nested(AffineSchema, load_default=lambda: {"a": 2, "b": 1},
+    affine = fields.Nested(AffineTransformSchema, load_default=lambda: {"a": 2, "b": 1},
                            metadata={"description": "The transformation a*U + b (a > 0)."})
 
 
-class PointSchema(Schema):
+class UtilityAtPointSchema(Schema):
     x = fields.Float(required=True)
     utility = fields.Float(required=True)
     utility_exact = fields.String()
@@ -75,5 +75,61 @@ class AnalyzeResultSchema(Schema):
                              metadata={"description": "Where U'' changes sign."})
     arrow_pratt_absolute = fields.String(required=True, metadata={"description": "-U''/U'."})
     arrow_pratt_relative = fields.String(required=True, metadata={"description": "-x U''/U'."})
-    at_points = fields.List(fields.Nested(PointSchema), required=True)
+    at_points = fields.List(fields.Nested(UtilityAtPointSchema), required=True)
     affine_invariance = fields.Nested(AffineResultSchema, required=True)
+
+
+class StandardGambleSchema(Schema):
+    prize = fields.Raw(required=True, metadata={"openapi": NUMBER})
+    p = fields.Raw(required=True, metadata={"openapi": NUMBER})
+
+
+class StatedCertaintyEquivalentSchema(Schema):
+    lottery = fields.Raw(required=True, metadata={"openapi": LOTTERY})
+    ce = fields.Raw(required=True, metadata={"openapi": NUMBER})
+
+
+class ElicitRequestSchema(Schema):
+    worst = fields.Raw(required=True, metadata={"openapi": NUMBER})
+    best = fields.Raw(required=True, metadata={"openapi": NUMBER})
+    wealth = fields.Raw(load_default=0, metadata={"openapi": NUMBER})
+    standard_gambles = fields.List(
+        fields.Nested(StandardGambleSchema), load_default=list, validate=validate.Length(max=1000),
+        metadata={"description": "prize ~ [p, best; 1-p, worst]."})
+    certainty_equivalents = fields.List(
+        fields.Nested(StatedCertaintyEquivalentSchema), load_default=list,
+        validate=validate.Length(max=1000),
+        metadata={"description": "ce ~ lottery."})
+
+
+class UtilityPointSchema(Schema):
+    x = fields.Float(required=True)
+    utility = fields.Float(required=True)
+
+
+class ElicitedFitSchema(Schema):
+    family = fields.String(required=True, validate=validate.OneOf(["cara", "crra"]))
+    coefficient = fields.Float(required=True, metadata={
+        "description": "CARA: absolute risk aversion a (risk tolerance R = 1/a). "
+        "CRRA: relative risk aversion gamma."})
+    residuals = fields.List(fields.Float(), required=True,
+                            metadata={"description": "Per answer, in normalised utility."})
+    rmse = fields.Float(required=True)
+    explains_all = fields.Boolean(required=True)
+
+
+class ElicitationFlagSchema(Schema):
+    answer = fields.Integer(required=True, metadata={"description": "Index in standard_gambles."})
+    reason = fields.String(required=True)
+
+
+class ElicitResultSchema(Schema):
+    points = fields.List(fields.Nested(UtilityPointSchema), required=True,
+                         metadata={"description": "U(worst) = 0, U(best) = 1 and each answer."})
+    cara = fields.Nested(ElicitedFitSchema, required=True)
+    crra = fields.Nested(ElicitedFitSchema, required=True, allow_none=True)
+    crra_note = fields.String(allow_none=True, required=True)
+    implied_cara = fields.List(fields.Float(allow_none=True), required=True,
+                               metadata={"description": "CARA a explaining each gamble alone."})
+    flagged = fields.List(fields.Nested(ElicitationFlagSchema), required=True, metadata={
+        "description": "Answers no single risk-aversion parameter explains with the others."})

@@ -87,12 +87,13 @@ def utility_values(lottery: Lottery, utility: UtilityFunction, wealth: Exact = 0
 def _check_increasing(utility: UtilityFunction, points: np.ndarray, values: np.ndarray) -> None:
     if len(points) < 2:
         return
+    # equal neighbours are allowed: a saturating U (1 - exp(-x/R), x >> R) is flat in floats
     steps = np.diff(values)
-    if (steps <= 0).any():
-        index = int(np.flatnonzero(steps <= 0)[0])
+    if (steps < 0).any():
+        index = int(np.flatnonzero(steps < 0)[0])
         raise DomainError(
             f"U(x) = {utility.formula} is not increasing on the support: U({points[index]:.10g}) "
-            f"= {values[index]:.10g} >= U({points[index + 1]:.10g}) = {values[index + 1]:.10g}",
+            f"= {values[index]:.10g} > U({points[index + 1]:.10g}) = {values[index + 1]:.10g}",
             "/utility")
     slope = compile_numeric(utility.derivative())
     grid = np.linspace(points[0], points[-1], GRID)
