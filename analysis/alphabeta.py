@@ -15,7 +15,9 @@ root value, so a later child returning a bound equal to alpha never replaces it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import chain
 from typing import Final
 
 from analysis.horizon import Horizon, horizon
@@ -82,7 +84,7 @@ class TraceEvent:
     cut: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class AlphaBetaResult:
     """What an alpha-beta search found and touched.
 
@@ -97,8 +99,8 @@ class AlphaBetaResult:
     pruned
         Roots of the subtrees never searched, left to right.
     pruned_leaves
-        Static nodes (leaves, or frontier nodes under a depth cutoff) never
-        evaluated, left to right.
+        (computed when first read) Static nodes (leaves, or frontier nodes
+        under a depth cutoff) never evaluated, left to right.
     evaluated_leaves
         Static nodes in the order they were evaluated.
     """
@@ -111,13 +113,23 @@ class AlphaBetaResult:
     bounds: list[str | None]
     best_child: list[int]
     pruned: list[int]
-    pruned_leaves: list[int]
     evaluated_leaves: list[int]
     cutoffs: list[Cutoff]
     trace: list[TraceEvent] | None
     prune_on_equality: bool
     depth: int | None
     stats: SearchStats
+    search_children: Sequence[Sequence[int]] = field(repr=False, default=())
+
+    @cached_property
+    def pruned_leaves(self) -> list[int]:
+        # Listing them touches every pruned leaf (often most of the tree), so it
+        # is done on demand rather than as part of the search.
+        children = self.search_children
+        below = self.tree.leaves_below
+        return list(chain.from_iterable(
+            below(top, children) if children[top] else (top,) for top in self.pruned
+        ))
 
 
 def alpha_beta(
@@ -287,18 +299,9 @@ def _result(
     prune_on_equality: bool,
     visited: int,
 ) -> AlphaBetaResult:
-    # Cut subtrees are disjoint and none lies inside another (a cut node's
-    # descendants are never entered), so sorting by preorder index orders them
-    # left to right.
-    pruned = sorted(index for cutoff in cutoffs for index in cutoff.cut)
-    search_children = seen.children
-    depths = tree.depths
-    limit = seen.depth
-    pruned_leaves: list[int] = []
-    for top in pruned:
-        for index in range(top, tree.subtree_end(top)):
-            if not search_children[index] and (limit is None or depths[index] <= limit):
-                pruned_leaves.append(index)
+    # The search runs left to right and each cut skips the rest of one node's
+    # children, so cutoffs come in left-to-right order, and so do their subtrees.
+    pruned = [index for cutoff in cutoffs for index in cutoff.cut]
     line: list[int] = []
     step = best_child[0]
     while step != -1:
@@ -308,7 +311,7 @@ def _result(
     assert root_value is not None
     stats = SearchStats(
         nodes=len(tree),
-        leaves=len(evaluated) + len(pruned_leaves),
+        leaves=seen.static_count,
         visited=visited,
         evaluated=len(evaluated),
         cutoffs=len(cutoffs),
@@ -322,11 +325,11 @@ def _result(
         bounds=bounds,
         best_child=best_child,
         pruned=pruned,
-        pruned_leaves=pruned_leaves,
         evaluated_leaves=evaluated,
         cutoffs=cutoffs,
         trace=events,
         prune_on_equality=prune_on_equality,
         depth=seen.depth,
         stats=stats,
+        search_children=seen.children,
     )

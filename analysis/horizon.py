@@ -9,11 +9,15 @@ its value (H-minimax, AIMA section 5.4).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 
 from games.errors import InvalidInputError
 from games.numbers import Exact
 from games.tree import Tree
+
+
+_EMPTY = range(0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,14 +32,19 @@ class Horizon:
         Per node, the value used when the search stops there (leaf value or eval).
     depth
         The cutoff in plies, or ``None`` for a full search.
+    covered
+        How many nodes the search can reach: those down to the cutoff, which
+        are the first ``covered`` indices of the level order.
+    static_count
+        How many of those are scored statically (leaves and frontier nodes).
     """
 
     children: Sequence[Sequence[int]]
     static: Sequence[Exact | None]
     depth: int | None
+    covered: int
+    static_count: int
 
-    def within(self, tree: Tree, index: int) -> bool:
-        return self.depth is None or tree.depths[index] <= self.depth
 
 
 def horizon(tree: Tree, depth: int | None) -> Horizon:
@@ -47,19 +56,19 @@ def horizon(tree: Tree, depth: int | None) -> Horizon:
         If ``depth`` is negative, or a frontier node has no ``eval``; the
         message names the node and the pointer is its ``eval`` field.
     """
-    if depth is None or depth >= tree.max_depth():
-        if depth is not None and depth < 0:
-            raise InvalidInputError(f"depth must be >= 0, got {depth}", "/depth")
-        return Horizon(tree.children, tree.values, None if depth is None else depth)
-    if depth < 0:
+    if depth is not None and depth < 0:
         raise InvalidInputError(f"depth must be >= 0, got {depth}", "/depth")
+    # an empty range equals every other empty range, so count() finds the leaves in C
+    if depth is None or depth >= tree.max_depth():
+        return Horizon(tree.children, tree.values, depth, len(tree), tree.children.count(_EMPTY))
+    depths = tree.depths
+    covered = bisect_right(depths, depth)
+    first = bisect_left(depths, depth)
     children: list[Sequence[int]] = list(tree.children)
     static: list[Exact | None] = list(tree.values)
-    empty: tuple[int, ...] = ()
-    depths = tree.depths
     evals = tree.evals
-    for index, kids in enumerate(tree.children):
-        if kids and depths[index] == depth:
+    for index in range(first, covered):
+        if children[index]:
             score = evals[index]
             if score is None:
                 raise InvalidInputError(
@@ -67,6 +76,6 @@ def horizon(tree: Tree, depth: int | None) -> Horizon:
                     "no eval (static evaluation) to score it",
                     tree.field_pointer(index, "eval"),
                 )
-            children[index] = empty
+            children[index] = _EMPTY
             static[index] = score
-    return Horizon(children, static, depth)
+    return Horizon(children, static, depth, covered, children[:covered].count(_EMPTY))

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
+from itertools import islice, repeat
 
-from analysis.horizon import horizon
+import numpy as np
+
+from analysis.horizon import Horizon, horizon
 from analysis.stats import SearchStats
 from games.limits import Deadline
 from games.numbers import Exact
@@ -42,26 +46,50 @@ class MinimaxResult:
 def minimax(tree: Tree, *, depth: int | None = None, deadline: Deadline | None = None) -> MinimaxResult:
     """Back up leaf values (or evals at the depth cutoff) through MAX and MIN nodes.
 
-    Nodes are visited in reverse preorder, so every child is valued before its
-    parent: one loop, no recursion, linear time.
+    Children are numbered after their parent, so walking the indices downwards
+    values every child before it: no recursion, linear time. When every static
+    value is a machine-size integer, each level is reduced at once with numpy
+    (``maximum.reduceat`` over the next level, which holds the children in
+    order); otherwise one exact Python loop handles fractions and big integers.
     """
     seen = horizon(tree, depth)
+    covered = seen.covered
+    backed = _levels_numpy(tree, seen, covered)
+    if backed is None:
+        backed = _loop(tree, seen, covered, deadline)
+    values, best_child = backed
+    evaluated = seen.static_count
+    root_value = values[0]
+    assert root_value is not None
+    best_moves = [kid for kid in seen.children[0] if values[kid] == root_value]
+    line: list[int] = []
+    step = best_child[0]
+    while step != -1:
+        line.append(step)
+        step = best_child[step]
+    stats = SearchStats(
+        nodes=len(tree),
+        leaves=evaluated,
+        visited=covered,
+        evaluated=evaluated,
+        cutoffs=0,
+    )
+    return MinimaxResult(tree, root_value, values, best_child, best_moves, line, depth, stats)
+
+
+Backed = tuple[list[Exact | None], list[int]]
+
+
+def _loop(tree: Tree, seen: Horizon, covered: int, deadline: Deadline | None) -> Backed:
+    """Exact values of the first ``covered`` nodes, one node at a time."""
     children = seen.children
     kinds = tree.kinds
-    depths = tree.depths
-    count = len(tree)
-    values: list[Exact | None] = list(seen.static)
-    best_child = [-1] * count
-    visited = 0
-    evaluated = 0
-    for index in range(count - 1, -1, -1):
-        if seen.depth is not None and depths[index] > seen.depth:
-            values[index] = None
-            continue
-        visited += 1
+    values: list[Exact | None] = list(islice(seen.static, covered))
+    values.extend(repeat(None, len(tree) - covered))
+    best_child = [-1] * len(tree)
+    for index in range(covered - 1, -1, -1):
         kids = children[index]
         if not kids:
-            evaluated += 1
             continue
         scores = list(map(values.__getitem__, kids))
         best = max(scores) if kinds[index] == MAX else min(scores)  # type: ignore[type-var]
@@ -69,19 +97,51 @@ def minimax(tree: Tree, *, depth: int | None = None, deadline: Deadline | None =
         best_child[index] = kids[scores.index(best)]
         if deadline is not None and not index & 0xFFFF:
             deadline.check()
-    root_value = values[0]
-    assert root_value is not None
-    best_moves = [kid for kid in children[0] if values[kid] == root_value]
-    line: list[int] = []
-    step = best_child[0]
-    while step != -1:
-        line.append(step)
-        step = best_child[step]
-    stats = SearchStats(
-        nodes=count,
-        leaves=evaluated,
-        visited=visited,
-        evaluated=evaluated,
-        cutoffs=0,
-    )
-    return MinimaxResult(tree, root_value, values, best_child, best_moves, line, depth, stats)
+    return values, best_child
+
+
+def _levels_numpy(tree: Tree, seen: Horizon, covered: int, smallest: int = 4096) -> Backed | None:
+    """The same values level by level with numpy, or None unless every static
+    value of the search is an integer that fits in 64 bits (and the search
+    covers at least ``smallest`` nodes, below which arrays do not pay off)."""
+    if covered < smallest:
+        return None
+    children = seen.children
+    static = seen.static
+    if not set(map(type, islice(static, covered))) <= {int, type(None)}:
+        return None
+    try:
+        values = np.array([0 if v is None else v for v in islice(static, covered)],
+                          dtype=np.int64)
+    except OverflowError:
+        return None
+    depths = tree.depths
+    bottom = depths[covered - 1]
+    starts = [bisect_left(depths, level) for level in range(bottom + 2)]
+    starts[-1] = covered
+    best = np.full(covered, -1, dtype=np.int64)
+    kinds = tree.kinds
+    for level in range(bottom - 1, -1, -1):
+        low, high = starts[level], starts[level + 1]
+        counts = np.fromiter(map(len, islice(children, low, high)), dtype=np.int64,
+                             count=high - low)
+        internal = np.flatnonzero(counts)
+        if not len(internal):
+            continue
+        offsets = (np.cumsum(counts) - counts)[internal]
+        below = values[high:starts[level + 2]]
+        highest = np.maximum.reduceat(below, offsets)
+        lowest = np.minimum.reduceat(below, offsets)
+        is_max = np.fromiter((kinds[low + i] == MAX for i in internal.tolist()),
+                             dtype=bool, count=len(internal))
+        backed = np.where(is_max, highest, lowest)
+        values[low + internal] = backed
+        # leftmost child achieving its parent's value
+        matches = below == np.repeat(backed, counts[internal])
+        positions = np.where(matches, np.arange(len(below)), len(below))
+        best[low + internal] = high + np.minimum.reduceat(positions, offsets)
+    listed: list[Exact | None] = values.tolist()
+    listed.extend(repeat(None, len(tree) - covered))
+    best_child: list[int] = best.tolist()
+    best_child.extend(repeat(-1, len(tree) - covered))
+    return listed, best_child

@@ -1,14 +1,17 @@
 """The explicit game tree: an immutable, array-backed model.
 
-Nodes are numbered in preorder (a parent before its children, children left to
-right), so index order is left-to-right order and every subtree is a
-contiguous range of indices. Per-node attributes live in parallel lists, which
-keeps a million-node tree compact and lets algorithms walk it with plain loops
-instead of recursion.
+Nodes are numbered breadth-first: the root is 0, every level follows the one
+above it, and within a level nodes run left to right. So a parent's index is
+below its children's, a node's children are a contiguous ``range`` of indices,
+and each level is a contiguous block that holds the children of the level
+above in order. Per-node attributes live in parallel lists, which keeps a
+million-node tree compact and lets algorithms walk it with plain loops (or
+numpy, level by level) instead of recursion.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -31,7 +34,7 @@ ROOT_ID: Final = "root"
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Tree:
-    """A game tree in preorder arrays.
+    """A game tree in breadth-first arrays.
 
     Attributes
     ----------
@@ -40,7 +43,7 @@ class Tree:
     kinds
         ``"max"``, ``"min"`` or ``"leaf"`` per node.
     children
-        Child indices per node, left to right (an empty tuple for a leaf).
+        Child indices per node, left to right: a ``range`` (empty for a leaf).
     parents
         Parent index per node, ``-1`` for the root (index 0).
     depths
@@ -55,7 +58,7 @@ class Tree:
 
     ids: list[str]
     kinds: list[str]
-    children: list[tuple[int, ...]]
+    children: list[range]
     parents: list[int]
     depths: list[int]
     values: list[Exact | None]
@@ -84,16 +87,46 @@ class Tree:
     def is_leaf(self, index: int) -> bool:
         return not self.children[index]
 
+    def preorder(self, top: int = 0, children: Sequence[Sequence[int]] | None = None) -> list[int]:
+        """Indices of the subtree under ``top`` in preorder (parents first, left to right)."""
+        if children is None:
+            children = self.children
+        order: list[int] = []
+        stack = [top]
+        while stack:
+            node = stack.pop()
+            order.append(node)
+            kids = children[node]
+            if kids:
+                stack.extend(reversed(kids))
+        return order
+
     def leaves(self) -> list[int]:
         """Indices of the leaves, left to right."""
-        return [i for i, kids in enumerate(self.children) if not kids]
+        return list(self.leaves_below(0))
 
-    def subtree_end(self, index: int) -> int:
-        """One past the last index of the subtree rooted at ``index``."""
-        end = index
-        while self.children[end]:
-            end = self.children[end][-1]
-        return end + 1
+    def leaves_below(
+        self, top: int, children: Sequence[Sequence[int]] | None = None
+    ) -> Sequence[int]:
+        """Leaves of the subtree under ``top``, left to right.
+
+        ``children`` replaces the tree's own (a depth-limited search passes its
+        cut-off view); like the tree's own, it must hold ``range`` objects in
+        level order. Each level of a subtree is a contiguous block of indices,
+        so when all its leaves lie on one level they are that level's block,
+        found in a few steps per level; otherwise the subtree is walked.
+        """
+        kids = self.children if children is None else children
+        low, high = top, top + 1
+        while True:
+            block = kids[low:high]
+            if all(block):
+                low, high = block[0][0], block[-1][-1] + 1
+            elif not any(block):
+                return range(low, high)
+            else:
+                break
+        return [i for i in self.preorder(top, kids) if not kids[i]]
 
     def pointer(self, index: int) -> str:
         """JSON pointer of node ``index`` in the request it was parsed from."""

@@ -18,7 +18,8 @@ iterative, so depth is bounded by the configured limit, not by Python's stack.
 
 from __future__ import annotations
 
-from itertools import repeat
+from itertools import accumulate, chain, repeat
+from operator import add
 from typing import Any, Final
 
 from games.errors import InvalidInputError, LimitExceededError, join_pointer
@@ -29,7 +30,7 @@ from games.tree import LEAF, MAX, MIN, ROOT_ID, Tree
 NODE_FIELDS: Final = frozenset({"id", "kind", "value", "eval", "move", "children"})
 FLAT_FIELDS: Final = frozenset({"root", "nodes"})
 KIND_NAMES: Final = (MAX, MIN, LEAF)
-_EMPTY: Final[tuple[int, ...]] = ()
+_EMPTY: Final = range(0)
 
 
 def parse_tree(
@@ -70,11 +71,131 @@ def parse_tree(
             f"object, got {describe_json(raw)}",
             pointer,
         )
+    plain = plain_tree(raw, root, limits, pointer)
+    if plain is not None:
+        return plain
     return _TreeBuilder(root, limits, pointer).build_nested(raw)
 
 
+def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree | None:
+    """Build a *plain* tree a whole level at a time, or return None.
+
+    A tree is plain when every internal node is a non-empty array or an object
+    with nothing but ``children``, and every leaf an integer or an object with
+    nothing but an integer ``value``: the usual shape of large generated trees.
+    Such nodes need no per-node checks beyond their shape, so each level is
+    handled by a few list operations that run in C. Anything else (ids, kinds,
+    moves, evals, fractions, any error) returns None and the general walk reads
+    the tree instead, reporting errors precisely. Both number nodes the same way.
+    """
+    if not _plain_internal(raw):
+        return None
+    other = MIN if root == MAX else MAX
+    ids = [ROOT_ID]
+    kinds: list[str] = []
+    values: list[Exact | None] = []
+    children: list[range] = []
+    parents = [-1]
+    depths = [0]
+    positions = [0]
+    array_nodes = bytearray()
+    level: list[Any] = [raw]
+    depth = 0
+    while True:
+        shapes = list(map(type, level))
+        classified = _classify_level(level, shapes)
+        if classified is None:
+            return None
+        subs, scores = classified
+        kind = root if depth % 2 == 0 else other
+        kinds.extend([kind if score is None else LEAF for score in scores])
+        values.extend(scores)
+        array_nodes.extend(bytes([shape is list for shape in shapes]))
+        counts = [0 if sub is None else len(sub) for sub in subs]
+        total = len(ids)
+        ends = list(accumulate(counts, initial=total))
+        children.extend(map(range, ends[:-1], ends[1:]))
+        added = ends[-1] - total
+        if not added:
+            break
+        if ends[-1] > limits.max_nodes or depth + 1 > limits.max_depth:
+            return None  # the general walk raises the limit error with its pointer
+        first = total - len(level)
+        slots = [str(slot) for slot in range(max(counts))]
+        prefixes = [ids[first + i] + "." for i, count in enumerate(counts) if count]
+        sizes = list(filter(None, counts))
+        ids.extend(map(add, chain.from_iterable(map(repeat, prefixes, sizes)),
+                       chain.from_iterable(map(slots.__getitem__, map(slice, sizes)))))
+        parents.extend(chain.from_iterable(map(repeat, range(first, total), counts)))
+        positions.extend(chain.from_iterable(map(range, counts)))
+        depths.extend(repeat(depth + 1, added))
+        level = list(chain.from_iterable(filter(None, subs)))
+        depth += 1
+    count = len(ids)
+    return Tree(
+        ids=ids,
+        kinds=kinds,
+        children=children,
+        parents=parents,
+        depths=depths,
+        values=values,
+        evals=[None] * count,
+        moves=[None] * count,
+        _positions=positions,
+        _array_nodes=array_nodes,
+        _base=base,
+    )
+
+
+def _classify_level(
+    level: list[Any], shapes: list[type]
+) -> tuple[list[Any], list[Any]] | None:
+    """Children lists and leaf values of one level of a plain tree, or None.
+
+    A level that is all arrays, all integers, all ``{"children"}`` objects or
+    all ``{"value"}`` objects (the usual case) is checked by whole-list
+    operations; a mixed level is checked node by node.
+    """
+    width = len(level)
+    kinds = set(shapes)
+    if kinds == {list}:
+        if all(level):  # every array non-empty
+            return level, [None] * width
+        return None
+    if kinds == {int}:
+        return [None] * width, level
+    if kinds == {dict} and set(map(len, level)) == {1}:
+        subs = list(map(dict.get, level, repeat("children")))
+        scores = list(map(dict.get, level, repeat("value")))
+        sub_kinds = set(map(type, subs))
+        if sub_kinds == {list} and all(subs):
+            return subs, scores
+        if sub_kinds == {type(None)} and set(map(type, scores)) == {int}:
+            return subs, scores
+    subs = [node if shape is list else node.get("children")
+            if shape is dict and len(node) == 1 else None
+            for node, shape in zip(level, shapes, strict=True)]
+    scores = [node if shape is int else node.get("value")
+              if shape is dict and len(node) == 1 else None
+              for node, shape in zip(level, shapes, strict=True)]
+    if all((type(sub) is list and len(sub) > 0) if score is None
+           else (sub is None and type(score) is int)
+           for sub, score in zip(subs, scores, strict=True)):
+        return subs, scores
+    return None
+
+
+def _plain_internal(node: Any) -> bool:
+    if type(node) is list:
+        return len(node) > 0
+    if type(node) is dict and len(node) == 1:
+        kids = node.get("children")
+        return type(kids) is list and len(kids) > 0
+    return False
+
+
 class _TreeBuilder:
-    """One iterative preorder walk that fills the Tree's parallel lists."""
+    """One iterative breadth-first walk that fills the Tree's parallel lists."""
 
     def __init__(self, root: str, limits: Limits, base: str):
         self.root = root
@@ -245,6 +366,7 @@ class _TreeBuilder:
     # -- the walk -------------------------------------------------------------
 
     def walk(self, top: Any, top_source: int, *, flat: bool) -> None:
+        """Number the nodes breadth-first, validating each one as it is dequeued."""
         limits = self.limits
         max_nodes = limits.max_nodes
         max_depth = limits.max_depth
@@ -264,15 +386,19 @@ class _TreeBuilder:
         flat_children = self.flat_children
         base = self.base
         node_fields = NODE_FIELDS
-        # stack entries: (raw node, parent index, position among siblings, default kind, source)
-        stack: list[tuple[Any, int, int, str, int]] = [(top, -1, 0, self.root, top_source)]
-        pop = stack.pop
-        push = stack.append
-        while stack:
-            node, parent, position, turn, source = pop()
-            index = len(ids)
-            if index >= max_nodes:
-                raise _too_many_nodes(limits, base)
+        # queue entries: (raw node, parent index, position among siblings, default kind, source)
+        queue: list[tuple[Any, int, int, str, int] | None] = [
+            (top, -1, 0, self.root, top_source)
+        ]
+        enqueue = queue.append
+        head = 0
+        while head < len(queue):
+            entry = queue[head]
+            queue[head] = None  # let the raw node go as soon as it is read
+            assert entry is not None
+            node, parent, position, turn, source = entry
+            index = head
+            head += 1
             parents.append(parent)
             positions.append(position)
             if parent >= 0:
@@ -280,9 +406,8 @@ class _TreeBuilder:
                 if depth > max_depth:
                     raise LimitExceededError(
                         f"the tree is deeper than the limit of {max_depth} plies",
-                        self.pointer(parent) if not flat else source_pointers[parent],  # type: ignore[index]
+                        self.pointer(parent),
                     )
-                children[parent].append(index)
             else:
                 depth = 0
             depths.append(depth)
@@ -351,17 +476,6 @@ class _TreeBuilder:
                 )
                 values.append(None)
                 kinds.append(kind)
-                children.append([])
-                if not flat and self.bulk_leaves(index, kids, depth):
-                    continue
-                next_turn = MIN if kind == MAX else MAX
-                if flat:
-                    for slot in range(len(kids) - 1, -1, -1):
-                        child = kids[slot]
-                        push((flat_nodes[child], index, slot, next_turn, child))
-                else:
-                    for slot in range(len(kids) - 1, -1, -1):
-                        push((kids[slot], index, slot, next_turn, -1))
             elif kind_of is list:
                 if flat:
                     raise self.fail(index, None, "a flat-form node is an object")
@@ -375,15 +489,11 @@ class _TreeBuilder:
                         index, None, "an empty array is not a tree node; a subtree needs "
                         "at least one child"
                     )
+                kids = node
+                kind = turn
                 evals.append(None)
                 values.append(None)
-                kinds.append(turn)
-                children.append([])
-                if self.bulk_leaves(index, node, depth):
-                    continue
-                next_turn = MIN if turn == MAX else MAX
-                for slot in range(len(node) - 1, -1, -1):
-                    push((node[slot], index, slot, next_turn, -1))
+                kinds.append(kind)
             else:
                 array_nodes.append(0)
                 given_ids.append(0)
@@ -396,45 +506,19 @@ class _TreeBuilder:
                 evals.append(None)
                 kinds.append(LEAF)
                 children.append(_EMPTY)
-
-    def bulk_leaves(self, index: int, kids: list[Any], depth: int) -> bool:
-        """Append all children of node ``index`` at once if they are plain leaves.
-
-        Most nodes of a large tree are leaves whose siblings are leaves too; when
-        every child is an integer or a ``{"value": <integer>}`` object they need no
-        per-node checks, and list operations add them far faster than the walk.
-        Returns False (and changes nothing) otherwise.
-        """
-        count = len(kids)
-        first = type(kids[0])
-        if first is int:
-            if not all(type(kid) is int for kid in kids):
-                return False
-            scores = kids
-        elif first is dict and len(kids[0]) == 1 and "value" in kids[0]:
-            scores = [kid.get("value") if type(kid) is dict and len(kid) == 1 else None
-                      for kid in kids]
-            if not all(type(score) is int for score in scores):
-                return False
-        else:
-            return False
-        start = len(self.ids)
-        if start + count > self.limits.max_nodes or depth + 1 > self.limits.max_depth:
-            return False  # let the walk raise the limit error with its pointer
-        prefix = self.ids[index] + "."
-        self.ids.extend([prefix + str(slot) for slot in range(count)])
-        self.kinds.extend(repeat(LEAF, count))
-        self.children.extend(repeat(_EMPTY, count))
-        self.children[index] = list(range(start, start + count))
-        self.parents.extend(repeat(index, count))
-        self.depths.extend(repeat(depth + 1, count))
-        self.values.extend(scores)
-        self.evals.extend(repeat(None, count))
-        self.moves.extend(repeat(None, count))
-        self.positions.extend(range(count))
-        self.array_nodes.extend(bytes(count))
-        self.given_ids.extend(bytes(count))
-        return True
+                continue
+            # an internal node: its children take the next free indices, in order
+            first = len(queue)
+            if first + len(kids) > max_nodes:
+                raise _too_many_nodes(limits, self.pointer(index))
+            children.append(range(first, first + len(kids)))
+            next_turn = MIN if kind == MAX else MAX
+            if flat:
+                for slot, child in enumerate(kids):
+                    enqueue((flat_nodes[child], index, slot, next_turn, child))
+            else:
+                for slot, child in enumerate(kids):
+                    enqueue((child, index, slot, next_turn, -1))
 
     def read_leaf(self, node: dict[str, Any], index: int, kind: object) -> None:
         if kind is not None and kind != LEAF:

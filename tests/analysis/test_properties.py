@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analysis.alphabeta import EXACT, LOWER, UPPER, alpha_beta
-from analysis.minimax import minimax
+from analysis.horizon import horizon
+from analysis.minimax import _levels_numpy, _loop, minimax
 from analysis.move_ordering import minimal_tree_size, move_ordering
 from games.tree_format import parse_tree
 from tests.reference import alpha_beta_leaves, leaf_names, minimax_value
@@ -107,3 +108,10 @@ def test_best_first_order_reaches_knuth_moore_bound(branching: int, depth: int, 
     assert report.minimal_tree == minimal_tree_size(branching, depth)
     assert report.best_first == report.minimal_tree
     assert report.best_first <= report.given <= report.worst_first <= leaves
+
+
+@given(shorthand_trees(max_depth=5), st.sampled_from(["max", "min"]))
+def test_numpy_levels_agree_with_the_exact_loop(raw: Any, root: str) -> None:
+    tree = parse_tree(raw, root=root)
+    seen = horizon(tree, None)
+    assert _levels_numpy(tree, seen, len(tree), smallest=0) == _loop(tree, seen, len(tree), None)

@@ -10,15 +10,19 @@ import pytest
 from games.errors import InvalidInputError, LimitExceededError
 from games.limits import Limits
 from games.tree import LEAF, MAX, MIN
-from games.tree_format import parse_tree
+from games.tree_format import _TreeBuilder, parse_tree, plain_tree
 
 
 def test_shorthand_alternates_and_names_by_path() -> None:
     tree = parse_tree([2, [-1, 5], [1, 3], 4])
-    assert tree.ids == ["root", "root.0", "root.1", "root.1.0", "root.1.1", "root.2",
-                        "root.2.0", "root.2.1", "root.3"]
-    assert tree.kinds == [MAX, LEAF, MIN, LEAF, LEAF, MIN, LEAF, LEAF, LEAF]
-    assert tree.depths == [0, 1, 1, 2, 2, 1, 2, 2, 1]
+    # numbered breadth-first: level by level, left to right
+    assert tree.ids == ["root", "root.0", "root.1", "root.2", "root.3",
+                        "root.1.0", "root.1.1", "root.2.0", "root.2.1"]
+    assert tree.kinds == [MAX, LEAF, MIN, MIN, LEAF, LEAF, LEAF, LEAF, LEAF]
+    assert tree.depths == [0, 1, 1, 1, 1, 2, 2, 2, 2]
+    assert tree.children[0] == range(1, 5) and tree.children[2] == range(5, 7)
+    assert [tree.ids[i] for i in tree.leaves()] == ["root.0", "root.1.0", "root.1.1",
+                                                    "root.2.0", "root.2.1", "root.3"]
     assert [tree.values[i] for i in tree.leaves()] == [2, -1, 5, 1, 3, 4]
 
 
@@ -34,12 +38,12 @@ def test_full_form_with_ids_kinds_moves_and_exact_values() -> None:
             {"move": "right", "children": [[1, 2]]},
         ],
     })
-    assert tree.ids == ["A", "B", "B.0", "B.1", "A.1", "A.1.0", "A.1.0.0", "A.1.0.1"]
+    assert tree.ids == ["A", "B", "A.1", "B.0", "B.1", "A.1.0", "A.1.0.0", "A.1.0.1"]
     # B states max under a MAX root; its children default to the opposite of B.
-    assert tree.kinds == [MAX, MAX, LEAF, LEAF, MIN, MAX, LEAF, LEAF]
-    assert tree.values[2] == Fraction(-7, 2)
-    assert tree.values[3] == Fraction(1, 10)
-    assert tree.moves[1] == "left" and tree.moves[4] == "right"
+    assert tree.kinds == [MAX, MAX, MIN, LEAF, LEAF, MAX, LEAF, LEAF]
+    assert tree.values[3] == Fraction(-7, 2)
+    assert tree.values[4] == Fraction(1, 10)
+    assert tree.moves[1] == "left" and tree.moves[2] == "right"
 
 
 def test_flat_form_matches_nested_form() -> None:
@@ -54,6 +58,34 @@ def test_flat_form_matches_nested_form() -> None:
     assert flat.kinds == [MAX, LEAF, MIN, LEAF, LEAF]
     assert flat.values[3] == Fraction(1, 2)
     assert flat.pointer(2) == "/tree/nodes/0"
+
+
+PLAIN_TREES: list[Any] = [
+    [[3, 12, 8], [2, 4, 6], [14, 5, 2]],
+    [2, [-1, 5], [1, 3], 4],
+    {"children": [{"value": 1}, {"children": [[2, 3], {"value": 4}]}, [5]]},
+    [[[[[[1]]]]], 2],
+]
+
+
+@pytest.mark.parametrize("raw", PLAIN_TREES)
+@pytest.mark.parametrize("root", ["max", "min"])
+def test_plain_fast_path_builds_what_the_general_walk_builds(raw: Any, root: str) -> None:
+    fast = plain_tree(raw, root, Limits())
+    assert fast is not None
+    general = _TreeBuilder(root, Limits(), "/tree").build_nested(raw)
+    for name in ("ids", "kinds", "children", "parents", "depths", "values", "evals", "moves"):
+        assert getattr(fast, name) == getattr(general, name), name
+    for index in range(len(fast)):
+        assert fast.pointer(index) == general.pointer(index)
+
+
+@pytest.mark.parametrize("raw", [
+    [1, 2.5], [1, "3"], [[1], []], {"id": "a", "children": [1]}, [1, {"value": 1, "move": "m"}],
+    [1, True], {"children": [{"value": 1.0}]},
+])
+def test_plain_fast_path_declines_anything_else(raw: Any) -> None:
+    assert plain_tree(raw, "max", Limits()) is None
 
 
 def test_decimal_strings_and_numbers_are_exact() -> None:
