@@ -21,11 +21,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.update(settings(config))
     register_error_handlers(app)
 
-    from api import meta, trees
+    from api import matrices, meta, trees
     from api import lotteries, preferences, utility_functions
 
     app.register_blueprint(meta.bp)
     app.register_blueprint(trees.bp)
+    app.register_blueprint(matrices.bp)
     app.register_blueprint(lotteries.bp)
     app.register_blueprint(utility_functions.bp)
     app.register_blueprint(preferences.bp)

@@ -1,0 +1,220 @@
+"""Iterated elimination of dominated strategies, by pure or mixed strategies.
+
+Strategy ``s`` of player ``i`` is *strictly dominated* by a mixed strategy
+``sigma`` of the same player when ``sum_t sigma_t u_i(t, c) > u_i(s, c)`` against
+every surviving profile ``c`` of the others; *weakly* when ``>=`` everywhere and
+``>`` somewhere. Pure dominators are checked first, exactly; a mixed dominator is
+searched by a linear program (HiGHS), then rationalised and re-checked exactly,
+so every reported step carries an exact certificate. One strategy is removed
+per step (rows before columns, lowest index first) and the search restarts;
+for strict dominance the surviving game does not depend on that order, for
+weak dominance it may.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+from scipy.optimize import linprog
+
+from analysis.rational_linalg import solve_exact
+from games.limits import Deadline
+from games.matrix import NormalFormGame
+from games.numbers import Exact, normalize
+
+_DENOMINATORS = (2, 3, 4, 6, 10, 12, 100, 1000, 10**6)
+
+
+@dataclass(frozen=True, slots=True)
+class DominanceStep:
+    """One elimination: ``player``'s ``strategy`` goes, dominated by ``dominated_by``.
+
+    ``dominated_by`` lists ``(strategy, probability)`` pairs; one pair with
+    probability 1 is a pure dominator.
+    """
+
+    player: int
+    strategy: int
+    dominated_by: tuple[tuple[int, Exact], ...]
+    weak: bool
+    explanation: str
+
+
+@dataclass(frozen=True, slots=True)
+class DominanceResult:
+    """The steps in order and the strategies that survive, per player."""
+
+    steps: tuple[DominanceStep, ...]
+    surviving: tuple[tuple[int, ...], ...]
+    weak: bool
+
+
+def iterated_elimination(game: NormalFormGame, weak: bool = False, mixed: bool = True,
+                         deadline: Deadline | None = None) -> DominanceResult:
+    """Remove dominated strategies until none is left.
+
+    Parameters
+    ----------
+    game
+        Any finite normal-form game.
+    weak
+        Also remove weakly dominated strategies (the result may depend on order).
+    mixed
+        Look for domination by mixed strategies too (one LP per candidate).
+    deadline
+        Checked before every linear program.
+    """
+    clock = deadline or Deadline(None)
+    alive = [list(range(size)) for size in game.shape]
+    integers = [game.integer_payoffs(player).astype(object) for player in range(game.players)]
+    steps: list[DominanceStep] = []
+    while True:
+        step = _next_step(game, integers, alive, weak, mixed, clock)
+        if step is None:
+            break
+        steps.append(step)
+        alive[step.player].remove(step.strategy)
+    return DominanceResult(tuple(steps), tuple(tuple(a) for a in alive), weak)
+
+
+def _next_step(game: NormalFormGame, integers: list[npt.NDArray[np.object_]],
+               alive: list[list[int]], weak: bool, mixed: bool,
+               clock: Deadline) -> DominanceStep | None:
+    for player in range(game.players):
+        if len(alive[player]) < 2:
+            continue
+        table = _own_table(integers[player], alive, player)
+        for position, strategy in enumerate(alive[player]):
+            found = _pure_dominator(table, position, weak)
+            kind_weak = weak and found is not None and _only_weak(table, position, found)
+            weights: list[tuple[int, Fraction]] | None = None
+            if found is not None:
+                weights = [(found, Fraction(1))]
+            elif mixed and len(alive[player]) > 2:
+                clock.check()
+                weights = _mixed_dominator(table, position, weak=False)
+                kind_weak = False
+                if weights is None and weak:
+                    weights = _mixed_dominator(table, position, weak=True)
+                    kind_weak = weights is not None
+            if weights is not None:
+                dominated_by = tuple((alive[player][k], normalize(p)) for k, p in weights)
+                return DominanceStep(player, strategy, dominated_by, kind_weak,
+                                     _explain(game, player, strategy, dominated_by, kind_weak))
+    return None
+
+
+def _own_table(array: npt.NDArray[np.object_], alive: list[list[int]],
+               player: int) -> npt.NDArray[np.object_]:
+    """Surviving payoffs of ``player``: one row per own strategy, one column per others' profile."""
+    restricted = array[np.ix_(*alive)]
+    return np.moveaxis(restricted, player, 0).reshape(len(alive[player]), -1)
+
+
+def _pure_dominator(table: npt.NDArray[np.object_], position: int, weak: bool) -> int | None:
+    target = table[position]
+    for other in range(table.shape[0]):
+        if other == position:
+            continue
+        row = table[other]
+        if all(row > target):
+            return other
+    if weak:
+        for other in range(table.shape[0]):
+            if other != position and all(table[other] >= target) and any(table[other] > target):
+                return other
+    return None
+
+
+def _only_weak(table: npt.NDArray[np.object_], position: int, other: int) -> bool:
+    return not all(table[other] > table[position])
+
+
+def _mixed_dominator(table: npt.NDArray[np.object_], position: int,
+                     weak: bool) -> list[tuple[int, Fraction]] | None:
+    """An exact mixed strategy dominating row ``position``, or ``None``."""
+    others = [k for k in range(table.shape[0]) if k != position]
+    values = np.asarray(table.astype(np.float64), dtype=np.float64)
+    scale = max(1.0, float(np.abs(values).max()))
+    others_values = values[others] / scale
+    target = values[position] / scale
+    count, columns = len(others), values.shape[1]
+    if weak:
+        cost = -others_values.sum(axis=1)
+        upper = -others_values.T
+        rhs = -target
+        bounds = [(0.0, None)] * count
+        equality = np.ones((1, count))
+    else:
+        cost = np.zeros(count + 1)
+        cost[-1] = -1.0
+        upper = np.hstack([-others_values.T, np.ones((columns, 1))])
+        rhs = -target
+        bounds = [(0.0, None)] * count + [(None, 1.0)]
+        equality = np.hstack([np.ones((1, count)), np.zeros((1, 1))])
+    result = linprog(cost, A_ub=upper, b_ub=rhs, A_eq=equality, b_eq=[1.0], bounds=bounds,
+                     method="highs")
+    if result.status != 0:
+        return None
+    margin = -result.fun - (0.0 if not weak else float(target.sum()))
+    if margin <= 1e-9:
+        return None
+    sigma = np.clip(result.x[:count], 0.0, None)
+    for candidate in _exact_candidates(table, others, position, sigma, weak):
+        if _dominates(table, others, position, candidate, weak):
+            return [(others[k], p) for k, p in enumerate(candidate) if p]
+    return None
+
+
+def _exact_candidates(table: npt.NDArray[np.object_], others: list[int], position: int,
+                      sigma: npt.NDArray[np.float64], weak: bool) -> list[list[Fraction]]:
+    """Rational guesses near the LP's ``sigma``: simple fractions first, then the vertex."""
+    guesses = []
+    for bound in _DENOMINATORS:
+        rounded = [Fraction(float(p)).limit_denominator(bound) for p in sigma]
+        total = sum(rounded, Fraction(0))
+        if total > 0:
+            guesses.append([p / total for p in rounded])
+    if weak:
+        support = [k for k, p in enumerate(sigma) if p > 1e-9]
+        payoff = sigma @ np.asarray(table[others].astype(np.float64))
+        tight = np.flatnonzero(np.abs(payoff - table[position].astype(np.float64)) < 1e-7)
+        equations = [[1] * len(support)] + [[table[others[k], c] for k in support] for c in tight]
+        solution = solve_exact(equations, [1] + [table[position, c] for c in tight])
+        if solution is not None:
+            full = [Fraction(0)] * len(others)
+            for k, p in zip(support, solution, strict=True):
+                full[k] = p
+            guesses.append(full)
+    return guesses
+
+
+def _dominates(table: npt.NDArray[np.object_], others: list[int], position: int,
+               sigma: list[Fraction], weak: bool) -> bool:
+    if any(p < 0 for p in sigma):
+        return False
+    mixed = [sum((p * table[others[k], c] for k, p in enumerate(sigma) if p), Fraction(0))
+             for c in range(table.shape[1])]
+    target = table[position]
+    if weak:
+        return all(u >= t for u, t in zip(mixed, target, strict=True)) and any(
+            u > t for u, t in zip(mixed, target, strict=True))
+    return all(u > t for u, t in zip(mixed, target, strict=True))
+
+
+def _explain(game: NormalFormGame, player: int, strategy: int,
+             dominated_by: tuple[tuple[int, Exact], ...], weak: bool) -> str:
+    labels = game.labels[player]
+    if len(dominated_by) == 1:
+        by = labels[dominated_by[0][0]]
+    else:
+        by = " + ".join(f"{p} {labels[k]}" for k, p in dominated_by)
+    who = "row player" if game.is_bimatrix and player == 0 else (
+        "column player" if game.is_bimatrix else f"player {player + 1}")
+    strength = "weakly" if weak else "strictly"
+    return (f"{labels[strategy]} ({who}) is {strength} dominated by {by}: it pays "
+            f"{'no more' if weak else 'less'} against every surviving strategy of the "
+            f"{'others' if game.players > 2 else 'opponent'}.")

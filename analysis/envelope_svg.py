@@ -1,0 +1,117 @@
+"""SVG picture of a 2xn (or mx2) game: payoff lines against one player's mix, and their envelope.
+
+The player with two strategies mixes with probability ``t`` on the first. Each
+pure strategy of the opponent gives a line ``u(t) = u_1 t + u_2 (1 - t)``:
+
+- zero-sum: the row player's payoffs; the row player's guarantee is the *lower*
+  envelope (the column player minimises) when the row player mixes, and the
+  column player's concession is the *upper* envelope when the column player
+  mixes; the optimal mix is the peak (resp. the bottom) of that envelope;
+- otherwise: the opponent's own payoffs, whose *upper* envelope shows the
+  opponent's best responses; equilibrium mixes are where the best response
+  changes, marked by vertical lines.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from xml.sax.saxutils import escape
+
+from games.errors import DomainError
+from games.matrix import NormalFormGame
+from games.numbers import Exact
+
+_WIDTH, _HEIGHT, _MARGIN = 520, 360, 50
+_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+            "#7f7f7f", "#bcbd22", "#17becf")
+
+
+def envelope_svg(game: NormalFormGame, marks: Sequence[Exact | float] = ()) -> str:
+    """The SVG document; ``marks``: equilibrium probabilities of the mixer's first strategy.
+
+    Raises
+    ------
+    DomainError
+        Unless the game has two players and one of them has exactly two strategies.
+    """
+    if not game.is_bimatrix or 2 not in game.shape:
+        raise DomainError("the plot needs a two-player game where one player has exactly two "
+                          "strategies (2xn or mx2)", "/plot")
+    mixer = 0 if game.shape[0] == 2 else 1
+    opponent = 1 - mixer
+    zero_sum = game.is_zero_sum()
+    shown = 0 if zero_sum else opponent
+    payoffs = game.payoffs[shown]
+    lines = []
+    for k in range(game.shape[opponent]):
+        first = payoffs[0, k] if mixer == 0 else payoffs[k, 0]
+        second = payoffs[1, k] if mixer == 0 else payoffs[k, 1]
+        lines.append((game.labels[opponent][k], Fraction(first), Fraction(second)))
+    lower = zero_sum and mixer == 0
+    envelope = _envelope(lines, lower)
+    mix_name = f"P({game.labels[mixer][0]})"
+    who = "row player's payoff" if shown == 0 else "column player's payoff"
+    title = (f"{'Lower' if lower else 'Upper'} envelope of the {who} against {mix_name}")
+    return _draw(lines, envelope, [float(m) for m in marks], title, mix_name, who)
+
+
+def _envelope(lines: list[tuple[str, Fraction, Fraction]], lower: bool
+              ) -> list[tuple[Fraction, Fraction]]:
+    """Corner points of the min (``lower``) or max of the lines over ``t`` in [0, 1]."""
+    breaks = {Fraction(0), Fraction(1)}
+    for _, a1, a2 in lines:
+        for _, b1, b2 in lines:
+            slope = (a1 - a2) - (b1 - b2)
+            if slope:
+                t = (b2 - a2) / slope
+                if 0 < t < 1:
+                    breaks.add(t)
+    pick = min if lower else max
+    return [(t, pick(u1 * t + u2 * (1 - t) for _, u1, u2 in lines)) for t in sorted(breaks)]
+
+
+def _draw(lines: list[tuple[str, Fraction, Fraction]], envelope: list[tuple[Fraction, Fraction]],
+          marks: list[float], title: str, axis: str, value_axis: str) -> str:
+    values = [float(v) for _, a, b in lines for v in (a, b)]
+    low, high = min(values), max(values)
+    if high == low:
+        high, low = high + 1, low - 1
+
+    def px(t: float) -> float:
+        return _MARGIN + t * (_WIDTH - 2 * _MARGIN)
+
+    def py(u: float) -> float:
+        return _HEIGHT - _MARGIN - (u - low) / (high - low) * (_HEIGHT - 2 * _MARGIN)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_WIDTH}" height="{_HEIGHT}" '
+        f'viewBox="0 0 {_WIDTH} {_HEIGHT}" font-family="sans-serif" font-size="12">',
+        f"<title>{escape(title)}</title>",
+        f'<text x="{_WIDTH / 2}" y="20" text-anchor="middle">{escape(title)}</text>',
+        f'<line x1="{px(0)}" y1="{py(low)}" x2="{px(1)}" y2="{py(low)}" stroke="black"/>',
+        f'<line x1="{px(0)}" y1="{py(low)}" x2="{px(0)}" y2="{py(high)}" stroke="black"/>',
+        f'<text x="{_WIDTH / 2}" y="{_HEIGHT - 12}" text-anchor="middle">{escape(axis)}</text>',
+        f'<text x="14" y="{_HEIGHT / 2}" transform="rotate(-90 14 {_HEIGHT / 2})" '
+        f'text-anchor="middle">{escape(value_axis)}</text>',
+        f'<text x="{px(0)}" y="{py(low) + 16}" text-anchor="middle">0</text>',
+        f'<text x="{px(1)}" y="{py(low) + 16}" text-anchor="middle">1</text>',
+        f'<text x="{px(0) - 6}" y="{py(low)}" text-anchor="end">{low:g}</text>',
+        f'<text x="{px(0) - 6}" y="{py(high)}" text-anchor="end">{high:g}</text>',
+    ]
+    for index, (label, at_one, at_zero) in enumerate(lines):
+        colour = _COLOURS[index % len(_COLOURS)]
+        parts.append(f'<line x1="{px(0):.2f}" y1="{py(float(at_zero)):.2f}" x2="{px(1):.2f}" '
+                     f'y2="{py(float(at_one)):.2f}" stroke="{colour}" stroke-width="1.5">'
+                     f"<title>{escape(label)}</title></line>")
+        parts.append(f'<text x="{px(1) + 4:.2f}" y="{py(float(at_one)):.2f}" '
+                     f'fill="{colour}">{escape(label)}</text>')
+    corners = " ".join(f"{px(float(t)):.2f},{py(float(u)):.2f}" for t, u in envelope)
+    parts.append(f'<polyline points="{corners}" fill="none" stroke="black" stroke-width="3" '
+                 'stroke-opacity="0.6"><title>envelope</title></polyline>')
+    for t in marks:
+        parts.append(f'<line x1="{px(t):.2f}" y1="{py(low):.2f}" x2="{px(t):.2f}" '
+                     f'y2="{py(high):.2f}" stroke="red" stroke-dasharray="4 3">'
+                     f"<title>equilibrium at {t:.6g}</title></line>")
+    parts.append("</svg>")
+    return "\n".join(parts)

@@ -1,0 +1,137 @@
+"""Everything asked about one normal-form game, in one report.
+
+Each part delegates to its own module; this one only decides which parts apply
+(mixed equilibria need two players, the value needs a zero-sum game) and
+records why a part was skipped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from analysis.deviation import DeviationCheck, deviation_check
+from analysis.dominance import DominanceResult, iterated_elimination
+from analysis.envelope_svg import envelope_svg
+from analysis.indifference import Indifference, explainable, indifference_equations
+from analysis.lemke_howson import LemkeHowsonResult, lemke_howson
+from analysis.mixed_equilibria import MAX_STRATEGIES, EquilibriumSet, extreme_equilibria
+from analysis.pure_equilibria import (
+    BestResponses,
+    PureEquilibrium,
+    best_responses,
+    pure_nash_equilibria,
+)
+from analysis.zero_sum import SecurityLevel, ZeroSumSolution, security_levels, zero_sum_solution
+from games.errors import DomainError, LimitExceededError
+from games.limits import Deadline
+from games.matrix import NormalFormGame
+
+MAX_BEST_RESPONSE_ROWS = 100_000
+"""Most best-response entries listed (one per opponents' profile and player)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisOptions:
+    """Which parts to compute and how."""
+
+    parts: frozenset[str]
+    weak_dominance: bool = False
+    mixed_dominance: bool = True
+    arithmetic: str = "auto"
+    lemke_howson_label: int = 0
+    explicit: frozenset[str] = frozenset()
+    max_strategies: int = MAX_STRATEGIES
+
+
+@dataclass(frozen=True)
+class MatrixReport:
+    """The parts computed; ``None`` where not asked for or not applicable (see ``notes``)."""
+
+    game: NormalFormGame
+    parts: frozenset[str]
+    best_responses: tuple[BestResponses, ...] | None = None
+    pure_equilibria: tuple[PureEquilibrium, ...] | None = None
+    dominance: DominanceResult | None = None
+    equilibria: EquilibriumSet | None = None
+    checks: tuple[DeviationCheck, ...] = ()
+    explanations: tuple[tuple[Indifference, ...], ...] | None = None
+    zero_sum: ZeroSumSolution | None = None
+    security_levels: tuple[SecurityLevel, ...] | None = None
+    lemke_howson: LemkeHowsonResult | None = None
+    plot: str | None = None
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+
+def analyze_matrix(game: NormalFormGame, options: AnalysisOptions,
+                   deadline: Deadline | None = None) -> MatrixReport:
+    """Compute the requested parts of the analysis of ``game``.
+
+    Raises
+    ------
+    LimitExceededError, DomainError
+        When a part asked for explicitly cannot be computed for this game.
+    """
+    clock = deadline or Deadline(None)
+    parts = options.parts
+    notes: list[str] = []
+    exact = {"auto": None, "exact": True, "float": False}[options.arithmetic]
+    responses = None
+    if "best_responses" in parts:
+        if sum(game.shape) * max(game.shape) ** (game.players - 1) > MAX_BEST_RESPONSE_ROWS:
+            notes.append("best_responses skipped: too many opponent profiles to list")
+        else:
+            responses = tuple(best_responses(game))
+    pure = tuple(pure_nash_equilibria(game)) if "pure_equilibria" in parts else None
+    dominance = None
+    if "dominance" in parts:
+        dominance = iterated_elimination(game, weak=options.weak_dominance,
+                                         mixed=options.mixed_dominance, deadline=clock)
+    equilibria = _equilibria(game, options, exact is not False, notes, clock)
+    checks: tuple[DeviationCheck, ...] = ()
+    explanations = None
+    if equilibria is not None and equilibria.exact:
+        checks = tuple(deviation_check(game, (e.row, e.col)) for e in equilibria.equilibria)
+        if "explanations" in parts and explainable(game):
+            explanations = tuple(tuple(indifference_equations(game, e.row, e.col))
+                                 for e in equilibria.equilibria)
+    solution = None
+    if "zero_sum" in parts:
+        if game.is_bimatrix and game.is_zero_sum():
+            solution = zero_sum_solution(game, exact)
+        elif "zero_sum" in options.explicit:
+            notes.append("zero_sum is null: the payoffs do not add up to 0 in every cell")
+    levels = tuple(security_levels(game, exact)) if "security_levels" in parts else None
+    path = None
+    if "lemke_howson" in parts:
+        path = lemke_howson(game, options.lemke_howson_label, clock)
+    plot = None
+    if "plot" in parts:
+        marks = []
+        if equilibria is not None:
+            mixer = 0 if game.shape[0] == 2 else 1
+            marks = [e.row[0] if mixer == 0 else e.col[0] for e in equilibria.equilibria]
+        plot = envelope_svg(game, marks)
+    return MatrixReport(game, parts, responses, pure, dominance, equilibria, checks, explanations,
+                        solution, levels, path, plot, tuple(notes))
+
+
+def _equilibria(game: NormalFormGame, options: AnalysisOptions, exact: bool, notes: list[str],
+                clock: Deadline) -> EquilibriumSet | None:
+    if "equilibria" not in options.parts:
+        return None
+    explicit = "equilibria" in options.explicit
+    if not game.is_bimatrix:
+        if explicit:
+            raise DomainError("mixed equilibria are computed for two-player games only; "
+                              "pure_equilibria works for any number of players", "/include")
+        notes.append("equilibria skipped: mixed equilibria are computed for two players only")
+        return None
+    if max(game.shape) > options.max_strategies and not explicit:
+        notes.append(f"equilibria skipped: more than {options.max_strategies} strategies per "
+                     "player; ask for lemke_howson to find one equilibrium")
+        return None
+    try:
+        return extreme_equilibria(game, exact=exact, max_strategies=options.max_strategies,
+                                  deadline=clock)
+    except LimitExceededError as error:
+        raise LimitExceededError(error.message, "/include") from None

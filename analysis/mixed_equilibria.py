@@ -1,0 +1,384 @@
+"""All extreme Nash equilibria of a bimatrix game, exactly, by vertex enumeration.
+
+With payoffs shifted to be positive, the best-response polytopes are
+
+    P = {x >= 0 : B^T x <= 1}   (labels: i where x_i = 0, m + j where (B^T x)_j = 1)
+    Q = {y >= 0 : A y <= 1}     (labels: i where (A y)_i = 1, m + j where y_j = 0)
+
+and ``(x/sum x, y/sum y)`` is a Nash equilibrium exactly when ``(x, y) != (0, 0)``
+is a pair of vertices whose labels together cover all ``m + n`` labels (von
+Stengel 2007, *Algorithmic Game Theory* ch. 3). Vertices are found in floating
+point by qhull (``scipy.spatial.HalfspaceIntersection``); each vertex taking part
+in a candidate pair is then recomputed with rationals from its tight constraints,
+checked feasible, and its labels recomputed exactly, so every published
+equilibrium is exact. The game is *degenerate* when some vertex has more labels
+than its dimension; then equilibria may form continua: every maximal set
+``X x Y`` of extreme equilibria with all pairs equilibria spans the convex set
+``conv(X) x conv(Y)`` of equilibria (a maximal Nash subset; Gambit's "cliques"),
+and overlapping ones form connected components.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+from scipy.spatial import HalfspaceIntersection, QhullError
+
+from analysis.rational_linalg import solve_exact
+from games.errors import DomainError, LimitExceededError
+from games.limits import Deadline
+from games.matrix import FloatArray, NormalFormGame, ObjectArray, scaled_to_integers
+from games.numbers import Exact, normalize
+
+MAX_STRATEGIES = 15
+"""Most strategies per player for full enumeration (use Lemke-Howson beyond)."""
+
+_TOL = 1e-9
+
+
+@dataclass(frozen=True, slots=True)
+class MixedEquilibrium:
+    """One extreme equilibrium: mixed strategies and expected payoffs.
+
+    ``row_vertex`` and ``col_vertex`` number the distinct extreme strategies of
+    each player, as used by :class:`NashSubset`.
+    """
+
+    row: tuple[Exact | float, ...]
+    col: tuple[Exact | float, ...]
+    payoffs: tuple[Exact | float, Exact | float]
+    row_vertex: int
+    col_vertex: int
+
+
+@dataclass(frozen=True, slots=True)
+class NashSubset:
+    """A maximal Nash subset: every mix of ``row`` strategies against every mix of ``col`` ones."""
+
+    row: tuple[int, ...]
+    col: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """A connected set of equilibria: the union of overlapping maximal Nash subsets."""
+
+    equilibria: tuple[int, ...]
+    subsets: tuple[NashSubset, ...]
+
+    @property
+    def continuum(self) -> bool:
+        return any(len(s.row) > 1 or len(s.col) > 1 for s in self.subsets)
+
+
+@dataclass(frozen=True, slots=True)
+class EquilibriumSet:
+    """All extreme equilibria of a bimatrix game.
+
+    Attributes
+    ----------
+    equilibria
+        Extreme equilibria, sorted by the row then the column strategy.
+    row_vertices, col_vertices
+        The distinct extreme strategies, numbered as in the equilibria.
+    degenerate
+        Whether some mixed strategy with support size k has more than k pure best
+        responses.
+    components
+        Connected components with their maximal Nash subsets.
+    exact
+        False in the floating-point mode.
+    """
+
+    equilibria: tuple[MixedEquilibrium, ...]
+    row_vertices: tuple[tuple[Exact | float, ...], ...]
+    col_vertices: tuple[tuple[Exact | float, ...], ...]
+    degenerate: bool
+    components: tuple[Component, ...]
+    exact: bool
+
+
+@dataclass
+class _Polytope:
+    """Constraints ``rows @ z <= rhs`` of P or Q in float and exact integer form."""
+
+    rows: FloatArray
+    rhs: FloatArray
+    exact_rows: ObjectArray
+    exact_rhs: list[int]
+    vertices: FloatArray
+    labels: npt.NDArray[np.int64]
+    dimension: int
+    certified: dict[int, tuple[tuple[Fraction, ...], int] | None]
+
+
+def extreme_equilibria(game: NormalFormGame, exact: bool = True,
+                       max_strategies: int = MAX_STRATEGIES,
+                       deadline: Deadline | None = None) -> EquilibriumSet:
+    """Enumerate the extreme Nash equilibria of a two-player game.
+
+    Parameters
+    ----------
+    game
+        A bimatrix game.
+    exact
+        True: rational equilibria, each certified. False: floats, faster.
+    max_strategies
+        Refuse games where a player has more strategies.
+    deadline
+        Checked between stages.
+
+    Raises
+    ------
+    DomainError
+        If the game does not have two players.
+    LimitExceededError
+        If a player has more than ``max_strategies`` strategies.
+    """
+    if not game.is_bimatrix:
+        raise DomainError("mixed equilibria are computed for two-player games only", "")
+    rows, cols = game.shape
+    if max(rows, cols) > max_strategies:
+        raise LimitExceededError(
+            f"enumerating all equilibria is limited to {max_strategies} strategies per player; "
+            "ask for lemke_howson to find one equilibrium of a larger game", "")
+    clock = deadline or Deadline(None)
+    first = _positive_integers(game.row_payoffs)
+    second = _positive_integers(game.col_payoffs)
+    p = _polytope(second.T, own_first=True)
+    q = _polytope(first, own_first=False)
+    clock.check()
+    full = (1 << (rows + cols)) - 1
+    pairs = _complementary_pairs(p.labels, q.labels, full)
+    clock.check()
+    degenerate = _degenerate(p, exact) or _degenerate(q, exact)
+    if not exact:
+        return _float_set(game, p, q, pairs, degenerate)
+    found: dict[tuple[tuple[Fraction, ...], tuple[Fraction, ...]], None] = {}
+    for x_index, y_index in pairs:
+        x_vertex = _certify(p, int(x_index))
+        y_vertex = _certify(q, int(y_index))
+        if x_vertex is None or y_vertex is None or (x_vertex[1] | y_vertex[1]) != full:
+            continue
+        found[(_normalised(x_vertex[0]), _normalised(y_vertex[0]))] = None
+        clock.check()
+    return _exact_set(game, sorted(found), degenerate)
+
+
+def _positive_integers(matrix: ObjectArray) -> ObjectArray:
+    """``matrix`` shifted to entries >= 1 and scaled to integers (equilibria unchanged)."""
+    shifted = matrix - min(matrix.flat) + 1
+    integers, _ = scaled_to_integers(shifted)
+    return integers
+
+
+def _polytope(matrix: ObjectArray, own_first: bool) -> _Polytope:
+    """P (``own_first``: labels of z_i = 0 come first) or Q, with its float vertices.
+
+    ``matrix`` has one row per payoff constraint and one column per coordinate.
+    """
+    constraints, dimension = matrix.shape
+    identity = -np.eye(dimension, dtype=np.int64).astype(object)
+    blocks = [identity, matrix] if own_first else [matrix, identity]
+    exact_rows = np.vstack(blocks)
+    zero, one = [0] * dimension, [1] * constraints
+    exact_rhs = zero + one if own_first else one + zero
+    # Dividing the payoffs by their largest entry only rescales the polytope; it keeps
+    # float vertices of order 1 so that one tolerance fits every game.
+    payoff = np.asarray(matrix.astype(np.float64), dtype=np.float64) / float(max(matrix.flat))
+    identity_float = -np.eye(dimension)
+    rows = np.vstack([identity_float, payoff] if own_first else [payoff, identity_float])
+    rhs = np.asarray(exact_rhs, dtype=np.float64)
+    vertices = _float_vertices(rows, rhs, dimension)
+    slack = rhs[None, :] - vertices @ rows.T
+    scale = np.maximum(1.0, np.abs(rows).sum(axis=1))[None, :] * np.maximum(
+        1.0, np.abs(vertices).max(axis=1, keepdims=True))
+    tight = slack <= _TOL * scale
+    weights = np.left_shift(np.int64(1), np.arange(rows.shape[0], dtype=np.int64))
+    labels = (tight.astype(np.int64) * weights[None, :]).sum(axis=1)
+    # A vertex is determined by its tight constraints: keep one point per label set.
+    _, first = np.unique(labels, return_index=True)
+    keep = np.sort(first)
+    vertices, labels = vertices[keep], labels[keep]
+    return _Polytope(rows, rhs, exact_rows, exact_rhs, vertices, labels, dimension, {})
+
+
+def _float_vertices(rows: FloatArray, rhs: FloatArray, dimension: int) -> FloatArray:
+    """Vertices of ``{z : rows @ z <= rhs}`` other than 0, by qhull (or bases when 1-D)."""
+    if dimension >= 2:
+        interior = np.full(dimension, 0.5 / float(rows.sum(axis=1).max()))
+        halfspaces = np.hstack([rows, -rhs[:, None]])
+        try:
+            points = HalfspaceIntersection(halfspaces, interior).intersections
+        except QhullError:
+            points = _vertices_by_bases(rows, rhs, dimension)
+    else:
+        points = _vertices_by_bases(rows, rhs, dimension)
+    points = points[np.abs(points).max(axis=1) > _TOL]
+    if len(points) == 0:
+        return np.zeros((0, dimension))
+    return np.asarray(np.unique(np.round(points, 12), axis=0), dtype=np.float64)
+
+
+def _vertices_by_bases(rows: FloatArray, rhs: FloatArray, dimension: int) -> FloatArray:
+    """Vertices by solving every system of ``dimension`` constraints (small cases only)."""
+    from itertools import combinations
+
+    found = []
+    for basis in combinations(range(rows.shape[0]), dimension):
+        system = rows[list(basis)]
+        if abs(np.linalg.det(system)) < 1e-12:
+            continue
+        point = np.linalg.solve(system, rhs[list(basis)])
+        if np.all(rows @ point <= rhs + 1e-9):
+            found.append(point)
+    return np.array(found).reshape(-1, dimension)
+
+
+def _complementary_pairs(x_labels: npt.NDArray[np.int64], y_labels: npt.NDArray[np.int64],
+                         full: int) -> npt.NDArray[np.int64]:
+    """Index pairs ``(i, j)`` with ``x_labels[i] | y_labels[j] == full``."""
+    if len(x_labels) == 0 or len(y_labels) == 0:
+        return np.zeros((0, 2), dtype=np.int64)
+    covered = (x_labels[:, None] | y_labels[None, :]) == full
+    return np.argwhere(covered)
+
+
+def _certify(polytope: _Polytope, index: int) -> tuple[tuple[Fraction, ...], int] | None:
+    """The exact vertex near float vertex ``index`` and its exact labels, or ``None``."""
+    if index in polytope.certified:
+        return polytope.certified[index]
+    label_bits = int(polytope.labels[index])
+    tight = [k for k in range(polytope.rows.shape[0]) if label_bits >> k & 1]
+    solution = solve_exact([list(polytope.exact_rows[k]) for k in tight],
+                           [polytope.exact_rhs[k] for k in tight])
+    result: tuple[tuple[Fraction, ...], int] | None = None
+    if solution is not None:
+        labels = 0
+        feasible = True
+        for k in range(polytope.rows.shape[0]):
+            lhs = sum((c * z for c, z in zip(polytope.exact_rows[k], solution, strict=True)),
+                      Fraction(0))
+            if lhs > polytope.exact_rhs[k]:
+                feasible = False
+                break
+            if lhs == polytope.exact_rhs[k]:
+                labels |= 1 << k
+        if feasible:
+            result = (tuple(solution), labels)
+    polytope.certified[index] = result
+    return result
+
+
+def _degenerate(polytope: _Polytope, exact: bool) -> bool:
+    counts = np.array([bin(int(bits)).count("1") for bits in polytope.labels], dtype=np.int64)
+    suspects = np.flatnonzero(counts > polytope.dimension)
+    if not exact:
+        return bool(len(suspects))
+    for index in suspects:
+        certified = _certify(polytope, int(index))
+        if certified is not None and bin(certified[1]).count("1") > polytope.dimension:
+            return True
+    return False
+
+
+def _normalised(vertex: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
+    total = sum(vertex, Fraction(0))
+    return tuple(z / total for z in vertex)
+
+
+def _payoff(matrix: ObjectArray, x: tuple[Exact | float, ...], y: tuple[Exact | float, ...]
+            ) -> Exact | float:
+    total: Fraction | float = Fraction(0)
+    for i, p in enumerate(x):
+        if p:
+            for j, q in enumerate(y):
+                if q:
+                    total += p * matrix[i, j] * q
+    return normalize(total) if isinstance(total, Fraction) else float(total)
+
+
+def _exact_set(game: NormalFormGame,
+               pairs: list[tuple[tuple[Fraction, ...], tuple[Fraction, ...]]],
+               degenerate: bool) -> EquilibriumSet:
+    strategies = [(tuple(normalize(p) for p in x), tuple(normalize(q) for q in y))
+                  for x, y in pairs]
+    return _assemble(game, strategies, degenerate, exact=True)
+
+
+def _float_set(game: NormalFormGame, p: _Polytope, q: _Polytope,
+               pairs: npt.NDArray[np.int64], degenerate: bool) -> EquilibriumSet:
+    strategies = []
+    seen = set()
+    for x_index, y_index in pairs:
+        x = p.vertices[x_index] / p.vertices[x_index].sum()
+        y = q.vertices[y_index] / q.vertices[y_index].sum()
+        key = (tuple(np.round(x, 9)), tuple(np.round(y, 9)))
+        if key not in seen:
+            seen.add(key)
+            strategies.append((tuple(float(v) for v in x), tuple(float(v) for v in y)))
+    strategies.sort()
+    return _assemble(game, strategies, degenerate, exact=False)
+
+
+def _assemble(game: NormalFormGame,
+              strategies: list[tuple[tuple[Exact | float, ...], tuple[Exact | float, ...]]],
+              degenerate: bool, exact: bool) -> EquilibriumSet:
+    row_index: dict[tuple[Exact | float, ...], int] = {}
+    col_index: dict[tuple[Exact | float, ...], int] = {}
+    equilibria = []
+    for x, y in strategies:
+        r = row_index.setdefault(x, len(row_index))
+        c = col_index.setdefault(y, len(col_index))
+        payoffs = (_payoff(game.row_payoffs, x, y), _payoff(game.col_payoffs, x, y))
+        equilibria.append(MixedEquilibrium(x, y, payoffs, r, c))
+    components = nash_components([(e.row_vertex, e.col_vertex) for e in equilibria])
+    return EquilibriumSet(tuple(equilibria), tuple(row_index), tuple(col_index), degenerate,
+                          components, exact)
+
+
+def nash_components(edges: list[tuple[int, int]]) -> tuple[Component, ...]:
+    """Maximal Nash subsets and connected components of the extreme-equilibrium graph.
+
+    ``edges`` are (row vertex, column vertex) pairs that are equilibria. The
+    maximal subsets are the closed column sets: intersections of neighbourhoods
+    of row vertices, closed under intersection (found iteratively).
+    """
+    neighbours: dict[int, frozenset[int]] = {}
+    for r, c in edges:
+        neighbours[r] = neighbours.get(r, frozenset()) | {c}
+    closed: set[frozenset[int]] = set(neighbours.values())
+    frontier = list(closed)
+    while frontier:
+        current = frontier.pop()
+        for other in list(closed):
+            meet = current & other
+            if meet and meet not in closed:
+                closed.add(meet)
+                frontier.append(meet)
+    subsets = []
+    for cols in closed:
+        rows = frozenset(r for r, near in neighbours.items() if cols <= near)
+        subsets.append(NashSubset(tuple(sorted(rows)), tuple(sorted(cols))))
+    subsets = [s for s in subsets
+               if not any(t != s and set(s.row) <= set(t.row) and set(s.col) <= set(t.col)
+                          for t in subsets)]
+    edge_index = {edge: k for k, edge in enumerate(edges)}
+    groups: list[tuple[set[int], set[int], list[NashSubset]]] = []
+    for subset in sorted(subsets, key=lambda s: (s.row, s.col)):
+        rows, cols = set(subset.row), set(subset.col)
+        joined = [g for g in groups if g[0] & rows or g[1] & cols]
+        for g in joined:
+            groups.remove(g)
+            rows |= g[0]
+            cols |= g[1]
+        groups.append((rows, cols, [s for g in joined for s in g[2]] + [subset]))
+    components = []
+    for rows, cols, members in groups:
+        inside = sorted(k for (r, c), k in edge_index.items() if r in rows and c in cols)
+        ordered = tuple(sorted(members, key=lambda s: (s.row, s.col)))
+        components.append(Component(tuple(inside), ordered))
+    return tuple(sorted(components, key=lambda comp: comp.equilibria))

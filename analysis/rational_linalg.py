@@ -1,0 +1,65 @@
+"""Exact linear algebra over the rationals, for certifying floating-point answers.
+
+Floating-point search (HiGHS, qhull) finds *which* constraints are tight; the
+point itself is then recomputed here from those constraints with
+:class:`fractions.Fraction`, so every probability and payoff we publish is
+exact and every claim about it is checked exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+from math import lcm
+
+import numpy as np
+import numpy.typing as npt
+
+from games.numbers import Exact
+
+
+def solve_exact(rows: Sequence[Sequence[Exact]], rhs: Sequence[Exact]) -> list[Fraction] | None:
+    """The unique solution of ``rows @ x == rhs``, or ``None``.
+
+    ``rows`` may have more equations than unknowns; the answer is ``None`` when
+    the system is inconsistent or does not determine ``x`` uniquely.
+    """
+    if not rows:
+        return None
+    unknowns = len(rows[0])
+    matrix = [[Fraction(value) for value in row] + [Fraction(b)]
+              for row, b in zip(rows, rhs, strict=True)]
+    pivot_row = 0
+    for column in range(unknowns):
+        chosen = next((r for r in range(pivot_row, len(matrix)) if matrix[r][column] != 0), None)
+        if chosen is None:
+            return None
+        matrix[pivot_row], matrix[chosen] = matrix[chosen], matrix[pivot_row]
+        pivot = matrix[pivot_row]
+        inverse = 1 / pivot[column]
+        for k in range(column, unknowns + 1):
+            pivot[k] *= inverse
+        for r in range(len(matrix)):
+            if r == pivot_row:
+                continue
+            factor = matrix[r][column]
+            if factor:
+                target = matrix[r]
+                for k in range(column, unknowns + 1):
+                    target[k] -= factor * pivot[k]
+        pivot_row += 1
+    if any(matrix[r][unknowns] != 0 for r in range(pivot_row, len(matrix))):
+        return None
+    return [matrix[r][unknowns] for r in range(unknowns)]
+
+
+def common_denominator(values: Sequence[Exact]) -> int:
+    """Least common multiple of the denominators of ``values``."""
+    return lcm(*(Fraction(value).denominator for value in values)) if values else 1
+
+
+def scaled_integers(values: Sequence[Exact], scale: int) -> npt.NDArray[np.object_]:
+    """``values * scale`` as an object array of Python ints (``scale`` clears denominators)."""
+    array = np.empty(len(values), dtype=object)
+    array[:] = [int(Fraction(value) * scale) for value in values]
+    return array
