@@ -21,6 +21,7 @@ from api.lottery_schemas import (
     ConsistencyResultSchema,
     EvaluateRequestSchema,
     EvaluateResultSchema,
+    PlotRequestSchema,
 )
 from api.openapi import operation
 from api.responses import json_response
@@ -32,6 +33,7 @@ from utility.evaluate import evaluate
 from utility.formula import parse_parameters
 from utility.function import UtilityFunction, read_utility
 from utility.lottery import Lottery, parse_lottery
+from utility.plot import risk_profile_svg, utility_curve_svg
 
 bp = Blueprint("lotteries", __name__, url_prefix="/v1/lotteries")
 
@@ -120,3 +122,25 @@ def eu_consistency_view() -> Response:
                for i, raw in enumerate(options["choices"])]
     result = eu_consistency(lotteries, choices, increasing=options["increasing"])
     return json_response(consistency_json(result))
+
+
+@bp.post("/plot")
+@operation(
+    summary="Draw a lottery: utility curve with chord, EMV, CE and premium, or its risk profile",
+    description="Takes the evaluate body plus kind and returns an SVG image.",
+    tag="lotteries",
+    request=PlotRequestSchema,
+    response={"type": "string", "description": "An SVG document."},
+    media_type="image/svg+xml",
+    example={"lottery": [{"p": "0.5", "x": 1000}, {"p": "0.5", "x": 0}], "utility": "sqrt(x)"},
+)
+def plot_view() -> Response:
+    options = load(PlotRequestSchema())
+    utility, wealth = read_utility_options(options)
+    parsed = parse_lottery(options["lottery"], "/lottery")
+    if options["kind"] == "risk_profile":
+        image = risk_profile_svg(parsed.lottery)
+    else:
+        result = evaluate(parsed.lottery, utility, wealth, parsed.pointers)
+        image = utility_curve_svg(parsed.lottery, utility, result, wealth)
+    return Response(image, mimetype="image/svg+xml")

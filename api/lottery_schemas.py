@@ -197,3 +197,10 @@ class ConsistencyResultSchema(Schema):
     witness_exact = fields.Dict(keys=fields.String(), values=fields.String(),
                                 metadata={"description": "The witness exactly, when verified."})
     certificate = fields.Nested(FarkasCertificateSchema, allow_none=True, required=True)
+
+
+class PlotRequestSchema(EvaluateRequestSchema):
+    kind = fields.String(
+        load_default="utility", validate=validate.OneOf(["utility", "risk_profile"]),
+        metadata={"description": "utility: the curve with the lottery's chord, EMV, CE and risk "
+                  "premium; risk_profile: the cumulative distribution."})
