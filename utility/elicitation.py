@@ -87,7 +87,7 @@ def _cara(worst: float, best: float) -> Model:
     def model(x: np.ndarray, a: float) -> np.ndarray:
         if abs(a * span) < 1e-9:
             return (x - worst) / span
-        return np.expm1(-a * (x - worst)) / np.expm1(-a * span)
+        return np.asarray(np.expm1(-a * (x - worst)) / np.expm1(-a * span))
 
     return model
 
@@ -96,9 +96,9 @@ def _crra(worst: float, best: float, wealth: float) -> Model:
     def model(x: np.ndarray, g: float) -> np.ndarray:
         low, high, at = wealth + worst, wealth + best, wealth + x
         if abs(g - 1) < 1e-9:
-            return np.log(at / low) / math.log(high / low)  # low > 0 here (g >= 1 needs it)
+            return np.asarray(np.log(at / low) / math.log(high / low))  # low > 0 here
         k = 1 - g
-        return (at**k - low**k) / (high**k - low**k)
+        return np.asarray((at**k - low**k) / (high**k - low**k))
 
     return model
 

@@ -96,7 +96,7 @@ def parse_choice(raw: object, names: Sequence[str], pointer: str) -> Choice:
         if name not in names:
             raise InvalidInputError(f"{name!r} is not one of the lotteries",
                                     join_pointer(pointer, index))
-    return Choice(left, relation, right)  # type: ignore[arg-type]
+    return Choice(left, relation, right)
 
 
 def _difference(choice: Choice, lotteries: Mapping[str, Lottery],
@@ -266,7 +266,7 @@ def _text(value: Fraction | float) -> str:
 
 
 def _side(lottery: Lottery, scale: Fraction | float = 1) -> dict[Exact, Fraction | float]:
-    return {x: p * scale for p, x in lottery}  # type: ignore[misc]
+    return {x: p * scale for p, x in lottery}
 
 
 def _explain(choices: Sequence[Choice], lotteries: Mapping[str, Lottery],
