@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain
-from typing import Final
+from typing import Any, Final
 
 from analysis.horizon import Horizon, horizon
 from analysis.stats import SearchStats
@@ -127,9 +127,11 @@ class AlphaBetaResult:
         # is done on demand rather than as part of the search.
         children = self.search_children
         below = self.tree.leaves_below
-        return list(chain.from_iterable(
-            below(top, children) if children[top] else (top,) for top in self.pruned
-        ))
+        return list(
+            chain.from_iterable(
+                below(top, children) if children[top] else (top,) for top in self.pruned
+            )
+        )
 
 
 def alpha_beta(
@@ -188,11 +190,10 @@ def _search(
     log = events.append if events is not None else None
     record = evaluated.append
     strict = not prune_on_equality
-    visited = 1
 
     root_max = kinds[0] == MAX
     # A frame: [node, alpha, beta, v, next slot, best child, bound of best, is MAX]
-    frame: list = [0, NEG_INF, POS_INF, NEG_INF if root_max else POS_INF, 0, -1, EXACT, root_max]
+    frame: list[Any] = [0, NEG_INF, POS_INF, NEG_INF if root_max else POS_INF, 0, -1, EXACT, root_max]
     stack = [frame]
     if not children[0]:
         # a single static node: nothing to search
@@ -201,66 +202,110 @@ def _search(
         record(0)
         if log:
             log(TraceEvent("evaluate", 0, NEG_INF, POS_INF, static[0]))
-        return _result(tree, seen, values, bounds, best_child, evaluated, cutoffs, events,
-                       prune_on_equality, visited)
+        return _result(
+            tree, seen, values, bounds, best_child, evaluated, cutoffs, events, prune_on_equality, 1
+        )
     if log:
         log(TraceEvent("enter", 0, NEG_INF, POS_INF, None))
-    score: Exact | None = None  # a child's value waiting to be folded into the top frame
+    returned: Exact | None = None  # value of the internal child just searched, to fold in
     child = -1
     child_bound = EXACT
-    steps = 0
+    entered = 1
     while True:
         node, alpha, beta, v, slot, best, best_bound, is_max = frame
         kids = children[node]
         left = len(kids)
-        descend = -1
         cut = False
-        while True:
-            if score is not None:
-                # fold the child's value into v and the window
-                if is_max:
-                    if score > v or (score == v and child_bound is EXACT and best_bound is not EXACT):
-                        v, best, best_bound = score, child, child_bound
-                    if (v > beta) if strict else (v >= beta):
-                        cut = slot < left
-                    elif v > alpha:
-                        alpha = v
-                else:
-                    if score < v or (score == v and child_bound is EXACT and best_bound is not EXACT):
-                        v, best, best_bound = score, child, child_bound
-                    if (v < alpha) if strict else (v <= alpha):
-                        cut = slot < left
-                    elif v < beta:
-                        beta = v
+        if returned is not None:
+            # fold the internal child's value into v and the window
+            if is_max:
+                if returned > v or (
+                    returned == v and child_bound is EXACT and best_bound is not EXACT
+                ):
+                    v, best, best_bound = returned, child, child_bound
+                if (v > beta) if strict else (v >= beta):
+                    cut = slot < left
+                elif v > alpha:
+                    alpha = v
+            else:
+                if returned < v or (
+                    returned == v and child_bound is EXACT and best_bound is not EXACT
+                ):
+                    v, best, best_bound = returned, child, child_bound
+                if (v < alpha) if strict else (v <= alpha):
+                    cut = slot < left
+                elif v < beta:
+                    beta = v
+            if log:
+                log(TraceEvent("update", node, alpha, beta, v, child=child))
+            returned = None
+        descend = -1
+        # Static children are read and folded in a tight loop (one per kind of node:
+        # this is where most of the time goes) until an internal child turns up.
+        if cut:
+            pass
+        elif is_max:
+            while slot < left:
+                child = kids[slot]
+                slot += 1
+                if children[child]:
+                    descend = child
+                    break
+                score = static[child]
+                values[child] = score
+                bounds[child] = EXACT
+                record(child)
+                if log:
+                    log(TraceEvent("evaluate", child, alpha, beta, score))
+                if score > v or (score == v and best_bound is not EXACT):
+                    v, best, best_bound = score, child, EXACT
+                if (v > beta) if strict else (v >= beta):
+                    cut = slot < left
+                elif v > alpha:
+                    alpha = v
                 if log:
                     log(TraceEvent("update", node, alpha, beta, v, child=child))
-                score = None
                 if cut:
                     break
-            if slot == left:
-                break
-            child = kids[slot]
-            slot += 1
-            if children[child]:
-                descend = child
-                break
-            score = static[child]
-            child_bound = EXACT
-            visited += 1
-            values[child] = score
-            bounds[child] = EXACT
-            record(child)
-            if log:
-                log(TraceEvent("evaluate", child, alpha, beta, score))
+        else:
+            while slot < left:
+                child = kids[slot]
+                slot += 1
+                if children[child]:
+                    descend = child
+                    break
+                score = static[child]
+                values[child] = score
+                bounds[child] = EXACT
+                record(child)
+                if log:
+                    log(TraceEvent("evaluate", child, alpha, beta, score))
+                if score < v or (score == v and best_bound is not EXACT):
+                    v, best, best_bound = score, child, EXACT
+                if (v < alpha) if strict else (v <= alpha):
+                    cut = slot < left
+                elif v < beta:
+                    beta = v
+                if log:
+                    log(TraceEvent("update", node, alpha, beta, v, child=child))
+                if cut:
+                    break
         if descend != -1:
             frame[1:7] = (alpha, beta, v, slot, best, best_bound)
-            visited += 1
-            steps += 1
-            if deadline is not None and not steps & 0x3FFF:
+            entered += 1
+            if deadline is not None and not entered & 0x3FFF:
                 deadline.check()
             child_max = kinds[descend] == MAX
-            frame = [descend, alpha, beta, NEG_INF if child_max else POS_INF, 0, -1, EXACT,
-                     child_max]
+            frame = [
+                descend,
+                alpha,
+                beta,
+                NEG_INF if child_max else POS_INF,
+                0,
+                -1,
+                EXACT,
+                child_max,
+            ]
             stack.append(frame)
             if log:
                 log(TraceEvent("enter", descend, alpha, beta, None))
@@ -281,10 +326,21 @@ def _search(
         stack.pop()
         if not stack:
             break
-        score, child_bound, child = v, bound, node
+        returned, child_bound, child = v, bound, node
         frame = stack[-1]
-    return _result(tree, seen, values, bounds, best_child, evaluated, cutoffs, events,
-                   prune_on_equality, visited)
+    visited = entered + len(evaluated)
+    return _result(
+        tree,
+        seen,
+        values,
+        bounds,
+        best_child,
+        evaluated,
+        cutoffs,
+        events,
+        prune_on_equality,
+        visited,
+    )
 
 
 def _result(

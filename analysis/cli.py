@@ -39,8 +39,11 @@ def _parser() -> argparse.ArgumentParser:
         command.add_argument("--root", choices=["max", "min"], default=None)
         command.add_argument("--depth", type=int, default=None, help="cutoff in plies")
         if name == "alphabeta":
-            command.add_argument("--strict", action="store_true",
-                                 help="prune only on strict inequality (CS188 convention)")
+            command.add_argument(
+                "--strict",
+                action="store_true",
+                help="prune only on strict inequality (CS188 convention)",
+            )
             command.add_argument("--trace", action="store_true")
             command.add_argument("--move-ordering", action="store_true")
     return parser
@@ -58,8 +61,12 @@ def main(argv: list[str] | None = None) -> int:
             output = minimax_json(minimax(tree, depth=depth))
         else:
             equality = not args.strict and request.get("prune_on_equality", True)
-            result = alpha_beta(tree, depth=depth, prune_on_equality=equality,
-                                trace=args.trace or request.get("trace", False))
+            result = alpha_beta(
+                tree,
+                depth=depth,
+                prune_on_equality=equality,
+                trace=args.trace or request.get("trace", False),
+            )
             ordering = None
             if args.move_ordering or request.get("move_ordering", False):
                 ordering = move_ordering(tree, depth=depth, prune_on_equality=equality)

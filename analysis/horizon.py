@@ -8,14 +8,13 @@ its value (H-minimax, AIMA section 5.4).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from games.errors import InvalidInputError
 from games.numbers import Exact
 from games.tree import Tree
-
 
 _EMPTY = range(0)
 
@@ -46,7 +45,6 @@ class Horizon:
     static_count: int
 
 
-
 def horizon(tree: Tree, depth: int | None) -> Horizon:
     """Cut ``tree`` at ``depth`` plies.
 
@@ -58,9 +56,8 @@ def horizon(tree: Tree, depth: int | None) -> Horizon:
     """
     if depth is not None and depth < 0:
         raise InvalidInputError(f"depth must be >= 0, got {depth}", "/depth")
-    # an empty range equals every other empty range, so count() finds the leaves in C
     if depth is None or depth >= tree.max_depth():
-        return Horizon(tree.children, tree.values, depth, len(tree), tree.children.count(_EMPTY))
+        return Horizon(tree.children, tree.values, depth, len(tree), tree.leaf_count)
     depths = tree.depths
     covered = bisect_right(depths, depth)
     first = bisect_left(depths, depth)
@@ -78,4 +75,5 @@ def horizon(tree: Tree, depth: int | None) -> Horizon:
                 )
             children[index] = _EMPTY
             static[index] = score
+    # an empty range equals every other empty range, so count() finds them in C
     return Horizon(children, static, depth, covered, children[:covered].count(_EMPTY))

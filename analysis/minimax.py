@@ -43,7 +43,9 @@ class MinimaxResult:
     stats: SearchStats
 
 
-def minimax(tree: Tree, *, depth: int | None = None, deadline: Deadline | None = None) -> MinimaxResult:
+def minimax(
+    tree: Tree, *, depth: int | None = None, deadline: Deadline | None = None
+) -> MinimaxResult:
     """Back up leaf values (or evals at the depth cutoff) through MAX and MIN nodes.
 
     Children are numbered after their parent, so walking the indices downwards
@@ -111,8 +113,7 @@ def _levels_numpy(tree: Tree, seen: Horizon, covered: int, smallest: int = 4096)
     if not set(map(type, islice(static, covered))) <= {int, type(None)}:
         return None
     try:
-        values = np.array([0 if v is None else v for v in islice(static, covered)],
-                          dtype=np.int64)
+        values = np.array([0 if v is None else v for v in islice(static, covered)], dtype=np.int64)
     except OverflowError:
         return None
     depths = tree.depths
@@ -123,17 +124,19 @@ def _levels_numpy(tree: Tree, seen: Horizon, covered: int, smallest: int = 4096)
     kinds = tree.kinds
     for level in range(bottom - 1, -1, -1):
         low, high = starts[level], starts[level + 1]
-        counts = np.fromiter(map(len, islice(children, low, high)), dtype=np.int64,
-                             count=high - low)
+        counts = np.fromiter(
+            map(len, islice(children, low, high)), dtype=np.int64, count=high - low
+        )
         internal = np.flatnonzero(counts)
         if not len(internal):
             continue
         offsets = (np.cumsum(counts) - counts)[internal]
-        below = values[high:starts[level + 2]]
+        below = values[high : starts[level + 2]]
         highest = np.maximum.reduceat(below, offsets)
         lowest = np.minimum.reduceat(below, offsets)
-        is_max = np.fromiter((kinds[low + i] == MAX for i in internal.tolist()),
-                             dtype=bool, count=len(internal))
+        is_max = np.fromiter(
+            (kinds[low + i] == MAX for i in internal.tolist()), dtype=bool, count=len(internal)
+        )
         backed = np.where(is_max, highest, lowest)
         values[low + internal] = backed
         # leftmost child achieving its parent's value

@@ -40,7 +40,9 @@ class MoveOrderingReport:
 
 def minimal_tree_size(branching: int, depth: int) -> int:
     """Knuth-Moore minimal tree: leaves alpha-beta must see with perfect ordering."""
-    return branching ** ((depth + 1) // 2) + branching ** (depth // 2) - 1
+    deep: int = branching ** ((depth + 1) // 2)
+    shallow: int = branching ** (depth // 2)
+    return deep + shallow - 1
 
 
 def move_ordering(

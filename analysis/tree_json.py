@@ -19,7 +19,6 @@ from analysis.stats import SearchStats
 from games.numbers import Exact
 from games.tree import Tree
 
-
 _INT64 = 2**63
 
 
@@ -79,8 +78,9 @@ def stats_json(stats: SearchStats) -> dict[str, int]:
     }
 
 
-def _common(tree: Tree, value: Exact, best_move: int, line: list[int],
-            depth: int | None) -> dict[str, Any]:
+def _common(
+    tree: Tree, value: Exact, best_move: int, line: list[int], depth: int | None
+) -> dict[str, Any]:
     ids = tree.ids
     out: dict[str, Any] = {}
     put_number(out, "value", value)

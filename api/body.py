@@ -21,27 +21,38 @@ def json_body() -> Any:
     mimetype = request.mimetype
     if mimetype != "application/json" and not mimetype.endswith("+json"):
         raise ApiProblem(
-            415, "unsupported-media-type", "Unsupported media type",
+            415,
+            "unsupported-media-type",
+            "Unsupported media type",
             f"send the body as application/json, not {mimetype or 'no content type'}",
             [FieldError("", "Content-Type must be application/json")],
         )
     data = request.get_data(cache=False)
     if not data:
-        raise ApiProblem(400, "malformed-json", "Malformed JSON", "the request body is empty",
-                         [FieldError("", "empty body")])
+        raise ApiProblem(
+            400,
+            "malformed-json",
+            "Malformed JSON",
+            "the request body is empty",
+            [FieldError("", "empty body")],
+        )
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as error:
         if "recursion" in str(error).lower() or "depth limit" in str(error).lower():
             raise ApiProblem(
-                413, "nesting-too-deep", "JSON nested too deeply",
+                413,
+                "nesting-too-deep",
+                "JSON nested too deeply",
                 "the JSON is nested deeper than the parser's limit of about 1,000 levels; "
-                "post deep trees in the flat form {\"root\": id, \"nodes\": [...]}, where "
+                'post deep trees in the flat form {"root": id, "nodes": [...]}, where '
                 "children are listed by id",
                 [FieldError("", "JSON nesting deeper than about 1,000 levels")],
             ) from None
         raise ApiProblem(
-            400, "malformed-json", "Malformed JSON",
+            400,
+            "malformed-json",
+            "Malformed JSON",
             f"the body is not valid JSON: {error} (at byte {error.pos})",
             [FieldError("", f"invalid JSON at byte {error.pos}")],
         ) from None
@@ -52,7 +63,9 @@ def load(schema: Schema) -> Any:
     data = json_body()
     if not isinstance(data, dict):
         raise ApiProblem(
-            422, "invalid-request", "Invalid request",
+            422,
+            "invalid-request",
+            "Invalid request",
             "the body must be a JSON object",
             [FieldError("", "expected an object")],
         )

@@ -20,8 +20,13 @@ DEFAULTS: dict[str, Any] = {
     "ARBITER_MAX_TRACE_NODES": 100_000,
 }
 
-_TYPES = {"MAX_CONTENT_LENGTH": int, "ARBITER_MAX_NODES": int, "ARBITER_MAX_DEPTH": int,
-          "ARBITER_TIME_LIMIT": float, "ARBITER_MAX_TRACE_NODES": int}
+_TYPES = {
+    "MAX_CONTENT_LENGTH": int,
+    "ARBITER_MAX_NODES": int,
+    "ARBITER_MAX_DEPTH": int,
+    "ARBITER_TIME_LIMIT": float,
+    "ARBITER_MAX_TRACE_NODES": int,
+}
 
 
 def settings(config: Mapping[str, Any] | None) -> dict[str, Any]:

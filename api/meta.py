@@ -13,8 +13,13 @@ from api.spec import VERSION, spec_yaml
 bp = Blueprint("meta", __name__)
 
 _DOCS_ASSETS = frozenset(
-    {"swagger-ui.css", "swagger-ui-bundle.js", "swagger-ui-standalone-preset.js",
-     "favicon-32x32.png", "favicon-16x16.png"}
+    {
+        "swagger-ui.css",
+        "swagger-ui-bundle.js",
+        "swagger-ui-standalone-preset.js",
+        "favicon-32x32.png",
+        "favicon-16x16.png",
+    }
 )
 _DOCS_PAGE = """<!doctype html>
 <html lang="en">

@@ -20,8 +20,9 @@ log = logging.getLogger(__name__)
 class ApiProblem(Exception):
     """An error raised by the REST layer itself (content type, JSON syntax, ...)."""
 
-    def __init__(self, status: int, slug: str, title: str, detail: str,
-                 errors: Iterable[FieldError] = ()):
+    def __init__(
+        self, status: int, slug: str, title: str, detail: str, errors: Iterable[FieldError] = ()
+    ):
         super().__init__(detail)
         self.status = status
         self.slug = slug
@@ -30,8 +31,9 @@ class ApiProblem(Exception):
         self.errors = list(errors)
 
 
-def problem(status: int, slug: str, title: str, detail: str,
-            errors: Iterable[FieldError] = ()) -> Response:
+def problem(
+    status: int, slug: str, title: str, detail: str, errors: Iterable[FieldError] = ()
+) -> Response:
     body: dict[str, Any] = {
         "type": PROBLEM_TYPE + slug,
         "title": title,
@@ -95,5 +97,9 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Response:
         log.exception("unexpected error")
-        return problem(500, "internal", "Internal error",
-                       "the server failed to handle this request; it has been logged")
+        return problem(
+            500,
+            "internal",
+            "Internal error",
+            "the server failed to handle this request; it has been logged",
+        )

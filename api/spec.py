@@ -26,7 +26,7 @@ _ERROR_TITLES = {
 }
 _DESCRIPTION = (
     "Exact game-tree search, game analysis and expected-utility checks. Numbers are "
-    "given as JSON numbers or exact strings (\"-7/2\", \"0.1\"); every result carries a "
+    'given as JSON numbers or exact strings ("-7/2", "0.1"); every result carries a '
     "JSON number and, where it is not an integer, an exact string in a companion "
     "`*_exact` field. Errors are RFC 9457 problem details with a JSON pointer per "
     "offending field."
@@ -67,7 +67,9 @@ def _operation(op: Operation, rule_arguments: set[str]) -> dict[str, Any]:
     for status in op.errors:
         responses[str(status)] = {
             "description": _ERROR_TITLES[status],
-            "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}},
+            "content": {
+                "application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}
+            },
         }
     doc["responses"] = responses
     return doc

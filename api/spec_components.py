@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-_NUMBER_TEXT = (
-    r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$|^\s*[+-]?\d+\s*/\s*[+-]?\d+\s*$"
-)
+_NUMBER_TEXT = r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$|^\s*[+-]?\d+\s*/\s*[+-]?\d+\s*$"
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -42,8 +40,8 @@ PROBLEM: dict[str, Any] = {
 
 COMPONENTS: dict[str, dict[str, Any]] = {
     "ExactNumber": {
-        "description": "A finite number: a JSON number, a decimal string such as \"0.1\" "
-        "(read exactly, as 1/10) or a fraction string such as \"-7/2\".",
+        "description": 'A finite number: a JSON number, a decimal string such as "0.1" '
+        '(read exactly, as 1/10) or a fraction string such as "-7/2".',
         "oneOf": [
             {"type": "number"},
             {"type": "string", "pattern": _NUMBER_TEXT, "maxLength": 200},

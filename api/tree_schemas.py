@@ -21,18 +21,28 @@ def ref(name: str) -> dict[str, str]:
 class TreeRequestSchema(Schema):
     tree = fields.Raw(
         required=True,
-        metadata={"description": "The game tree: a node object, nested arrays (shorthand) or "
-                  "the flat form. See the Tree schema.", "openapi": {"allOf": [ref("Tree")]}},
+        metadata={
+            "description": "The game tree: a node object, nested arrays (shorthand) or "
+            "the flat form. See the Tree schema.",
+            "openapi": {"allOf": [ref("Tree")]},
+        },
     )
     root = fields.String(
-        load_default="max", validate=validate.OneOf(["max", "min"]),
-        metadata={"description": "Kind of the root when the tree does not state it; "
-                  "levels without a kind alternate from it."},
+        load_default="max",
+        validate=validate.OneOf(["max", "min"]),
+        metadata={
+            "description": "Kind of the root when the tree does not state it; "
+            "levels without a kind alternate from it."
+        },
     )
     depth = StrictInteger(
-        load_default=None, allow_none=True, validate=validate.Range(min=0),
-        metadata={"description": "Depth cutoff in plies (H-minimax): nodes at this depth are "
-                  "scored by their eval. null searches to the leaves."},
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0),
+        metadata={
+            "description": "Depth cutoff in plies (H-minimax): nodes at this depth are "
+            "scored by their eval. null searches to the leaves."
+        },
     )
 
 
@@ -43,18 +53,23 @@ class MinimaxRequestSchema(TreeRequestSchema):
 class AlphaBetaRequestSchema(TreeRequestSchema):
     prune_on_equality = StrictBoolean(
         load_default=True,
-        metadata={"description": "true: cut when v >= beta at MAX and v <= alpha at MIN "
-                  "(AIMA, lecture slides). false: cut only on strict inequality (CS188)."},
+        metadata={
+            "description": "true: cut when v >= beta at MAX and v <= alpha at MIN "
+            "(AIMA, lecture slides). false: cut only on strict inequality (CS188)."
+        },
     )
     trace = StrictBoolean(
         load_default=False,
-        metadata={"description": "Return the step-by-step trace of (node, alpha, beta, value) "
-                  "events."},
+        metadata={
+            "description": "Return the step-by-step trace of (node, alpha, beta, value) events."
+        },
     )
     move_ordering = StrictBoolean(
         load_default=False,
-        metadata={"description": "Compare the leaves evaluated with the given child order to "
-                  "best-first and worst-first order, with the Knuth-Moore minimal tree bound."},
+        metadata={
+            "description": "Compare the leaves evaluated with the given child order to "
+            "best-first and worst-first order, with the Knuth-Moore minimal tree bound."
+        },
     )
 
 
@@ -62,7 +77,8 @@ class NodeResultSchema(Schema):
     value = fields.Float(required=True, metadata={"description": "Value the node returned."})
     value_exact = fields.String(metadata={"description": "Exact value, when not an integer."})
     bound = fields.String(
-        required=True, validate=BOUND,
+        required=True,
+        validate=BOUND,
         metadata={"description": "exact, or lower/upper bound on the true value (alpha-beta)."},
     )
 
@@ -89,9 +105,14 @@ class CutoffSchema(Schema):
     beta_exact = fields.String()
     value = fields.Float(required=True, metadata={"description": "v at the cut."})
     value_exact = fields.String()
-    after = fields.String(required=True, metadata={"description": "Child whose value caused the cut."})
-    cut = fields.List(fields.String(), required=True,
-                      metadata={"description": "Children never searched, left to right."})
+    after = fields.String(
+        required=True, metadata={"description": "Child whose value caused the cut."}
+    )
+    cut = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "Children never searched, left to right."},
+    )
 
 
 class TraceEventSchema(Schema):
@@ -115,14 +136,22 @@ class MoveOrderingSchema(Schema):
     best_first = fields.Integer(required=True)
     worst_first = fields.Integer(required=True)
     leaves = fields.Integer(required=True, metadata={"description": "Static nodes in the search."})
-    uniform = fields.Boolean(required=True, metadata={"description": "Every internal node "
-                             "has the same branching and every leaf the same depth."})
+    uniform = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "Every internal node "
+            "has the same branching and every leaf the same depth."
+        },
+    )
     branching = fields.Integer(allow_none=True, required=True)
     depth = fields.Integer(allow_none=True, required=True)
     minimal_tree = fields.Integer(
-        allow_none=True, required=True,
-        metadata={"description": "Knuth-Moore bound b^ceil(d/2) + b^floor(d/2) - 1 on a "
-                  "uniform tree; null otherwise."},
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "Knuth-Moore bound b^ceil(d/2) + b^floor(d/2) - 1 on a "
+            "uniform tree; null otherwise."
+        },
     )
 
 
@@ -131,19 +160,25 @@ class TreeResultSchema(Schema):
     value_exact = fields.String(metadata={"description": "Exact root value, when not an integer."})
     root_kind = fields.String(required=True, validate=validate.OneOf(["max", "min", "leaf"]))
     best_move = fields.String(
-        required=True, allow_none=True,
-        metadata={"description": "Id of the root's optimal child (leftmost among ties); null "
-                  "when the root is scored statically."},
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "Id of the root's optimal child (leftmost among ties); null "
+            "when the root is scored statically."
+        },
     )
     best_move_label = fields.String(
         allow_none=True, metadata={"description": "The move label of that child, if given."}
     )
     principal_variation = fields.List(
-        fields.String(), required=True,
+        fields.String(),
+        required=True,
         metadata={"description": "Ids from the root's best child to where the search stops."},
     )
     nodes = fields.Dict(
-        keys=fields.String(), values=fields.Nested(NodeResultSchema), required=True,
+        keys=fields.String(),
+        values=fields.Nested(NodeResultSchema),
+        required=True,
         metadata={"description": "Value of every node searched, by id."},
     )
     depth = fields.Integer(allow_none=True, required=True)
@@ -152,21 +187,32 @@ class TreeResultSchema(Schema):
 
 class MinimaxResultSchema(TreeResultSchema):
     best_moves = fields.List(
-        fields.String(), required=True,
+        fields.String(),
+        required=True,
         metadata={"description": "Every optimal child of the root (ties), left to right."},
     )
 
 
 class AlphaBetaResultSchema(TreeResultSchema):
     prune_on_equality = fields.Boolean(required=True)
-    pruned = fields.List(fields.String(), required=True,
-                         metadata={"description": "Topmost pruned subtrees, left to right."})
-    pruned_leaves = fields.List(fields.String(), required=True,
-                                metadata={"description": "Leaves never evaluated, left to right."})
-    evaluated_leaves = fields.List(fields.String(), required=True,
-                                   metadata={"description": "Leaves in evaluation order."})
+    pruned = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "Topmost pruned subtrees, left to right."},
+    )
+    pruned_leaves = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "Leaves never evaluated, left to right."},
+    )
+    evaluated_leaves = fields.List(
+        fields.String(), required=True, metadata={"description": "Leaves in evaluation order."}
+    )
     cutoffs = fields.List(fields.Nested(CutoffSchema), required=True)
-    trace = fields.List(fields.Nested(TraceEventSchema),
-                        metadata={"description": "Present when trace was requested."})
-    move_ordering = fields.Nested(MoveOrderingSchema,
-                                  metadata={"description": "Present when requested."})
+    trace = fields.List(
+        fields.Nested(TraceEventSchema),
+        metadata={"description": "Present when trace was requested."},
+    )
+    move_ordering = fields.Nested(
+        MoveOrderingSchema, metadata={"description": "Present when requested."}
+    )

@@ -7,11 +7,11 @@ from flask import Blueprint, Response, current_app
 from analysis.alphabeta import alpha_beta
 from analysis.minimax import minimax
 from analysis.move_ordering import move_ordering
+from analysis.tree_json import alpha_beta_json, minimax_json
 from api.body import load
 from api.gc_pause import gc_paused
 from api.openapi import operation
 from api.responses import json_response
-from analysis.tree_json import alpha_beta_json, minimax_json
 from api.tree_schemas import (
     AlphaBetaRequestSchema,
     AlphaBetaResultSchema,

@@ -18,6 +18,7 @@ import math
 import random
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -177,9 +178,29 @@ def peak_memory(path: str, body_file: str) -> float:
         f"r = c.post({path!r}, data=body, content_type='application/json'); r.get_data();"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True, cwd=Path(__file__).resolve().parent.parent)
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
     return float(out.stdout.strip())
+
+
+def measure_form(form: str, body: bytes, client: Any, repeats: int) -> str:
+    """One table row: parse, minimax and alpha-beta times, ratios and peak memory."""
+    parse = best_of(repeats, lambda: orjson.loads(body))
+    mini = best_of(repeats, lambda: post(client, "/v1/trees/minimax", body))
+    ab = best_of(repeats, lambda: post(client, "/v1/trees/alphabeta", body))
+    with tempfile.NamedTemporaryFile(suffix=".json") as handle:
+        handle.write(body)
+        handle.flush()
+        peaks = [peak_memory(p, handle.name) for p in ("/v1/trees/minimax", "/v1/trees/alphabeta")]
+    return (
+        f"{form:<10} {len(body) / 1e6:>8.1f} {parse:>9.3f}s {mini:>11.3f}s {ab:>13.3f}s "
+        f"{mini / parse:>8.2f} {ab / parse:>8.2f} {peaks[0]:>5.0f}/{peaks[1]:<5.0f}"
+    )
 
 
 def main() -> None:
@@ -193,19 +214,14 @@ def main() -> None:
     total = count_nodes(shorthand)
     client = create_app().test_client()
     print(f"tree: {total:,} nodes, seed {args.seed}, depth {args.depth}, leaves in [-100, 100]")
-    print(f"{'form':<10} {'body MB':>8} {'(a) parse':>10} {'(b) minimax':>12} "
-          f"{'(c) alphabeta':>14} {'(b)/(a)':>8} {'(c)/(a)':>8} {'peak MB b/c':>12}")
-    for form, tree in (("objects", as_objects(shorthand)), ("shorthand", shorthand)):
-        body = orjson.dumps({"tree": tree})
-        parse = best_of(args.repeats, lambda: orjson.loads(body))
-        mini = best_of(args.repeats, lambda: post(client, "/v1/trees/minimax", body))
-        ab = best_of(args.repeats, lambda: post(client, "/v1/trees/alphabeta", body))
-        body_file = f"/tmp/arbiter-bench-{form}.json"
-        Path(body_file).write_bytes(body)
-        peaks = [peak_memory(p, body_file) for p in ("/v1/trees/minimax", "/v1/trees/alphabeta")]
-        print(f"{form:<10} {len(body) / 1e6:>8.1f} {parse:>9.3f}s {mini:>11.3f}s {ab:>13.3f}s "
-              f"{mini / parse:>8.2f} {ab / parse:>8.2f} {peaks[0]:>5.0f}/{peaks[1]:<5.0f}")
-        del body, tree
+    print(
+        f"{'form':<10} {'body MB':>8} {'(a) parse':>10} {'(b) minimax':>12} "
+        f"{'(c) alphabeta':>14} {'(b)/(a)':>8} {'(c)/(a)':>8} {'peak MB b/c':>12}"
+    )
+    print(
+        measure_form("objects", orjson.dumps({"tree": as_objects(shorthand)}), client, args.repeats)
+    )
+    print(measure_form("shorthand", orjson.dumps({"tree": shorthand}), client, args.repeats))
     parsed = parse_tree(shorthand)
     result = alpha_beta(parsed)
     game = TreeGame(parsed)
@@ -215,15 +231,23 @@ def main() -> None:
     listing = best_of(args.repeats, lambda: alpha_beta(parsed).pruned_leaves)
     aima = best_of(args.repeats, lambda: aima_alpha_beta_search(0, game))
     bare = best_of(args.repeats, lambda: bare_alpha_beta(shorthand))
-    print(f"in-memory alpha-beta on the same tree ({result.stats.visited:,} nodes visited, "
-          f"{result.stats.evaluated:,} leaves evaluated, {len(result.pruned_leaves):,} pruned):")
-    print(f"  ours (iterative; value and bound of every visited node, best moves, cutoffs, "
-          f"pruned subtrees, evaluated leaves): {ours:.3f}s; listing all pruned leaves "
-          f"too: {listing:.3f}s")
-    print(f"  AIMA-style recursive (game object; best move only): {aima:.3f}s   "
-          f"ours/AIMA = {ours / aima:.2f}")
-    print(f"  bare recursion on nested lists (root value only): {bare:.3f}s   "
-          f"ours/bare = {ours / bare:.2f}")
+    print(
+        f"in-memory alpha-beta on the same tree ({result.stats.visited:,} nodes visited, "
+        f"{result.stats.evaluated:,} leaves evaluated, {len(result.pruned_leaves):,} pruned):"
+    )
+    print(
+        f"  ours (iterative; value and bound of every visited node, best moves, cutoffs, "
+        f"pruned subtrees, evaluated leaves): {ours:.3f}s; listing all pruned leaves "
+        f"too: {listing:.3f}s"
+    )
+    print(
+        f"  AIMA-style recursive (game object; best move only): {aima:.3f}s   "
+        f"ours/AIMA = {ours / aima:.2f}"
+    )
+    print(
+        f"  bare recursion on nested lists (root value only): {bare:.3f}s   "
+        f"ours/bare = {ours / bare:.2f}"
+    )
 
 
 if __name__ == "__main__":

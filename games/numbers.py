@@ -64,7 +64,7 @@ def parse_exact(raw: object, pointer: str) -> Exact:
     if isinstance(raw, str):
         return _parse_text(raw, pointer)
     raise InvalidInputError(
-        f"expected a number or a numeric string such as \"-7/2\" or \"0.1\", got {_describe(raw)}",
+        f'expected a number or a numeric string such as "-7/2" or "0.1", got {_describe(raw)}',
         pointer,
     )
 
@@ -79,9 +79,7 @@ def _parse_text(text: str, pointer: str) -> Exact:
     if decimal:
         exponent = decimal.group(1)
         if exponent is not None and abs(int(exponent)) > MAX_EXPONENT:
-            raise InvalidInputError(
-                f"exponent of {text!r} is beyond +/-{MAX_EXPONENT}", pointer
-            )
+            raise InvalidInputError(f"exponent of {text!r} is beyond +/-{MAX_EXPONENT}", pointer)
         return _bounded(normalize(Fraction(stripped)), text, pointer)
     ratio = _RATIO.fullmatch(stripped)
     if ratio:
@@ -92,14 +90,14 @@ def _parse_text(text: str, pointer: str) -> Exact:
     if stripped.lower().lstrip("+-") in {"nan", "inf", "infinity"}:
         raise InvalidInputError(f"number must be finite, got {text!r}", pointer)
     raise InvalidInputError(
-        f"{text!r} is not a number; write an integer, a decimal such as \"0.1\" "
-        "or a fraction such as \"-7/2\"",
+        f'{text!r} is not a number; write an integer, a decimal such as "0.1" '
+        'or a fraction such as "-7/2"',
         pointer,
     )
 
 
 def _bounded(value: Exact, text: str, pointer: str) -> Exact:
-    if abs(value) > MAX_MAGNITUDE:
+    if abs(value) > MAX_MAGNITUDE:  # type: ignore[operator]  # Fraction.__abs__ is untyped
         raise InvalidInputError(f"{text!r} is larger in magnitude than 1e300", pointer)
     return value
 

@@ -69,6 +69,7 @@ class Tree:
     _positions: list[int] = field(default_factory=list, repr=False)
     _array_nodes: bytearray = field(default_factory=bytearray, repr=False)
     _base: str = ""
+    _leaf_count: int = -1
     _index: dict[str, int] = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
@@ -149,4 +150,12 @@ class Tree:
         return join_pointer(self.pointer(index), name)
 
     def max_depth(self) -> int:
-        return max(self.depths)
+        """Depth of the deepest node: the last one, in level order."""
+        return self.depths[-1]
+
+    @property
+    def leaf_count(self) -> int:
+        """Number of leaves (an empty range equals any other, so ``count`` runs in C)."""
+        if self._leaf_count < 0:
+            object.__setattr__(self, "_leaf_count", self.children.count(range(0)))
+        return self._leaf_count

@@ -61,13 +61,13 @@ def parse_tree(
         When the tree has more nodes or levels than ``limits`` allow.
     """
     if root not in (MAX, MIN):
-        raise InvalidInputError(f"root must be \"max\" or \"min\", got {root!r}", "/root")
+        raise InvalidInputError(f'root must be "max" or "min", got {root!r}', "/root")
     limits = limits or Limits()
     if isinstance(raw, dict) and ("nodes" in raw or "root" in raw):
         return _TreeBuilder(root, limits, pointer).build_flat(raw)
     if not isinstance(raw, (dict, list)):
         raise InvalidInputError(
-            f"a tree is a node object, a nested array or a flat {{\"root\", \"nodes\"}} "
+            f'a tree is a node object, a nested array or a flat {{"root", "nodes"}} '
             f"object, got {describe_json(raw)}",
             pointer,
         )
@@ -101,6 +101,7 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
     array_nodes = bytearray()
     level: list[Any] = [raw]
     depth = 0
+    leaves = 0
     while True:
         shapes = list(map(type, level))
         classified = _classify_level(level, shapes)
@@ -112,6 +113,7 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
         values.extend(scores)
         array_nodes.extend(bytes([shape is list for shape in shapes]))
         counts = [0 if sub is None else len(sub) for sub in subs]
+        leaves += counts.count(0)
         total = len(ids)
         ends = list(accumulate(counts, initial=total))
         children.extend(map(range, ends[:-1], ends[1:]))
@@ -124,8 +126,13 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
         slots = [str(slot) for slot in range(max(counts))]
         prefixes = [ids[first + i] + "." for i, count in enumerate(counts) if count]
         sizes = list(filter(None, counts))
-        ids.extend(map(add, chain.from_iterable(map(repeat, prefixes, sizes)),
-                       chain.from_iterable(map(slots.__getitem__, map(slice, sizes)))))
+        ids.extend(
+            map(
+                add,
+                chain.from_iterable(map(repeat, prefixes, sizes)),
+                chain.from_iterable(map(slots.__getitem__, map(slice, sizes))),
+            )
+        )
         parents.extend(chain.from_iterable(map(repeat, range(first, total), counts)))
         positions.extend(chain.from_iterable(map(range, counts)))
         depths.extend(repeat(depth + 1, added))
@@ -144,12 +151,11 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
         _positions=positions,
         _array_nodes=array_nodes,
         _base=base,
+        _leaf_count=leaves,
     )
 
 
-def _classify_level(
-    level: list[Any], shapes: list[type]
-) -> tuple[list[Any], list[Any]] | None:
+def _classify_level(level: list[Any], shapes: list[type]) -> tuple[list[Any], list[Any]] | None:
     """Children lists and leaf values of one level of a plain tree, or None.
 
     A level that is all arrays, all integers, all ``{"children"}`` objects or
@@ -172,15 +178,24 @@ def _classify_level(
             return subs, scores
         if sub_kinds == {type(None)} and set(map(type, scores)) == {int}:
             return subs, scores
-    subs = [node if shape is list else node.get("children")
-            if shape is dict and len(node) == 1 else None
-            for node, shape in zip(level, shapes, strict=True)]
-    scores = [node if shape is int else node.get("value")
-              if shape is dict and len(node) == 1 else None
-              for node, shape in zip(level, shapes, strict=True)]
-    if all((type(sub) is list and len(sub) > 0) if score is None
-           else (sub is None and type(score) is int)
-           for sub, score in zip(subs, scores, strict=True)):
+    subs = [
+        node
+        if shape is list
+        else node.get("children")
+        if shape is dict and len(node) == 1
+        else None
+        for node, shape in zip(level, shapes, strict=True)
+    ]
+    scores = [
+        node if shape is int else node.get("value") if shape is dict and len(node) == 1 else None
+        for node, shape in zip(level, shapes, strict=True)
+    ]
+    if all(
+        (type(sub) is list and len(sub) > 0)
+        if score is None
+        else (sub is None and type(score) is int)
+        for sub, score in zip(subs, scores, strict=True)
+    ):
         return subs, scores
     return None
 
@@ -252,18 +267,18 @@ class _TreeBuilder:
         unknown = sorted(raw.keys() - FLAT_FIELDS)
         if unknown:
             raise InvalidInputError(
-                f"unknown field {unknown[0]!r} in a flat tree (expected \"root\" and \"nodes\")",
+                f'unknown field {unknown[0]!r} in a flat tree (expected "root" and "nodes")',
                 join_pointer(base, unknown[0]),
             )
         nodes = raw.get("nodes")
         root_id = raw.get("root")
         if not isinstance(nodes, list) or not nodes:
             raise InvalidInputError(
-                "\"nodes\" must be a non-empty array of node objects", join_pointer(base, "nodes")
+                '"nodes" must be a non-empty array of node objects', join_pointer(base, "nodes")
             )
         if not isinstance(root_id, str):
             raise InvalidInputError(
-                f"\"root\" must be the id of the root node, got {describe_json(root_id)}",
+                f'"root" must be the id of the root node, got {describe_json(root_id)}',
                 join_pointer(base, "root"),
             )
         if len(nodes) > self.limits.max_nodes:
@@ -278,7 +293,7 @@ class _TreeBuilder:
             node_id = node.get("id")
             if not isinstance(node_id, str) or not node_id:
                 raise InvalidInputError(
-                    "every node of a flat tree needs a non-empty string \"id\"",
+                    'every node of a flat tree needs a non-empty string "id"',
                     where + "/id",
                 )
             if node_id in by_id:
@@ -387,9 +402,7 @@ class _TreeBuilder:
         base = self.base
         node_fields = NODE_FIELDS
         # queue entries: (raw node, parent index, position among siblings, default kind, source)
-        queue: list[tuple[Any, int, int, str, int] | None] = [
-            (top, -1, 0, self.root, top_source)
-        ]
+        queue: list[tuple[Any, int, int, str, int] | None] = [(top, -1, 0, self.root, top_source)]
         enqueue = queue.append
         head = 0
         while head < len(queue):
@@ -419,7 +432,8 @@ class _TreeBuilder:
                 if not node.keys() <= node_fields:
                     unknown = sorted(node.keys() - node_fields)[0]
                     raise self.fail(
-                        index, unknown,
+                        index,
+                        unknown,
                         f"unknown field {unknown!r}; a node has "
                         "id, kind, value, eval, move and children",
                     )
@@ -451,12 +465,14 @@ class _TreeBuilder:
                     kids = flat_children[source]
                 elif type(kids) is not list:
                     raise self.fail(
-                        index, "children",
+                        index,
+                        "children",
                         f"children must be an array, got {describe_json(kids)}",
                     )
                 if not kids:
                     raise self.fail(
-                        index, "children",
+                        index,
+                        "children",
                         "an internal node needs at least one child; omit children for a leaf",
                     )
                 if kind is None:
@@ -465,14 +481,14 @@ class _TreeBuilder:
                     raise self.bad_internal_kind(index, kind)
                 if "value" in node:
                     raise self.fail(
-                        index, "value",
+                        index,
+                        "value",
                         "value is a leaf's utility; give an internal node's static "
                         "evaluation as eval",
                     )
                 static = node.get("eval")
                 evals.append(
-                    None if static is None
-                    else parse_exact(static, self.pointer(index) + "/eval")
+                    None if static is None else parse_exact(static, self.pointer(index) + "/eval")
                 )
                 values.append(None)
                 kinds.append(kind)
@@ -486,8 +502,9 @@ class _TreeBuilder:
                 moves.append(None)
                 if not node:
                     raise self.fail(
-                        index, None, "an empty array is not a tree node; a subtree needs "
-                        "at least one child"
+                        index,
+                        None,
+                        "an empty array is not a tree node; a subtree needs at least one child",
                     )
                 kids = node
                 kind = turn
@@ -524,20 +541,23 @@ class _TreeBuilder:
         if kind is not None and kind != LEAF:
             if kind == MAX or kind == MIN:
                 raise self.fail(
-                    index, "kind",
-                    f"a node of kind {kind!r} needs children; a node without children "
-                    "is a leaf",
+                    index,
+                    "kind",
+                    f"a node of kind {kind!r} needs children; a node without children is a leaf",
                 )
             raise self.bad_kind(index, kind)
         if "eval" in node:
             raise self.fail(
-                index, "eval", "eval is the static evaluation of an internal node; "
-                "a leaf's utility is its value",
+                index,
+                "eval",
+                "eval is the static evaluation of an internal node; a leaf's utility is its value",
             )
         if "value" not in node:
             raise self.fail(index, "value", "a leaf needs a value (its utility)")
         raw = node["value"]
-        self.values.append(raw if type(raw) is int else parse_exact(raw, self.pointer(index) + "/value"))
+        self.values.append(
+            raw if type(raw) is int else parse_exact(raw, self.pointer(index) + "/value")
+        )
         self.evals.append(None)
         self.kinds.append(LEAF)
 
@@ -548,7 +568,8 @@ class _TreeBuilder:
 
     def bad_kind(self, index: int, kind: object) -> InvalidInputError:
         return self.fail(
-            index, "kind",
+            index,
+            "kind",
             f"unknown kind {kind!r}; expected one of {', '.join(KIND_NAMES)}",
         )
 
@@ -580,7 +601,8 @@ class _TreeBuilder:
             culprit, other = (index, first) if self.given_ids[index] else (first, index)
             detail = "" if self.given_ids[other] else " (the default id of that node)"
             raise self.fail(
-                culprit, "id",
+                culprit,
+                "id",
                 f"duplicate id {node_id!r}: also the id of the node at "
                 f"{self.pointer(other)}{detail}",
             )

@@ -17,7 +17,9 @@ def minimax_value(tree: Any, maximizing: bool = True) -> Any:
     return max(scores) if maximizing else min(scores)
 
 
-def alpha_beta_leaves(tree: Any, prune_on_equality: bool, maximizing: bool = True) -> tuple[Any, list[str]]:
+def alpha_beta_leaves(
+    tree: Any, prune_on_equality: bool, maximizing: bool = True
+) -> tuple[Any, list[str]]:
     """Root value and the path ids ("root.0.1") of the leaves evaluated, in order."""
     seen: list[str] = []
 

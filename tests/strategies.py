@@ -22,7 +22,9 @@ def shorthand_trees(
     ).filter(lambda tree: isinstance(tree, list))
 
 
-def uniform_trees(branching: int, depth: int, values: st.SearchStrategy[int]) -> st.SearchStrategy[Any]:
+def uniform_trees(
+    branching: int, depth: int, values: st.SearchStrategy[int]
+) -> st.SearchStrategy[Any]:
     """Complete trees of the given branching and depth."""
     strategy: st.SearchStrategy[Any] = values
     for _ in range(depth):

@@ -46,6 +46,7 @@ def test_readme_has_examples() -> None:
 @pytest.mark.parametrize(("command", "expected"), examples())
 def test_readme_example(base_url: str, command: str, expected: str) -> None:
     command = command.replace("http://localhost:8000", base_url)
-    out = subprocess.run(["bash", "-c", command], capture_output=True, text=True, check=True,
-                         timeout=30)
+    out = subprocess.run(
+        ["bash", "-c", command], capture_output=True, text=True, check=True, timeout=30
+    )
     assert json.loads(out.stdout) == json.loads(expected)

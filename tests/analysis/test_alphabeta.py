@@ -18,8 +18,11 @@ AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 def test_aima_bounds_and_cutoff() -> None:
     tree = parse_tree(AIMA)
     result = alpha_beta(tree)
-    by_id = {tree.ids[i]: (result.values[i], result.bounds[i]) for i in range(len(tree))
-             if result.values[i] is not None}
+    by_id = {
+        tree.ids[i]: (result.values[i], result.bounds[i])
+        for i in range(len(tree))
+        if result.values[i] is not None
+    }
     # C stops at C1 = 2 <= alpha = 3: its true value (2) is at most 2.
     assert by_id["root.1"] == (2, UPPER)
     # D reads all three leaves: exact.
@@ -104,8 +107,9 @@ def test_depth_cutoff_scores_frontier_by_eval() -> None:
 
 
 def test_depth_cutoff_without_eval_names_the_node() -> None:
-    tree = parse_tree({"children": [{"id": "B", "children": [1, 2]}, {"id": "C", "eval": 1,
-                                                                       "children": [3]}]})
+    tree = parse_tree(
+        {"children": [{"id": "B", "children": [1, 2]}, {"id": "C", "eval": 1, "children": [3]}]}
+    )
     with pytest.raises(InvalidInputError) as caught:
         minimax(tree, depth=1)
     assert "'B'" in str(caught.value)

@@ -95,7 +95,9 @@ def test_reported_bounds_hold(raw: Any, root: str, equality: bool) -> None:
 
 
 @given(st.integers(2, 4), st.integers(1, 4), st.data())
-def test_best_first_order_reaches_knuth_moore_bound(branching: int, depth: int, data: st.DataObject) -> None:
+def test_best_first_order_reaches_knuth_moore_bound(
+    branching: int, depth: int, data: st.DataObject
+) -> None:
     leaves = branching**depth
     values = data.draw(st.permutations(range(leaves)))
     iterator = iter(values)

@@ -35,36 +35,65 @@ def test_minimax_answers_aima_figure(client: FlaskClient) -> None:
 
 
 def test_alphabeta_answers_aima_figure(client: FlaskClient) -> None:
-    body = client.post("/v1/trees/alphabeta", json={"tree": AIMA, "trace": True,
-                                                    "move_ordering": True}).get_json()
+    body = client.post(
+        "/v1/trees/alphabeta", json={"tree": AIMA, "trace": True, "move_ordering": True}
+    ).get_json()
     assert body["value"] == 3
     assert body["pruned"] == ["root.1.1", "root.1.2"]
     assert body["pruned_leaves"] == ["root.1.1", "root.1.2"]
     assert body["evaluated_leaves"][:4] == ["root.0.0", "root.0.1", "root.0.2", "root.1.0"]
     assert body["nodes"]["root.1"] == {"value": 2, "bound": "upper"}
     assert "root.1.1" not in body["nodes"]
-    assert body["cutoffs"] == [{"node": "root.1", "alpha": 3, "beta": "inf", "value": 2,
-                                "after": "root.1.0", "cut": ["root.1.1", "root.1.2"]}]
-    assert body["trace"][0] == {"event": "enter", "node": "root", "alpha": "-inf",
-                                "beta": "inf", "value": None}
-    assert body["move_ordering"] == {"given": 7, "best_first": 5, "worst_first": 9, "leaves": 9,
-                                     "uniform": True, "branching": 3, "depth": 2,
-                                     "minimal_tree": 5}
+    assert body["cutoffs"] == [
+        {
+            "node": "root.1",
+            "alpha": 3,
+            "beta": "inf",
+            "value": 2,
+            "after": "root.1.0",
+            "cut": ["root.1.1", "root.1.2"],
+        }
+    ]
+    assert body["trace"][0] == {
+        "event": "enter",
+        "node": "root",
+        "alpha": "-inf",
+        "beta": "inf",
+        "value": None,
+    }
+    assert body["move_ordering"] == {
+        "given": 7,
+        "best_first": 5,
+        "worst_first": 9,
+        "leaves": 9,
+        "uniform": True,
+        "branching": 3,
+        "depth": 2,
+        "minimal_tree": 5,
+    }
 
 
 @pytest.mark.parametrize(("equality", "pruned"), [(True, ["root.1.1"]), (False, [])])
 def test_pruning_convention_option(client: FlaskClient, equality: bool, pruned: list[str]) -> None:
-    body = client.post("/v1/trees/alphabeta", json={"tree": [[10], [10, 0]],
-                                                    "prune_on_equality": equality}).get_json()
+    body = client.post(
+        "/v1/trees/alphabeta", json={"tree": [[10], [10, 0]], "prune_on_equality": equality}
+    ).get_json()
     assert body["pruned_leaves"] == pruned
     assert body["prune_on_equality"] is equality
 
 
 def test_exact_values_carry_exact_strings(client: FlaskClient) -> None:
-    body = client.post("/v1/trees/minimax", json={
-        "tree": {"children": [{"id": "a", "move": "left", "value": "-7/2"},
-                              {"id": "b", "move": "right", "value": "0.1"}]},
-    }).get_json()
+    body = client.post(
+        "/v1/trees/minimax",
+        json={
+            "tree": {
+                "children": [
+                    {"id": "a", "move": "left", "value": "-7/2"},
+                    {"id": "b", "move": "right", "value": "0.1"},
+                ]
+            },
+        },
+    ).get_json()
     assert body["value"] == 0.1
     assert body["value_exact"] == "1/10"
     assert body["best_move"] == "b" and body["best_move_label"] == "right"
@@ -72,8 +101,9 @@ def test_exact_values_carry_exact_strings(client: FlaskClient) -> None:
 
 
 def test_depth_option_and_missing_eval(client: FlaskClient) -> None:
-    tree = {"children": [{"id": "B", "eval": 5, "children": [1, 2]},
-                         {"id": "C", "children": [8, 9]}]}
+    tree = {
+        "children": [{"id": "B", "eval": 5, "children": [1, 2]}, {"id": "C", "children": [8, 9]}]
+    }
     body = problem(client.post("/v1/trees/minimax", json={"tree": tree, "depth": 1}), 422)
     assert body["errors"][0]["pointer"] == "/tree/children/1/eval"
     assert "'C'" in body["detail"]
@@ -82,7 +112,9 @@ def test_depth_option_and_missing_eval(client: FlaskClient) -> None:
 
 
 def test_malformed_json_is_400(client: FlaskClient) -> None:
-    body = problem(client.post("/v1/trees/minimax", data=b'{"tree": [1,', content_type="application/json"), 400)
+    body = problem(
+        client.post("/v1/trees/minimax", data=b'{"tree": [1,', content_type="application/json"), 400
+    )
     assert "not valid JSON" in body["detail"]
 
 
@@ -94,25 +126,37 @@ def test_non_object_body_is_422(client: FlaskClient) -> None:
     problem(client.post("/v1/trees/minimax", json=[1, 2]), 422)
 
 
-@pytest.mark.parametrize(("body", "pointer"), [
-    ({}, "/tree"),
-    ({"tree": [1], "depth": -1}, "/depth"),
-    ({"tree": [1], "depth": 1.5}, "/depth"),
-    ({"tree": [1], "depth": "2"}, "/depth"),
-    ({"tree": [1], "root": "chance"}, "/root"),
-    ({"tree": [1], "prune_on_equality": "yes"}, "/prune_on_equality"),
-    ({"tree": [1], "colour": 1}, "/colour"),
-    ({"tree": [[1, {"value": "NaN"}]]}, "/tree/0/1/value"),
-    ({"tree": {"children": [{"id": "x", "value": 1}, {"id": "x", "value": 1}]}}, "/tree/children/1/id"),
-])
-def test_invalid_requests_point_at_the_field(client: FlaskClient, body: dict[str, Any], pointer: str) -> None:
+@pytest.mark.parametrize(
+    ("body", "pointer"),
+    [
+        ({}, "/tree"),
+        ({"tree": [1], "depth": -1}, "/depth"),
+        ({"tree": [1], "depth": 1.5}, "/depth"),
+        ({"tree": [1], "depth": "2"}, "/depth"),
+        ({"tree": [1], "root": "chance"}, "/root"),
+        ({"tree": [1], "prune_on_equality": "yes"}, "/prune_on_equality"),
+        ({"tree": [1], "colour": 1}, "/colour"),
+        ({"tree": [[1, {"value": "NaN"}]]}, "/tree/0/1/value"),
+        (
+            {"tree": {"children": [{"id": "x", "value": 1}, {"id": "x", "value": 1}]}},
+            "/tree/children/1/id",
+        ),
+    ],
+)
+def test_invalid_requests_point_at_the_field(
+    client: FlaskClient, body: dict[str, Any], pointer: str
+) -> None:
     found = problem(client.post("/v1/trees/alphabeta", json=body), 422)
     assert pointer in [error["pointer"] for error in found["errors"]]
 
 
 def test_nan_literal_is_malformed_json(client: FlaskClient) -> None:
-    problem(client.post("/v1/trees/minimax", data=b'{"tree": [1, NaN]}',
-                        content_type="application/json"), 400)
+    problem(
+        client.post(
+            "/v1/trees/minimax", data=b'{"tree": [1, NaN]}', content_type="application/json"
+        ),
+        400,
+    )
 
 
 def test_body_size_limit_is_413() -> None:
@@ -146,7 +190,9 @@ def test_5000_deep_nested_body_is_refused_and_points_to_flat_form(client: FlaskC
 
 def test_100000_deep_flat_chain_solves_over_http(client: FlaskClient) -> None:
     count = 100_000
-    nodes: list[dict[str, Any]] = [{"id": f"n{i}", "children": [f"n{i + 1}"]} for i in range(count - 1)]
+    nodes: list[dict[str, Any]] = [
+        {"id": f"n{i}", "children": [f"n{i + 1}"]} for i in range(count - 1)
+    ]
     nodes.append({"id": f"n{count - 1}", "value": "7/2"})
     raw = orjson.dumps({"tree": {"root": "n0", "nodes": nodes}})
     for path in ("/v1/trees/minimax", "/v1/trees/alphabeta"):

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 import schemathesis
-from schemathesis.specs.openapi.checks import positive_data_acceptance
 import yaml
 from flask import Flask
 from hypothesis import HealthCheck, settings
+from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from api import create_app
 from api.spec import spec_yaml
@@ -46,9 +46,15 @@ def test_served_spec_is_the_committed_file() -> None:
 
 
 @SCHEMA.parametrize()
-@settings(max_examples=40, deadline=None,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
-                                 HealthCheck.data_too_large])
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+        HealthCheck.data_too_large,
+    ],
+)
 def test_app_conforms_to_the_spec(case: schemathesis.Case) -> None:
     # Responses must be documented, match their schemas, and never be a 500. A
     # schema-valid body may still be refused with a 422: JSON Schema cannot state
@@ -59,7 +65,9 @@ def test_app_conforms_to_the_spec(case: schemathesis.Case) -> None:
 @pytest.mark.parametrize("path", ["/v1/trees/minimax", "/v1/trees/alphabeta"])
 def test_documented_examples_work(path: str) -> None:
     document = yaml.safe_load(SPEC_FILE.read_text())
-    example = document["paths"][path]["post"]["requestBody"]["content"]["application/json"]["example"]
+    example = document["paths"][path]["post"]["requestBody"]["content"]["application/json"][
+        "example"
+    ]
     response = APP.test_client().post(path, json=example)
     assert response.status_code == 200
     assert response.get_json()["value"] == 3

@@ -16,13 +16,28 @@ from games.tree_format import _TreeBuilder, parse_tree, plain_tree
 def test_shorthand_alternates_and_names_by_path() -> None:
     tree = parse_tree([2, [-1, 5], [1, 3], 4])
     # numbered breadth-first: level by level, left to right
-    assert tree.ids == ["root", "root.0", "root.1", "root.2", "root.3",
-                        "root.1.0", "root.1.1", "root.2.0", "root.2.1"]
+    assert tree.ids == [
+        "root",
+        "root.0",
+        "root.1",
+        "root.2",
+        "root.3",
+        "root.1.0",
+        "root.1.1",
+        "root.2.0",
+        "root.2.1",
+    ]
     assert tree.kinds == [MAX, LEAF, MIN, MIN, LEAF, LEAF, LEAF, LEAF, LEAF]
     assert tree.depths == [0, 1, 1, 1, 1, 2, 2, 2, 2]
     assert tree.children[0] == range(1, 5) and tree.children[2] == range(5, 7)
-    assert [tree.ids[i] for i in tree.leaves()] == ["root.0", "root.1.0", "root.1.1",
-                                                    "root.2.0", "root.2.1", "root.3"]
+    assert [tree.ids[i] for i in tree.leaves()] == [
+        "root.0",
+        "root.1.0",
+        "root.1.1",
+        "root.2.0",
+        "root.2.1",
+        "root.3",
+    ]
     assert [tree.values[i] for i in tree.leaves()] == [2, -1, 5, 1, 3, 4]
 
 
@@ -32,12 +47,20 @@ def test_root_min_flips_every_level() -> None:
 
 
 def test_full_form_with_ids_kinds_moves_and_exact_values() -> None:
-    tree = parse_tree({
-        "id": "A", "children": [
-            {"id": "B", "move": "left", "kind": "max", "children": [{"value": "-7/2"}, {"value": 0.1}]},
-            {"move": "right", "children": [[1, 2]]},
-        ],
-    })
+    tree = parse_tree(
+        {
+            "id": "A",
+            "children": [
+                {
+                    "id": "B",
+                    "move": "left",
+                    "kind": "max",
+                    "children": [{"value": "-7/2"}, {"value": 0.1}],
+                },
+                {"move": "right", "children": [[1, 2]]},
+            ],
+        }
+    )
     assert tree.ids == ["A", "B", "A.1", "B.0", "B.1", "A.1.0", "A.1.0.0", "A.1.0.1"]
     # B states max under a MAX root; its children default to the opposite of B.
     assert tree.kinds == [MAX, MAX, MIN, LEAF, LEAF, MAX, LEAF, LEAF]
@@ -47,13 +70,18 @@ def test_full_form_with_ids_kinds_moves_and_exact_values() -> None:
 
 
 def test_flat_form_matches_nested_form() -> None:
-    flat = parse_tree({"root": "A", "nodes": [
-        {"id": "C", "children": ["C1", "C2"]},
-        {"id": "A", "children": ["B", "C"]},
-        {"id": "B", "value": 3},
-        {"id": "C1", "value": "1/2"},
-        {"id": "C2", "value": 4},
-    ]})
+    flat = parse_tree(
+        {
+            "root": "A",
+            "nodes": [
+                {"id": "C", "children": ["C1", "C2"]},
+                {"id": "A", "children": ["B", "C"]},
+                {"id": "B", "value": 3},
+                {"id": "C1", "value": "1/2"},
+                {"id": "C2", "value": 4},
+            ],
+        }
+    )
     assert flat.ids == ["A", "B", "C", "C1", "C2"]
     assert flat.kinds == [MAX, LEAF, MIN, LEAF, LEAF]
     assert flat.values[3] == Fraction(1, 2)
@@ -76,22 +104,36 @@ def test_plain_fast_path_builds_what_the_general_walk_builds(raw: Any, root: str
     general = _TreeBuilder(root, Limits(), "/tree").build_nested(raw)
     for name in ("ids", "kinds", "children", "parents", "depths", "values", "evals", "moves"):
         assert getattr(fast, name) == getattr(general, name), name
+    assert fast.leaf_count == general.leaf_count == len(general.leaves())
     for index in range(len(fast)):
         assert fast.pointer(index) == general.pointer(index)
 
 
-@pytest.mark.parametrize("raw", [
-    [1, 2.5], [1, "3"], [[1], []], {"id": "a", "children": [1]}, [1, {"value": 1, "move": "m"}],
-    [1, True], {"children": [{"value": 1.0}]},
-])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        [1, 2.5],
+        [1, "3"],
+        [[1], []],
+        {"id": "a", "children": [1]},
+        [1, {"value": 1, "move": "m"}],
+        [1, True],
+        {"children": [{"value": 1.0}]},
+    ],
+)
 def test_plain_fast_path_declines_anything_else(raw: Any) -> None:
     assert plain_tree(raw, "max", Limits()) is None
 
 
 def test_decimal_strings_and_numbers_are_exact() -> None:
     tree = parse_tree(["0.1", 0.2, "1e-3", "-2.50", "3/6"])
-    assert tree.values[1:] == [Fraction(1, 10), Fraction(1, 5), Fraction(1, 1000),
-                               Fraction(-5, 2), Fraction(1, 2)]
+    assert tree.values[1:] == [
+        Fraction(1, 10),
+        Fraction(1, 5),
+        Fraction(1, 1000),
+        Fraction(-5, 2),
+        Fraction(1, 2),
+    ]
 
 
 BAD_TREES: list[tuple[str, Any, str, str]] = [
@@ -104,33 +146,60 @@ BAD_TREES: list[tuple[str, Any, str, str]] = [
     ("zero denominator", [1, "1/0"], "/tree/1", "zero denominator"),
     ("huge exponent", [1, "1e999999"], "/tree/1", "exponent"),
     ("huge magnitude", [1, "-2e300"], "/tree/1", "magnitude"),
-    ("duplicate ids", {"children": [{"id": "x", "value": 1}, {"id": "x", "value": 2}]},
-     "/tree/children/1/id", "duplicate id 'x'"),
-    ("id collides with a default id", {"children": [{"id": "root.1", "value": 1}, 2]},
-     "/tree/children/0/id", "duplicate id 'root.1'"),
-    ("leaf with kind max", {"children": [{"kind": "max", "value": 1}]},
-     "/tree/children/0/kind", "needs children"),
-    ("leaf kind with children", {"kind": "leaf", "children": [1]}, "/tree/kind",
-     "cannot have children"),
+    (
+        "duplicate ids",
+        {"children": [{"id": "x", "value": 1}, {"id": "x", "value": 2}]},
+        "/tree/children/1/id",
+        "duplicate id 'x'",
+    ),
+    (
+        "id collides with a default id",
+        {"children": [{"id": "root.1", "value": 1}, 2]},
+        "/tree/children/0/id",
+        "duplicate id 'root.1'",
+    ),
+    (
+        "leaf with kind max",
+        {"children": [{"kind": "max", "value": 1}]},
+        "/tree/children/0/kind",
+        "needs children",
+    ),
+    (
+        "leaf kind with children",
+        {"kind": "leaf", "children": [1]},
+        "/tree/kind",
+        "cannot have children",
+    ),
     ("unknown kind", {"kind": "chancy", "children": [1]}, "/tree/kind", "unknown kind"),
-    ("internal node without children", {"children": [{"kind": "min", "children": []}]},
-     "/tree/children/0/children", "at least one child"),
+    (
+        "internal node without children",
+        {"children": [{"kind": "min", "children": []}]},
+        "/tree/children/0/children",
+        "at least one child",
+    ),
     ("empty array", [[1], []], "/tree/1", "empty array"),
     ("unknown field", {"children": [1], "colour": "red"}, "/tree/colour", "unknown field"),
     ("children not a list", {"children": {"a": 1}}, "/tree/children", "must be an array"),
     ("id not a string", {"id": 7, "children": [1]}, "/tree/id", "non-empty string"),
     ("move not a string", {"move": 1, "children": [1]}, "/tree/move", "must be a string"),
     ("value on internal node", {"value": 1, "children": [1]}, "/tree/value", "eval"),
-    ("eval on a leaf", {"children": [{"value": 1, "eval": 2}]}, "/tree/children/0/eval",
-     "internal node"),
+    (
+        "eval on a leaf",
+        {"children": [{"value": 1, "eval": 2}]},
+        "/tree/children/0/eval",
+        "internal node",
+    ),
     ("string tree", "abc", "/tree", "a tree is"),
     ("deep pointer", [[1, [2, {"value": "x"}]]], "/tree/0/1/1/value", "not a number"),
 ]
 
 
-@pytest.mark.parametrize(("name", "raw", "pointer", "message"), BAD_TREES,
-                         ids=[case[0] for case in BAD_TREES])
-def test_bad_trees_are_refused_with_a_pointer(name: str, raw: Any, pointer: str, message: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "raw", "pointer", "message"), BAD_TREES, ids=[case[0] for case in BAD_TREES]
+)
+def test_bad_trees_are_refused_with_a_pointer(
+    name: str, raw: Any, pointer: str, message: str
+) -> None:
     with pytest.raises(InvalidInputError) as caught:
         parse_tree(raw)
     [error] = caught.value.errors
@@ -139,42 +208,105 @@ def test_bad_trees_are_refused_with_a_pointer(name: str, raw: Any, pointer: str,
 
 
 BAD_FLAT: list[tuple[str, Any, str, str]] = [
-    ("child listed twice", {"root": "A", "nodes": [
-        {"id": "A", "children": ["B", "B"]}, {"id": "B", "value": 1}]},
-     "/tree/nodes/0/children/1", "listed twice"),
-    ("two parents", {"root": "A", "nodes": [
-        {"id": "A", "children": ["B", "C"]}, {"id": "B", "children": ["D"]},
-        {"id": "C", "children": ["D"]}, {"id": "D", "value": 1}]},
-     "/tree/nodes/2/children/0", "exactly one parent"),
-    ("cycle through the root", {"root": "A", "nodes": [
-        {"id": "A", "children": ["B"]}, {"id": "B", "children": ["A"]}]},
-     "/tree/nodes/1/children", "cycle"),
-    ("cycle off the root", {"root": "A", "nodes": [
-        {"id": "A", "children": ["B"]}, {"id": "B", "value": 1},
-        {"id": "C", "children": ["D"]}, {"id": "D", "children": ["C"]}]},
-     "/tree/nodes/2", "cycle"),
-    ("unreachable node", {"root": "A", "nodes": [
-        {"id": "A", "children": ["B"]}, {"id": "B", "value": 1}, {"id": "Z", "value": 2}]},
-     "/tree/nodes/2", "not reachable"),
-    ("unknown child id", {"root": "A", "nodes": [{"id": "A", "children": ["Q"]}]},
-     "/tree/nodes/0/children/0", "unknown node id 'Q'"),
-    ("unknown root", {"root": "R", "nodes": [{"id": "A", "value": 1}]}, "/tree/root",
-     "unknown root id"),
+    (
+        "child listed twice",
+        {"root": "A", "nodes": [{"id": "A", "children": ["B", "B"]}, {"id": "B", "value": 1}]},
+        "/tree/nodes/0/children/1",
+        "listed twice",
+    ),
+    (
+        "two parents",
+        {
+            "root": "A",
+            "nodes": [
+                {"id": "A", "children": ["B", "C"]},
+                {"id": "B", "children": ["D"]},
+                {"id": "C", "children": ["D"]},
+                {"id": "D", "value": 1},
+            ],
+        },
+        "/tree/nodes/2/children/0",
+        "exactly one parent",
+    ),
+    (
+        "cycle through the root",
+        {"root": "A", "nodes": [{"id": "A", "children": ["B"]}, {"id": "B", "children": ["A"]}]},
+        "/tree/nodes/1/children",
+        "cycle",
+    ),
+    (
+        "cycle off the root",
+        {
+            "root": "A",
+            "nodes": [
+                {"id": "A", "children": ["B"]},
+                {"id": "B", "value": 1},
+                {"id": "C", "children": ["D"]},
+                {"id": "D", "children": ["C"]},
+            ],
+        },
+        "/tree/nodes/2",
+        "cycle",
+    ),
+    (
+        "unreachable node",
+        {
+            "root": "A",
+            "nodes": [
+                {"id": "A", "children": ["B"]},
+                {"id": "B", "value": 1},
+                {"id": "Z", "value": 2},
+            ],
+        },
+        "/tree/nodes/2",
+        "not reachable",
+    ),
+    (
+        "unknown child id",
+        {"root": "A", "nodes": [{"id": "A", "children": ["Q"]}]},
+        "/tree/nodes/0/children/0",
+        "unknown node id 'Q'",
+    ),
+    (
+        "unknown root",
+        {"root": "R", "nodes": [{"id": "A", "value": 1}]},
+        "/tree/root",
+        "unknown root id",
+    ),
     ("missing id", {"root": "A", "nodes": [{"value": 1}]}, "/tree/nodes/0/id", "needs"),
-    ("duplicate id", {"root": "A", "nodes": [{"id": "A", "value": 1}, {"id": "A", "value": 2}]},
-     "/tree/nodes/1/id", "duplicate id"),
-    ("nested objects in flat children", {"root": "A", "nodes": [
-        {"id": "A", "children": [{"value": 1}]}]}, "/tree/nodes/0/children/0", "node ids"),
-    ("unknown field", {"root": "A", "nodes": [{"id": "A", "value": 1}], "extra": 1},
-     "/tree/extra", "unknown field"),
-    ("missing value", {"root": "A", "nodes": [{"id": "A", "children": ["B"]}, {"id": "B"}]},
-     "/tree/nodes/1/value", "needs a value"),
+    (
+        "duplicate id",
+        {"root": "A", "nodes": [{"id": "A", "value": 1}, {"id": "A", "value": 2}]},
+        "/tree/nodes/1/id",
+        "duplicate id",
+    ),
+    (
+        "nested objects in flat children",
+        {"root": "A", "nodes": [{"id": "A", "children": [{"value": 1}]}]},
+        "/tree/nodes/0/children/0",
+        "node ids",
+    ),
+    (
+        "unknown field",
+        {"root": "A", "nodes": [{"id": "A", "value": 1}], "extra": 1},
+        "/tree/extra",
+        "unknown field",
+    ),
+    (
+        "missing value",
+        {"root": "A", "nodes": [{"id": "A", "children": ["B"]}, {"id": "B"}]},
+        "/tree/nodes/1/value",
+        "needs a value",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("name", "raw", "pointer", "message"), BAD_FLAT,
-                         ids=[case[0] for case in BAD_FLAT])
-def test_bad_flat_trees_are_refused_with_a_pointer(name: str, raw: Any, pointer: str, message: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "raw", "pointer", "message"), BAD_FLAT, ids=[case[0] for case in BAD_FLAT]
+)
+def test_bad_flat_trees_are_refused_with_a_pointer(
+    name: str, raw: Any, pointer: str, message: str
+) -> None:
     with pytest.raises(InvalidInputError) as caught:
         parse_tree(raw)
     [error] = caught.value.errors
@@ -191,7 +323,9 @@ def test_node_limit() -> None:
 def test_depth_limit() -> None:
     with pytest.raises(LimitExceededError, match="deeper than the limit of 2 plies"):
         parse_tree([[[1]]], limits=Limits(max_depth=2))
-    nodes = [{"id": str(i), "children": [str(i + 1)]} for i in range(10)] + [{"id": "10", "value": 0}]
+    nodes = [{"id": str(i), "children": [str(i + 1)]} for i in range(10)] + [
+        {"id": "10", "value": 0}
+    ]
     with pytest.raises(LimitExceededError):
         parse_tree({"root": "0", "nodes": nodes}, limits=Limits(max_depth=9))
 

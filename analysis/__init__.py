@@ -1,0 +1,1 @@
+"""Algorithms of Arbiter: tree search, equilibria, grading. Pure Python, no web framework."""
