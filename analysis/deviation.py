@@ -29,8 +29,9 @@ class DeviationCheck:
         return max(self.gains)
 
 
-def pure_payoffs_against(game: NormalFormGame, player: int,
-                         profile: Sequence[Sequence[Exact]]) -> list[Fraction]:
+def pure_payoffs_against(
+    game: NormalFormGame, player: int, profile: Sequence[Sequence[Exact | float]]
+) -> list[Fraction]:
     """Player's expected payoff from each pure strategy when the others play ``profile``."""
     array: ObjectArray = np.moveaxis(game.payoffs[player], player, -1)
     for other in range(game.players):
@@ -42,14 +43,17 @@ def pure_payoffs_against(game: NormalFormGame, player: int,
     return [Fraction(value) for value in np.asarray(array, dtype=object).reshape(-1)]
 
 
-def deviation_check(game: NormalFormGame, profile: Sequence[Sequence[Exact]]) -> DeviationCheck:
+def deviation_check(
+    game: NormalFormGame, profile: Sequence[Sequence[Exact | float]]
+) -> DeviationCheck:
     """Expected payoffs of the mixed ``profile`` and every player's deviation gain."""
     payoffs = []
     gains = []
     for player in range(game.players):
         pure = pure_payoffs_against(game, player, profile)
-        own = sum((Fraction(p) * u for p, u in zip(profile[player], pure, strict=True)),
-                  Fraction(0))
+        own = sum(
+            (Fraction(p) * u for p, u in zip(profile[player], pure, strict=True)), Fraction(0)
+        )
         payoffs.append(normalize(own))
         gains.append(normalize(max(pure) - own))
     return DeviationCheck(tuple(payoffs), tuple(gains))

@@ -52,8 +52,9 @@ class DominanceResult:
     weak: bool
 
 
-def iterated_elimination(game: NormalFormGame, weak: bool = False, mixed: bool = True,
-                         deadline: Deadline | None = None) -> DominanceResult:
+def iterated_elimination(
+    game: NormalFormGame, weak: bool = False, mixed: bool = True, deadline: Deadline | None = None
+) -> DominanceResult:
     """Remove dominated strategies until none is left.
 
     Parameters
@@ -80,9 +81,14 @@ def iterated_elimination(game: NormalFormGame, weak: bool = False, mixed: bool =
     return DominanceResult(tuple(steps), tuple(tuple(a) for a in alive), weak)
 
 
-def _next_step(game: NormalFormGame, integers: list[npt.NDArray[np.object_]],
-               alive: list[list[int]], weak: bool, mixed: bool,
-               clock: Deadline) -> DominanceStep | None:
+def _next_step(
+    game: NormalFormGame,
+    integers: list[npt.NDArray[np.object_]],
+    alive: list[list[int]],
+    weak: bool,
+    mixed: bool,
+    clock: Deadline,
+) -> DominanceStep | None:
     for player in range(game.players):
         if len(alive[player]) < 2:
             continue
@@ -102,13 +108,19 @@ def _next_step(game: NormalFormGame, integers: list[npt.NDArray[np.object_]],
                     kind_weak = weights is not None
             if weights is not None:
                 dominated_by = tuple((alive[player][k], normalize(p)) for k, p in weights)
-                return DominanceStep(player, strategy, dominated_by, kind_weak,
-                                     _explain(game, player, strategy, dominated_by, kind_weak))
+                return DominanceStep(
+                    player,
+                    strategy,
+                    dominated_by,
+                    kind_weak,
+                    _explain(game, player, strategy, dominated_by, kind_weak),
+                )
     return None
 
 
-def _own_table(array: npt.NDArray[np.object_], alive: list[list[int]],
-               player: int) -> npt.NDArray[np.object_]:
+def _own_table(
+    array: npt.NDArray[np.object_], alive: list[list[int]], player: int
+) -> npt.NDArray[np.object_]:
     """Surviving payoffs of ``player``: one row per own strategy, one column per others' profile."""
     restricted = array[np.ix_(*alive)]
     return np.moveaxis(restricted, player, 0).reshape(len(alive[player]), -1)
@@ -133,8 +145,9 @@ def _only_weak(table: npt.NDArray[np.object_], position: int, other: int) -> boo
     return not all(table[other] > table[position])
 
 
-def _mixed_dominator(table: npt.NDArray[np.object_], position: int,
-                     weak: bool) -> list[tuple[int, Fraction]] | None:
+def _mixed_dominator(
+    table: npt.NDArray[np.object_], position: int, weak: bool
+) -> list[tuple[int, Fraction]] | None:
     """An exact mixed strategy dominating row ``position``, or ``None``."""
     others = [k for k in range(table.shape[0]) if k != position]
     values = np.asarray(table.astype(np.float64), dtype=np.float64)
@@ -146,7 +159,7 @@ def _mixed_dominator(table: npt.NDArray[np.object_], position: int,
         cost = -others_values.sum(axis=1)
         upper = -others_values.T
         rhs = -target
-        bounds = [(0.0, None)] * count
+        bounds: list[tuple[float | None, float | None]] = [(0.0, None)] * count
         equality = np.ones((1, count))
     else:
         cost = np.zeros(count + 1)
@@ -155,8 +168,9 @@ def _mixed_dominator(table: npt.NDArray[np.object_], position: int,
         rhs = -target
         bounds = [(0.0, None)] * count + [(None, 1.0)]
         equality = np.hstack([np.ones((1, count)), np.zeros((1, 1))])
-    result = linprog(cost, A_ub=upper, b_ub=rhs, A_eq=equality, b_eq=[1.0], bounds=bounds,
-                     method="highs")
+    result = linprog(
+        cost, A_ub=upper, b_ub=rhs, A_eq=equality, b_eq=[1.0], bounds=bounds, method="highs"
+    )
     if result.status != 0:
         return None
     margin = -result.fun - (0.0 if not weak else float(target.sum()))
@@ -169,8 +183,13 @@ def _mixed_dominator(table: npt.NDArray[np.object_], position: int,
     return None
 
 
-def _exact_candidates(table: npt.NDArray[np.object_], others: list[int], position: int,
-                      sigma: npt.NDArray[np.float64], weak: bool) -> list[list[Fraction]]:
+def _exact_candidates(
+    table: npt.NDArray[np.object_],
+    others: list[int],
+    position: int,
+    sigma: npt.NDArray[np.float64],
+    weak: bool,
+) -> list[list[Fraction]]:
     """Rational guesses near the LP's ``sigma``: simple fractions first, then the vertex."""
     guesses = []
     for bound in _DENOMINATORS:
@@ -192,29 +211,47 @@ def _exact_candidates(table: npt.NDArray[np.object_], others: list[int], positio
     return guesses
 
 
-def _dominates(table: npt.NDArray[np.object_], others: list[int], position: int,
-               sigma: list[Fraction], weak: bool) -> bool:
+def _dominates(
+    table: npt.NDArray[np.object_],
+    others: list[int],
+    position: int,
+    sigma: list[Fraction],
+    weak: bool,
+) -> bool:
     if any(p < 0 for p in sigma):
         return False
-    mixed = [sum((p * table[others[k], c] for k, p in enumerate(sigma) if p), Fraction(0))
-             for c in range(table.shape[1])]
+    mixed = [
+        sum((p * table[others[k], c] for k, p in enumerate(sigma) if p), Fraction(0))
+        for c in range(table.shape[1])
+    ]
     target = table[position]
     if weak:
         return all(u >= t for u, t in zip(mixed, target, strict=True)) and any(
-            u > t for u, t in zip(mixed, target, strict=True))
+            u > t for u, t in zip(mixed, target, strict=True)
+        )
     return all(u > t for u, t in zip(mixed, target, strict=True))
 
 
-def _explain(game: NormalFormGame, player: int, strategy: int,
-             dominated_by: tuple[tuple[int, Exact], ...], weak: bool) -> str:
+def _explain(
+    game: NormalFormGame,
+    player: int,
+    strategy: int,
+    dominated_by: tuple[tuple[int, Exact], ...],
+    weak: bool,
+) -> str:
     labels = game.labels[player]
     if len(dominated_by) == 1:
         by = labels[dominated_by[0][0]]
     else:
         by = " + ".join(f"{p} {labels[k]}" for k, p in dominated_by)
-    who = "row player" if game.is_bimatrix and player == 0 else (
-        "column player" if game.is_bimatrix else f"player {player + 1}")
+    who = (
+        "row player"
+        if game.is_bimatrix and player == 0
+        else ("column player" if game.is_bimatrix else f"player {player + 1}")
+    )
     strength = "weakly" if weak else "strictly"
-    return (f"{labels[strategy]} ({who}) is {strength} dominated by {by}: it pays "
-            f"{'no more' if weak else 'less'} against every surviving strategy of the "
-            f"{'others' if game.players > 2 else 'opponent'}.")
+    return (
+        f"{labels[strategy]} ({who}) is {strength} dominated by {by}: it pays "
+        f"{'no more' if weak else 'less'} against every surviving strategy of the "
+        f"{'others' if game.players > 2 else 'opponent'}."
+    )

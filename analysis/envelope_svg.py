@@ -23,8 +23,18 @@ from games.matrix import NormalFormGame
 from games.numbers import Exact
 
 _WIDTH, _HEIGHT, _MARGIN = 520, 360, 50
-_COLOURS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-            "#7f7f7f", "#bcbd22", "#17becf")
+_COLOURS = (
+    "#1f77b4",
+    "#ff7f0e",
+    "#2ca02c",
+    "#d62728",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#7f7f7f",
+    "#bcbd22",
+    "#17becf",
+)
 
 
 def envelope_svg(game: NormalFormGame, marks: Sequence[Exact | float] = ()) -> str:
@@ -36,8 +46,11 @@ def envelope_svg(game: NormalFormGame, marks: Sequence[Exact | float] = ()) -> s
         Unless the game has two players and one of them has exactly two strategies.
     """
     if not game.is_bimatrix or 2 not in game.shape:
-        raise DomainError("the plot needs a two-player game where one player has exactly two "
-                          "strategies (2xn or mx2)", "/plot")
+        raise DomainError(
+            "the plot needs a two-player game where one player has exactly two "
+            "strategies (2xn or mx2)",
+            "/plot",
+        )
     mixer = 0 if game.shape[0] == 2 else 1
     opponent = 1 - mixer
     zero_sum = game.is_zero_sum()
@@ -52,12 +65,13 @@ def envelope_svg(game: NormalFormGame, marks: Sequence[Exact | float] = ()) -> s
     envelope = _envelope(lines, lower)
     mix_name = f"P({game.labels[mixer][0]})"
     who = "row player's payoff" if shown == 0 else "column player's payoff"
-    title = (f"{'Lower' if lower else 'Upper'} envelope of the {who} against {mix_name}")
+    title = f"{'Lower' if lower else 'Upper'} envelope of the {who} against {mix_name}"
     return _draw(lines, envelope, [float(m) for m in marks], title, mix_name, who)
 
 
-def _envelope(lines: list[tuple[str, Fraction, Fraction]], lower: bool
-              ) -> list[tuple[Fraction, Fraction]]:
+def _envelope(
+    lines: list[tuple[str, Fraction, Fraction]], lower: bool
+) -> list[tuple[Fraction, Fraction]]:
     """Corner points of the min (``lower``) or max of the lines over ``t`` in [0, 1]."""
     breaks = {Fraction(0), Fraction(1)}
     for _, a1, a2 in lines:
@@ -71,8 +85,14 @@ def _envelope(lines: list[tuple[str, Fraction, Fraction]], lower: bool
     return [(t, pick(u1 * t + u2 * (1 - t) for _, u1, u2 in lines)) for t in sorted(breaks)]
 
 
-def _draw(lines: list[tuple[str, Fraction, Fraction]], envelope: list[tuple[Fraction, Fraction]],
-          marks: list[float], title: str, axis: str, value_axis: str) -> str:
+def _draw(
+    lines: list[tuple[str, Fraction, Fraction]],
+    envelope: list[tuple[Fraction, Fraction]],
+    marks: list[float],
+    title: str,
+    axis: str,
+    value_axis: str,
+) -> str:
     values = [float(v) for _, a, b in lines for v in (a, b)]
     low, high = min(values), max(values)
     if high == low:
@@ -101,17 +121,25 @@ def _draw(lines: list[tuple[str, Fraction, Fraction]], envelope: list[tuple[Frac
     ]
     for index, (label, at_one, at_zero) in enumerate(lines):
         colour = _COLOURS[index % len(_COLOURS)]
-        parts.append(f'<line x1="{px(0):.2f}" y1="{py(float(at_zero)):.2f}" x2="{px(1):.2f}" '
-                     f'y2="{py(float(at_one)):.2f}" stroke="{colour}" stroke-width="1.5">'
-                     f"<title>{escape(label)}</title></line>")
-        parts.append(f'<text x="{px(1) + 4:.2f}" y="{py(float(at_one)):.2f}" '
-                     f'fill="{colour}">{escape(label)}</text>')
+        parts.append(
+            f'<line x1="{px(0):.2f}" y1="{py(float(at_zero)):.2f}" x2="{px(1):.2f}" '
+            f'y2="{py(float(at_one)):.2f}" stroke="{colour}" stroke-width="1.5">'
+            f"<title>{escape(label)}</title></line>"
+        )
+        parts.append(
+            f'<text x="{px(1) + 4:.2f}" y="{py(float(at_one)):.2f}" '
+            f'fill="{colour}">{escape(label)}</text>'
+        )
     corners = " ".join(f"{px(float(t)):.2f},{py(float(u)):.2f}" for t, u in envelope)
-    parts.append(f'<polyline points="{corners}" fill="none" stroke="black" stroke-width="3" '
-                 'stroke-opacity="0.6"><title>envelope</title></polyline>')
+    parts.append(
+        f'<polyline points="{corners}" fill="none" stroke="black" stroke-width="3" '
+        'stroke-opacity="0.6"><title>envelope</title></polyline>'
+    )
     for t in marks:
-        parts.append(f'<line x1="{px(t):.2f}" y1="{py(low):.2f}" x2="{px(t):.2f}" '
-                     f'y2="{py(high):.2f}" stroke="red" stroke-dasharray="4 3">'
-                     f"<title>equilibrium at {t:.6g}</title></line>")
+        parts.append(
+            f'<line x1="{px(t):.2f}" y1="{py(low):.2f}" x2="{px(t):.2f}" '
+            f'y2="{py(high):.2f}" stroke="red" stroke-dasharray="4 3">'
+            f"<title>equilibrium at {t:.6g}</title></line>"
+        )
     parts.append("</svg>")
     return "\n".join(parts)

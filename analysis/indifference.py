@@ -53,8 +53,9 @@ def explainable(game: NormalFormGame) -> bool:
     return game.is_bimatrix and min(game.shape) <= 2
 
 
-def indifference_equations(game: NormalFormGame, row: Sequence[Exact],
-                           col: Sequence[Exact]) -> list[Indifference]:
+def indifference_equations(
+    game: NormalFormGame, row: Sequence[Exact | float], col: Sequence[Exact | float]
+) -> list[Indifference]:
     """The indifference conditions behind the equilibrium ``(row, col)``.
 
     Empty for a pure equilibrium (nobody needs to be kept indifferent).
@@ -63,16 +64,35 @@ def indifference_equations(game: NormalFormGame, row: Sequence[Exact],
     col_support = [j for j, q in enumerate(col) if q]
     found = []
     if len(row_support) > 1:
-        found.append(_conditions(game, mixer=1, mixer_support=col_support,
-                                 indifferent_support=row_support, symbol="q"))
+        found.append(
+            _conditions(
+                game,
+                mixer=1,
+                mixer_support=col_support,
+                indifferent_support=row_support,
+                symbol="q",
+            )
+        )
     if len(col_support) > 1:
-        found.append(_conditions(game, mixer=0, mixer_support=row_support,
-                                 indifferent_support=col_support, symbol="p"))
+        found.append(
+            _conditions(
+                game,
+                mixer=0,
+                mixer_support=row_support,
+                indifferent_support=col_support,
+                symbol="p",
+            )
+        )
     return found
 
 
-def _conditions(game: NormalFormGame, mixer: int, mixer_support: list[int],
-                indifferent_support: list[int], symbol: str) -> Indifference:
+def _conditions(
+    game: NormalFormGame,
+    mixer: int,
+    mixer_support: list[int],
+    indifferent_support: list[int],
+    symbol: str,
+) -> Indifference:
     indifferent = 1 - mixer
     labels = game.labels
     if len(mixer_support) == 2:
@@ -80,15 +100,16 @@ def _conditions(game: NormalFormGame, mixer: int, mixer_support: list[int],
         weights: list[sympy.Expr] = [first, 1 - first]
         unknowns = [first]
     else:
-        unknowns = [sympy.Symbol(f"{symbol}_{k + 1}", real=True)
-                    for k in range(len(mixer_support))]
+        unknowns = [sympy.Symbol(f"{symbol}_{k + 1}", real=True) for k in range(len(mixer_support))]
         weights = list(unknowns)
     payoffs: ObjectArray = game.payoffs[indifferent]
     expected = []
     for own in indifferent_support:
-        terms = [_term(_cell(payoffs, indifferent, own, other), weight)
-                 for other, weight in zip(mixer_support, weights, strict=True)
-                 if _cell(payoffs, indifferent, own, other) != 0]
+        terms = [
+            _term(_cell(payoffs, indifferent, own, other), weight)
+            for other, weight in zip(mixer_support, weights, strict=True)
+            if _cell(payoffs, indifferent, own, other) != 0
+        ]
         expected.append(sympy.Add(*terms, evaluate=False) if terms else sympy.Integer(0))
     equations = [sympy.Eq(expected[0], other, evaluate=False) for other in expected[1:]]
     if len(mixer_support) != 2:
@@ -98,12 +119,16 @@ def _conditions(game: NormalFormGame, mixer: int, mixer_support: list[int],
     solution_pairs = [sympy.Eq(u, solved[u]) for u in unknowns if u in solved]
     mixer_name = "row player" if mixer == 0 else "column player"
     other_name = "column player" if mixer == 0 else "row player"
-    mix_words = ", ".join(f"{labels[mixer][k]} with probability {w}"
-                          for k, w in zip(mixer_support, weights, strict=True))
+    mix_words = ", ".join(
+        f"{labels[mixer][k]} with probability {w}"
+        for k, w in zip(mixer_support, weights, strict=True)
+    )
     used = ", ".join(labels[indifferent][k] for k in indifferent_support)
-    words = (f"The {mixer_name} plays {mix_words}, chosen so that the {other_name} gets the "
-             f"same expected payoff from each of {used}; otherwise the {other_name} would "
-             "drop the worse ones.")
+    words = (
+        f"The {mixer_name} plays {mix_words}, chosen so that the {other_name} gets the "
+        f"same expected payoff from each of {used}; otherwise the {other_name} would "
+        "drop the worse ones."
+    )
     return Indifference(
         mixer=mixer,
         indifferent=indifferent,

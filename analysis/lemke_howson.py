@@ -33,8 +33,9 @@ class LemkeHowsonResult:
     max_deviation_gain: float
 
 
-def lemke_howson(game: NormalFormGame, label: int = 0,
-                 deadline: Deadline | None = None) -> LemkeHowsonResult:
+def lemke_howson(
+    game: NormalFormGame, label: int = 0, deadline: Deadline | None = None
+) -> LemkeHowsonResult:
     """Follow the Lemke-Howson path that drops ``label`` (0 .. m+n-1).
 
     Raises
@@ -50,22 +51,31 @@ def lemke_howson(game: NormalFormGame, label: int = 0,
     if not 0 <= label < rows + cols:
         raise InvalidInputError(
             f"label must be between 0 and {rows + cols - 1} (rows, then columns), got {label}",
-            "/lemke_howson_label")
+            "/lemke_howson_label",
+        )
     first = game.float_payoffs(0)
     second = game.float_payoffs(1)
-    x, y, pivots = _walk(first - first.min() + 1.0, second - second.min() + 1.0, label,
-                         deadline or Deadline(None))
+    x, y, pivots = _walk(
+        first - first.min() + 1.0, second - second.min() + 1.0, label, deadline or Deadline(None)
+    )
     row = x / x.sum()
     col = y / y.sum()
     row_payoff = float(row @ first @ col)
     col_payoff = float(row @ second @ col)
     gain = max(float((first @ col).max()) - row_payoff, float((row @ second).max()) - col_payoff)
-    return LemkeHowsonResult(label, tuple(row.tolist()), tuple(col.tolist()),
-                             (row_payoff, col_payoff), pivots, max(gain, 0.0))
+    return LemkeHowsonResult(
+        label,
+        tuple(row.tolist()),
+        tuple(col.tolist()),
+        (row_payoff, col_payoff),
+        pivots,
+        max(gain, 0.0),
+    )
 
 
-def _walk(first: FloatArray, second: FloatArray, label: int,
-          deadline: Deadline) -> tuple[FloatArray, FloatArray, int]:
+def _walk(
+    first: FloatArray, second: FloatArray, label: int, deadline: Deadline
+) -> tuple[FloatArray, FloatArray, int]:
     rows, cols = first.shape
     row_tableau = np.hstack([second.T, np.eye(cols), np.ones((cols, 1))])
     col_tableau = np.hstack([np.eye(rows), first, np.ones((rows, 1))])
@@ -86,8 +96,11 @@ def _walk(first: FloatArray, second: FloatArray, label: int,
         if pivots % 256 == 0:
             deadline.check()
     else:
-        raise DomainError("Lemke-Howson did not end (the game is probably degenerate); "
-                          "try another starting label", "/lemke_howson_label")
+        raise DomainError(
+            "Lemke-Howson did not end (the game is probably degenerate); "
+            "try another starting label",
+            "/lemke_howson_label",
+        )
     x = np.zeros(rows)
     y = np.zeros(cols)
     for r, variable in enumerate(row_basis):

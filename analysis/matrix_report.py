@@ -62,8 +62,9 @@ class MatrixReport:
     notes: tuple[str, ...] = field(default_factory=tuple)
 
 
-def analyze_matrix(game: NormalFormGame, options: AnalysisOptions,
-                   deadline: Deadline | None = None) -> MatrixReport:
+def analyze_matrix(
+    game: NormalFormGame, options: AnalysisOptions, deadline: Deadline | None = None
+) -> MatrixReport:
     """Compute the requested parts of the analysis of ``game``.
 
     Raises
@@ -84,16 +85,18 @@ def analyze_matrix(game: NormalFormGame, options: AnalysisOptions,
     pure = tuple(pure_nash_equilibria(game)) if "pure_equilibria" in parts else None
     dominance = None
     if "dominance" in parts:
-        dominance = iterated_elimination(game, weak=options.weak_dominance,
-                                         mixed=options.mixed_dominance, deadline=clock)
+        dominance = iterated_elimination(
+            game, weak=options.weak_dominance, mixed=options.mixed_dominance, deadline=clock
+        )
     equilibria = _equilibria(game, options, exact is not False, notes, clock)
     checks: tuple[DeviationCheck, ...] = ()
     explanations = None
     if equilibria is not None and equilibria.exact:
         checks = tuple(deviation_check(game, (e.row, e.col)) for e in equilibria.equilibria)
         if "explanations" in parts and explainable(game):
-            explanations = tuple(tuple(indifference_equations(game, e.row, e.col))
-                                 for e in equilibria.equilibria)
+            explanations = tuple(
+                tuple(indifference_equations(game, e.row, e.col)) for e in equilibria.equilibria
+            )
     solution = None
     if "zero_sum" in parts:
         if game.is_bimatrix and game.is_zero_sum():
@@ -111,27 +114,47 @@ def analyze_matrix(game: NormalFormGame, options: AnalysisOptions,
             mixer = 0 if game.shape[0] == 2 else 1
             marks = [e.row[0] if mixer == 0 else e.col[0] for e in equilibria.equilibria]
         plot = envelope_svg(game, marks)
-    return MatrixReport(game, parts, responses, pure, dominance, equilibria, checks, explanations,
-                        solution, levels, path, plot, tuple(notes))
+    return MatrixReport(
+        game,
+        parts,
+        responses,
+        pure,
+        dominance,
+        equilibria,
+        checks,
+        explanations,
+        solution,
+        levels,
+        path,
+        plot,
+        tuple(notes),
+    )
 
 
-def _equilibria(game: NormalFormGame, options: AnalysisOptions, exact: bool, notes: list[str],
-                clock: Deadline) -> EquilibriumSet | None:
+def _equilibria(
+    game: NormalFormGame, options: AnalysisOptions, exact: bool, notes: list[str], clock: Deadline
+) -> EquilibriumSet | None:
     if "equilibria" not in options.parts:
         return None
     explicit = "equilibria" in options.explicit
     if not game.is_bimatrix:
         if explicit:
-            raise DomainError("mixed equilibria are computed for two-player games only; "
-                              "pure_equilibria works for any number of players", "/include")
+            raise DomainError(
+                "mixed equilibria are computed for two-player games only; "
+                "pure_equilibria works for any number of players",
+                "/include",
+            )
         notes.append("equilibria skipped: mixed equilibria are computed for two players only")
         return None
     if max(game.shape) > options.max_strategies and not explicit:
-        notes.append(f"equilibria skipped: more than {options.max_strategies} strategies per "
-                     "player; ask for lemke_howson to find one equilibrium")
+        notes.append(
+            f"equilibria skipped: more than {options.max_strategies} strategies per "
+            "player; ask for lemke_howson to find one equilibrium"
+        )
         return None
     try:
-        return extreme_equilibria(game, exact=exact, max_strategies=options.max_strategies,
-                                  deadline=clock)
+        return extreme_equilibria(
+            game, exact=exact, max_strategies=options.max_strategies, deadline=clock
+        )
     except LimitExceededError as error:
         raise LimitExceededError(error.message, "/include") from None

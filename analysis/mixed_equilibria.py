@@ -20,6 +20,7 @@ and overlapping ones form connected components.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -30,7 +31,7 @@ from scipy.spatial import HalfspaceIntersection, QhullError
 from analysis.rational_linalg import solve_exact
 from games.errors import DomainError, LimitExceededError
 from games.limits import Deadline
-from games.matrix import FloatArray, NormalFormGame, ObjectArray, scaled_to_integers
+from games.matrix import FloatArray, NormalFormGame, ObjectArray, entries, scaled_to_integers
 from games.numbers import Exact, normalize
 
 MAX_STRATEGIES = 15
@@ -115,9 +116,12 @@ class _Polytope:
     certified: dict[int, tuple[tuple[Fraction, ...], int] | None]
 
 
-def extreme_equilibria(game: NormalFormGame, exact: bool = True,
-                       max_strategies: int = MAX_STRATEGIES,
-                       deadline: Deadline | None = None) -> EquilibriumSet:
+def extreme_equilibria(
+    game: NormalFormGame,
+    exact: bool = True,
+    max_strategies: int = MAX_STRATEGIES,
+    deadline: Deadline | None = None,
+) -> EquilibriumSet:
     """Enumerate the extreme Nash equilibria of a two-player game.
 
     Parameters
@@ -144,7 +148,9 @@ def extreme_equilibria(game: NormalFormGame, exact: bool = True,
     if max(rows, cols) > max_strategies:
         raise LimitExceededError(
             f"enumerating all equilibria is limited to {max_strategies} strategies per player; "
-            "ask for lemke_howson to find one equilibrium of a larger game", "")
+            "ask for lemke_howson to find one equilibrium of a larger game",
+            "",
+        )
     clock = deadline or Deadline(None)
     first = _positive_integers(game.row_payoffs)
     second = _positive_integers(game.col_payoffs)
@@ -170,7 +176,7 @@ def extreme_equilibria(game: NormalFormGame, exact: bool = True,
 
 def _positive_integers(matrix: ObjectArray) -> ObjectArray:
     """``matrix`` shifted to entries >= 1 and scaled to integers (equilibria unchanged)."""
-    shifted = matrix - min(matrix.flat) + 1
+    shifted = matrix - min(entries(matrix)) + 1
     integers, _ = scaled_to_integers(shifted)
     return integers
 
@@ -188,14 +194,15 @@ def _polytope(matrix: ObjectArray, own_first: bool) -> _Polytope:
     exact_rhs = zero + one if own_first else one + zero
     # Dividing the payoffs by their largest entry only rescales the polytope; it keeps
     # float vertices of order 1 so that one tolerance fits every game.
-    payoff = np.asarray(matrix.astype(np.float64), dtype=np.float64) / float(max(matrix.flat))
+    payoff = np.asarray(matrix.astype(np.float64), dtype=np.float64) / float(max(entries(matrix)))
     identity_float = -np.eye(dimension)
     rows = np.vstack([identity_float, payoff] if own_first else [payoff, identity_float])
     rhs = np.asarray(exact_rhs, dtype=np.float64)
     vertices = _float_vertices(rows, rhs, dimension)
     slack = rhs[None, :] - vertices @ rows.T
     scale = np.maximum(1.0, np.abs(rows).sum(axis=1))[None, :] * np.maximum(
-        1.0, np.abs(vertices).max(axis=1, keepdims=True))
+        1.0, np.abs(vertices).max(axis=1, keepdims=True)
+    )
     tight = slack <= _TOL * scale
     weights = np.left_shift(np.int64(1), np.arange(rows.shape[0], dtype=np.int64))
     labels = (tight.astype(np.int64) * weights[None, :]).sum(axis=1)
@@ -238,8 +245,9 @@ def _vertices_by_bases(rows: FloatArray, rhs: FloatArray, dimension: int) -> Flo
     return np.array(found).reshape(-1, dimension)
 
 
-def _complementary_pairs(x_labels: npt.NDArray[np.int64], y_labels: npt.NDArray[np.int64],
-                         full: int) -> npt.NDArray[np.int64]:
+def _complementary_pairs(
+    x_labels: npt.NDArray[np.int64], y_labels: npt.NDArray[np.int64], full: int
+) -> npt.NDArray[np.int64]:
     """Index pairs ``(i, j)`` with ``x_labels[i] | y_labels[j] == full``."""
     if len(x_labels) == 0 or len(y_labels) == 0:
         return np.zeros((0, 2), dtype=np.int64)
@@ -253,15 +261,17 @@ def _certify(polytope: _Polytope, index: int) -> tuple[tuple[Fraction, ...], int
         return polytope.certified[index]
     label_bits = int(polytope.labels[index])
     tight = [k for k in range(polytope.rows.shape[0]) if label_bits >> k & 1]
-    solution = solve_exact([list(polytope.exact_rows[k]) for k in tight],
-                           [polytope.exact_rhs[k] for k in tight])
+    solution = solve_exact(
+        [list(polytope.exact_rows[k]) for k in tight], [polytope.exact_rhs[k] for k in tight]
+    )
     result: tuple[tuple[Fraction, ...], int] | None = None
     if solution is not None:
         labels = 0
         feasible = True
         for k in range(polytope.rows.shape[0]):
-            lhs = sum((c * z for c, z in zip(polytope.exact_rows[k], solution, strict=True)),
-                      Fraction(0))
+            lhs = sum(
+                (c * z for c, z in zip(polytope.exact_rows[k], solution, strict=True)), Fraction(0)
+            )
             if lhs > polytope.exact_rhs[k]:
                 feasible = False
                 break
@@ -290,8 +300,9 @@ def _normalised(vertex: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
     return tuple(z / total for z in vertex)
 
 
-def _payoff(matrix: ObjectArray, x: tuple[Exact | float, ...], y: tuple[Exact | float, ...]
-            ) -> Exact | float:
+def _payoff(
+    matrix: ObjectArray, x: tuple[Exact | float, ...], y: tuple[Exact | float, ...]
+) -> Exact | float:
     total: Fraction | float = Fraction(0)
     for i, p in enumerate(x):
         if p:
@@ -301,16 +312,20 @@ def _payoff(matrix: ObjectArray, x: tuple[Exact | float, ...], y: tuple[Exact | 
     return normalize(total) if isinstance(total, Fraction) else float(total)
 
 
-def _exact_set(game: NormalFormGame,
-               pairs: list[tuple[tuple[Fraction, ...], tuple[Fraction, ...]]],
-               degenerate: bool) -> EquilibriumSet:
-    strategies = [(tuple(normalize(p) for p in x), tuple(normalize(q) for q in y))
-                  for x, y in pairs]
+def _exact_set(
+    game: NormalFormGame,
+    pairs: list[tuple[tuple[Fraction, ...], tuple[Fraction, ...]]],
+    degenerate: bool,
+) -> EquilibriumSet:
+    strategies = [
+        (tuple(normalize(p) for p in x), tuple(normalize(q) for q in y)) for x, y in pairs
+    ]
     return _assemble(game, strategies, degenerate, exact=True)
 
 
-def _float_set(game: NormalFormGame, p: _Polytope, q: _Polytope,
-               pairs: npt.NDArray[np.int64], degenerate: bool) -> EquilibriumSet:
+def _float_set(
+    game: NormalFormGame, p: _Polytope, q: _Polytope, pairs: npt.NDArray[np.int64], degenerate: bool
+) -> EquilibriumSet:
     strategies = []
     seen = set()
     for x_index, y_index in pairs:
@@ -324,9 +339,12 @@ def _float_set(game: NormalFormGame, p: _Polytope, q: _Polytope,
     return _assemble(game, strategies, degenerate, exact=False)
 
 
-def _assemble(game: NormalFormGame,
-              strategies: list[tuple[tuple[Exact | float, ...], tuple[Exact | float, ...]]],
-              degenerate: bool, exact: bool) -> EquilibriumSet:
+def _assemble(
+    game: NormalFormGame,
+    strategies: Sequence[tuple[tuple[Exact | float, ...], tuple[Exact | float, ...]]],
+    degenerate: bool,
+    exact: bool,
+) -> EquilibriumSet:
     row_index: dict[tuple[Exact | float, ...], int] = {}
     col_index: dict[tuple[Exact | float, ...], int] = {}
     equilibria = []
@@ -336,8 +354,9 @@ def _assemble(game: NormalFormGame,
         payoffs = (_payoff(game.row_payoffs, x, y), _payoff(game.col_payoffs, x, y))
         equilibria.append(MixedEquilibrium(x, y, payoffs, r, c))
     components = nash_components([(e.row_vertex, e.col_vertex) for e in equilibria])
-    return EquilibriumSet(tuple(equilibria), tuple(row_index), tuple(col_index), degenerate,
-                          components, exact)
+    return EquilibriumSet(
+        tuple(equilibria), tuple(row_index), tuple(col_index), degenerate, components, exact
+    )
 
 
 def nash_components(edges: list[tuple[int, int]]) -> tuple[Component, ...]:
@@ -363,22 +382,28 @@ def nash_components(edges: list[tuple[int, int]]) -> tuple[Component, ...]:
     for cols in closed:
         rows = frozenset(r for r, near in neighbours.items() if cols <= near)
         subsets.append(NashSubset(tuple(sorted(rows)), tuple(sorted(cols))))
-    subsets = [s for s in subsets
-               if not any(t != s and set(s.row) <= set(t.row) and set(s.col) <= set(t.col)
-                          for t in subsets)]
+    subsets = [
+        s
+        for s in subsets
+        if not any(
+            t != s and set(s.row) <= set(t.row) and set(s.col) <= set(t.col) for t in subsets
+        )
+    ]
     edge_index = {edge: k for k, edge in enumerate(edges)}
     groups: list[tuple[set[int], set[int], list[NashSubset]]] = []
     for subset in sorted(subsets, key=lambda s: (s.row, s.col)):
-        rows, cols = set(subset.row), set(subset.col)
-        joined = [g for g in groups if g[0] & rows or g[1] & cols]
+        group_rows, group_cols = set(subset.row), set(subset.col)
+        joined = [g for g in groups if g[0] & group_rows or g[1] & group_cols]
         for g in joined:
             groups.remove(g)
-            rows |= g[0]
-            cols |= g[1]
-        groups.append((rows, cols, [s for g in joined for s in g[2]] + [subset]))
+            group_rows |= g[0]
+            group_cols |= g[1]
+        groups.append((group_rows, group_cols, [s for g in joined for s in g[2]] + [subset]))
     components = []
-    for rows, cols, members in groups:
-        inside = sorted(k for (r, c), k in edge_index.items() if r in rows and c in cols)
+    for group_rows, group_cols, members in groups:
+        inside = sorted(
+            k for (r, c), k in edge_index.items() if r in group_rows and c in group_cols
+        )
         ordered = tuple(sorted(members, key=lambda s: (s.row, s.col)))
         components.append(Component(tuple(inside), ordered))
     return tuple(sorted(components, key=lambda comp: comp.equilibria))

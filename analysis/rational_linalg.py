@@ -27,8 +27,9 @@ def solve_exact(rows: Sequence[Sequence[Exact]], rhs: Sequence[Exact]) -> list[F
     if not rows:
         return None
     unknowns = len(rows[0])
-    matrix = [[Fraction(value) for value in row] + [Fraction(b)]
-              for row, b in zip(rows, rhs, strict=True)]
+    matrix = [
+        [Fraction(value) for value in row] + [Fraction(b)] for row, b in zip(rows, rhs, strict=True)
+    ]
     pivot_row = 0
     for column in range(unknowns):
         chosen = next((r for r in range(pivot_row, len(matrix)) if matrix[r][column] != 0), None)

@@ -99,12 +99,18 @@ def zero_sum_solution(game: NormalFormGame, exact: bool | None = None) -> ZeroSu
     """
     if not game.is_bimatrix or not game.is_zero_sum():
         raise DomainError("the value is defined for two-player zero-sum games only", "/zero_sum")
-    return solve_matrix_game(game.row_payoffs, exact)
+    return solve_matrix_game(game.row_payoffs, exact, game.float_payoffs(0))
 
 
-def solve_matrix_game(matrix: ObjectArray, exact: bool | None = None) -> ZeroSumSolution:
-    """Value and optimal strategies of the zero-sum game where the row player gets ``matrix``."""
-    values = np.asarray(matrix.astype(np.float64), dtype=np.float64)
+def solve_matrix_game(
+    matrix: ObjectArray, exact: bool | None = None, values: FloatArray | None = None
+) -> ZeroSumSolution:
+    """Value and optimal strategies of the zero-sum game where the row player gets ``matrix``.
+
+    ``values`` is ``matrix`` in floats, when the caller has it already.
+    """
+    if values is None:
+        values = np.asarray(matrix.astype(np.float64), dtype=np.float64)
     value, x, y = maxmin_lp(values)
     if exact is False:
         return ZeroSumSolution(value, tuple(x.tolist()), tuple(y.tolist()), False)
@@ -120,23 +126,30 @@ def solve_matrix_game(matrix: ObjectArray, exact: bool | None = None) -> ZeroSum
 def maxmin_lp(values: FloatArray) -> tuple[float, FloatArray, FloatArray]:
     """HiGHS solution of the maxmin LP: value, row strategy, column strategy (duals)."""
     rows, cols = values.shape
-    shift = float(values.min()) - 1.0
     cost = np.zeros(rows + 1)
     cost[-1] = -1.0
-    upper = np.hstack([-(values - shift).T, np.ones((cols, 1))])
+    upper = np.hstack([-values.T, np.ones((cols, 1))])
     equality = np.hstack([np.ones((1, rows)), np.zeros((1, 1))])
     bounds = [(0.0, None)] * rows + [(None, None)]
-    result = linprog(cost, A_ub=upper, b_ub=np.zeros(cols), A_eq=equality, b_eq=[1.0],
-                     bounds=bounds, method="highs")
+    result = linprog(
+        cost,
+        A_ub=upper,
+        b_ub=np.zeros(cols),
+        A_eq=equality,
+        b_eq=[1.0],
+        bounds=bounds,
+        method="highs",
+    )
     if result.status != 0:
         raise DomainError(f"the linear program failed: {result.message}", "")
     x = np.clip(result.x[:rows], 0.0, None)
     y = np.clip(-result.ineqlin.marginals, 0.0, None)
-    return float(result.x[-1]) + shift, x / x.sum(), y / y.sum()
+    return float(result.x[-1]), x / x.sum(), y / y.sum()
 
 
-def _certify(matrix: ObjectArray, values: FloatArray, value: float, x: FloatArray,
-             y: FloatArray) -> ZeroSumSolution | None:
+def _certify(
+    matrix: ObjectArray, values: FloatArray, value: float, x: FloatArray, y: FloatArray
+) -> ZeroSumSolution | None:
     scale = max(1.0, float(np.abs(values).max()))
     x_exact = _optimal_side(matrix, values, value, x, scale)
     y_exact = _optimal_side(-matrix.T, -values.T, -value, y, scale)
@@ -145,18 +158,24 @@ def _certify(matrix: ObjectArray, values: FloatArray, value: float, x: FloatArra
     exact_value = verified_value(matrix, x_exact, y_exact)
     if exact_value is None:
         return None
-    return ZeroSumSolution(normalize(Fraction(exact_value)), tuple(normalize(p) for p in x_exact),
-                           tuple(normalize(q) for q in y_exact), True)
+    return ZeroSumSolution(
+        normalize(Fraction(exact_value)),
+        tuple(normalize(p) for p in x_exact),
+        tuple(normalize(q) for q in y_exact),
+        True,
+    )
 
 
-def _optimal_side(matrix: ObjectArray, values: FloatArray, value: float, strategy: FloatArray,
-                  scale: float) -> list[Fraction] | None:
+def _optimal_side(
+    matrix: ObjectArray, values: FloatArray, value: float, strategy: FloatArray, scale: float
+) -> list[Fraction] | None:
     """Exact maxmin strategy on the float one's support, from its tight columns."""
     support = np.flatnonzero(strategy > _TIGHT)
     payoffs = strategy @ values
     tight = np.flatnonzero(np.abs(payoffs - value) <= 1e-7 * scale)
     # Unknowns: x on the support, then v.  Equations: sum x = 1; (x^T A)_j = v when tight.
-    equations: list[list[Fraction | int]] = [[1] * len(support) + [0]]
+    total_row: list[Fraction | int] = [1] * len(support)
+    equations: list[list[Fraction | int]] = [[*total_row, 0]]
     rhs: list[Fraction | int] = [1]
     for column in tight:
         equations.append([matrix[row, column] for row in support] + [-1])
@@ -179,8 +198,9 @@ def verified_value(matrix: ObjectArray, x: list[Fraction], y: list[Fraction]) ->
     return guaranteed if guaranteed == conceded else None
 
 
-def _extreme_payoff(matrix: ObjectArray, mix: list[Fraction], against_rows: bool
-                    ) -> tuple[Fraction, npt.NDArray[np.object_]]:
+def _extreme_payoff(
+    matrix: ObjectArray, mix: list[Fraction], against_rows: bool
+) -> tuple[Fraction, npt.NDArray[np.object_]]:
     """``min_j (x^T A)_j`` (row mix) or ``max_i (A y)_i`` (column mix), exactly, via integers."""
     integers, matrix_scale = scaled_to_integers(matrix)
     mix_scale = common_denominator(mix)
@@ -208,6 +228,9 @@ def security_levels(game: NormalFormGame, exact: bool | None = None) -> list[Sec
         if game.is_bimatrix:
             solution = solve_matrix_game(own, exact)
             mixed, strategy, certified = solution.value, solution.row_strategy, solution.exact
-        levels.append(SecurityLevel(player, normalize(Fraction(pure)), pure_strategies, mixed,
-                                    strategy, certified))
+        levels.append(
+            SecurityLevel(
+                player, normalize(Fraction(pure)), pure_strategies, mixed, strategy, certified
+            )
+        )
     return levels

@@ -46,6 +46,7 @@ def analysis_options(body: dict[str, Any]) -> AnalysisOptions:
 def analyze_view() -> Response:
     body = load(MatrixAnalyzeRequestSchema())
     game = parse_game(body)
-    report = analyze_matrix(game, analysis_options(body),
-                            Deadline(current_app.config["ARBITER_TIME_LIMIT"]))
+    report = analyze_matrix(
+        game, analysis_options(body), Deadline(current_app.config["ARBITER_TIME_LIMIT"])
+    )
     return json_response(report_json(report))

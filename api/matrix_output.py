@@ -51,16 +51,22 @@ def report_json(report: MatrixReport) -> dict[str, Any]:
         out["best_responses"] = [_responses(game, entry) for entry in report.best_responses]
     if report.pure_equilibria is not None:
         out["pure_equilibria"] = [
-            {"profile": list(e.profile), "labels": game.profile_labels(e.profile),
-             "payoffs": numbers(e.payoffs), "payoffs_exact": texts(e.payoffs)}
-            for e in report.pure_equilibria]
+            {
+                "profile": list(e.profile),
+                "labels": game.profile_labels(e.profile),
+                "payoffs": numbers(e.payoffs),
+                "payoffs_exact": texts(e.payoffs),
+            }
+            for e in report.pure_equilibria
+        ]
     if report.dominance is not None:
         out["dominance"] = _dominance(game, report.dominance)
     if report.equilibria is not None:
         out.update(_equilibria(report.equilibria, report.checks, report.explanations))
     elif "equilibria" in report.parts:
-        out.update({"equilibria": None, "equilibria_exact": None, "degenerate": None,
-                    "components": None})
+        out.update(
+            {"equilibria": None, "equilibria_exact": None, "degenerate": None, "components": None}
+        )
     if "zero_sum" in report.parts:
         out["zero_sum"] = None if report.zero_sum is None else _zero_sum(report.zero_sum)
     if report.security_levels is not None:
@@ -77,40 +83,50 @@ def _responses(game: NormalFormGame, entry: BestResponses) -> dict[str, Any]:
     others = [p for p in range(game.players) if p != entry.player]
     rows = []
     for against, best in zip(entry.against, entry.best, strict=True):
-        rows.append({
-            "against": list(against),
-            "against_labels": [game.labels[p][s] for p, s in zip(others, against, strict=True)],
-            "best": list(best),
-            "best_labels": [game.labels[entry.player][s] for s in best],
-        })
+        rows.append(
+            {
+                "against": list(against),
+                "against_labels": [game.labels[p][s] for p, s in zip(others, against, strict=True)],
+                "best": list(best),
+                "best_labels": [game.labels[entry.player][s] for s in best],
+            }
+        )
     return {"player": entry.player, "responses": rows}
 
 
 def _dominance(game: NormalFormGame, result: DominanceResult) -> dict[str, Any]:
     steps = []
     for step in result.steps:
-        steps.append({
-            "player": step.player,
-            "strategy": step.strategy,
-            "label": game.labels[step.player][step.strategy],
-            "dominated_by": [{"strategy": k, "label": game.labels[step.player][k],
-                              "probability": str(p)} for k, p in step.dominated_by],
-            "weak": step.weak,
-            "explanation": step.explanation,
-        })
+        steps.append(
+            {
+                "player": step.player,
+                "strategy": step.strategy,
+                "label": game.labels[step.player][step.strategy],
+                "dominated_by": [
+                    {"strategy": k, "label": game.labels[step.player][k], "probability": str(p)}
+                    for k, p in step.dominated_by
+                ],
+                "weak": step.weak,
+                "explanation": step.explanation,
+            }
+        )
     return {
         "weak": result.weak,
         "steps": steps,
         "reduced": {
             "strategies": [list(alive) for alive in result.surviving],
-            "labels": [[game.labels[p][s] for s in alive]
-                       for p, alive in enumerate(result.surviving)],
+            "labels": [
+                [game.labels[p][s] for s in alive] for p, alive in enumerate(result.surviving)
+            ],
         },
     }
 
 
-def _equilibrium(equilibrium: MixedEquilibrium, check: DeviationCheck | None,
-                 explanation: tuple[Indifference, ...] | None) -> dict[str, Any]:
+def _equilibrium(
+    equilibrium: MixedEquilibrium,
+    check: DeviationCheck | None,
+    explanation: tuple[Indifference, ...] | None,
+) -> dict[str, Any]:
     out: dict[str, Any] = {
         "row": texts(equilibrium.row),
         "col": texts(equilibrium.col),
@@ -126,41 +142,64 @@ def _equilibrium(equilibrium: MixedEquilibrium, check: DeviationCheck | None,
         out["max_deviation_gain"] = 0.0
     if explanation is not None:
         out["explanation"] = [
-            {"mixer": e.mixer, "indifferent": e.indifferent, "words": e.words,
-             "equations_latex": list(e.equations_latex), "equations_text": list(e.equations_text),
-             "solution_latex": e.solution_latex, "solution_text": e.solution_text}
-            for e in explanation]
+            {
+                "mixer": e.mixer,
+                "indifferent": e.indifferent,
+                "words": e.words,
+                "equations_latex": list(e.equations_latex),
+                "equations_text": list(e.equations_text),
+                "solution_latex": e.solution_latex,
+                "solution_text": e.solution_text,
+            }
+            for e in explanation
+        ]
     return out
 
 
-def _equilibria(found: EquilibriumSet, checks: tuple[DeviationCheck, ...],
-                explanations: tuple[tuple[Indifference, ...], ...] | None) -> dict[str, Any]:
+def _equilibria(
+    found: EquilibriumSet,
+    checks: tuple[DeviationCheck, ...],
+    explanations: tuple[tuple[Indifference, ...], ...] | None,
+) -> dict[str, Any]:
     listed = []
     for index, equilibrium in enumerate(found.equilibria):
         check = checks[index] if checks else None
         explanation = explanations[index] if explanations else None
         listed.append(_equilibrium(equilibrium, check, explanation))
-    components = [{
-        "equilibria": list(component.equilibria),
-        "continuum": component.continuum,
-        "subsets": [{"row": [texts(found.row_vertices[r]) for r in subset.row],
-                     "col": [texts(found.col_vertices[c]) for c in subset.col]}
-                    for subset in component.subsets],
-    } for component in found.components]
-    return {"equilibria": listed, "equilibria_exact": found.exact,
-            "degenerate": found.degenerate, "components": components}
+    components = [
+        {
+            "equilibria": list(component.equilibria),
+            "continuum": component.continuum,
+            "subsets": [
+                {
+                    "row": [texts(found.row_vertices[r]) for r in subset.row],
+                    "col": [texts(found.col_vertices[c]) for c in subset.col],
+                }
+                for subset in component.subsets
+            ],
+        }
+        for component in found.components
+    ]
+    return {
+        "equilibria": listed,
+        "equilibria_exact": found.exact,
+        "degenerate": found.degenerate,
+        "components": components,
+    }
 
 
 def _zero_sum(solution: ZeroSumSolution) -> dict[str, Any]:
     out: dict[str, Any] = {}
     put_value(out, "value", solution.value)
-    out.update({
-        "row_strategy": texts(solution.row_strategy),
-        "col_strategy": texts(solution.col_strategy),
-        "row_strategy_float": numbers(solution.row_strategy),
-        "col_strategy_float": numbers(solution.col_strategy),
-        "exact": solution.exact,
-    })
+    out.update(
+        {
+            "row_strategy": texts(solution.row_strategy),
+            "col_strategy": texts(solution.col_strategy),
+            "row_strategy_float": numbers(solution.row_strategy),
+            "col_strategy_float": numbers(solution.col_strategy),
+            "exact": solution.exact,
+        }
+    )
     return out
 
 
@@ -175,6 +214,11 @@ def _security(game: NormalFormGame, level: SecurityLevel) -> dict[str, Any]:
 
 
 def _lemke_howson(result: LemkeHowsonResult) -> dict[str, Any]:
-    return {"label": result.label, "row": list(result.row), "col": list(result.col),
-            "payoffs": list(result.payoffs), "pivots": result.pivots,
-            "max_deviation_gain": result.max_deviation_gain}
+    return {
+        "label": result.label,
+        "row": list(result.row),
+        "col": list(result.col),
+        "payoffs": list(result.payoffs),
+        "pivots": result.pivots,
+        "max_deviation_gain": result.max_deviation_gain,
+    }

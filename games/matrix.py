@@ -9,8 +9,9 @@ Payoffs are exact (``int`` or ``Fraction``), held in numpy ``object`` arrays.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from math import lcm
 from typing import Any
 
@@ -39,6 +40,8 @@ class NormalFormGame:
 
     payoffs: tuple[ObjectArray, ...]
     labels: tuple[tuple[str, ...], ...]
+    zero_sum: bool | None = field(default=None, repr=False)
+    """True when built as ``(A, -A)``; ``None``: decide on first use."""
 
     @property
     def players(self) -> int:
@@ -63,8 +66,17 @@ class NormalFormGame:
         return self.payoffs[1]
 
     def float_payoffs(self, player: int) -> FloatArray:
-        """Payoffs of ``player`` as floats (for floating-point search only)."""
-        return np.asarray(self.payoffs[player].astype(np.float64), dtype=np.float64)
+        """Payoffs of ``player`` as floats (for floating-point search only), computed once."""
+        return self._float_views[player]
+
+    @cached_property
+    def _float_views(self) -> tuple[FloatArray, ...]:
+        views = []
+        for array in self.payoffs:
+            view = np.asarray(array.astype(np.float64), dtype=np.float64)
+            view.flags.writeable = False
+            views.append(view)
+        return tuple(views)
 
     def integer_payoffs(self, player: int) -> npt.NDArray[Any]:
         """Payoffs of ``player`` times a positive common denominator.
@@ -76,6 +88,12 @@ class NormalFormGame:
 
     def is_zero_sum(self) -> bool:
         """Whether the payoffs of all players add up to 0 in every cell."""
+        if self.zero_sum is not None:
+            return self.zero_sum
+        return self._sums_to_zero
+
+    @cached_property
+    def _sums_to_zero(self) -> bool:
         total = self.payoffs[0].copy()
         for array in self.payoffs[1:]:
             total = total + array
@@ -91,50 +109,61 @@ def integer_scaled(array: ObjectArray) -> npt.NDArray[Any]:
     ``int64`` when every entry fits, else an ``object`` array of Python ints.
     """
     scaled, _ = scaled_to_integers(array)
-    if all(-_INT64_SAFE < value < _INT64_SAFE for value in scaled.flat):
+    if all(-_INT64_SAFE < value < _INT64_SAFE for value in entries(scaled)):
         return scaled.astype(np.int64)
     return scaled
 
 
 def scaled_to_integers(array: ObjectArray) -> tuple[ObjectArray, int]:
     """``(array * scale, scale)`` with Python ints, ``scale`` the lcm of the denominators."""
-    denominators = [value.denominator for value in array.flat if isinstance(value, Fraction)]
+    values = entries(array)
+    denominators = [value.denominator for value in values if isinstance(value, Fraction)]
     scale = lcm(*denominators) if denominators else 1
     scaled = np.empty(array.shape, dtype=object)
-    scaled.flat[:] = [int(value * scale) for value in array.flat]
+    scaled.flat[:] = [int(value * scale) for value in values]
     return scaled, scale
+
+
+def entries(array: ObjectArray) -> list[Exact]:
+    """The exact entries of ``array`` in C order."""
+    flat: list[Exact] = array.ravel().tolist()
+    return flat
 
 
 def exact_array(rows: Any) -> ObjectArray:
     """An object array of exact numbers from nested lists of ``int``/``Fraction``."""
     array = np.empty(np.shape(rows), dtype=object)
     flat = np.asarray(rows, dtype=object).reshape(-1)
-    array.flat[:] = [value if isinstance(value, (int, Fraction)) else Fraction(value)
-                     for value in flat]
+    array.flat[:] = [
+        value if isinstance(value, (int, Fraction)) else Fraction(value) for value in flat
+    ]
     return array
 
 
 def default_labels(shape: tuple[int, ...]) -> tuple[tuple[str, ...], ...]:
     """``R1..Rm`` and ``C1..Cn`` for two players; ``P1S1..`` for more."""
     if len(shape) == 2:
-        return (tuple(f"R{k + 1}" for k in range(shape[0])),
-                tuple(f"C{k + 1}" for k in range(shape[1])))
-    return tuple(tuple(f"P{player + 1}S{k + 1}" for k in range(size))
-                 for player, size in enumerate(shape))
+        return (
+            tuple(f"R{k + 1}" for k in range(shape[0])),
+            tuple(f"C{k + 1}" for k in range(shape[1])),
+        )
+    return tuple(
+        tuple(f"P{player + 1}S{k + 1}" for k in range(size)) for player, size in enumerate(shape)
+    )
 
 
-def bimatrix(row: Any, col: Any, labels: tuple[tuple[str, ...], ...] | None = None
-             ) -> NormalFormGame:
+def bimatrix(
+    row: Any, col: Any, labels: tuple[tuple[str, ...], ...] | None = None
+) -> NormalFormGame:
     """A two-player game from the row player's and column player's matrices."""
     arrays = (exact_array(row), exact_array(col))
     return NormalFormGame(arrays, labels or default_labels(arrays[0].shape))
 
 
-def zero_sum_game(row: Any, labels: tuple[tuple[str, ...], ...] | None = None
-                  ) -> NormalFormGame:
+def zero_sum_game(row: Any, labels: tuple[tuple[str, ...], ...] | None = None) -> NormalFormGame:
     """A two-player zero-sum game from the row player's matrix."""
     first = exact_array(row)
-    return NormalFormGame((first, -first), labels or default_labels(first.shape))
+    return NormalFormGame((first, -first), labels or default_labels(first.shape), zero_sum=True)
 
 
 def as_exact(value: Exact | Fraction) -> Exact:

@@ -47,8 +47,9 @@ class MatrixLimits:
     max_cells: int = 250_000
 
 
-def parse_game(data: Mapping[str, Any], limits: MatrixLimits | None = None,
-               base: str = "") -> NormalFormGame:
+def parse_game(
+    data: Mapping[str, Any], limits: MatrixLimits | None = None, base: str = ""
+) -> NormalFormGame:
     """Build a :class:`NormalFormGame` from one of the three JSON forms.
 
     Parameters
@@ -75,7 +76,9 @@ def parse_game(data: Mapping[str, Any], limits: MatrixLimits | None = None,
         found = ", ".join(present) or "none of them"
         raise InvalidInputError(
             f"give the game in exactly one form: A (with B or zero_sum), payoffs or "
-            f"payoff_arrays; found {found}", base)
+            f"payoff_arrays; found {found}",
+            base,
+        )
     zero_sum = data.get("zero_sum", False) is True
     if present[0] == "A":
         arrays = _read_bimatrix(data, zero_sum, bounds, base)
@@ -87,29 +90,33 @@ def parse_game(data: Mapping[str, Any], limits: MatrixLimits | None = None,
         raise InvalidInputError("B goes with A only", join_pointer(base, "B"))
     game_shape = tuple(int(size) for size in arrays[0].shape)
     labels = _read_labels(data.get("labels"), game_shape, join_pointer(base, "labels"))
-    game = NormalFormGame(tuple(arrays), labels)
+    built_zero_sum = present[0] == "A" and data.get("B") is None
+    game = NormalFormGame(tuple(arrays), labels, zero_sum=True if built_zero_sum else None)
     if zero_sum and not game.is_zero_sum():
-        raise InvalidInputError("zero_sum is true but the payoffs do not add up to 0",
-                                join_pointer(base, "zero_sum"))
+        raise InvalidInputError(
+            "zero_sum is true but the payoffs do not add up to 0", join_pointer(base, "zero_sum")
+        )
     return game
 
 
-def _read_bimatrix(data: Mapping[str, Any], zero_sum: bool, bounds: MatrixLimits,
-                   base: str) -> list[ObjectArray]:
+def _read_bimatrix(
+    data: Mapping[str, Any], zero_sum: bool, bounds: MatrixLimits, base: str
+) -> list[ObjectArray]:
     pointer_a = join_pointer(base, "A")
     first = read_array(data["A"], 2, bounds, pointer_a)
     if data.get("B") is None:
         if not zero_sum:
             raise InvalidInputError(
                 "B is missing: give the column player's matrix, or zero_sum: true",
-                join_pointer(base, "B"))
+                join_pointer(base, "B"),
+            )
         return [first, -first]
     pointer_b = join_pointer(base, "B")
     second = read_array(data["B"], 2, bounds, pointer_b)
     if second.shape != first.shape:
         raise InvalidInputError(
-            f"B is {_shape_text(second.shape)} but A is {_shape_text(first.shape)}",
-            pointer_b)
+            f"B is {_shape_text(second.shape)} but A is {_shape_text(first.shape)}", pointer_b
+        )
     return [first, second]
 
 
@@ -119,7 +126,9 @@ def _read_cells(raw: Any, bounds: MatrixLimits, pointer: str) -> list[ObjectArra
     if cells.shape[-1] != players:
         raise InvalidInputError(
             f"a game of {players} players needs {players} payoffs in each cell, "
-            f"found {cells.shape[-1]}", join_pointer(pointer, *([0] * players)))
+            f"found {cells.shape[-1]}",
+            join_pointer(pointer, *([0] * players)),
+        )
     return [np.ascontiguousarray(cells[..., player]) for player in range(players)]
 
 
@@ -134,29 +143,36 @@ def _cell_depth(raw: Any, bounds: MatrixLimits, pointer: str) -> int:
         item = item[0]
     if depth < 3:
         raise InvalidInputError(
-            "payoffs must be a matrix of payoff pairs such as [[[3, 4], [1, 2]], "
-            "[[4, 1], [2, 3]]]", pointer)
+            "payoffs must be a matrix of payoff pairs such as [[[3, 4], [1, 2]], [[4, 1], [2, 3]]]",
+            pointer,
+        )
     return depth - 1
 
 
 def _read_arrays(raw: Any, bounds: MatrixLimits, pointer: str) -> list[ObjectArray]:
     if not isinstance(raw, list) or len(raw) < 2:
-        raise InvalidInputError("payoff_arrays must list one payoff array per player "
-                                "(at least 2)", pointer)
+        raise InvalidInputError(
+            "payoff_arrays must list one payoff array per player (at least 2)", pointer
+        )
     if len(raw) > bounds.max_players:
         raise LimitExceededError(f"{len(raw)} players; at most {bounds.max_players}", pointer)
-    arrays = [read_array(item, len(raw), bounds, join_pointer(pointer, index))
-              for index, item in enumerate(raw)]
+    arrays = [
+        read_array(item, len(raw), bounds, join_pointer(pointer, index))
+        for index, item in enumerate(raw)
+    ]
     for index, array in enumerate(arrays[1:], start=1):
         if array.shape != arrays[0].shape:
             raise InvalidInputError(
                 f"array of player {index + 1} is {_shape_text(array.shape)} but player 1's "
-                f"is {_shape_text(arrays[0].shape)}", join_pointer(pointer, index))
+                f"is {_shape_text(arrays[0].shape)}",
+                join_pointer(pointer, index),
+            )
     return arrays
 
 
-def read_array(raw: Any, ndim: int, bounds: MatrixLimits, pointer: str,
-               per_cell: int = 1) -> ObjectArray:
+def read_array(
+    raw: Any, ndim: int, bounds: MatrixLimits, pointer: str, per_cell: int = 1
+) -> ObjectArray:
     """Read a rectangular ``ndim``-dimensional array of exact numbers.
 
     The array is read one nesting level at a time; every list at a level must
@@ -170,19 +186,22 @@ def read_array(raw: Any, ndim: int, bounds: MatrixLimits, pointer: str,
         shape.append(size)
         cells = len(level) * size
         if cells > bounds.max_cells * per_cell:
-            raise LimitExceededError(
-                f"the game has more than {bounds.max_cells} cells", pointer)
+            raise LimitExceededError(f"the game has more than {bounds.max_cells} cells", pointer)
         following: list[tuple[Any, str]] = []
         for item, where in level:
             if not isinstance(item, list):
                 raise InvalidInputError(
-                    f"expected an array at depth {depth + 1}, got {describe_json(item)}", where)
+                    f"expected an array at depth {depth + 1}, got {describe_json(item)}", where
+                )
             if len(item) != size:
                 raise InvalidInputError(
                     f"ragged array: this one has {len(item)} entries, the first at this depth "
-                    f"has {size}", where)
-            following.extend((child, join_pointer(where, index))
-                             for index, child in enumerate(item))
+                    f"has {size}",
+                    where,
+                )
+            following.extend(
+                (child, join_pointer(where, index)) for index, child in enumerate(item)
+            )
         level = following
     values: list[Exact] = [parse_exact(item, where) for item, where in level]
     array = np.empty(tuple(shape), dtype=object)
@@ -194,12 +213,14 @@ def _level_size(first: tuple[Any, str], depth: int, bounds: MatrixLimits) -> int
     item, where = first
     if not isinstance(item, list):
         raise InvalidInputError(
-            f"expected an array at depth {depth + 1}, got {describe_json(item)}", where)
+            f"expected an array at depth {depth + 1}, got {describe_json(item)}", where
+        )
     if not item:
         raise InvalidInputError("empty array: every player needs at least one strategy", where)
     if len(item) > bounds.max_strategies:
         raise LimitExceededError(
-            f"{len(item)} strategies; at most {bounds.max_strategies} per player", where)
+            f"{len(item)} strategies; at most {bounds.max_strategies} per player", where
+        )
     return len(item)
 
 
@@ -208,18 +229,21 @@ def _read_labels(raw: Any, shape: tuple[int, ...], pointer: str) -> tuple[tuple[
         return default_labels(shape)
     if not isinstance(raw, list) or len(raw) != len(shape):
         raise InvalidInputError(
-            f"labels must list one array of strategy names per player ({len(shape)})", pointer)
+            f"labels must list one array of strategy names per player ({len(shape)})", pointer
+        )
     result: list[tuple[str, ...]] = []
     for player, names in enumerate(raw):
         where = join_pointer(pointer, player)
         if not isinstance(names, list) or len(names) != shape[player]:
             raise InvalidInputError(
-                f"player {player + 1} has {shape[player]} strategies; give that many names",
-                where)
+                f"player {player + 1} has {shape[player]} strategies; give that many names", where
+            )
         for index, name in enumerate(names):
             if not isinstance(name, str) or not name or len(name) > 100:
-                raise InvalidInputError("a label is a non-empty string of at most 100 "
-                                        "characters", join_pointer(where, index))
+                raise InvalidInputError(
+                    "a label is a non-empty string of at most 100 characters",
+                    join_pointer(where, index),
+                )
         if len(set(names)) != len(names):
             raise InvalidInputError(f"labels of player {player + 1} repeat", where)
         result.append(tuple(names))

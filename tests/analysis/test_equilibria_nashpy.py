@@ -30,8 +30,9 @@ def test_all_equilibria_match_nashpy_support_enumeration(seed: int, size: tuple[
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         reference = list(nashpy.Game(first, second).support_enumeration())
-    ours = sorted((tuple(float(p) for p in e.row), tuple(float(q) for q in e.col))
-                  for e in found.equilibria)
+    ours = sorted(
+        (tuple(float(p) for p in e.row), tuple(float(q) for q in e.col)) for e in found.equilibria
+    )
     theirs = sorted((tuple(x), tuple(y)) for x, y in reference)
     assert len(ours) == len(theirs)
     for (row, col), (x, y) in zip(ours, theirs, strict=True):

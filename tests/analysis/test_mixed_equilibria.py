@@ -19,8 +19,14 @@ CASES = json.loads((Path(__file__).with_name("classic_games.json")).read_text())
 
 
 def as_set(found: Any) -> set[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]]:
-    return {(tuple(str(p) for p in e.row), tuple(str(q) for q in e.col),
-             tuple(str(u) for u in e.payoffs)) for e in found.equilibria}
+    return {
+        (
+            tuple(str(p) for p in e.row),
+            tuple(str(q) for q in e.col),
+            tuple(str(u) for u in e.payoffs),
+        )
+        for e in found.equilibria
+    }
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
@@ -35,8 +41,10 @@ def test_classic_games_have_their_published_equilibria(case: dict[str, Any]) -> 
 @pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
 def test_float_mode_finds_the_same_equilibria(case: dict[str, Any]) -> None:
     found = extreme_equilibria(parse_game(case), exact=False)
-    expected = sorted((tuple(float(Fraction(p)) for p in r), tuple(float(Fraction(q)) for q in c))
-                      for r, c, _ in case["equilibria"])
+    expected = sorted(
+        (tuple(float(Fraction(p)) for p in r), tuple(float(Fraction(q)) for q in c))
+        for r, c, _ in case["equilibria"]
+    )
     got = sorted((e.row, e.col) for e in found.equilibria)
     assert len(got) == len(expected)
     for (row, col), (want_row, want_col) in zip(got, expected, strict=True):
@@ -78,14 +86,19 @@ def test_fractional_payoffs_are_exact() -> None:
     mixed = [e for e in found.equilibria if 0 < e.row[0] < 1]
     # Scaling BoS by 1/4 keeps the mixed equilibrium (2/3, 1/3), (1/3, 2/3); payoffs 1/6.
     assert [(e.row, e.col, e.payoffs) for e in mixed] == [
-        ((Fraction(2, 3), Fraction(1, 3)), (Fraction(1, 3), Fraction(2, 3)),
-         (Fraction(1, 6), Fraction(1, 6)))]
+        (
+            (Fraction(2, 3), Fraction(1, 3)),
+            (Fraction(1, 3), Fraction(2, 3)),
+            (Fraction(1, 6), Fraction(1, 6)),
+        )
+    ]
 
 
 def test_limits_and_domain() -> None:
     with pytest.raises(LimitExceededError):
-        extreme_equilibria(bimatrix(np.zeros((16, 2), dtype=int).tolist(),
-                                    np.zeros((16, 2), dtype=int).tolist()))
+        extreme_equilibria(
+            bimatrix(np.zeros((16, 2), dtype=int).tolist(), np.zeros((16, 2), dtype=int).tolist())
+        )
     three = parse_game({"payoff_arrays": [[[[0]]], [[[0]]], [[[0]]]]})
     with pytest.raises(DomainError):
         extreme_equilibria(three)

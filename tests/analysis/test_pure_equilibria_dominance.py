@@ -42,7 +42,9 @@ def test_prisoners_dilemma_dominance_leaves_defect() -> None:
     result = iterated_elimination(game)
     assert result.surviving == ((1,), (1,))
     assert [(s.player, s.strategy, s.dominated_by) for s in result.steps] == [
-        (0, 0, ((1, 1),)), (1, 0, ((1, 1),))]
+        (0, 0, ((1, 1),)),
+        (1, 0, ((1, 1),)),
+    ]
 
 
 def test_domination_by_a_mixed_strategy_only() -> None:
@@ -98,8 +100,10 @@ def test_security_levels_of_the_lecture_game() -> None:
 
 def test_lemke_howson_on_battle_of_the_sexes() -> None:
     game = bimatrix([[2, 0], [0, 1]], [[1, 0], [0, 2]])
-    found = {(round(r.row[0], 9), round(r.col[0], 9)) for r in
-             (lemke_howson(game, label) for label in range(4))}
+    found = {
+        (round(r.row[0], 9), round(r.col[0], 9))
+        for r in (lemke_howson(game, label) for label in range(4))
+    }
     assert found <= {(1.0, 1.0), (0.0, 0.0), (round(2 / 3, 9), round(1 / 3, 9))}
     with pytest.raises(InvalidInputError):
         lemke_howson(game, 4)

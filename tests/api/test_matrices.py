@@ -27,13 +27,24 @@ def test_battle_of_the_sexes_full_report(client: FlaskClient) -> None:
 
 def test_lecture_game_in_pairs_form(client: FlaskClient) -> None:
     data = client.post(URL, json={"payoffs": [[[3, 4], [1, 2]], [[4, 1], [2, 3]]]}).get_json()
-    assert data["equilibria"] == [{
-        "row": ["0", "1"], "col": ["0", "1"], "row_float": [0, 1], "col_float": [0, 1],
-        "payoffs": [2, 3], "payoffs_exact": ["2", "3"], "max_deviation_gain": 0,
-        "max_deviation_gain_exact": "0", "explanation": []}]
+    assert data["equilibria"] == [
+        {
+            "row": ["0", "1"],
+            "col": ["0", "1"],
+            "row_float": [0, 1],
+            "col_float": [0, 1],
+            "payoffs": [2, 3],
+            "payoffs_exact": ["2", "3"],
+            "max_deviation_gain": 0,
+            "max_deviation_gain_exact": "0",
+            "explanation": [],
+        }
+    ]
     steps = data["dominance"]["steps"]
     assert [(s["player"], s["label"], s["dominated_by"][0]["label"]) for s in steps] == [
-        (0, "R1", "R2"), (1, "C1", "C2")]
+        (0, "R1", "R2"),
+        (1, "C1", "C2"),
+    ]
     assert data["dominance"]["reduced"]["labels"] == [["R2"], ["C2"]]
 
 
@@ -53,8 +64,12 @@ def test_rock_paper_scissors_value(client: FlaskClient) -> None:
 
 
 def test_lemke_howson_on_request(client: FlaskClient) -> None:
-    body = {"A": [[2, 0], [0, 1]], "B": [[1, 0], [0, 2]], "include": ["lemke_howson"],
-            "lemke_howson_label": 2}
+    body = {
+        "A": [[2, 0], [0, 1]],
+        "B": [[1, 0], [0, 2]],
+        "include": ["lemke_howson"],
+        "lemke_howson_label": 2,
+    }
     result = client.post(URL, json=body).get_json()["lemke_howson"]
     assert result["label"] == 2 and result["max_deviation_gain"] < 1e-9
 
@@ -75,12 +90,19 @@ def test_errors_are_problem_details_with_pointers(client: FlaskClient) -> None:
     bad_option = client.post(URL, json={"A": [[1]], "B": [[1]], "include": ["everything"]})
     assert bad_option.status_code == 422
     assert bad_option.get_json()["errors"][0]["pointer"] == "/include/0"
-    too_big = client.post(URL, json={"A": [[0] * 16] * 2, "B": [[0] * 16] * 2,
-                                     "include": ["equilibria"]})
+    too_big = client.post(
+        URL, json={"A": [[0] * 16] * 2, "B": [[0] * 16] * 2, "include": ["equilibria"]}
+    )
     assert too_big.status_code == 413
 
 
 def test_large_game_skips_enumeration_by_default(client: FlaskClient) -> None:
-    data = client.post(URL, json={"A": [[0] * 16] * 2, "B": [[0] * 16] * 2,
-                                  "include": ["pure_equilibria", "equilibria"][:1]}).get_json()
+    data = client.post(
+        URL,
+        json={
+            "A": [[0] * 16] * 2,
+            "B": [[0] * 16] * 2,
+            "include": ["pure_equilibria", "equilibria"][:1],
+        },
+    ).get_json()
     assert len(data["pure_equilibria"]) == 32

@@ -22,8 +22,9 @@ def test_three_forms_give_the_same_game() -> None:
 
 
 def test_zero_sum_exact_numbers_and_labels() -> None:
-    game = parse_game({"A": [["1/2", 0.1], ["-3", "2e-1"]], "zero_sum": True,
-                       "labels": [["U", "D"], ["L", "R"]]})
+    game = parse_game(
+        {"A": [["1/2", 0.1], ["-3", "2e-1"]], "zero_sum": True, "labels": [["U", "D"], ["L", "R"]]}
+    )
     assert game.row_payoffs.tolist() == [[Fraction(1, 2), Fraction(1, 10)], [-3, Fraction(1, 5)]]
     assert game.col_payoffs[0, 0] == Fraction(-1, 2)
     assert game.labels == (("U", "D"), ("L", "R"))
@@ -31,31 +32,36 @@ def test_zero_sum_exact_numbers_and_labels() -> None:
 
 
 def test_three_players_in_cell_form() -> None:
-    cells = [[[[1, 1, 1], [0, 0, 0]], [[0, 0, 0], [0, 0, 0]]],
-             [[[0, 0, 0], [0, 0, 0]], [[0, 0, 0], [2, 2, 2]]]]
+    cells = [
+        [[[1, 1, 1], [0, 0, 0]], [[0, 0, 0], [0, 0, 0]]],
+        [[[0, 0, 0], [0, 0, 0]], [[0, 0, 0], [2, 2, 2]]],
+    ]
     game = parse_game({"payoffs": cells})
     assert game.players == 3 and game.shape == (2, 2, 2)
     assert game.payoffs[2][1, 1, 1] == 2
 
 
-@pytest.mark.parametrize(("body", "pointer"), [
-    ({"A": [[1, 2], [3]], "B": [[1, 2], [3, 4]]}, "/A/1"),
-    ({"A": [[1, 2], [3, 4]], "B": [[1, 2, 3], [3, 4, 5]]}, "/B"),
-    ({"A": [[1, 2], [3, "nan"]], "B": [[1, 2], [3, 4]]}, "/A/1/1"),
-    ({"A": [[1, True], [3, 4]], "B": [[1, 2], [3, 4]]}, "/A/0/1"),
-    ({"A": [[1, 2], [3, 4]]}, "/B"),
-    ({"A": [[1, 2], [3, 4]], "B": [[-1, -2], [-3, -5]], "zero_sum": True}, "/zero_sum"),
-    ({"A": [[1]], "payoffs": [[[1, 1]]]}, ""),
-    ({}, ""),
-    ({"payoffs": [[[1, 2], [3]], [[4, 5], [6, 7]]]}, "/payoffs/0/1"),
-    ({"payoffs": [[[1, 2, 3]]]}, "/payoffs/0/0"),
-    ({"payoffs": [[1, 2]]}, "/payoffs"),
-    ({"A": [[1, 2]], "B": [[1, 2]], "labels": [["U"], ["L"]]}, "/labels/1"),
-    ({"A": [[1, 2]], "B": [[1, 2]], "labels": [["U"], ["L", "L"]]}, "/labels/1"),
-    ({"A": [[1, 2]], "B": [[1, 2]], "labels": [["U"], ["L", 3]]}, "/labels/1/1"),
-    ({"A": [[]], "B": [[]]}, "/A/0"),
-    ({"payoff_arrays": [[[1]]]}, "/payoff_arrays"),
-])
+@pytest.mark.parametrize(
+    ("body", "pointer"),
+    [
+        ({"A": [[1, 2], [3]], "B": [[1, 2], [3, 4]]}, "/A/1"),
+        ({"A": [[1, 2], [3, 4]], "B": [[1, 2, 3], [3, 4, 5]]}, "/B"),
+        ({"A": [[1, 2], [3, "nan"]], "B": [[1, 2], [3, 4]]}, "/A/1/1"),
+        ({"A": [[1, True], [3, 4]], "B": [[1, 2], [3, 4]]}, "/A/0/1"),
+        ({"A": [[1, 2], [3, 4]]}, "/B"),
+        ({"A": [[1, 2], [3, 4]], "B": [[-1, -2], [-3, -5]], "zero_sum": True}, "/zero_sum"),
+        ({"A": [[1]], "payoffs": [[[1, 1]]]}, ""),
+        ({}, ""),
+        ({"payoffs": [[[1, 2], [3]], [[4, 5], [6, 7]]]}, "/payoffs/0/1"),
+        ({"payoffs": [[[1, 2, 3]]]}, "/payoffs/0/0"),
+        ({"payoffs": [[1, 2]]}, "/payoffs"),
+        ({"A": [[1, 2]], "B": [[1, 2]], "labels": [["U"], ["L"]]}, "/labels/1"),
+        ({"A": [[1, 2]], "B": [[1, 2]], "labels": [["U"], ["L", "L"]]}, "/labels/1"),
+        ({"A": [[1, 2]], "B": [[1, 2]], "labels": [["U"], ["L", 3]]}, "/labels/1/1"),
+        ({"A": [[]], "B": [[]]}, "/A/0"),
+        ({"payoff_arrays": [[[1]]]}, "/payoff_arrays"),
+    ],
+)
 def test_invalid_games_point_at_the_field(body: dict[str, Any], pointer: str) -> None:
     with pytest.raises(InvalidInputError) as caught:
         parse_game(body)
