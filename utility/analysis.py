@@ -131,7 +131,10 @@ def analyze(utility: UtilityFunction, low: Exact, high: Exact, points: Sequence[
                               f"domain [{low}, {high}]; narrow the domain", "/domain")
     slope_scale = float(np.max(np.abs(slopes[1:-1]))) or 1.0
     falling = np.flatnonzero(slopes < -FLAT * slope_scale)
-    curvature, changes = _curvature(second, grid, bends, slope_scale / (float(high) - float(low)))
+    # SymPy differentiates a piecewise or abs piece by piece: U'' = 0 misses the kinks
+    smooth = not utility.expr.has(sp.Piecewise, sp.Abs)
+    curvature, changes = _curvature(second, grid, bends, slopes,
+                                    slope_scale / (float(high) - float(low)), smooth)
     absolute, relative = arrow_pratt(utility)
     attitude: Attitude = {"concave": "risk_averse", "convex": "risk_seeking",
                           "linear": "risk_neutral", "mixed": "mixed"}[curvature]  # type: ignore[assignment]
@@ -147,33 +150,46 @@ def analyze(utility: UtilityFunction, low: Exact, high: Exact, points: Sequence[
     )
 
 
-def _curvature(second: sp.Expr, grid: np.ndarray, bends: np.ndarray,
-               scale: float) -> tuple[Curvature, tuple[float, ...]]:
-    if second == 0:
+def _curvature(second: sp.Expr, grid: np.ndarray, bends: np.ndarray, slopes: np.ndarray,
+               scale: float, smooth: bool) -> tuple[Curvature, tuple[float, ...]]:
+    """Signs of U'' on the grid, plus kinks where U' jumps while U'' is 0 (abs, piecewise)."""
+    if smooth and second == 0:
         return "linear", ()
     finite = np.isfinite(bends)
     size = float(np.max(np.abs(bends[finite]))) if finite.any() else 0.0
     tolerance = FLAT * max(size, scale)
     signs = np.where(bends > tolerance, 1, np.where(bends < -tolerance, -1, 0))
     signs[~finite] = 0
-    if not (signs != 0).any():
+    marks: list[tuple[float, int, bool]] = [(float(grid[i]), int(signs[i]), True)
+                                            for i in np.flatnonzero(signs)]
+    steps = np.diff(slopes)
+    jump = 1e-9 * (float(np.nanmax(np.abs(slopes))) if np.isfinite(slopes).any() else 1.0)
+    for i in np.flatnonzero(np.isfinite(steps) & (np.abs(steps) > jump)):
+        if signs[i] == 0 and signs[i + 1] == 0:
+            marks.append((float(grid[i] + grid[i + 1]) / 2, 1 if steps[i] > 0 else -1, False))
+    marks.sort()
+    found = {sign for _, sign, _ in marks}
+    if not found:
         return "linear", ()
-    if not (signs > 0).any():
+    if found == {-1}:
         return "concave", ()
-    if not (signs < 0).any():
+    if found == {1}:
         return "convex", ()
     bend = compile_numeric(second)
+
+    def at(t: float) -> float:
+        with np.errstate(all="ignore"):
+            return float(bend(np.array([t]))[0])
+
     changes: list[float] = []
-    nonzero = np.flatnonzero(signs)
-    for i, j in zip(nonzero[:-1], nonzero[1:], strict=True):
-        if signs[i] != signs[j]:
-            def at(t: float) -> float:
-                with np.errstate(all="ignore"):
-                    return float(bend(np.array([t]))[0])
-            try:
-                changes.append(float(brentq(at, grid[i], grid[j], xtol=1e-12)))
-            except ValueError:
-                changes.append(float((grid[i] + grid[j]) / 2))
+    for (x0, s0, smooth0), (x1, s1, smooth1) in zip(marks[:-1], marks[1:], strict=True):
+        if s0 == s1:
+            continue
+        try:
+            changes.append(float(brentq(at, x0, x1, xtol=1e-12)) if smooth0 and smooth1
+                           else (x1 if not smooth1 else x0))
+        except ValueError:
+            changes.append((x0 + x1) / 2)
     return "mixed", tuple(changes)
 
 

@@ -33,6 +33,8 @@ Attitude = Literal["risk_averse", "risk_neutral", "risk_seeking"]
 
 EXACT_OUTCOMES = 32
 """Largest lottery for which exact expected utility and CE strings are built."""
+MAX_EXACT_TEXT = 2_000
+"""Longer exact forms are dropped (the float is still given)."""
 ROOT_TOLERANCE = 1e-10
 """Root-finding tolerance on CE, relative to the span of the outcomes (or 1)."""
 NEUTRAL_TOLERANCE = 1e-9
@@ -164,7 +166,8 @@ def _exact_expected_utility(lottery: Lottery, utility: UtilityFunction,
     total = sp.Add(*terms)
     if total.has(sp.nan, sp.zoo, sp.oo, -sp.oo, sp.Piecewise) or not total.is_number:
         return None
-    return _tidy(total)
+    total = _tidy(total)
+    return total if len(str(total)) <= MAX_EXACT_TEXT else None
 
 
 def _tidy(expr: sp.Expr) -> sp.Expr:
@@ -213,6 +216,8 @@ def _exact_certainty_equivalent(lottery: Lottery, utility: UtilityFunction, weal
         return None
     candidate = utility.inverse.subs(Y, eu_exact) - rational(wealth)
     candidate = _tidy(candidate)
+    if len(str(candidate)) > MAX_EXACT_TEXT:
+        return None
     if not candidate.is_number or candidate.has(sp.I, sp.nan, sp.zoo):
         return None
     value = complex(sp.N(candidate, 20))

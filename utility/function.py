@@ -173,6 +173,15 @@ def _compile(node: Any) -> Numeric:  # noqa: C901 - one case per node type
     if isinstance(node, sp.Abs):
         (inner,) = args
         return lambda x: np.abs(inner(x))
+    if isinstance(node, sp.sign):  # the derivative of abs
+        (inner,) = args
+        return lambda x: np.sign(inner(x))
+    if isinstance(node, sp.Heaviside):
+        inner = args[0]
+        return lambda x: np.heaviside(inner(x), 0.5)
+    if isinstance(node, sp.DiracDelta):  # from differentiating abs twice: 0 away from the kink
+        inner = args[0]
+        return lambda x: np.where(inner(x) == 0, np.nan, 0.0)
     if isinstance(node, sp.Piecewise):
         branches = [(_compile(e), _condition(c)) for e, c in node.args]
 
@@ -187,7 +196,7 @@ def _compile(node: Any) -> Numeric:  # noqa: C901 - one case per node type
             return out
 
         return piecewise
-    raise TypeError(f"cannot evaluate {type(node).__name__} numerically")
+    raise InvalidInputError(f"cannot evaluate {type(node).__name__} numerically", "/utility")
 
 
 def _fold(op: Any, args: list[Numeric], x: np.ndarray) -> np.ndarray:
@@ -211,7 +220,7 @@ def _condition(node: Any) -> Callable[[np.ndarray], np.ndarray]:
         compare = {">=": np.greater_equal, ">": np.greater, "<=": np.less_equal,
                    "<": np.less}[node.rel_op]
         return lambda x: compare(left(x), right(x))
-    raise TypeError(f"cannot evaluate condition {node}")
+    raise InvalidInputError(f"cannot evaluate the condition {node}", "/utility")
 
 
 # -- inverse -----------------------------------------------------------------------

@@ -57,3 +57,14 @@ def test_linear_is_risk_neutral() -> None:
     result = analyze(make_utility(parse_formula("3*x + 2")), -10, 10)
     assert result.curvature == "linear" and result.attitude == "risk_neutral"
     assert result.arrow_pratt_absolute == "0"
+
+
+def test_kinks_count_for_curvature() -> None:
+    # 2x + |x| has slope 1 then 3: convex at the kink, though U'' = 0 away from it.
+    # AIMA's CE-400 piecewise utility (slope 1, then 2/3 from 400) is concave.
+    from utility.function import read_utility
+
+    assert analyze(make_utility(parse_formula("2*x + abs(x)")), -1, 1).curvature == "convex"
+    pieces = {"piecewise": [{"from": 0, "to": 400, "formula": "x"},
+                            {"from": 400, "to": 1000, "formula": "400 + 2*(x - 400)/3"}]}
+    assert analyze(read_utility(pieces, {}), 0, 1000).curvature == "concave"

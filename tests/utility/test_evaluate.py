@@ -109,3 +109,10 @@ def test_utility_decreasing_on_support_is_a_domain_error() -> None:
     # quadratic x - x^2/1000 peaks at 500
     with pytest.raises(DomainError, match="not increasing"):
         run([[0.5, 1000], [0.5, 0]], {"family": "quadratic"}, {"b": "1/1000"})
+
+
+def test_abs_utility_on_positive_outcomes_is_linear() -> None:
+    # |x| = x for positive outcomes: CE = EMV = (1/3 + 2/7)/2 = 13/42
+    result = run([["1/2", "1/3"], ["1/2", "2/7"]], "abs(x)")
+    assert result.expected_utility_exact == "13/42"
+    assert result.certainty_equivalent == pytest.approx(13 / 42)
