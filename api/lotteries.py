@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response
+from flask import Blueprint, Response, current_app
 
 from api.body import load
 from api.lottery_output import (
@@ -120,7 +120,8 @@ def eu_consistency_view() -> Response:
     names = list(lotteries)
     choices = [parse_choice(raw, names, join_pointer("/choices", i))
                for i, raw in enumerate(options["choices"])]
-    result = eu_consistency(lotteries, choices, increasing=options["increasing"])
+    result = eu_consistency(lotteries, choices, increasing=options["increasing"],
+                            time_limit=current_app.config["ARBITER_TIME_LIMIT"])
     return json_response(consistency_json(result))
 
 

@@ -38,6 +38,8 @@ MAX_PRIZES = 5_000
 """Most distinct prizes across all lotteries."""
 DENOMINATOR = 10**6
 """Largest denominator tried when rationalising LP solutions."""
+TIME_LIMIT = 60.0
+"""Default seconds HiGHS may spend on each of the (at most two) LPs."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,10 +117,12 @@ def _difference(choice: Choice, lotteries: Mapping[str, Lottery],
 
 def eu_consistency(lotteries: Mapping[str, Lottery], choices: Sequence[Choice],
                    increasing: bool = False,
-                   labels: Mapping[Exact, str] | None = None) -> Consistency:
+                   labels: Mapping[Exact, str] | None = None,
+                   time_limit: float | None = TIME_LIMIT) -> Consistency:
     """Decide whether an expected-utility function (optionally increasing) fits ``choices``.
 
-    ``labels`` names the prizes in the explanation (default: the amounts themselves).
+    ``labels`` names the prizes in the explanation (default: the amounts themselves);
+    ``time_limit`` bounds each LP (HiGHS stops itself; no signal or thread is needed).
 
     Raises
     ------
@@ -143,11 +147,12 @@ def eu_consistency(lotteries: Mapping[str, Lottery], choices: Sequence[Choice],
             rows.append(row)
             kinds.append("strict")
             monotone.append((k, k + 1))
-    witness = _witness(rows, kinds, len(prizes))
+    options = {} if time_limit is None else {"time_limit": time_limit}
+    witness = _witness(rows, kinds, len(prizes), options)
     if witness is not None:
         values, exact = witness
         return Consistency(True, prizes, values, exact, None)
-    certificate = _certificate(rows, kinds, choices, lotteries, prizes, monotone)
+    certificate = _certificate(rows, kinds, choices, lotteries, prizes, monotone, options)
     if labels:
         names = {str(prize): name for prize, name in labels.items()}
         text = re.sub(r"U\(([^()]*)\)", lambda m: f"U({names.get(m.group(1), m.group(1))})",
@@ -160,8 +165,8 @@ def _matrix(rows: Sequence[Sequence[Fraction]]) -> np.ndarray:
     return np.array([[float(v) for v in row] for row in rows], dtype=float).reshape(len(rows), -1)
 
 
-def _witness(rows: list[list[Fraction]], kinds: list[str],
-             size: int) -> tuple[tuple[Fraction | float, ...], bool] | None:
+def _witness(rows: list[list[Fraction]], kinds: list[str], size: int,
+             options: dict[str, float]) -> tuple[tuple[Fraction | float, ...], bool] | None:
     inequality = [r for r, k in zip(rows, kinds, strict=True) if k != "equal"]
     lower = [1.0 if k == "strict" else 0.0 for k in kinds if k != "equal"]
     equality = [r for r, k in zip(rows, kinds, strict=True) if k == "equal"]
@@ -171,7 +176,7 @@ def _witness(rows: list[list[Fraction]], kinds: list[str],
         b_ub=-np.array(lower) if inequality else None,
         A_eq=_matrix(equality) if equality else None,
         b_eq=np.zeros(len(equality)) if equality else None,
-        bounds=[(None, None)] * size, method="highs",
+        bounds=[(None, None)] * size, method="highs", options=options,
     )
     if result.status == 2:
         return None
@@ -208,7 +213,7 @@ def _satisfies(rows: list[list[Fraction]], kinds: list[str], values: list[Fracti
 
 def _certificate(rows: list[list[Fraction]], kinds: list[str], choices: Sequence[Choice],
                  lotteries: Mapping[str, Lottery], prizes: tuple[Exact, ...],
-                 monotone: list[tuple[int, int]]) -> Certificate:
+                 monotone: list[tuple[int, int]], options: dict[str, float]) -> Certificate:
     count = len(rows)
     strict = np.array([1.0 if k == "strict" else 0.0 for k in kinds])
     # variables: one multiplier per row; sum_i m_i row_i = 0, sum over strict rows = 1
@@ -216,7 +221,8 @@ def _certificate(rows: list[list[Fraction]], kinds: list[str], choices: Sequence
     b_eq = np.zeros(len(prizes) + 1)
     b_eq[-1] = 1.0
     bounds = [(None, None) if k == "equal" else (0, None) for k in kinds]
-    result = linprog(np.zeros(count), A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs")
+    result = linprog(np.zeros(count), A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs",
+                     options=options)
     if result.status != 0:
         raise LimitExceededError(f"the LP solver could not find the certificate: "
                                  f"{result.message}", "")
