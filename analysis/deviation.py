@@ -2,7 +2,8 @@
 
 For a mixed profile ``sigma`` the gain of player ``i`` is
 ``max_s u_i(s, sigma_-i) - u_i(sigma)``; a profile is a Nash equilibrium
-exactly when every gain is 0 (it is never negative). Computed exactly.
+exactly when every gain is 0 (it is never negative). Computed exactly, or in
+floats for equilibria found in floating point (then the gain is a rounding error).
 """
 
 from __future__ import annotations
@@ -21,11 +22,11 @@ from games.numbers import Exact, normalize
 class DeviationCheck:
     """Expected payoffs of a profile and each player's best deviation gain."""
 
-    payoffs: tuple[Exact, ...]
-    gains: tuple[Exact, ...]
+    payoffs: tuple[Exact | float, ...]
+    gains: tuple[Exact | float, ...]
 
     @property
-    def max_gain(self) -> Exact:
+    def max_gain(self) -> Exact | float:
         return max(self.gains)
 
 
@@ -57,3 +58,20 @@ def deviation_check(
         payoffs.append(normalize(own))
         gains.append(normalize(max(pure) - own))
     return DeviationCheck(tuple(payoffs), tuple(gains))
+
+
+def float_deviation_check(
+    game: NormalFormGame, profile: Sequence[Sequence[Exact | float]]
+) -> DeviationCheck:
+    """:func:`deviation_check` in floating point, for a two-player game."""
+    row = np.asarray([float(p) for p in profile[0]])
+    col = np.asarray([float(q) for q in profile[1]])
+    first, second = game.float_payoffs(0), game.float_payoffs(1)
+    against_col = first @ col
+    against_row = row @ second
+    payoffs = (float(row @ against_col), float(against_row @ col))
+    gains = (
+        max(0.0, float(against_col.max()) - payoffs[0]),
+        max(0.0, float(against_row.max()) - payoffs[1]),
+    )
+    return DeviationCheck(payoffs, gains)

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from analysis.deviation import DeviationCheck, deviation_check
+from analysis.deviation import DeviationCheck, deviation_check, float_deviation_check
 from analysis.dominance import DominanceResult, iterated_elimination
-from analysis.envelope_svg import envelope_svg
 from analysis.indifference import Indifference, explainable, indifference_equations
 from analysis.lemke_howson import LemkeHowsonResult, lemke_howson
+from analysis.matrix_svg import matrix_plot_svg
 from analysis.mixed_equilibria import MAX_STRATEGIES, EquilibriumSet, extreme_equilibria
 from analysis.pure_equilibria import (
     BestResponses,
@@ -91,8 +91,10 @@ def analyze_matrix(
     equilibria = _equilibria(game, options, exact is not False, notes, clock)
     checks: tuple[DeviationCheck, ...] = ()
     explanations = None
+    if equilibria is not None:
+        check = deviation_check if equilibria.exact else float_deviation_check
+        checks = tuple(check(game, (e.row, e.col)) for e in equilibria.equilibria)
     if equilibria is not None and equilibria.exact:
-        checks = tuple(deviation_check(game, (e.row, e.col)) for e in equilibria.equilibria)
         if "explanations" in parts and explainable(game):
             explanations = tuple(
                 tuple(indifference_equations(game, e.row, e.col)) for e in equilibria.equilibria
@@ -109,11 +111,8 @@ def analyze_matrix(
         path = lemke_howson(game, options.lemke_howson_label, clock)
     plot = None
     if "plot" in parts:
-        marks = []
-        if equilibria is not None:
-            mixer = 0 if game.shape[0] == 2 else 1
-            marks = [e.row[0] if mixer == 0 else e.col[0] for e in equilibria.equilibria]
-        plot = envelope_svg(game, marks)
+        shown = () if equilibria is None else [(e.row, e.col) for e in equilibria.equilibria]
+        plot = matrix_plot_svg(game, shown)
     return MatrixReport(
         game,
         parts,

@@ -124,7 +124,7 @@ def _dominance(game: NormalFormGame, result: DominanceResult) -> dict[str, Any]:
 
 def _equilibrium(
     equilibrium: MixedEquilibrium,
-    check: DeviationCheck | None,
+    check: DeviationCheck,
     explanation: tuple[Indifference, ...] | None,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {
@@ -135,11 +135,9 @@ def _equilibrium(
         "payoffs": numbers(equilibrium.payoffs),
         "payoffs_exact": texts(equilibrium.payoffs),
     }
-    if check is not None:
-        put_value(out, "max_deviation_gain", check.max_gain)
+    put_value(out, "max_deviation_gain", check.max_gain)
+    if not isinstance(check.max_gain, float):
         out["max_deviation_gain_exact"] = str(check.max_gain)
-    else:
-        out["max_deviation_gain"] = 0.0
     if explanation is not None:
         out["explanation"] = [
             {
@@ -163,7 +161,7 @@ def _equilibria(
 ) -> dict[str, Any]:
     listed = []
     for index, equilibrium in enumerate(found.equilibria):
-        check = checks[index] if checks else None
+        check = checks[index]
         explanation = explanations[index] if explanations else None
         listed.append(_equilibrium(equilibrium, check, explanation))
     components = [

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
+import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +14,7 @@ from analysis.mixed_equilibria import extreme_equilibria
 from analysis.pure_equilibria import pure_nash_equilibria
 from analysis.zero_sum import security_levels, zero_sum_solution
 from games.matrix import bimatrix, zero_sum_game
+from games.matrix_format import parse_game
 from tests.matrix_strategies import bimatrices, matrices
 
 Matrix = list[list[int]]
@@ -118,3 +121,28 @@ def test_float_mode_agrees_with_exact_mode(game: tuple[Matrix, Matrix]) -> None:
     floats = extreme_equilibria(bimatrix(first, second), exact=False)
     assert len(exact.equilibria) == len(floats.equilibria)
     assert exact.degenerate == floats.degenerate
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.integers(1, 3), min_size=3, max_size=3), st.data())
+def test_pure_equilibria_of_three_players_match_brute_force(
+    shape: list[int], data: st.DataObject
+) -> None:
+    cells = list(itertools.product(*(range(size) for size in shape)))
+    payoff = st.integers(-3, 3)
+    tables = [{cell: data.draw(payoff) for cell in cells} for _ in range(3)]
+
+    def stable(cell: tuple[int, ...]) -> bool:
+        for player in range(3):
+            for other in range(shape[player]):
+                moved = cell[:player] + (other,) + cell[player + 1 :]
+                if tables[player][moved] > tables[player][cell]:
+                    return False
+        return True
+
+    arrays = [np.empty(shape, dtype=object) for _ in range(3)]
+    for player in range(3):
+        for cell in cells:
+            arrays[player][cell] = tables[player][cell]
+    game = parse_game({"payoff_arrays": [a.tolist() for a in arrays]})
+    assert [e.profile for e in pure_nash_equilibria(game)] == [c for c in cells if stable(c)]

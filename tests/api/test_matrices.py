@@ -106,3 +106,18 @@ def test_large_game_skips_enumeration_by_default(client: FlaskClient) -> None:
         },
     ).get_json()
     assert len(data["pure_equilibria"]) == 32
+
+
+def test_float_arithmetic_reports_float_deviation_gains(client: FlaskClient) -> None:
+    body = {
+        "A": [[2, 0], [0, 1]],
+        "B": [[1, 0], [0, 2]],
+        "arithmetic": "float",
+        "include": ["equilibria"],
+    }
+    data = client.post(URL, json=body).get_json()
+    assert data["equilibria_exact"] is False
+    assert len(data["equilibria"]) == 3
+    for equilibrium in data["equilibria"]:
+        assert equilibrium["max_deviation_gain"] < 1e-12
+        assert "max_deviation_gain_exact" not in equilibrium

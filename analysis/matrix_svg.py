@@ -1,7 +1,14 @@
-"""SVG picture of a 2xn (or mx2) game: payoff lines against one player's mix, and their envelope.
+"""SVG pictures of small two-player games.
 
-The player with two strategies mixes with probability ``t`` on the first. Each
-pure strategy of the opponent gives a line ``u(t) = u_1 t + u_2 (1 - t)``:
+A 2x2 game that is not zero-sum is drawn as its **best-response diagram**: the row
+player's probability ``p`` of the first row across, the column player's ``q`` of
+the first column up; each player's best-response correspondence is a staircase
+(jumping where that player is indifferent) and the equilibria are exactly where
+the two staircases cross (marked).
+
+Any other 2xn or mx2 game is drawn as payoff lines and their **envelope**. The
+player with two strategies mixes with probability ``t`` on the first. Each pure
+strategy of the opponent gives a line ``u(t) = u_1 t + u_2 (1 - t)``:
 
 - zero-sum: the row player's payoffs; the row player's guarantee is the *lower*
   envelope (the column player minimises) when the row player mixes, and the
@@ -35,6 +42,104 @@ _COLOURS = (
     "#bcbd22",
     "#17becf",
 )
+
+
+Profile = tuple[Sequence[Exact | float], Sequence[Exact | float]]
+
+
+def matrix_plot_svg(game: NormalFormGame, equilibria: Sequence[Profile] = ()) -> str:
+    """The best-response diagram of a 2x2 general-sum game, else the envelope plot.
+
+    Raises
+    ------
+    DomainError
+        Unless the game has two players and one of them has exactly two strategies.
+    """
+    if game.is_bimatrix and game.shape == (2, 2) and not game.is_zero_sum():
+        return best_response_svg(game, equilibria)
+    mixer = 0 if game.is_bimatrix and game.shape[0] == 2 else 1
+    return envelope_svg(game, [profile[mixer][0] for profile in equilibria])
+
+
+def best_response_svg(game: NormalFormGame, equilibria: Sequence[Profile] = ()) -> str:
+    """Both best-response correspondences of a 2x2 game in the (p, q) square."""
+    first, second = game.row_payoffs, game.col_payoffs
+    # Row player's advantage of the first row, as a function of q: d(q) = a q + b (1 - q).
+    row_steps = _staircase(Fraction(first[0, 0] - first[1, 0]), Fraction(first[0, 1] - first[1, 1]))
+    col_steps = _staircase(
+        Fraction(second[0, 0] - second[0, 1]), Fraction(second[1, 0] - second[1, 1])
+    )
+    size = _HEIGHT - 2 * _MARGIN
+
+    def point(p: Fraction | float, q: Fraction | float) -> str:
+        return f"{_MARGIN + float(p) * size:.2f},{_HEIGHT - _MARGIN - float(q) * size:.2f}"
+
+    rows, cols = game.labels
+    title = "Best-response diagram"
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_HEIGHT + 140}" height="{_HEIGHT}" '
+        f'viewBox="0 0 {_HEIGHT + 140} {_HEIGHT}" font-family="sans-serif" font-size="12">',
+        f"<title>{title}</title>",
+        f'<text x="{_HEIGHT / 2}" y="20" text-anchor="middle">{title}</text>',
+        f'<polygon points="{point(0, 0)} {point(1, 0)} {point(1, 1)} {point(0, 1)}" '
+        'fill="none" stroke="black"/>',
+        f'<text x="{_HEIGHT / 2}" y="{_HEIGHT - 12}" text-anchor="middle">'
+        f"p = P({escape(rows[0])})</text>",
+        f'<text x="14" y="{_HEIGHT / 2}" transform="rotate(-90 14 {_HEIGHT / 2})" '
+        f'text-anchor="middle">q = P({escape(cols[0])})</text>',
+    ]
+    for steps, colour, name, swap in (
+        (row_steps, _COLOURS[0], "row player's best response", True),
+        (col_steps, _COLOURS[1], "column player's best response", False),
+    ):
+        for (t0, r0), (t1, r1) in steps:
+            a = point(r0, t0) if swap else point(t0, r0)
+            b = point(r1, t1) if swap else point(t1, r1)
+            parts.append(
+                f'<polyline points="{a} {b}" fill="none" stroke="{colour}" stroke-width="3" '
+                f'stroke-opacity="0.8"><title>{name}</title></polyline>'
+            )
+    for label, colour, y in (
+        ("row player's best response", _COLOURS[0], 60),
+        ("column player's best response", _COLOURS[1], 80),
+    ):
+        parts.append(f'<text x="{_HEIGHT - 30}" y="{y}" fill="{colour}">{label}</text>')
+    for row, col in equilibria:
+        parts.append(
+            f'<circle cx="{point(row[0], col[0]).split(",")[0]}" '
+            f'cy="{point(row[0], col[0]).split(",")[1]}" r="5" fill="red">'
+            f"<title>equilibrium p = {row[0]}, q = {col[0]}</title></circle>"
+        )
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def _staircase(
+    at_one: Fraction, at_zero: Fraction
+) -> list[tuple[tuple[Fraction, Fraction], tuple[Fraction, Fraction]]]:
+    """Segments ``((t, r), (t, r))`` of the best response ``r`` (probability of the first
+    strategy) to the opponent's ``t``, where the first strategy's advantage is
+    ``at_one t + at_zero (1 - t)``."""
+    breaks = {Fraction(0), Fraction(1)}
+    if at_one != at_zero:
+        root = at_zero / (at_zero - at_one)
+        if 0 < root < 1:
+            breaks.add(root)
+    ordered = sorted(breaks)
+    segments = []
+    for low, high in zip(ordered, ordered[1:], strict=False):
+        middle = (low + high) / 2
+        advantage = at_one * middle + at_zero * (1 - middle)
+        if advantage == 0:
+            segments.append(((low, Fraction(0)), (high, Fraction(0))))
+            segments.append(((low, Fraction(1)), (high, Fraction(1))))
+            continue
+        response = Fraction(1) if advantage > 0 else Fraction(0)
+        segments.append(((low, response), (high, response)))
+    for t in ordered:
+        if at_one * t + at_zero * (1 - t) == 0:
+            segments.append(((t, Fraction(0)), (t, Fraction(1))))
+    return segments
 
 
 def envelope_svg(game: NormalFormGame, marks: Sequence[Exact | float] = ()) -> str:
