@@ -25,7 +25,7 @@ from analysis.stats import SearchStats
 from games.errors import LimitExceededError
 from games.limits import Deadline
 from games.numbers import Exact
-from games.tree import MAX, Tree
+from games.tree import DECISION_KINDS, MAX, TWO_PLAYER_HINT, Tree
 
 EXACT: Final = "exact"
 LOWER: Final = "lower"
@@ -159,6 +159,7 @@ def alpha_beta(
             f"this one has {len(tree)}",
             "/trace",
         )
+    tree.require(kinds=DECISION_KINDS, tuples=False, endpoint=TWO_PLAYER_HINT)
     seen = horizon(tree, depth)
     return _search(tree, seen, seen.children, prune_on_equality, trace, deadline)
 

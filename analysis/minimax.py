@@ -12,7 +12,7 @@ from analysis.horizon import Horizon, horizon
 from analysis.stats import SearchStats
 from games.limits import Deadline
 from games.numbers import Exact
-from games.tree import MAX, Tree
+from games.tree import DECISION_KINDS, MAX, TWO_PLAYER_HINT, Tree
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +54,7 @@ def minimax(
     (``maximum.reduceat`` over the next level, which holds the children in
     order); otherwise one exact Python loop handles fractions and big integers.
     """
+    tree.require(kinds=DECISION_KINDS, tuples=False, endpoint=TWO_PLAYER_HINT)
     seen = horizon(tree, depth)
     covered = seen.covered
     backed = _levels_numpy(tree, seen, covered)

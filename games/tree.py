@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
 
-from games.errors import join_pointer
+from games.errors import InvalidInputError, join_pointer
 from games.numbers import Exact
 
 MAX: Final = "max"
@@ -25,7 +25,14 @@ CHANCE: Final = "chance"
 PLAYER: Final = "player"
 
 DECISION_KINDS: Final = frozenset({MAX, MIN})
-NODE_KINDS: Final = (MAX, MIN, LEAF)
+
+TWO_PLAYER_HINT: Final = (
+    "minimax and alpha-beta take MAX and MIN nodes with numeric utilities; solve chance nodes "
+    "with /v1/trees/expectimax and utility lists with /v1/trees/maxn"
+)
+
+Utility = Exact | tuple[Exact, ...]
+"""A leaf value or eval: one number, or one number per player (max^n)."""
 
 ROOT_ID: Final = "root"
 """Default id of the root. A node without an id is named after its parent:
@@ -41,7 +48,7 @@ class Tree:
     ids
         Node ids, given or defaulted (see :data:`ROOT_ID`); unique.
     kinds
-        ``"max"``, ``"min"`` or ``"leaf"`` per node.
+        ``"max"``, ``"min"``, ``"chance"``, ``"player"`` (a max^n node) or ``"leaf"``.
     children
         Child indices per node, left to right: a ``range`` (empty for a leaf).
     parents
@@ -49,11 +56,19 @@ class Tree:
     depths
         Plies from the root.
     values
-        Leaf utility, ``None`` for internal nodes.
+        Leaf utility (a number, or a tuple with one per player), ``None`` for
+        internal nodes.
     evals
         Static evaluation of internal nodes, ``None`` where not given.
     moves
         Label of the edge into the node, ``None`` where not given.
+    probabilities
+        For each outcome of a chance node, its exact probability (stated, or
+        uniform when none of its siblings states one); ``None`` elsewhere.
+    players
+        The player (0-based) to move at a max^n node, where given.
+    utility_size
+        0 when utilities are numbers; n when each is a list of n (max^n).
     """
 
     ids: list[str]
@@ -61,9 +76,12 @@ class Tree:
     children: list[range]
     parents: list[int]
     depths: list[int]
-    values: list[Exact | None]
-    evals: list[Exact | None]
+    values: list[Utility | None]
+    evals: list[Utility | None]
     moves: list[str | None]
+    probabilities: list[Exact | None]
+    players: list[int | None]
+    utility_size: int = 0
     source_pointers: list[str] | None = None
     """JSON pointer of each node's object in the input, when cheap to keep (flat form)."""
     _positions: list[int] = field(default_factory=list, repr=False)
@@ -148,6 +166,28 @@ class Tree:
     def field_pointer(self, index: int, name: str) -> str:
         """JSON pointer of field ``name`` of node ``index``."""
         return join_pointer(self.pointer(index), name)
+
+    def require(self, *, kinds: frozenset[str], tuples: bool, endpoint: str) -> None:
+        """Refuse a tree the caller's algorithm cannot solve, pointing at the first misfit.
+
+        ``kinds`` are the internal node kinds allowed; ``tuples`` whether
+        utilities are lists (max^n) rather than numbers.
+        """
+        if bool(self.utility_size) != tuples:
+            first = next(i for i, kids in enumerate(self.children) if not kids)
+            shape = "numbers" if tuples is False else "lists with one number per player"
+            raise InvalidInputError(
+                f"utilities here must be {shape}; this tree's are not: {endpoint}",
+                self.field_pointer(first, "value"),
+            )
+        for kind in (MAX, MIN, CHANCE, PLAYER):
+            if kind not in kinds and kind in self.kinds:
+                index = self.kinds.index(kind)
+                raise InvalidInputError(
+                    f"node {self.ids[index]!r} is a {kind} node, which this algorithm does "
+                    f"not take: {endpoint}",
+                    self.field_pointer(index, "kind"),
+                )
 
     def max_depth(self) -> int:
         """Depth of the deepest node: the last one, in level order."""

@@ -20,16 +20,20 @@ from __future__ import annotations
 
 from itertools import accumulate, chain, repeat
 from operator import add
+from fractions import Fraction
 from typing import Any, Final
 
 from games.errors import InvalidInputError, LimitExceededError, join_pointer
 from games.limits import Limits
-from games.numbers import Exact, describe_json, parse_exact
-from games.tree import LEAF, MAX, MIN, ROOT_ID, Tree
+from games.numbers import Exact, describe_json, normalize, parse_exact
+from games.tree import CHANCE, LEAF, MAX, MIN, PLAYER, ROOT_ID, Tree, Utility
 
-NODE_FIELDS: Final = frozenset({"id", "kind", "value", "eval", "move", "children"})
+NODE_FIELDS: Final = frozenset(
+    {"id", "kind", "value", "eval", "move", "children", "p", "player"}
+)
 FLAT_FIELDS: Final = frozenset({"root", "nodes"})
-KIND_NAMES: Final = (MAX, MIN, LEAF)
+KIND_NAMES: Final = (MAX, MIN, CHANCE, PLAYER, LEAF)
+INTERNAL_KINDS: Final = frozenset({MAX, MIN, CHANCE, PLAYER})
 _EMPTY: Final = range(0)
 
 
@@ -148,6 +152,8 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
         values=values,
         evals=[None] * count,
         moves=[None] * count,
+        probabilities=[None] * count,
+        players=[None] * count,
         _positions=positions,
         _array_nodes=array_nodes,
         _base=base,
@@ -224,6 +230,11 @@ class _TreeBuilder:
         self.values: list[Exact | None] = []
         self.evals: list[Exact | None] = []
         self.moves: list[str | None] = []
+        self.probabilities: list[Exact | None] = []
+        self.players: list[int | None] = []
+        self.chance_nodes: list[int] = []
+        self.utility_size: int | None = None
+        self.size_source = 0
         self.positions: list[int] = []
         self.array_nodes = bytearray()
         self.given_ids = bytearray()
@@ -393,6 +404,8 @@ class _TreeBuilder:
         values = self.values
         evals = self.evals
         moves = self.moves
+        probabilities = self.probabilities
+        players = self.players
         positions = self.positions
         array_nodes = self.array_nodes
         given_ids = self.given_ids
@@ -435,7 +448,7 @@ class _TreeBuilder:
                         index,
                         unknown,
                         f"unknown field {unknown!r}; a node has "
-                        "id, kind, value, eval, move and children",
+                        "id, kind, value, eval, move, p, player and children",
                     )
                 node_id = node.get("id")
                 if node_id is None:
@@ -455,6 +468,14 @@ class _TreeBuilder:
                         index, "move", f"move must be a string, got {describe_json(move)}"
                     )
                 moves.append(move)
+                chance = node.get("p")
+                probabilities.append(
+                    None if chance is None else self.read_probability(chance, index, parent)
+                )
+                player = node.get("player")
+                if player is not None and (type(player) is not int or player < 0):
+                    raise self.fail(index, "player", "player must be a 0-based integer")
+                players.append(player)
                 kind = node.get("kind")
                 kids = node.get("children")
                 if kids is None:
@@ -476,9 +497,17 @@ class _TreeBuilder:
                         "an internal node needs at least one child; omit children for a leaf",
                     )
                 if kind is None:
-                    kind = turn
-                elif kind != MAX and kind != MIN:
+                    kind = turn if player is None else PLAYER
+                elif kind not in INTERNAL_KINDS:
                     raise self.bad_internal_kind(index, kind)
+                if player is not None and kind != PLAYER:
+                    raise self.fail(
+                        index,
+                        "player",
+                        f"player marks a max^n node (kind 'player'), not a {kind} node",
+                    )
+                if kind == CHANCE:
+                    self.chance_nodes.append(index)
                 if "value" in node:
                     raise self.fail(
                         index,
@@ -488,7 +517,7 @@ class _TreeBuilder:
                     )
                 static = node.get("eval")
                 evals.append(
-                    None if static is None else parse_exact(static, self.pointer(index) + "/eval")
+                    None if static is None else self.read_utility(static, index, "eval")
                 )
                 values.append(None)
                 kinds.append(kind)
@@ -508,6 +537,8 @@ class _TreeBuilder:
                     )
                 kids = node
                 kind = turn
+                probabilities.append(None)
+                players.append(None)
                 evals.append(None)
                 values.append(None)
                 kinds.append(kind)
@@ -516,6 +547,10 @@ class _TreeBuilder:
                 given_ids.append(0)
                 ids.append(f"{ids[parent]}.{position}" if parent >= 0 else ROOT_ID)
                 moves.append(None)
+                probabilities.append(None)
+                players.append(None)
+                if self.utility_size != 0:
+                    self.check_size(0, index, None)
                 if kind_of is int:
                     values.append(node)
                 else:
@@ -529,7 +564,9 @@ class _TreeBuilder:
             if first + len(kids) > max_nodes:
                 raise _too_many_nodes(limits, self.pointer(index))
             children.append(range(first, first + len(kids)))
-            next_turn = MIN if kind == MAX else MAX
+            # Below MAX comes MIN and below MIN comes MAX; chance and max^n nodes pass
+            # on the turn they were given, so MAX, chance, MIN alternate by default.
+            next_turn = MIN if kind == MAX else MAX if kind == MIN else turn
             if flat:
                 for slot, child in enumerate(kids):
                     enqueue((flat_nodes[child], index, slot, next_turn, child))
@@ -539,7 +576,7 @@ class _TreeBuilder:
 
     def read_leaf(self, node: dict[str, Any], index: int, kind: object) -> None:
         if kind is not None and kind != LEAF:
-            if kind == MAX or kind == MIN:
+            if kind in INTERNAL_KINDS:
                 raise self.fail(
                     index,
                     "kind",
@@ -554,12 +591,88 @@ class _TreeBuilder:
             )
         if "value" not in node:
             raise self.fail(index, "value", "a leaf needs a value (its utility)")
+        if "player" in node:
+            raise self.fail(index, "player", "player belongs on internal max^n nodes, not leaves")
         raw = node["value"]
         self.values.append(
-            raw if type(raw) is int else parse_exact(raw, self.pointer(index) + "/value")
+            raw
+            if type(raw) is int and self.utility_size == 0
+            else self.read_utility(raw, index, "value")
         )
         self.evals.append(None)
         self.kinds.append(LEAF)
+
+    def read_utility(self, raw: Any, index: int, field: str) -> Utility:
+        """A number, or a list of numbers (one utility per player, for max^n)."""
+        where = self.pointer(index) + "/" + field
+        if type(raw) is not list:
+            value = parse_exact(raw, where)
+            self.check_size(0, index, field)
+            return value
+        if not raw:
+            raise self.fail(index, field, "a utility list needs one number per player")
+        utilities = tuple(parse_exact(item, f"{where}/{slot}") for slot, item in enumerate(raw))
+        self.check_size(len(utilities), index, field)
+        return utilities
+
+    def check_size(self, size: int, index: int, field: str | None) -> None:
+        """Every utility in a tree is a number, or every one a list of the same length."""
+        if self.utility_size is None:
+            self.utility_size = size
+            self.size_source = index
+        elif size != self.utility_size:
+            def shape(n: int) -> str:
+                return "a single number" if n == 0 else f"a list of {n} numbers"
+
+            raise self.fail(
+                index,
+                field,
+                f"utilities must all have one shape: this is {shape(size)}, but the one at "
+                f"{self.pointer(self.size_source)} is {shape(self.utility_size)}",
+            )
+
+    def read_probability(self, raw: Any, index: int, parent: int) -> Exact:
+        if parent < 0:
+            raise self.fail(index, "p", "the root is not the outcome of a chance node")
+        if self.kinds[parent] != CHANCE:
+            raise self.fail(
+                index,
+                "p",
+                f"p is the probability of a chance outcome, but the parent "
+                f"{self.ids[parent]!r} is a {self.kinds[parent]} node",
+            )
+        chance = parse_exact(raw, self.pointer(index) + "/p")
+        if chance < 0 or chance > 1:
+            raise self.fail(index, "p", f"a probability lies in [0, 1], got {chance}")
+        return chance
+
+    def check_chance_nodes(self) -> None:
+        """Fill in uniform probabilities; make sure stated ones sum to exactly 1."""
+        probabilities = self.probabilities
+        for node in self.chance_nodes:
+            kids = self.children[node]
+            stated = [probabilities[kid] for kid in kids]
+            missing = [kid for kid, chance in zip(kids, stated, strict=True) if chance is None]
+            if len(missing) == len(kids):
+                uniform = normalize(Fraction(1, len(kids)))
+                for kid in kids:
+                    probabilities[kid] = uniform
+                continue
+            if missing:
+                raise self.fail(
+                    missing[0],
+                    "p",
+                    f"either every outcome of chance node {self.ids[node]!r} states p or none "
+                    "does (then they are equally likely)",
+                )
+            total = sum(stated, Fraction(0))  # type: ignore[arg-type]
+            if total != 1:
+                raise self.fail(
+                    node,
+                    "children",
+                    f"the probabilities of the outcomes of chance node {self.ids[node]!r} sum to "
+                    f"{total}, not 1",
+                )
 
     def bad_internal_kind(self, index: int, kind: object) -> InvalidInputError:
         if kind == LEAF:
@@ -576,6 +689,7 @@ class _TreeBuilder:
     def finish(self) -> Tree:
         if self.any_given:
             self.check_unique_ids()
+        self.check_chance_nodes()
         return Tree(
             ids=self.ids,
             kinds=self.kinds,
@@ -585,6 +699,9 @@ class _TreeBuilder:
             values=self.values,
             evals=self.evals,
             moves=self.moves,
+            probabilities=self.probabilities,
+            players=self.players,
+            utility_size=self.utility_size or 0,
             source_pointers=self.source_pointers,
             _positions=self.positions,
             _array_nodes=self.array_nodes if self.any_array else bytearray(),

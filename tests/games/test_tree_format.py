@@ -334,3 +334,65 @@ def test_bad_root_option() -> None:
     with pytest.raises(InvalidInputError) as caught:
         parse_tree([1], root="chance")
     assert caught.value.errors[0].pointer == "/root"
+
+
+def test_chance_nodes_read_probabilities_exactly() -> None:
+    tree = parse_tree({"children": [
+        {"kind": "chance", "children": [{"p": 0.1, "value": 1}, {"p": "0.2", "value": 2},
+                                        {"p": 0.7, "value": 3}]},
+        {"kind": "chance", "children": [5, 6, 7]},
+    ]})
+    # decimals are read as written, so 0.1 + 0.2 + 0.7 is exactly 1
+    assert tree.probabilities[3:6] == [Fraction(1, 10), Fraction(1, 5), Fraction(7, 10)]
+    # no p at all: equally likely
+    assert tree.probabilities[6:9] == [Fraction(1, 3)] * 3
+    # chance nodes pass on the turn: MAX, chance, then MIN by default
+    nested = parse_tree({"children": [{"kind": "chance", "children": [[1, 2]]}]})
+    assert nested.kinds[:3] == [MAX, "chance", MIN]
+
+
+def test_player_nodes_and_utility_lists() -> None:
+    tree = parse_tree({"player": 0, "children": [{"player": 1, "children": [
+        {"value": [1, 2, 3]}, {"value": ["1/2", 0, 0]}]}, {"value": [0, 0, 1]}]})
+    assert tree.kinds[:2] == ["player", "player"]
+    assert tree.players[:2] == [0, 1]
+    assert tree.utility_size == 3
+    assert tree.values[3] == (1, 2, 3)
+
+
+BAD_CHANCE: list[tuple[str, Any, str, str]] = [
+    ("sum above 1", {"kind": "chance", "children": [{"p": 0.5, "value": 1},
+                                                    {"p": 0.6, "value": 2}]},
+     "/tree/children", "sum to 11/10"),
+    ("negative", {"kind": "chance", "children": [{"p": -0.5, "value": 1},
+                                                 {"p": 1.5, "value": 2}]},
+     "/tree/children/0/p", "[0, 1]"),
+    ("mixed given and missing", {"kind": "chance", "children": [{"p": 1, "value": 1},
+                                                                {"value": 2}]},
+     "/tree/children/1/p", "none does"),
+    ("p under a max node", {"children": [{"p": 1, "value": 1}]}, "/tree/children/0/p",
+     "is a max node"),
+    ("p on the root", {"p": 1, "children": [1]}, "/tree/p", "root"),
+    ("player on a leaf", {"children": [{"player": 1, "value": 1}]}, "/tree/children/0/player",
+     "not leaves"),
+    ("player on a max node", {"kind": "max", "player": 1, "children": [1]}, "/tree/player",
+     "max^n"),
+    ("negative player", {"player": -1, "children": [1]}, "/tree/player", "0-based"),
+    ("utility lists of two lengths", {"player": 0, "children": [{"value": [1, 2]},
+                                                                {"value": [1, 2, 3]}]},
+     "/tree/children/1/value", "list of 2 numbers"),
+    ("list and number mixed", {"player": 0, "children": [{"value": [1, 2]}, 3]},
+     "/tree/children/1", "a single number"),
+    ("empty utility list", {"player": 0, "children": [{"value": []}]},
+     "/tree/children/0/value", "one number per player"),
+]
+
+
+@pytest.mark.parametrize(("name", "raw", "pointer", "message"), BAD_CHANCE,
+                         ids=[case[0] for case in BAD_CHANCE])
+def test_bad_chance_and_player_input(name: str, raw: Any, pointer: str, message: str) -> None:
+    with pytest.raises(InvalidInputError) as caught:
+        parse_tree(raw)
+    [error] = caught.value.errors
+    assert error.pointer == pointer
+    assert message in error.message
