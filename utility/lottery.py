@@ -119,10 +119,10 @@ def parse_lottery(raw: object, pointer: str = "/lottery", *, max_outcomes: int =
         if branches > max_outcomes:
             raise LimitExceededError(
                 f"the lottery has more than {max_outcomes} branches", pointer)
-        total = Fraction(0)
+        total: Exact = 0
         for index, entry in enumerate(entries):
-            here = join_pointer(where, index)
-            p, x, p_pointer, x_pointer = _branch(entry, here)
+            # array indices need no RFC 6901 escaping, so pointers are plain f-strings (fast)
+            p, x, p_pointer, x_pointer = _branch(entry, f"{where}/{index}")
             total += p
             if isinstance(x, (list, dict)):
                 compound = True
@@ -135,11 +135,12 @@ def parse_lottery(raw: object, pointer: str = "/lottery", *, max_outcomes: int =
             if p == 0:
                 dropped = True
                 continue
+            weight = p if level == 0 else reach * p
             if outcome in totals:
                 dropped = True
-                totals[outcome] += reach * p
+                totals[outcome] += weight
             else:
-                totals[outcome] = reach * p
+                totals[outcome] = Fraction(weight)
                 first_pointer[outcome] = x_pointer
         if total != 1:
             raise InvalidInputError(
@@ -162,8 +163,11 @@ def _branches(node: object, where: str) -> list[Any]:
     return node
 
 
-def _branch(entry: object, here: str) -> tuple[Fraction, object, str, str]:
-    if isinstance(entry, dict):
+def _branch(entry: object, here: str) -> tuple[Exact, object, str, str]:
+    if type(entry) is dict and len(entry) == 2 and "p" in entry and "x" in entry:
+        p_raw, x_raw = entry["p"], entry["x"]
+        p_pointer, x_pointer = here + "/p", here + "/x"
+    elif isinstance(entry, dict):
         unknown = set(entry) - {"p", "x"}
         if unknown:
             name = sorted(unknown)[0]
@@ -182,7 +186,7 @@ def _branch(entry: object, here: str) -> tuple[Fraction, object, str, str]:
             "a branch is {\"p\": probability, \"x\": outcome} or [p, x], "
             f"got {describe_json(entry)}",
             here)
-    p = Fraction(parse_exact(p_raw, p_pointer))
+    p = parse_exact(p_raw, p_pointer)
     if p < 0 or p > 1:
         raise InvalidInputError(f"probability must lie in [0, 1], got {p}", p_pointer)
     return p, x_raw, p_pointer, x_pointer
