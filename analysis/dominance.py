@@ -13,6 +13,7 @@ weak dominance it may.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -113,7 +114,7 @@ def _next_step(
                     strategy,
                     dominated_by,
                     kind_weak,
-                    _explain(game, player, strategy, dominated_by, kind_weak),
+                    _explain(game, alive, player, strategy, dominated_by, kind_weak),
                 )
     return None
 
@@ -232,8 +233,13 @@ def _dominates(
     return all(u > t for u, t in zip(mixed, target, strict=True))
 
 
+MAX_EXPLAINED_PROFILES = 8
+"""Payoff rows are quoted in explanations when the opponents have at most this many profiles."""
+
+
 def _explain(
     game: NormalFormGame,
+    alive: list[list[int]],
     player: int,
     strategy: int,
     dominated_by: tuple[tuple[int, Exact], ...],
@@ -250,8 +256,24 @@ def _explain(
         else ("column player" if game.is_bimatrix else f"player {player + 1}")
     )
     strength = "weakly" if weak else "strictly"
-    return (
+    text = (
         f"{labels[strategy]} ({who}) is {strength} dominated by {by}: it pays "
         f"{'no more' if weak else 'less'} against every surviving strategy of the "
-        f"{'others' if game.players > 2 else 'opponent'}."
+        f"{'others' if game.players > 2 else 'opponent'}"
     )
+    table = _own_table(game.payoffs[player], alive, player)
+    if table.shape[1] > MAX_EXPLAINED_PROFILES:
+        return text + "."
+    own = alive[player]
+    mixed = [
+        sum((Fraction(p) * table[own.index(k), c] for k, p in dominated_by), Fraction(0))
+        for c in range(table.shape[1])
+    ]
+    others = [p for p in range(game.players) if p != player]
+    profiles = [
+        "/".join(game.labels[p][s] for p, s in zip(others, profile, strict=True))
+        for profile in itertools.product(*(alive[p] for p in others))
+    ]
+    mine = ", ".join(str(v) for v in table[own.index(strategy)])
+    theirs = ", ".join(str(normalize(v)) for v in mixed)
+    return f"{text} ({', '.join(profiles)}): {by} pays {theirs}; {labels[strategy]} pays {mine}."

@@ -146,3 +146,17 @@ def test_pure_equilibria_of_three_players_match_brute_force(
             arrays[player][cell] = tables[player][cell]
     game = parse_game({"payoff_arrays": [a.tolist() for a in arrays]})
     assert [e.profile for e in pure_nash_equilibria(game)] == [c for c in cells if stable(c)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(bimatrices())
+def test_security_levels_are_below_every_equilibrium_payoff(game: tuple[Matrix, Matrix]) -> None:
+    first, second = game
+    g = bimatrix(first, second)
+    row_level, col_level = security_levels(g)
+    assert row_level.exact and col_level.exact
+    assert row_level.pure == max(min(row) for row in first)
+    assert col_level.pure == max(min(row[j] for row in second) for j in range(len(second[0])))
+    assert row_level.pure <= row_level.mixed and col_level.pure <= col_level.mixed
+    for e in extreme_equilibria(g).equilibria:
+        assert row_level.mixed <= e.payoffs[0] and col_level.mixed <= e.payoffs[1]

@@ -107,3 +107,11 @@ def test_lemke_howson_on_battle_of_the_sexes() -> None:
     assert found <= {(1.0, 1.0), (0.0, 0.0), (round(2 / 3, 9), round(1 / 3, 9))}
     with pytest.raises(InvalidInputError):
         lemke_howson(game, 4)
+
+
+def test_dominance_explanations_quote_the_payoffs() -> None:
+    game = bimatrix([[3, 0], [0, 3], [1, 1]], [[0, 0], [0, 0], [0, 0]])
+    (step,) = iterated_elimination(game).steps
+    assert step.explanation.endswith("(C1, C2): 1/2 R1 + 1/2 R2 pays 3/2, 3/2; R3 pays 1, 1.")
+    lecture = iterated_elimination(parse_game(LECTURE)).steps
+    assert lecture[1].explanation.endswith("(R2): C2 pays 3; C1 pays 1.")

@@ -121,3 +121,12 @@ def test_float_arithmetic_reports_float_deviation_gains(client: FlaskClient) -> 
     for equilibrium in data["equilibria"]:
         assert equilibrium["max_deviation_gain"] < 1e-12
         assert "max_deviation_gain_exact" not in equilibrium
+
+
+def test_unknown_fields_and_string_booleans_are_refused(client: FlaskClient) -> None:
+    unknown = client.post(URL, json={"A": [[1]], "B": [[1]], "colour": "red"})
+    assert unknown.status_code == 422
+    assert unknown.get_json()["errors"][0]["pointer"] == "/colour"
+    stringly = client.post(URL, json={"A": [[1]], "zero_sum": "yes"})
+    assert stringly.status_code == 422
+    assert stringly.get_json()["errors"][0]["pointer"] == "/zero_sum"
