@@ -20,7 +20,7 @@ from functools import cached_property
 from itertools import chain
 from typing import Any, Final
 
-from analysis.horizon import Horizon, horizon
+from analysis.horizon import Horizon, horizon, numeric
 from analysis.stats import SearchStats
 from games.errors import LimitExceededError
 from games.limits import Deadline
@@ -179,7 +179,7 @@ def _search(
     tracing: bool,
     deadline: Deadline | None,
 ) -> AlphaBetaResult:
-    static = seen.static
+    static = numeric(seen.static)
     kinds = tree.kinds
     count = len(tree)
     values: list[Exact | None] = [None] * count

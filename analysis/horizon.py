@@ -11,10 +11,11 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from games.errors import InvalidInputError
 from games.numbers import Exact
-from games.tree import Tree
+from games.tree import Tree, Utility
 
 _EMPTY = range(0)
 
@@ -39,7 +40,7 @@ class Horizon:
     """
 
     children: Sequence[Sequence[int]]
-    static: Sequence[Exact | None]
+    static: Sequence[Utility | None]
     depth: int | None
     covered: int
     static_count: int
@@ -62,7 +63,7 @@ def horizon(tree: Tree, depth: int | None) -> Horizon:
     covered = bisect_right(depths, depth)
     first = bisect_left(depths, depth)
     children: list[Sequence[int]] = list(tree.children)
-    static: list[Exact | None] = list(tree.values)
+    static: list[Utility | None] = list(tree.values)
     evals = tree.evals
     for index in range(first, covered):
         if children[index]:
@@ -77,3 +78,8 @@ def horizon(tree: Tree, depth: int | None) -> Horizon:
             static[index] = score
     # an empty range equals every other empty range, so count() finds them in C
     return Horizon(children, static, depth, covered, children[:covered].count(_EMPTY))
+
+
+def numeric(static: Sequence[Utility | None]) -> Sequence[Exact | None]:
+    """The static values of a tree already checked to hold numbers (not utility lists)."""
+    return cast(Sequence[Exact | None], static)

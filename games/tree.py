@@ -88,6 +88,8 @@ class Tree:
     _array_nodes: bytearray = field(default_factory=bytearray, repr=False)
     _base: str = ""
     _leaf_count: int = -1
+    _bare_leaves: bytearray = field(default_factory=bytearray, repr=False)
+    """1 for a leaf written as a bare number (its pointer is the value itself)."""
     _index: dict[str, int] = field(default_factory=dict, repr=False)
 
     def __len__(self) -> int:
@@ -163,6 +165,12 @@ class Tree:
             node = parent
         return self._base + "".join(reversed(steps))
 
+    def value_pointer(self, index: int) -> str:
+        """JSON pointer of a leaf's value: the node itself for a bare number."""
+        if self._bare_leaves and self._bare_leaves[index]:
+            return self.pointer(index)
+        return self.field_pointer(index, "value")
+
     def field_pointer(self, index: int, name: str) -> str:
         """JSON pointer of field ``name`` of node ``index``."""
         return join_pointer(self.pointer(index), name)
@@ -178,7 +186,7 @@ class Tree:
             shape = "numbers" if tuples is False else "lists with one number per player"
             raise InvalidInputError(
                 f"utilities here must be {shape}; this tree's are not: {endpoint}",
-                self.field_pointer(first, "value"),
+                self.value_pointer(first),
             )
         for kind in (MAX, MIN, CHANCE, PLAYER):
             if kind not in kinds and kind in self.kinds:

@@ -18,9 +18,9 @@ iterative, so depth is bounded by the configured limit, not by Python's stack.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from itertools import accumulate, chain, repeat
 from operator import add
-from fractions import Fraction
 from typing import Any, Final
 
 from games.errors import InvalidInputError, LimitExceededError, join_pointer
@@ -28,9 +28,7 @@ from games.limits import Limits
 from games.numbers import Exact, describe_json, normalize, parse_exact
 from games.tree import CHANCE, LEAF, MAX, MIN, PLAYER, ROOT_ID, Tree, Utility
 
-NODE_FIELDS: Final = frozenset(
-    {"id", "kind", "value", "eval", "move", "children", "p", "player"}
-)
+NODE_FIELDS: Final = frozenset({"id", "kind", "value", "eval", "move", "children", "p", "player"})
 FLAT_FIELDS: Final = frozenset({"root", "nodes"})
 KIND_NAMES: Final = (MAX, MIN, CHANCE, PLAYER, LEAF)
 INTERNAL_KINDS: Final = frozenset({MAX, MIN, CHANCE, PLAYER})
@@ -97,12 +95,13 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
     other = MIN if root == MAX else MAX
     ids = [ROOT_ID]
     kinds: list[str] = []
-    values: list[Exact | None] = []
+    values: list[Utility | None] = []
     children: list[range] = []
     parents = [-1]
     depths = [0]
     positions = [0]
     array_nodes = bytearray()
+    bare_leaves = bytearray()
     level: list[Any] = [raw]
     depth = 0
     leaves = 0
@@ -116,6 +115,7 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
         kinds.extend([kind if score is None else LEAF for score in scores])
         values.extend(scores)
         array_nodes.extend(bytes([shape is list for shape in shapes]))
+        bare_leaves.extend(bytes([shape is int for shape in shapes]))
         counts = [0 if sub is None else len(sub) for sub in subs]
         leaves += counts.count(0)
         total = len(ids)
@@ -158,6 +158,7 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
         _array_nodes=array_nodes,
         _base=base,
         _leaf_count=leaves,
+        _bare_leaves=bare_leaves,
     )
 
 
@@ -227,8 +228,8 @@ class _TreeBuilder:
         self.children: list[Any] = []
         self.parents: list[int] = []
         self.depths: list[int] = []
-        self.values: list[Exact | None] = []
-        self.evals: list[Exact | None] = []
+        self.values: list[Utility | None] = []
+        self.evals: list[Utility | None] = []
         self.moves: list[str | None] = []
         self.probabilities: list[Exact | None] = []
         self.players: list[int | None] = []
@@ -238,6 +239,7 @@ class _TreeBuilder:
         self.positions: list[int] = []
         self.array_nodes = bytearray()
         self.given_ids = bytearray()
+        self.bare_leaves = bytearray()
         self.any_given = False
         self.any_array = False
         self.source_pointers: list[str] | None = None
@@ -409,6 +411,7 @@ class _TreeBuilder:
         positions = self.positions
         array_nodes = self.array_nodes
         given_ids = self.given_ids
+        bare_leaves = self.bare_leaves
         source_pointers = self.source_pointers
         flat_nodes = self.flat_nodes
         flat_children = self.flat_children
@@ -442,6 +445,7 @@ class _TreeBuilder:
             kind_of = type(node)
             if kind_of is dict:
                 array_nodes.append(0)
+                bare_leaves.append(0)
                 if not node.keys() <= node_fields:
                     unknown = sorted(node.keys() - node_fields)[0]
                     raise self.fail(
@@ -516,15 +520,14 @@ class _TreeBuilder:
                         "evaluation as eval",
                     )
                 static = node.get("eval")
-                evals.append(
-                    None if static is None else self.read_utility(static, index, "eval")
-                )
+                evals.append(None if static is None else self.read_utility(static, index, "eval"))
                 values.append(None)
                 kinds.append(kind)
             elif kind_of is list:
                 if flat:
                     raise self.fail(index, None, "a flat-form node is an object")
                 array_nodes.append(1)
+                bare_leaves.append(0)
                 self.any_array = True
                 given_ids.append(0)
                 ids.append(f"{ids[parent]}.{position}" if parent >= 0 else ROOT_ID)
@@ -545,6 +548,7 @@ class _TreeBuilder:
             else:
                 array_nodes.append(0)
                 given_ids.append(0)
+                bare_leaves.append(1)
                 ids.append(f"{ids[parent]}.{position}" if parent >= 0 else ROOT_ID)
                 moves.append(None)
                 probabilities.append(None)
@@ -621,6 +625,7 @@ class _TreeBuilder:
             self.utility_size = size
             self.size_source = index
         elif size != self.utility_size:
+
             def shape(n: int) -> str:
                 return "a single number" if n == 0 else f"a list of {n} numbers"
 
@@ -665,7 +670,7 @@ class _TreeBuilder:
                     f"either every outcome of chance node {self.ids[node]!r} states p or none "
                     "does (then they are equally likely)",
                 )
-            total = sum(stated, Fraction(0))  # type: ignore[arg-type]
+            total = sum(stated, Fraction(0))
             if total != 1:
                 raise self.fail(
                     node,
@@ -706,6 +711,7 @@ class _TreeBuilder:
             _positions=self.positions,
             _array_nodes=self.array_nodes if self.any_array else bytearray(),
             _base=self.base,
+            _bare_leaves=self.bare_leaves,
         )
 
     def check_unique_ids(self) -> None:

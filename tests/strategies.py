@@ -30,3 +30,36 @@ def uniform_trees(
     for _ in range(depth):
         strategy = st.lists(strategy, min_size=branching, max_size=branching)
     return strategy
+
+
+@st.composite
+def chance_trees(
+    draw: st.DrawFn, max_depth: int = 4, max_branching: int = 3, low: int = -5, high: int = 5
+) -> Any:
+    """Node-object trees mixing MAX, MIN and chance nodes in any order.
+
+    Chance outcomes get exact probabilities from random integer weights (as "p/q"
+    strings, zero weights included), or none at all (uniform).
+    """
+
+    def node(depth: int) -> Any:
+        if depth == 0 or (depth < max_depth and draw(st.integers(0, 4)) == 0):
+            return draw(st.integers(low, high))
+        kind = draw(st.sampled_from(["max", "min", "chance"]))
+        kids = [node(depth - 1) for _ in range(draw(st.integers(1, max_branching)))]
+        if kind == "chance" and draw(st.booleans()):
+            weights = draw(
+                st.lists(st.integers(0, 4), min_size=len(kids), max_size=len(kids)).filter(
+                    lambda w: sum(w) > 0
+                )
+            )
+            total = sum(weights)
+            kids = [
+                {"p": f"{w}/{total}", **(kid if isinstance(kid, dict) else {"value": kid})}
+                if not isinstance(kid, list)
+                else {"p": f"{w}/{total}", "children": kid}
+                for kid, w in zip(kids, weights, strict=True)
+            ]
+        return {"kind": kind, "children": kids}
+
+    return node(max_depth)

@@ -102,7 +102,8 @@ def test_plain_fast_path_builds_what_the_general_walk_builds(raw: Any, root: str
     fast = plain_tree(raw, root, Limits())
     assert fast is not None
     general = _TreeBuilder(root, Limits(), "/tree").build_nested(raw)
-    for name in ("ids", "kinds", "children", "parents", "depths", "values", "evals", "moves"):
+    for name in ("ids", "kinds", "children", "parents", "depths", "values", "evals", "moves",
+                 "_bare_leaves"):
         assert getattr(fast, name) == getattr(general, name), name
     assert fast.leaf_count == general.leaf_count == len(general.leaves())
     for index in range(len(fast)):

@@ -1,0 +1,164 @@
+"""Expectiminimax and Star1: published examples, exact values and properties."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analysis.alphabeta import EXACT, LOWER, UPPER
+from analysis.expectimax import expectimax
+from analysis.minimax import minimax
+from analysis.star1 import star1
+from games.errors import InvalidInputError
+from games.tree_format import parse_tree
+from tests.strategies import chance_trees, shorthand_trees
+
+
+def max_over_chance(*groups: list[int]) -> dict[str, Any]:
+    return {"children": [{"kind": "chance", "children": list(group)} for group in groups]}
+
+
+def test_aima_style_max_over_three_chance_nodes() -> None:
+    # Each chance node is uniform over its three leaves:
+    # (3 + 12 + 9) / 3 = 8, (2 + 4 + 6) / 3 = 4, (15 + 6 + 0) / 3 = 7, so MAX takes 8.
+    tree = parse_tree(max_over_chance([3, 12, 9], [2, 4, 6], [15, 6, 0]))
+    result = expectimax(tree)
+    assert [result.values[i] for i in tree.children[0]] == [8, 4, 7]
+    assert result.value == 8
+    assert [tree.ids[i] for i in result.best_moves] == ["root.0"]
+
+
+def test_exact_thirds() -> None:
+    # (3 + 12 + 8) / 3 = 23/3 exactly, not 7.666...
+    tree = parse_tree(max_over_chance([3, 12, 8], [2, 4, 6], [14, 5, 2]))
+    result = expectimax(tree)
+    assert result.values[1] == Fraction(23, 3)
+    assert result.value == Fraction(23, 3)
+
+
+def test_decimal_probabilities_are_exact() -> None:
+    # 0.1 * 10 + 0.2 * 20 + 0.7 * 30 = 1 + 4 + 21 = 26 exactly
+    tree = parse_tree(
+        {
+            "kind": "chance",
+            "children": [{"p": 0.1, "value": 10}, {"p": 0.2, "value": 20}, {"p": 0.7, "value": 30}],
+        }
+    )
+    assert expectimax(tree).value == 26
+
+
+def test_expectiminimax_layers() -> None:
+    # MAX over chance over MIN: chance A = 1/2 min(4, 8) + 1/2 min(2, 9) = 3,
+    # chance B = 1/4 min(10, 0) + 3/4 min(5, 6) = 15/4, so MAX picks B = 15/4.
+    tree = parse_tree(
+        {
+            "children": [
+                {"id": "A", "kind": "chance", "children": [[4, 8], [2, 9]]},
+                {
+                    "id": "B",
+                    "kind": "chance",
+                    "children": [
+                        {"p": "1/4", "children": [10, 0]},
+                        {"p": "3/4", "children": [5, 6]},
+                    ],
+                },
+            ]
+        }
+    )
+    result = expectimax(tree)
+    assert tree.kinds[tree.index_of("A.0")] == "min"
+    assert result.values[tree.index_of("A")] == 3
+    assert result.value == Fraction(15, 4)
+    assert tree.ids[result.best_child[0]] == "B"
+    # the principal variation follows the most likely outcome of B
+    assert [tree.ids[i] for i in result.principal_variation] == ["B", "B.1", "B.1.0"]
+
+
+def test_star1_prunes_and_agrees() -> None:
+    # After the first chance node (8), alpha = 8. In the second, 2 and 4 leave at most
+    # (2 + 4 + 15) / 3 = 7 <= 8 even if the last leaf were the maximum 15: it is cut.
+    tree = parse_tree(max_over_chance([3, 12, 9], [2, 4, 6], [15, 6, 0]))
+    result = star1(tree, (0, 15))
+    assert result.value == 8
+    assert [tree.ids[i] for i in result.pruned] == ["root.1.2"]
+    node = tree.index_of("root.1")
+    assert (result.values[node], result.bounds[node]) == (7, UPPER)
+
+
+def test_star1_refuses_values_outside_bounds() -> None:
+    tree = parse_tree(max_over_chance([3, 12, 9], [2, 4, 16]))
+    with pytest.raises(InvalidInputError) as caught:
+        star1(tree, (0, 15))
+    assert caught.value.errors[0].pointer == "/tree/children/1/children/2"
+    with pytest.raises(InvalidInputError):
+        star1(tree, (5, 1))
+
+
+def test_minimax_endpoint_refuses_chance_nodes() -> None:
+    tree = parse_tree(max_over_chance([1, 2]))
+    with pytest.raises(InvalidInputError) as caught:
+        minimax(tree)
+    assert caught.value.errors[0].pointer == "/tree/children/0/kind"
+
+
+@settings(max_examples=200)
+@given(shorthand_trees(), st.sampled_from(["max", "min"]))
+def test_expectimax_without_chance_is_minimax(raw: Any, root: str) -> None:
+    tree = parse_tree(raw, root=root)
+    assert expectimax(tree).value == minimax(tree).value
+
+
+@settings(max_examples=300)
+@given(chance_trees(), st.booleans())
+def test_star1_equals_full_expectiminimax(raw: Any, equality: bool) -> None:
+    tree = parse_tree(raw)
+    truth = expectimax(tree).values
+    pruned = star1(tree, (-5, 5), prune_on_equality=equality)
+    assert pruned.value == truth[0]
+    for index, value in enumerate(pruned.values):
+        if value is None:
+            continue
+        true_value = truth[index]
+        assert true_value is not None
+        bound = pruned.bounds[index]
+        if bound == EXACT:
+            assert value == true_value
+        elif bound == LOWER:
+            assert true_value >= value
+        else:
+            assert true_value <= value
+
+
+@given(chance_trees(), st.integers(1, 5), st.integers(-3, 3))
+def test_expectimax_is_invariant_under_positive_affine_maps(
+    raw: Any, scale: int, shift: int
+) -> None:
+    def mapped(node: Any) -> Any:
+        if isinstance(node, int):
+            return node * scale + shift
+        if isinstance(node, list):
+            return [mapped(kid) for kid in node]
+        return {
+            key: mapped(value) if key in ("children", "value") else value
+            for key, value in node.items()
+        }
+
+    before = expectimax(parse_tree(raw))
+    after = expectimax(parse_tree(mapped(raw)))
+    assert after.value == before.value * scale + shift
+    assert after.best_moves == before.best_moves
+
+
+@given(shorthand_trees())
+def test_minimax_choices_survive_monotone_maps(raw: Any) -> None:
+    def cubed(node: Any) -> Any:
+        return [cubed(kid) for kid in node] if isinstance(node, list) else node**3 + 2 * node
+
+    before = minimax(parse_tree(raw))
+    after = minimax(parse_tree(cubed(raw)))
+    assert after.value == before.value**3 + 2 * before.value
+    assert after.best_moves == before.best_moves
