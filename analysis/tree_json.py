@@ -13,11 +13,13 @@ from fractions import Fraction
 from typing import Any
 
 from analysis.alphabeta import EXACT, AlphaBetaResult, Cutoff, TraceEvent
+from analysis.expectimax import ExpectimaxResult
+from analysis.maxn import MaxnResult
 from analysis.minimax import MinimaxResult
 from analysis.move_ordering import MoveOrderingReport
 from analysis.stats import SearchStats
 from games.numbers import Exact
-from games.tree import Tree
+from games.tree import CHANCE, Tree
 
 _INT64 = 2**63
 
@@ -150,4 +152,121 @@ def alpha_beta_json(result: AlphaBetaResult, ordering: MoveOrderingReport | None
             "depth": ordering.depth,
             "minimal_tree": ordering.minimal_tree,
         }
+    return out
+
+
+def _decisions(tree: Tree, best_child: list[int], values: list[Any]) -> dict[str, str]:
+    """The move chosen at every decision (MAX, MIN or player) node that was searched."""
+    ids, kinds = tree.ids, tree.kinds
+    return {
+        ids[node]: ids[child]
+        for node, child in enumerate(best_child)
+        if child >= 0 and kinds[node] != CHANCE and values[node] is not None
+    }
+
+
+def _outcomes(
+    tree: Tree, line: list[int], values: list[Any], bounds: list[str | None] | None
+) -> list[dict[str, Any]]:
+    """For each chance node on the principal variation, all its outcomes."""
+    ids = tree.ids
+    found = []
+    for node in [0, *line]:
+        if tree.kinds[node] != CHANCE or not tree.children[node]:
+            continue
+        outcomes = []
+        for kid in tree.children[node]:
+            entry: dict[str, Any] = {"child": ids[kid]}
+            put_number(entry, "p", tree.probabilities[kid])
+            put_number(entry, "value", values[kid])
+            if bounds is not None and values[kid] is not None:
+                entry["bound"] = bounds[kid]
+            outcomes.append(entry)
+        found.append({"node": ids[node], "outcomes": outcomes})
+    return found
+
+
+def expectimax_json(result: ExpectimaxResult) -> dict[str, Any]:
+    tree = result.tree
+    out = _common(
+        tree,
+        result.value,
+        result.best_child[0] if tree.kinds[0] != CHANCE else -1,
+        result.principal_variation,
+        result.depth,
+    )
+    out["best_moves"] = [tree.ids[i] for i in result.best_moves]
+    out["nodes"] = node_map(tree, result.values, None)
+    out["decisions"] = _decisions(tree, result.best_child, result.values)
+    out["principal_variation_outcomes"] = _outcomes(
+        tree, result.principal_variation, result.values, None
+    )
+    out["stats"] = stats_json(result.stats)
+    return out
+
+
+def star1_json(result: AlphaBetaResult, bounds: tuple[Exact, Exact]) -> dict[str, Any]:
+    tree = result.tree
+    out = alpha_beta_json(result, None)
+    out["decisions"] = _decisions(tree, result.best_child, result.values)
+    out["principal_variation_outcomes"] = _outcomes(
+        tree, result.principal_variation, result.values, result.bounds
+    )
+    out["bounds"] = [_plain(bounds[0]), _plain(bounds[1])]
+    return out
+
+
+def _plain(value: Exact) -> int | float:
+    return value if type(value) is int else float(value)
+
+
+def _tuple_entry(payoffs: tuple[Exact, ...]) -> dict[str, Any]:
+    return {
+        "value": [_plain(u) for u in payoffs],
+        "value_exact": [str(u) for u in payoffs],
+    }
+
+
+def maxn_json(
+    result: MaxnResult, paranoid_result: Any = None, player: int | None = None
+) -> dict[str, Any]:
+    tree = result.tree
+    ids = tree.ids
+    out: dict[str, Any] = _tuple_entry(result.value)
+    out["root_kind"] = tree.root_kind
+    best = result.best_child[0] if tree.kinds[0] != CHANCE else -1
+    out["best_move"] = ids[best] if best >= 0 else None
+    out["best_move_label"] = tree.moves[best] if best >= 0 else None
+    out["principal_variation"] = [ids[i] for i in result.principal_variation]
+    shared: dict[tuple[Exact, ...], dict[str, Any]] = {}
+    nodes: dict[str, Any] = {}
+    for index, payoffs in enumerate(result.values):
+        if payoffs is None:
+            continue
+        entry = shared.get(payoffs)
+        if entry is None:
+            entry = shared[payoffs] = _tuple_entry(payoffs)
+        nodes[ids[index]] = entry
+    out["nodes"] = nodes
+    out["players"] = {
+        ids[i]: mover
+        for i, mover in enumerate(result.movers)
+        if mover is not None and tree.kinds[i] != CHANCE and result.values[i] is not None
+    }
+    out["decisions"] = _decisions(tree, result.best_child, result.values)
+    out["ties"] = [ids[i] for i in result.ties]
+    out["tie_break"] = result.tie_break
+    out["max_sum"] = None if result.max_sum is None else _plain(result.max_sum)
+    out["pruned"] = [ids[i] for i in result.pruned]
+    out["pruned_leaves"] = [ids[i] for i in result.pruned_leaves]
+    out["depth"] = result.depth
+    out["stats"] = stats_json(result.stats)
+    if paranoid_result is not None:
+        reduced = (
+            alpha_beta_json(paranoid_result, None)
+            if isinstance(paranoid_result, AlphaBetaResult)
+            else expectimax_json(paranoid_result)
+        )
+        reduced["player"] = player
+        out["paranoid"] = reduced
     return out

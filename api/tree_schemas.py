@@ -158,7 +158,9 @@ class MoveOrderingSchema(Schema):
 class TreeResultSchema(Schema):
     value = fields.Float(required=True, metadata={"description": "Value of the root."})
     value_exact = fields.String(metadata={"description": "Exact root value, when not an integer."})
-    root_kind = fields.String(required=True, validate=validate.OneOf(["max", "min", "leaf"]))
+    root_kind = fields.String(
+        required=True, validate=validate.OneOf(["max", "min", "chance", "player", "leaf"])
+    )
     best_move = fields.String(
         required=True,
         allow_none=True,
@@ -215,4 +217,151 @@ class AlphaBetaResultSchema(TreeResultSchema):
     )
     move_ordering = fields.Nested(
         MoveOrderingSchema, metadata={"description": "Present when requested."}
+    )
+
+
+_EXACT = {"openapi": {"allOf": [ref("ExactNumber")]}}
+
+
+class ExpectimaxRequestSchema(TreeRequestSchema):
+    bounds = fields.List(
+        fields.Raw(metadata=_EXACT),
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(equal=2),
+        metadata={
+            "description": "[lo, hi]: every leaf value lies in this range. Given, the search "
+            "prunes chance nodes too (Star1) and reports what it pruned; the value is the same."
+        },
+    )
+    prune_on_equality = StrictBoolean(
+        load_default=True,
+        metadata={"description": "With bounds: cut on equality (default) or only strictly."},
+    )
+
+
+class OutcomeSchema(Schema):
+    child = fields.String(required=True)
+    p = fields.Float(required=True)
+    p_exact = fields.String()
+    value = fields.Float(allow_none=True, required=True)
+    value_exact = fields.String()
+    bound = fields.String(validate=BOUND)
+
+
+class ChanceOutcomesSchema(Schema):
+    node = fields.String(required=True)
+    outcomes = fields.List(fields.Nested(OutcomeSchema), required=True)
+
+
+class ExpectimaxResultSchema(TreeResultSchema):
+    best_moves = fields.List(
+        fields.String(),
+        metadata={"description": "Every optimal root move (without bounds)."},
+    )
+    decisions = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata={"description": "The child chosen at every MAX and MIN node searched."},
+    )
+    principal_variation_outcomes = fields.List(
+        fields.Nested(ChanceOutcomesSchema),
+        required=True,
+        metadata={
+            "description": "Every outcome of each chance node on the principal "
+            "variation (which follows the most likely outcome)."
+        },
+    )
+    bounds = fields.List(fields.Float(), metadata={"description": "The bounds used (Star1)."})
+    prune_on_equality = fields.Boolean()
+    pruned = fields.List(fields.String())
+    pruned_leaves = fields.List(fields.String())
+    evaluated_leaves = fields.List(fields.String())
+    cutoffs = fields.List(fields.Nested(CutoffSchema))
+
+
+class MaxnRequestSchema(Schema):
+    tree = fields.Raw(
+        required=True,
+        metadata={
+            "description": "A tree of player nodes (player: 0-based, default: the next "
+            "player after the parent's) and leaves whose value lists one utility per "
+            "player. Chance nodes are allowed (expected utilities).",
+            "openapi": {"allOf": [ref("Tree")]},
+        },
+    )
+    depth = StrictInteger(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0),
+        metadata={
+            "description": "Depth cutoff in plies; nodes there are scored by their eval "
+            "(a utility list)."
+        },
+    )
+    tie_break = fields.String(
+        load_default="leftmost",
+        validate=validate.OneOf(["leftmost", "rightmost"]),
+        metadata={"description": "Which of several children best for the mover is chosen."},
+    )
+    max_sum = fields.Raw(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "Utilities are >= 0 and sum to at most this: enables Korf's "
+            "shallow pruning.",
+            **_EXACT,
+        },
+    )
+    paranoid = StrictInteger(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0),
+        metadata={
+            "description": "Also solve the paranoid reduction for this player (it "
+            "maximises, all others minimise its utility) by alpha-beta."
+        },
+    )
+
+
+class MaxnResultSchema(Schema):
+    value = fields.List(fields.Float(), required=True, metadata={"description": "Root tuple."})
+    value_exact = fields.List(fields.String(), required=True)
+    root_kind = fields.String(required=True)
+    best_move = fields.String(required=True, allow_none=True)
+    best_move_label = fields.String(allow_none=True, required=True)
+    principal_variation = fields.List(fields.String(), required=True)
+    nodes = fields.Dict(
+        keys=fields.String(),
+        values=fields.Dict(keys=fields.String(), values=fields.List(fields.Raw())),
+        required=True,
+        metadata={"description": "id -> {value: [...], value_exact: [...]} for nodes searched."},
+    )
+    players = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        required=True,
+        metadata={"description": "The player to move at each decision node."},
+    )
+    decisions = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    ties = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "Nodes where a tie between different tuples was broken by tie_break."
+        },
+    )
+    tie_break = fields.String(required=True)
+    max_sum = fields.Float(allow_none=True, required=True)
+    pruned = fields.List(fields.String(), required=True)
+    pruned_leaves = fields.List(fields.String(), required=True)
+    depth = fields.Integer(allow_none=True, required=True)
+    stats = fields.Nested(StatsSchema, required=True)
+    paranoid = fields.Dict(
+        metadata={
+            "description": "The paranoid reduction's alpha-beta (or "
+            "expectiminimax) result, as /v1/trees/alphabeta returns it, "
+            "plus player."
+        }
     )

@@ -5,9 +5,19 @@ from __future__ import annotations
 from flask import Blueprint, Response, current_app
 
 from analysis.alphabeta import alpha_beta
+from analysis.expectimax import expectimax
+from analysis.maxn import maxn
 from analysis.minimax import minimax
 from analysis.move_ordering import move_ordering
-from analysis.tree_json import alpha_beta_json, minimax_json
+from analysis.paranoid import paranoid
+from analysis.star1 import star1
+from analysis.tree_json import (
+    alpha_beta_json,
+    expectimax_json,
+    maxn_json,
+    minimax_json,
+    star1_json,
+)
 from api.body import load
 from api.gc_pause import gc_paused
 from api.openapi import operation
@@ -15,10 +25,15 @@ from api.responses import json_response
 from api.tree_schemas import (
     AlphaBetaRequestSchema,
     AlphaBetaResultSchema,
+    ExpectimaxRequestSchema,
+    ExpectimaxResultSchema,
+    MaxnRequestSchema,
+    MaxnResultSchema,
     MinimaxRequestSchema,
     MinimaxResultSchema,
 )
 from games.limits import Limits
+from games.numbers import parse_exact
 from games.tree import Tree
 from games.tree_format import parse_tree
 
@@ -87,3 +102,85 @@ def alpha_beta_view() -> Response:
                 tree, depth=options["depth"], prune_on_equality=options["prune_on_equality"]
             )
         return json_response(alpha_beta_json(result, ordering))
+
+
+CHANCE_EXAMPLE = {
+    "tree": {
+        "children": [
+            {"kind": "chance", "children": [3, 12, 8]},
+            {"kind": "chance", "children": [2, 4, 6]},
+            {"kind": "chance", "children": [14, 5, 2]},
+        ]
+    },
+}
+
+
+@bp.post("/expectimax")
+@operation(
+    summary="Expectiminimax with exact probabilities (optionally Star1 pruning)",
+    description="MAX, MIN and chance nodes in any order; chance nodes are worth the exact "
+    "probability-weighted sum of their outcomes. With bounds on leaf values, chance nodes are "
+    "pruned too (Ballard's Star1) and the pruned nodes reported; the value never changes.",
+    tag="trees",
+    request=ExpectimaxRequestSchema,
+    response=ExpectimaxResultSchema,
+    example=CHANCE_EXAMPLE,
+)
+def expectimax_view() -> Response:
+    with gc_paused():
+        options = load(ExpectimaxRequestSchema())
+        bounds = limits()
+        tree = read_tree(options, bounds)
+        if options["bounds"] is None:
+            result = expectimax(tree, depth=options["depth"], deadline=bounds.deadline())
+            return json_response(expectimax_json(result))
+        low, high = (parse_exact(raw, f"/bounds/{i}") for i, raw in enumerate(options["bounds"]))
+        pruned = star1(
+            tree,
+            (low, high),
+            depth=options["depth"],
+            prune_on_equality=options["prune_on_equality"],
+            deadline=bounds.deadline(),
+        )
+        return json_response(star1_json(pruned, (low, high)))
+
+
+@bp.post("/maxn")
+@operation(
+    summary="max^n for multiplayer trees, with shallow pruning and the paranoid reduction",
+    description="Each player maximises its own component of the utility tuples. Reports the "
+    "tuple of every node, the move at every node, where ties decided the outcome, and (with "
+    "max_sum) what Korf's shallow pruning skipped; optionally the paranoid reduction for one "
+    "player solved by alpha-beta.",
+    tag="trees",
+    request=MaxnRequestSchema,
+    response=MaxnResultSchema,
+    example={
+        "tree": {
+            "player": 0,
+            "children": [
+                {"player": 1, "children": [{"value": [1, 2, 3]}, {"value": [4, 2, 1]}]},
+                {"player": 1, "children": [{"value": [2, 5, 0]}, {"value": [6, 1, 1]}]},
+            ],
+        },
+        "max_sum": 8,
+    },
+)
+def maxn_view() -> Response:
+    with gc_paused():
+        options = load(MaxnRequestSchema())
+        bounds = limits()
+        tree = parse_tree(options["tree"], limits=bounds)
+        max_sum = (
+            None if options["max_sum"] is None else parse_exact(options["max_sum"], "/max_sum")
+        )
+        result = maxn(
+            tree,
+            depth=options["depth"],
+            tie_break=options["tie_break"],
+            max_sum=max_sum,
+            deadline=bounds.deadline(),
+        )
+        player = options["paranoid"]
+        reduced = None if player is None else paranoid(tree, player, depth=options["depth"])
+        return json_response(maxn_json(result, reduced, player))

@@ -502,7 +502,7 @@ class _TreeBuilder:
                     )
                 if kind is None:
                     kind = turn if player is None else PLAYER
-                elif kind not in INTERNAL_KINDS:
+                elif type(kind) is not str or kind not in INTERNAL_KINDS:
                     raise self.bad_internal_kind(index, kind)
                 if player is not None and kind != PLAYER:
                     raise self.fail(
@@ -580,7 +580,7 @@ class _TreeBuilder:
 
     def read_leaf(self, node: dict[str, Any], index: int, kind: object) -> None:
         if kind is not None and kind != LEAF:
-            if kind in INTERNAL_KINDS:
+            if type(kind) is str and kind in INTERNAL_KINDS:
                 raise self.fail(
                     index,
                     "kind",

@@ -63,3 +63,18 @@ def chance_trees(
         return {"kind": kind, "children": kids}
 
     return node(max_depth)
+
+
+@st.composite
+def multiplayer_trees(draw: st.DrawFn, players: int = 3, max_depth: int = 4,
+                      max_branching: int = 3, high: int = 4) -> Any:
+    """Player-node trees over utility tuples in [0, high], players taking turns by default."""
+
+    def node(depth: int) -> Any:
+        if depth == 0 or (depth < max_depth and draw(st.integers(0, 4)) == 0):
+            payoffs = draw(st.lists(st.integers(0, high), min_size=players, max_size=players))
+            return {"value": payoffs}
+        kids = [node(depth - 1) for _ in range(draw(st.integers(1, max_branching)))]
+        return {"kind": "player", "children": kids}
+
+    return node(max_depth)

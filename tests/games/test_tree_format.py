@@ -172,6 +172,9 @@ BAD_TREES: list[tuple[str, Any, str, str]] = [
         "cannot have children",
     ),
     ("unknown kind", {"kind": "chancy", "children": [1]}, "/tree/kind", "unknown kind"),
+    ("kind not a string", {"kind": {"a": 1}, "children": [1]}, "/tree/kind", "unknown kind"),
+    ("leaf kind not a string", {"children": [{"kind": [1], "value": 1}]}, "/tree/children/0/kind",
+     "unknown kind"),
     (
         "internal node without children",
         {"children": [{"kind": "min", "children": []}]},

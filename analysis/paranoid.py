@@ -1,0 +1,58 @@
+"""The paranoid reduction of a multiplayer tree (Sturtevant and Korf 2000).
+
+One player assumes every other player is out to minimise its utility: the
+tree becomes a two-player zero-sum tree (that player's nodes MAX, everyone
+else's MIN, chance nodes kept) over that player's component of each utility
+tuple, and alpha-beta (or Star1-free expectiminimax when there is chance)
+solves it, pruning far more than max^n can.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import cast
+
+from analysis.alphabeta import AlphaBetaResult, alpha_beta
+from analysis.expectimax import ExpectimaxResult, expectimax
+from analysis.maxn import MAXN_HINT, MAXN_KINDS, movers
+from games.errors import InvalidInputError
+from games.numbers import Exact
+from games.tree import CHANCE, MAX, MIN, PLAYER, Tree, Utility
+
+
+def paranoid_tree(tree: Tree, player: int) -> Tree:
+    """The two-player tree in which ``player`` maximises its utility and the rest minimise it."""
+    tree.require(kinds=MAXN_KINDS, tuples=True, endpoint=MAXN_HINT)
+    if not 0 <= player < tree.utility_size:
+        raise InvalidInputError(
+            f"paranoid player must be between 0 and {tree.utility_size - 1}, got {player}",
+            "/paranoid",
+        )
+    turn = movers(tree)
+    kinds = [
+        kind if kind != PLAYER else (MAX if turn[index] == player else MIN)
+        for index, kind in enumerate(tree.kinds)
+    ]
+
+    def mine(value: Utility | None) -> Exact | None:
+        return None if value is None else cast(tuple[Exact, ...], value)[player]
+
+    return dataclasses.replace(
+        tree,
+        kinds=kinds,
+        values=[mine(v) for v in tree.values],
+        evals=[mine(v) for v in tree.evals],
+        players=[None] * len(tree),
+        utility_size=0,
+        _index={},
+    )
+
+
+def paranoid(
+    tree: Tree, player: int, *, depth: int | None = None
+) -> AlphaBetaResult | ExpectimaxResult:
+    """Solve the paranoid reduction: alpha-beta, or expectiminimax when there are chance nodes."""
+    reduced = paranoid_tree(tree, player)
+    if CHANCE in reduced.kinds:
+        return expectimax(reduced, depth=depth)
+    return alpha_beta(reduced, depth=depth)

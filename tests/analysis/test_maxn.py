@@ -1,0 +1,111 @@
+"""max^n, shallow pruning and the paranoid reduction."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analysis.maxn import maxn
+from analysis.minimax import minimax
+from analysis.paranoid import paranoid
+from games.tree_format import parse_tree
+from tests.strategies import multiplayer_trees, shorthand_trees
+
+
+def player(who: int, *kids: Any) -> dict[str, Any]:
+    return {"player": who, "children": list(kids)}
+
+
+def leaf(*payoffs: int) -> dict[str, Any]:
+    return {"value": list(payoffs)}
+
+
+TIED = player(0, player(1, leaf(1, 2, 3), leaf(4, 2, 1)), player(1, leaf(2, 5, 0), leaf(6, 1, 1)))
+
+
+def test_ties_decide_the_value() -> None:
+    # Player 1 at root.0 sees 2 in both (1,2,3) and (4,2,1): a tie between different tuples.
+    # Leftmost: root.0 = (1,2,3); root.1 = (2,5,0) (5 > 1); player 0 compares 1 with 2 and
+    # takes root.1 = (2,5,0). Rightmost: root.0 = (4,2,1), and player 0 takes 4 over 2.
+    tree = parse_tree(TIED)
+    left = maxn(tree)
+    assert left.value == (2, 5, 0)
+    assert [tree.ids[i] for i in left.principal_variation] == ["root.1", "root.1.0"]
+    assert [tree.ids[i] for i in left.ties] == ["root.0"]
+    right = maxn(tree, tie_break="rightmost")
+    assert right.value == (4, 2, 1)
+    assert [tree.ids[i] for i in right.ties] == ["root.0"]
+
+
+def test_default_players_take_turns() -> None:
+    tree = parse_tree(
+        {
+            "kind": "player",
+            "children": [
+                {"kind": "player", "children": [{"kind": "player", "children": [leaf(1, 0, 0)]}]}
+            ],
+        }
+    )
+    assert maxn(tree).movers[:3] == [0, 1, 2]
+
+
+def test_shallow_pruning_korf() -> None:
+    # Utilities sum to at most 10. Player 0 gets 5 from root.0 = (5,4,1). At root.1, player 1
+    # already has 8 from (1,8,1), so player 0 can get at most 10 - 8 = 2 <= 5 there:
+    # (9,0,1) is never examined (it would not change player 1's choice anyway).
+    tree = parse_tree(
+        player(0, player(1, leaf(6, 3, 1), leaf(5, 4, 1)), player(1, leaf(1, 8, 1), leaf(9, 0, 1)))
+    )
+    pruned = maxn(tree, max_sum=10)
+    assert pruned.value == (5, 4, 1)
+    assert [tree.ids[i] for i in pruned.pruned] == ["root.1.1"]
+    assert maxn(tree).pruned == []
+
+
+def test_expected_tuples_at_chance_nodes() -> None:
+    tree = parse_tree(
+        player(
+            0,
+            {
+                "kind": "chance",
+                "children": [{"p": "1/4", "value": [4, 0]}, {"p": "3/4", "value": [0, 8]}],
+            },
+            leaf(1, 1),
+        )
+    )
+    # chance: (1/4*4 + 3/4*0, 1/4*0 + 3/4*8) = (1, 6); player 0 ties 1 = 1: leftmost keeps it
+    result = maxn(tree)
+    assert result.value == (1, 6)
+    assert [tree.ids[i] for i in result.ties] == ["root"]
+
+
+def zero_sum(raw: Any) -> Any:
+    if isinstance(raw, list):
+        return {"kind": "player", "children": [zero_sum(kid) for kid in raw]}
+    return {"value": [raw, -raw]}
+
+
+@settings(max_examples=200)
+@given(shorthand_trees())
+def test_two_player_zero_sum_tuples_match_minimax(raw: Any) -> None:
+    expected = minimax(parse_tree(raw))
+    tree = parse_tree(zero_sum(raw))
+    result = maxn(tree)
+    assert result.value == (expected.value, -expected.value)
+    assert result.principal_variation == expected.principal_variation
+    assert paranoid(tree, 0).value == expected.value
+
+
+@settings(max_examples=200)
+@given(multiplayer_trees(), st.sampled_from(["leftmost", "rightmost"]))
+def test_shallow_pruning_never_changes_the_root_value(raw: Any, tie_break: str) -> None:
+    tree = parse_tree(raw)
+    full = maxn(tree, tie_break=tie_break)
+    pruned = maxn(tree, tie_break=tie_break, max_sum=12)
+    assert pruned.value == full.value
+    assert pruned.principal_variation == full.principal_variation
+    assert set(pruned.pruned_leaves) | {
+        i for i, v in enumerate(pruned.values) if v is not None and not tree.children[i]
+    } == set(tree.leaves())
