@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -71,7 +72,7 @@ def iterated_elimination(
     """
     clock = deadline or Deadline(None)
     alive = [list(range(size)) for size in game.shape]
-    integers = [game.integer_payoffs(player).astype(object) for player in range(game.players)]
+    integers = [game.integer_payoffs(player) for player in range(game.players)]
     steps: list[DominanceStep] = []
     while True:
         step = _next_step(game, integers, alive, weak, mixed, clock)
@@ -84,7 +85,7 @@ def iterated_elimination(
 
 def _next_step(
     game: NormalFormGame,
-    integers: list[npt.NDArray[np.object_]],
+    integers: list[npt.NDArray[Any]],
     alive: list[list[int]],
     weak: bool,
     mixed: bool,
@@ -95,6 +96,7 @@ def _next_step(
             continue
         table = _own_table(integers[player], alive, player)
         for position, strategy in enumerate(alive[player]):
+            clock.check()
             found = _pure_dominator(table, position, weak)
             kind_weak = weak and found is not None and _only_weak(table, position, found)
             weights: list[tuple[int, Fraction]] | None = None
@@ -119,37 +121,34 @@ def _next_step(
     return None
 
 
-def _own_table(
-    array: npt.NDArray[np.object_], alive: list[list[int]], player: int
-) -> npt.NDArray[np.object_]:
+def _own_table(array: npt.NDArray[Any], alive: list[list[int]], player: int) -> npt.NDArray[Any]:
     """Surviving payoffs of ``player``: one row per own strategy, one column per others' profile."""
     restricted = array[np.ix_(*alive)]
     return np.moveaxis(restricted, player, 0).reshape(len(alive[player]), -1)
 
 
-def _pure_dominator(table: npt.NDArray[np.object_], position: int, weak: bool) -> int | None:
+def _pure_dominator(table: npt.NDArray[Any], position: int, weak: bool) -> int | None:
+    """Lowest-index pure strategy dominating row ``position`` (strictly first), or ``None``."""
     target = table[position]
-    for other in range(table.shape[0]):
-        if other == position:
-            continue
-        row = table[other]
-        if all(row > target):
-            return other
+    strict = np.asarray(table > target, dtype=np.bool_)
+    if strict.all(axis=1).any():
+        return int(np.flatnonzero(strict.all(axis=1))[0])
     if weak:
-        for other in range(table.shape[0]):
-            if other != position and all(table[other] >= target) and any(table[other] > target):
-                return other
+        at_least = np.asarray(table >= target, dtype=np.bool_).all(axis=1) & strict.any(axis=1)
+        if at_least.any():
+            return int(np.flatnonzero(at_least)[0])
     return None
 
 
-def _only_weak(table: npt.NDArray[np.object_], position: int, other: int) -> bool:
+def _only_weak(table: npt.NDArray[Any], position: int, other: int) -> bool:
     return not all(table[other] > table[position])
 
 
 def _mixed_dominator(
-    table: npt.NDArray[np.object_], position: int, weak: bool
+    integers: npt.NDArray[Any], position: int, weak: bool
 ) -> list[tuple[int, Fraction]] | None:
     """An exact mixed strategy dominating row ``position``, or ``None``."""
+    table = integers.astype(object)
     others = [k for k in range(table.shape[0]) if k != position]
     values = np.asarray(table.astype(np.float64), dtype=np.float64)
     scale = max(1.0, float(np.abs(values).max()))

@@ -7,6 +7,7 @@ records why a part was skipped.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 from analysis.deviation import DeviationCheck, deviation_check, float_deviation_check
@@ -26,6 +27,9 @@ from games.errors import DomainError, LimitExceededError
 from games.limits import Deadline
 from games.matrix import NormalFormGame
 
+MAX_AUTO_MIXED_DOMINANCE = 30
+"""Mixed dominators are searched by default up to this many strategies per player."""
+
 MAX_BEST_RESPONSE_ROWS = 100_000
 """Most best-response entries listed (one per opponents' profile and player)."""
 
@@ -36,7 +40,7 @@ class AnalysisOptions:
 
     parts: frozenset[str]
     weak_dominance: bool = False
-    mixed_dominance: bool = True
+    mixed_dominance: bool | None = None
     arithmetic: str = "auto"
     lemke_howson_label: int = 0
     explicit: frozenset[str] = frozenset()
@@ -78,15 +82,24 @@ def analyze_matrix(
     exact = {"auto": None, "exact": True, "float": False}[options.arithmetic]
     responses = None
     if "best_responses" in parts:
-        if sum(game.shape) * max(game.shape) ** (game.players - 1) > MAX_BEST_RESPONSE_ROWS:
+        cells = math.prod(game.shape)
+        if sum(cells // size for size in game.shape) > MAX_BEST_RESPONSE_ROWS:
             notes.append("best_responses skipped: too many opponent profiles to list")
         else:
             responses = tuple(best_responses(game))
     pure = tuple(pure_nash_equilibria(game)) if "pure_equilibria" in parts else None
     dominance = None
     if "dominance" in parts:
+        mixed = options.mixed_dominance
+        if mixed is None:
+            mixed = max(game.shape) <= MAX_AUTO_MIXED_DOMINANCE
+            if not mixed:
+                notes.append(
+                    f"dominance by mixed strategies not searched: more than "
+                    f"{MAX_AUTO_MIXED_DOMINANCE} strategies per player (set mixed_dominance: true)"
+                )
         dominance = iterated_elimination(
-            game, weak=options.weak_dominance, mixed=options.mixed_dominance, deadline=clock
+            game, weak=options.weak_dominance, mixed=mixed, deadline=clock
         )
     equilibria = _equilibria(game, options, exact is not False, notes, clock)
     checks: tuple[DeviationCheck, ...] = ()

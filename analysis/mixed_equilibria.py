@@ -23,6 +23,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from itertools import combinations
+from math import comb
 
 import numpy as np
 import numpy.typing as npt
@@ -36,6 +38,9 @@ from games.numbers import Exact, normalize
 
 MAX_STRATEGIES = 15
 """Most strategies per player for full enumeration (use Lemke-Howson beyond)."""
+
+MAX_BASES = 100_000
+"""Most constraint subsets tried when qhull cannot be used."""
 
 _TOL = 1e-9
 
@@ -158,11 +163,11 @@ def extreme_equilibria(
     q = _polytope(first, own_first=False)
     clock.check()
     full = (1 << (rows + cols)) - 1
-    pairs = _complementary_pairs(p.labels, q.labels, full)
+    pairs = _complementary_pairs(p.labels, q.labels, rows, cols)
     clock.check()
     degenerate = _degenerate(p, exact) or _degenerate(q, exact)
     if not exact:
-        return _float_set(game, p, q, pairs, degenerate)
+        return _float_set(game, p, q, pairs, degenerate, clock)
     found: dict[tuple[tuple[Fraction, ...], tuple[Fraction, ...]], None] = {}
     for x_index, y_index in pairs:
         x_vertex = _certify(p, int(x_index))
@@ -171,7 +176,7 @@ def extreme_equilibria(
             continue
         found[(_normalised(x_vertex[0]), _normalised(y_vertex[0]))] = None
         clock.check()
-    return _exact_set(game, sorted(found), degenerate)
+    return _exact_set(game, sorted(found), degenerate, clock)
 
 
 def _positive_integers(matrix: ObjectArray) -> ObjectArray:
@@ -232,8 +237,12 @@ def _float_vertices(rows: FloatArray, rhs: FloatArray, dimension: int) -> FloatA
 
 def _vertices_by_bases(rows: FloatArray, rhs: FloatArray, dimension: int) -> FloatArray:
     """Vertices by solving every system of ``dimension`` constraints (small cases only)."""
-    from itertools import combinations
-
+    if comb(rows.shape[0], dimension) > MAX_BASES:
+        raise DomainError(
+            "qhull could not enumerate the vertices of this game and it is too large to try "
+            "every basis; ask for lemke_howson instead",
+            "/include",
+        )
     found = []
     for basis in combinations(range(rows.shape[0]), dimension):
         system = rows[list(basis)]
@@ -246,13 +255,44 @@ def _vertices_by_bases(rows: FloatArray, rhs: FloatArray, dimension: int) -> Flo
 
 
 def _complementary_pairs(
-    x_labels: npt.NDArray[np.int64], y_labels: npt.NDArray[np.int64], full: int
+    x_labels: npt.NDArray[np.int64], y_labels: npt.NDArray[np.int64], rows: int, cols: int
 ) -> npt.NDArray[np.int64]:
-    """Index pairs ``(i, j)`` with ``x_labels[i] | y_labels[j] == full``."""
+    """Index pairs ``(i, j)`` with ``x_labels[i] | y_labels[j]`` covering all labels.
+
+    Every vertex has at least its dimension in labels. A vertex of P with exactly
+    ``rows`` labels needs a partner whose labels are exactly the complement, or a
+    superset of it when the partner is degenerate; so pairs are found by a lookup of
+    the complement, plus a vectorised scan for the few degenerate vertices only.
+    """
+    full = (1 << (rows + cols)) - 1
     if len(x_labels) == 0 or len(y_labels) == 0:
         return np.zeros((0, 2), dtype=np.int64)
-    covered = (x_labels[:, None] | y_labels[None, :]) == full
-    return np.argwhere(covered)
+    by_labels: dict[int, list[int]] = {}
+    for j, bits in enumerate(y_labels.tolist()):
+        by_labels.setdefault(bits, []).append(j)
+    found: set[tuple[int, int]] = set()
+    for i, bits in enumerate(x_labels.tolist()):
+        for j in by_labels.get(full ^ bits, ()):
+            found.add((i, j))
+    x_counts = _label_counts(x_labels)
+    y_counts = _label_counts(y_labels)
+    for i in np.flatnonzero(x_counts > rows):
+        need = full ^ int(x_labels[i])
+        for j in np.flatnonzero((y_labels & need) == need):
+            found.add((int(i), int(j)))
+    for j in np.flatnonzero(y_counts > cols):
+        for i in np.flatnonzero((x_labels | y_labels[j]) == full):
+            found.add((int(i), int(j)))
+    return np.array(sorted(found), dtype=np.int64).reshape(-1, 2)
+
+
+def _label_counts(labels: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    counts = np.zeros(len(labels), dtype=np.int64)
+    remaining = labels.copy()
+    while remaining.any():
+        counts += remaining & 1
+        remaining >>= 1
+    return counts
 
 
 def _certify(polytope: _Polytope, index: int) -> tuple[tuple[Fraction, ...], int] | None:
@@ -284,8 +324,7 @@ def _certify(polytope: _Polytope, index: int) -> tuple[tuple[Fraction, ...], int
 
 
 def _degenerate(polytope: _Polytope, exact: bool) -> bool:
-    counts = np.array([bin(int(bits)).count("1") for bits in polytope.labels], dtype=np.int64)
-    suspects = np.flatnonzero(counts > polytope.dimension)
+    suspects = np.flatnonzero(_label_counts(polytope.labels) > polytope.dimension)
     if not exact:
         return bool(len(suspects))
     for index in suspects:
@@ -316,15 +355,21 @@ def _exact_set(
     game: NormalFormGame,
     pairs: list[tuple[tuple[Fraction, ...], tuple[Fraction, ...]]],
     degenerate: bool,
+    clock: Deadline,
 ) -> EquilibriumSet:
     strategies = [
         (tuple(normalize(p) for p in x), tuple(normalize(q) for q in y)) for x, y in pairs
     ]
-    return _assemble(game, strategies, degenerate, exact=True)
+    return _assemble(game, strategies, degenerate, True, clock)
 
 
 def _float_set(
-    game: NormalFormGame, p: _Polytope, q: _Polytope, pairs: npt.NDArray[np.int64], degenerate: bool
+    game: NormalFormGame,
+    p: _Polytope,
+    q: _Polytope,
+    pairs: npt.NDArray[np.int64],
+    degenerate: bool,
+    clock: Deadline,
 ) -> EquilibriumSet:
     strategies = []
     seen = set()
@@ -336,7 +381,7 @@ def _float_set(
             seen.add(key)
             strategies.append((tuple(float(v) for v in x), tuple(float(v) for v in y)))
     strategies.sort()
-    return _assemble(game, strategies, degenerate, exact=False)
+    return _assemble(game, strategies, degenerate, False, clock)
 
 
 def _assemble(
@@ -344,6 +389,7 @@ def _assemble(
     strategies: Sequence[tuple[tuple[Exact | float, ...], tuple[Exact | float, ...]]],
     degenerate: bool,
     exact: bool,
+    clock: Deadline,
 ) -> EquilibriumSet:
     row_index: dict[tuple[Exact | float, ...], int] = {}
     col_index: dict[tuple[Exact | float, ...], int] = {}
@@ -353,13 +399,15 @@ def _assemble(
         c = col_index.setdefault(y, len(col_index))
         payoffs = (_payoff(game.row_payoffs, x, y), _payoff(game.col_payoffs, x, y))
         equilibria.append(MixedEquilibrium(x, y, payoffs, r, c))
-    components = nash_components([(e.row_vertex, e.col_vertex) for e in equilibria])
+    components = nash_components([(e.row_vertex, e.col_vertex) for e in equilibria], clock)
     return EquilibriumSet(
         tuple(equilibria), tuple(row_index), tuple(col_index), degenerate, components, exact
     )
 
 
-def nash_components(edges: list[tuple[int, int]]) -> tuple[Component, ...]:
+def nash_components(
+    edges: list[tuple[int, int]], deadline: Deadline | None = None
+) -> tuple[Component, ...]:
     """Maximal Nash subsets and connected components of the extreme-equilibrium graph.
 
     ``edges`` are (row vertex, column vertex) pairs that are equilibria. The
@@ -371,7 +419,9 @@ def nash_components(edges: list[tuple[int, int]]) -> tuple[Component, ...]:
         neighbours[r] = neighbours.get(r, frozenset()) | {c}
     closed: set[frozenset[int]] = set(neighbours.values())
     frontier = list(closed)
+    clock = deadline or Deadline(None)
     while frontier:
+        clock.check()
         current = frontier.pop()
         for other in list(closed):
             meet = current & other

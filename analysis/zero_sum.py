@@ -29,6 +29,10 @@ from games.numbers import Exact, normalize
 MAX_EXACT_SUPPORT = 40
 """Largest optimal support recomputed with rationals in the automatic mode."""
 
+MAX_FORCED_EXACT_SUPPORT = 150
+"""Largest optimal support recomputed with rationals even when exact answers are asked for
+(elimination with rationals grows as the cube of the support, and so do the numbers)."""
+
 _TIGHT = 1e-9
 
 
@@ -89,8 +93,9 @@ def zero_sum_solution(game: NormalFormGame, exact: bool | None = None) -> ZeroSu
     game
         A two-player game with ``A + B == 0``.
     exact
-        True: insist on rationals; False: floats only; None: rationals when the
-        optimal supports have at most :data:`MAX_EXACT_SUPPORT` strategies.
+        True: rationals when the optimal supports have at most
+        :data:`MAX_FORCED_EXACT_SUPPORT` strategies; False: floats only; None: rationals
+        up to :data:`MAX_EXACT_SUPPORT`. A float answer says ``exact=False``.
 
     Raises
     ------
@@ -115,7 +120,7 @@ def solve_matrix_game(
     if exact is False:
         return ZeroSumSolution(value, tuple(x.tolist()), tuple(y.tolist()), False)
     support = max(int(np.count_nonzero(x > _TIGHT)), int(np.count_nonzero(y > _TIGHT)))
-    if exact is None and support > MAX_EXACT_SUPPORT:
+    if support > (MAX_EXACT_SUPPORT if exact is None else MAX_FORCED_EXACT_SUPPORT):
         return ZeroSumSolution(value, tuple(x.tolist()), tuple(y.tolist()), False)
     certified = _certify(matrix, values, value, x, y)
     if certified is None:

@@ -95,8 +95,12 @@ class MatrixAnalyzeRequestSchema(MatrixGameSchema):
         metadata={"description": "Also eliminate weakly dominated strategies (order matters)."},
     )
     mixed_dominance = StrictBoolean(
-        load_default=True,
-        metadata={"description": "Look for domination by mixed strategies (one LP per candidate)."},
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "Look for domination by mixed strategies (one LP per candidate); "
+            "null: only when no player has more than 30 strategies."
+        },
     )
     arithmetic = fields.String(
         load_default="auto",

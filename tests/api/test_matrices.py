@@ -130,3 +130,14 @@ def test_unknown_fields_and_string_booleans_are_refused(client: FlaskClient) -> 
     stringly = client.post(URL, json={"A": [[1]], "zero_sum": "yes"})
     assert stringly.status_code == 422
     assert stringly.get_json()["errors"][0]["pointer"] == "/zero_sum"
+
+
+def test_large_zero_sum_game_with_defaults_answers_quickly(client: FlaskClient) -> None:
+    # A 60x60 game: no enumeration, no mixed-dominance LPs by default, value by HiGHS.
+    size = 60
+    matrix = [[(i * 7 + j * 13) % 17 - 8 for j in range(size)] for i in range(size)]
+    data = client.post(URL, json={"A": matrix, "zero_sum": True}).get_json()
+    assert data["equilibria"] is None
+    assert any("mixed strategies not searched" in note for note in data["notes"])
+    row_level, col_level = data["security_levels"]
+    assert row_level["mixed"] == data["zero_sum"]["value"] == -col_level["mixed"]
