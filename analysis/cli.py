@@ -2,6 +2,8 @@
 
     arbiter minimax TREE.json [--root min] [--depth N]
     arbiter alphabeta TREE.json [--strict] [--trace] [--move-ordering] [--depth N]
+    arbiter expectimax TREE.json [--bounds LO HI] [--depth N]
+    arbiter maxn TREE.json [--tie-break rightmost] [--max-sum S] [--paranoid K]
 
 TREE.json holds a tree in any posted form, or a whole request body
 (``{"tree": ..., "root": ..., "depth": ...}``); ``-`` reads standard input.
@@ -18,10 +20,22 @@ from pathlib import Path
 from typing import Any
 
 from analysis.alphabeta import alpha_beta
+from analysis.expectimax import expectimax
+from analysis.maxn import maxn
 from analysis.minimax import minimax
 from analysis.move_ordering import move_ordering
-from analysis.tree_json import alpha_beta_json, minimax_json
+from analysis.paranoid import paranoid
+from analysis.star1 import star1
+from analysis.tree_json import (
+    alpha_beta_json,
+    expectimax_json,
+    maxn_json,
+    minimax_json,
+    star1_json,
+)
 from games.errors import ArbiterError
+from games.numbers import parse_exact
+from games.tree import Tree
 from games.tree_format import parse_tree
 
 
@@ -33,20 +47,61 @@ def _read(source: str) -> Any:
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="arbiter", description="Solve game trees exactly.")
     commands = parser.add_subparsers(dest="command", required=True)
-    for name, text in (("minimax", "value of every node"), ("alphabeta", "alpha-beta search")):
+    for name, text in (
+        ("minimax", "value of every node"),
+        ("alphabeta", "alpha-beta search"),
+        ("expectimax", "expectiminimax with chance nodes (Star1 with --bounds)"),
+        ("maxn", "max^n for multiplayer trees"),
+    ):
         command = commands.add_parser(name, help=text)
         command.add_argument("tree", help="JSON file with a tree or a request body; - for stdin")
         command.add_argument("--root", choices=["max", "min"], default=None)
         command.add_argument("--depth", type=int, default=None, help="cutoff in plies")
-        if name == "alphabeta":
+        if name in ("alphabeta", "expectimax"):
             command.add_argument(
                 "--strict",
                 action="store_true",
                 help="prune only on strict inequality (CS188 convention)",
             )
+        if name == "alphabeta":
             command.add_argument("--trace", action="store_true")
             command.add_argument("--move-ordering", action="store_true")
+        if name == "expectimax":
+            command.add_argument(
+                "--bounds",
+                nargs=2,
+                metavar=("LO", "HI"),
+                default=None,
+                help="bounds on leaf values: prune chance nodes (Star1)",
+            )
+        if name == "maxn":
+            command.add_argument("--tie-break", choices=["leftmost", "rightmost"], default=None)
+            command.add_argument("--max-sum", default=None, help="enables shallow pruning")
+            command.add_argument("--paranoid", type=int, default=None, metavar="PLAYER")
     return parser
+
+
+def _expectimax(
+    tree: Tree, depth: int | None, args: argparse.Namespace, request: dict[str, Any]
+) -> dict[str, Any]:
+    raw = args.bounds if args.bounds is not None else request.get("bounds")
+    if raw is None:
+        return expectimax_json(expectimax(tree, depth=depth))
+    bounds = (parse_exact(raw[0], "/bounds/0"), parse_exact(raw[1], "/bounds/1"))
+    equality = not args.strict and request.get("prune_on_equality", True)
+    return star1_json(star1(tree, bounds, depth=depth, prune_on_equality=equality), bounds)
+
+
+def _maxn(
+    tree: Tree, depth: int | None, args: argparse.Namespace, request: dict[str, Any]
+) -> dict[str, Any]:
+    raw_sum = args.max_sum if args.max_sum is not None else request.get("max_sum")
+    max_sum = None if raw_sum is None else parse_exact(raw_sum, "/max_sum")
+    tie_break = args.tie_break or request.get("tie_break", "leftmost")
+    player = args.paranoid if args.paranoid is not None else request.get("paranoid")
+    result = maxn(tree, depth=depth, tie_break=tie_break, max_sum=max_sum)
+    reduced = None if player is None else paranoid(tree, player, depth=depth)
+    return maxn_json(result, reduced, player)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -59,6 +114,10 @@ def main(argv: list[str] | None = None) -> int:
         tree = parse_tree(request["tree"], root=root)
         if args.command == "minimax":
             output = minimax_json(minimax(tree, depth=depth))
+        elif args.command == "expectimax":
+            output = _expectimax(tree, depth, args, request)
+        elif args.command == "maxn":
+            output = _maxn(tree, depth, args, request)
         else:
             equality = not args.strict and request.get("prune_on_equality", True)
             result = alpha_beta(

@@ -162,3 +162,26 @@ def test_minimax_choices_survive_monotone_maps(raw: Any) -> None:
     after = minimax(parse_tree(cubed(raw)))
     assert after.value == before.value**3 + 2 * before.value
     assert after.best_moves == before.best_moves
+
+
+def test_depth_cutoff_uses_evals_under_chance() -> None:
+    # At depth 1 the chance nodes are frontier nodes scored by eval: max(5, 6) = 6.
+    # Searched fully: A = (1 + 3) / 2 = 2, B = 1/4 * 8 + 3/4 * 0 = 2; both 2, leftmost is A.
+    tree = parse_tree(
+        {
+            "children": [
+                {"id": "A", "kind": "chance", "eval": 5, "children": [1, 3]},
+                {
+                    "id": "B",
+                    "kind": "chance",
+                    "eval": 6,
+                    "children": [{"p": "1/4", "value": 8}, {"p": "3/4", "value": 0}],
+                },
+            ]
+        }
+    )
+    shallow = expectimax(tree, depth=1)
+    assert shallow.value == 6 and tree.ids[shallow.best_child[0]] == "B"
+    full = expectimax(tree)
+    assert full.value == 2 and [tree.ids[i] for i in full.best_moves] == ["A", "B"]
+    assert star1(tree, (0, 8), depth=1).value == 6

@@ -109,3 +109,15 @@ def test_shallow_pruning_never_changes_the_root_value(raw: Any, tie_break: str) 
     assert set(pruned.pruned_leaves) | {
         i for i, v in enumerate(pruned.values) if v is not None and not tree.children[i]
     } == set(tree.leaves())
+
+
+def test_depth_cutoff_with_utility_list_evals() -> None:
+    tree = parse_tree(
+        player(
+            0,
+            {"player": 1, "eval": [2, 2], "children": [leaf(9, 0)]},
+            {"player": 1, "eval": [3, 1], "children": [leaf(0, 9)]},
+        )
+    )
+    assert maxn(tree, depth=1).value == (3, 1)
+    assert maxn(tree).value == (9, 0)
