@@ -34,6 +34,9 @@ spec: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python bench/trees.py
+	$(BIN)/python bench/chance.py
+	$(BIN)/python bench/matrices.py
+	$(BIN)/python bench/lotteries.py
 
 clean:
 	rm -rf $(VENV)
