@@ -30,4 +30,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(lotteries.bp)
     app.register_blueprint(utility_functions.bp)
     app.register_blueprint(preferences.bp)
+    from api import tree_formats
+
+    app.register_blueprint(tree_formats.bp)
     return app

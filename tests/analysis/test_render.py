@@ -1,0 +1,155 @@
+"""DOT and SVG drawings of solved trees, from hand-made solutions."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from fractions import Fraction
+
+import pytest
+
+from analysis.render import (
+    MAX_SVG_NODES,
+    layout,
+    render_dot,
+    render_svg,
+    solved_tree,
+    unsolved_tree,
+    value_label,
+)
+from games.errors import LimitExceededError
+from games.tree_format import parse_tree
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+# AIMA Figure 5.5, solved by hand with alpha-beta: MIN values 3, <= 2 (pruned after
+# its first leaf 2), 2; root 3 along root -> root.0 -> root.0.0.
+AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+AIMA_VALUES = [3, 3, 2, 2, 3, 12, 8, 2, None, None, 14, 5, 2]
+AIMA_BOUNDS = ["exact", "exact", "upper", "exact"] + ["exact"] * 4 + [None, None] + ["exact"] * 3
+
+
+def aima_solution() -> object:
+    tree = parse_tree(AIMA)
+    return solved_tree(
+        tree,
+        AIMA_VALUES,
+        [1, 4],
+        pruned=[8, 9],
+        bounds=AIMA_BOUNDS,
+        title="AIMA Figure 5.5",
+    )
+
+
+def nodes_by_class(svg: str, name: str) -> set[str]:
+    root = ET.fromstring(svg)
+    return {
+        element.attrib["data-id"]
+        for element in root.iter(f"{SVG_NS}g")
+        if name in element.attrib.get("class", "").split()
+    }
+
+
+def test_svg_is_well_formed_with_values_pv_and_pruned_nodes() -> None:
+    svg = render_svg(aima_solution())  # type: ignore[arg-type]
+    root = ET.fromstring(svg)
+    assert root.tag == f"{SVG_NS}svg"
+    values = [t.text for t in root.iter(f"{SVG_NS}text") if t.attrib.get("class") == "value"]
+    assert values == ["3", "3", "≤ 2", "2", "3", "12", "8", "2", "4", "6", "14", "5", "2"]
+    assert nodes_by_class(svg, "pv") == {"root", "root.0", "root.0.0"}
+    assert nodes_by_class(svg, "pruned") == {"root.1.1", "root.1.2"}
+    assert nodes_by_class(svg, "max") == {"root"}
+    assert nodes_by_class(svg, "min") == {"root.0", "root.1", "root.2"}
+    pv_edges = {
+        line.attrib["data-id"]
+        for line in root.iter(f"{SVG_NS}line")
+        if "pv" in line.attrib["class"].split()
+    }
+    assert pv_edges == {"root.0", "root.0.0"}
+    assert "AIMA Figure 5.5" in svg
+
+
+def test_dot_mentions_every_node_and_marks_pv_and_pruned() -> None:
+    solution = aima_solution()
+    dot = render_dot(solution)  # type: ignore[arg-type]
+    assert dot.startswith("digraph tree {") and dot.rstrip().endswith("}")
+    for node_id in parse_tree(AIMA).ids:
+        assert f'"{node_id}" [' in dot
+    assert '"root" [shape=triangle, label="3"' in dot
+    assert '"root.1" [shape=invtriangle, label="≤ 2"' in dot
+    assert '"root" -> "root.0" [color="#d62728", penwidth=2.5];' in dot
+    assert '"root.1" -> "root.1.1" [color="#a0a0a0"' in dot
+    assert dot.count("->") == 12
+
+
+def test_chance_max_n_labels_and_escaping() -> None:
+    tree = parse_tree(
+        {
+            "id": 'a "quoted" <root> & co',
+            "kind": "chance",
+            "children": [
+                {
+                    "p": "1/3",
+                    "move": "heads",
+                    "player": 1,
+                    "children": [{"value": [1, "7/2"]}, {"value": [0, 0]}],
+                },
+                {"p": "2/3", "value": [2, 1]},
+            ],
+        }
+    )
+    values = [
+        (Fraction(4, 3), Fraction(5, 3)),
+        (1, Fraction(7, 2)),
+        (2, 1),
+        (1, Fraction(7, 2)),
+        (0, 0),
+    ]
+    solution = solved_tree(tree, values, [1, 3])
+    svg = render_svg(solution)
+    root = ET.fromstring(svg)
+    texts = [t.text for t in root.iter(f"{SVG_NS}text")]
+    assert "(4/3, 5/3)" in texts and "(1, 7/2)" in texts
+    assert "heads p=1/3" in texts
+    assert "P2" in texts  # player 1, 0-based, is the second player
+    assert nodes_by_class(svg, "chance") == {'a "quoted" <root> & co'}
+    dot = render_dot(solution)
+    assert '"a \\"quoted\\" <root> & co" [shape=circle' in dot
+    assert 'label="heads p=1/3"' in dot
+    assert 'label="P2\\n(1, 7/2)"' in dot
+
+
+def test_layout_spaces_leaves_and_centres_parents() -> None:
+    # leaves root.0.0, root.0.1, root.1.0, root.1.1, root.1.2 take slots 0..4
+    places = layout(parse_tree([[1, 2], [3, 4, 5]]))
+    assert places.x == [1.75, 0.5, 3.0, 0.0, 1.0, 2.0, 3.0, 4.0]
+    assert places.y == [0, 1, 1, 2, 2, 2, 2, 2]
+    assert places.slots == 5
+
+
+def test_uneven_tree_keeps_leaf_order() -> None:
+    # root -> [leaf 1, [2, 3]]: leaves in order root.0, root.1.0, root.1.1
+    places = layout(parse_tree([1, [2, 3]]))
+    assert places.x == [0.75, 0.0, 1.5, 1.0, 2.0]
+
+
+def test_unsolved_tree_shows_leaf_values_and_evals() -> None:
+    tree = parse_tree({"children": [{"eval": "1/2", "children": [4]}, 5]})
+    labels = unsolved_tree(tree).labels
+    assert labels == [None, "1/2", "5", "4"]
+    assert ET.fromstring(render_svg(unsolved_tree(tree))) is not None
+
+
+def test_value_labels() -> None:
+    assert value_label(Fraction(7, 2)) == "7/2"
+    assert value_label(-3, "lower") == "≥ -3"
+    assert value_label((1, Fraction(-1, 3))) == "(1, -1/3)"
+    assert value_label(None) is None
+
+
+def test_size_limit() -> None:
+    tree = parse_tree([list(range(MAX_SVG_NODES))])
+    with pytest.raises(LimitExceededError) as caught:
+        render_svg(unsolved_tree(tree))
+    assert "2000 nodes" in caught.value.message
+    assert caught.value.errors[0].pointer == "/tree"
+    assert render_dot(unsolved_tree(tree)).count("->") == MAX_SVG_NODES + 1
