@@ -42,6 +42,9 @@ MAX_STRATEGIES = 15
 MAX_BASES = 100_000
 """Most constraint subsets tried when qhull cannot be used."""
 
+MAX_EXACT_BASES = 1_000
+"""Most constraint subsets tried with rationals when the float search is in doubt."""
+
 _TOL = 1e-9
 
 
@@ -169,13 +172,27 @@ def extreme_equilibria(
     if not exact:
         return _float_set(game, p, q, pairs, degenerate, clock)
     found: dict[tuple[tuple[Fraction, ...], tuple[Fraction, ...]], None] = {}
+    doubtful = False
     for x_index, y_index in pairs:
         x_vertex = _certify(p, int(x_index))
         y_vertex = _certify(q, int(y_index))
         if x_vertex is None or y_vertex is None or (x_vertex[1] | y_vertex[1]) != full:
+            doubtful = True
             continue
         found[(_normalised(x_vertex[0]), _normalised(y_vertex[0]))] = None
         clock.check()
+    if not found or doubtful:
+        # Nash: every finite game has an equilibrium, and a float candidate that fails its
+        # exact check means the float search was misled: in a small game, enumerate exactly.
+        if comb(rows + cols, rows) <= MAX_EXACT_BASES:
+            exact_pairs, degenerate = _exact_by_bases(p, q, clock)
+            return _exact_set(game, exact_pairs, degenerate, clock)
+        if not found:
+            raise DomainError(
+                "the payoffs are too badly scaled for the floating-point vertex search to be "
+                "certified; rescale them",
+                "",
+            )
     return _exact_set(game, sorted(found), degenerate, clock)
 
 
@@ -301,26 +318,59 @@ def _certify(polytope: _Polytope, index: int) -> tuple[tuple[Fraction, ...], int
         return polytope.certified[index]
     label_bits = int(polytope.labels[index])
     tight = [k for k in range(polytope.rows.shape[0]) if label_bits >> k & 1]
+    result = _exact_point(polytope, tight)
+    polytope.certified[index] = result
+    return result
+
+
+def _exact_point(
+    polytope: _Polytope, tight: Sequence[int]
+) -> tuple[tuple[Fraction, ...], int] | None:
+    """The point where the constraints ``tight`` hold with equality, if unique and feasible,
+    with its exact labels."""
     solution = solve_exact(
         [list(polytope.exact_rows[k]) for k in tight], [polytope.exact_rhs[k] for k in tight]
     )
-    result: tuple[tuple[Fraction, ...], int] | None = None
-    if solution is not None:
-        labels = 0
-        feasible = True
-        for k in range(polytope.rows.shape[0]):
-            lhs = sum(
-                (c * z for c, z in zip(polytope.exact_rows[k], solution, strict=True)), Fraction(0)
-            )
-            if lhs > polytope.exact_rhs[k]:
-                feasible = False
-                break
-            if lhs == polytope.exact_rhs[k]:
-                labels |= 1 << k
-        if feasible:
-            result = (tuple(solution), labels)
-    polytope.certified[index] = result
-    return result
+    if solution is None:
+        return None
+    labels = 0
+    for k in range(polytope.rows.shape[0]):
+        lhs = sum(
+            (c * z for c, z in zip(polytope.exact_rows[k], solution, strict=True)), Fraction(0)
+        )
+        if lhs > polytope.exact_rhs[k]:
+            return None
+        if lhs == polytope.exact_rhs[k]:
+            labels |= 1 << k
+    return tuple(solution), labels
+
+
+def _exact_by_bases(
+    p: _Polytope, q: _Polytope, clock: Deadline
+) -> tuple[list[tuple[tuple[Fraction, ...], tuple[Fraction, ...]]], bool]:
+    """Equilibria and degeneracy by exact vertex enumeration over every basis (small games)."""
+    vertices = []
+    for polytope in (p, q):
+        found: dict[tuple[Fraction, ...], int] = {}
+        for basis in combinations(range(polytope.rows.shape[0]), polytope.dimension):
+            point = _exact_point(polytope, basis)
+            if point is not None and any(point[0]):
+                found[point[0]] = point[1]
+            clock.check()
+        vertices.append(found)
+    full = (1 << p.rows.shape[0]) - 1
+    degenerate = any(
+        bin(bits).count("1") > polytope.dimension
+        for polytope, found in zip((p, q), vertices, strict=True)
+        for bits in found.values()
+    )
+    pairs = [
+        (_normalised(x), _normalised(y))
+        for x, x_bits in vertices[0].items()
+        for y, y_bits in vertices[1].items()
+        if x_bits | y_bits == full
+    ]
+    return sorted(set(pairs)), degenerate
 
 
 def _degenerate(polytope: _Polytope, exact: bool) -> bool:

@@ -21,9 +21,16 @@ import numpy as np
 import numpy.typing as npt
 from scipy.optimize import linprog
 
+from analysis.mixed_equilibria import MAX_STRATEGIES, extreme_equilibria
 from analysis.rational_linalg import common_denominator, scaled_integers, solve_exact
 from games.errors import DomainError
-from games.matrix import FloatArray, NormalFormGame, ObjectArray, scaled_to_integers
+from games.matrix import (
+    FloatArray,
+    NormalFormGame,
+    ObjectArray,
+    scaled_to_integers,
+    zero_sum_game,
+)
 from games.numbers import Exact, normalize
 
 MAX_EXACT_SUPPORT = 40
@@ -123,14 +130,39 @@ def solve_matrix_game(
     if support > (MAX_EXACT_SUPPORT if exact is None else MAX_FORCED_EXACT_SUPPORT):
         return ZeroSumSolution(value, tuple(x.tolist()), tuple(y.tolist()), False)
     certified = _certify(matrix, values, value, x, y)
+    if certified is None and max(matrix.shape) <= MAX_STRATEGIES:
+        certified = _by_enumeration(matrix)
     if certified is None:
-        return ZeroSumSolution(value, tuple(x.tolist()), tuple(y.tolist()), False)
+        return ZeroSumSolution(value + 0.0, tuple(x.tolist()), tuple(y.tolist()), False)
     return certified
+
+
+def _by_enumeration(matrix: ObjectArray) -> ZeroSumSolution | None:
+    """Exact optimal strategies from an extreme equilibrium of ``(A, -A)`` (small games).
+
+    Used when the LP's tight constraints do not certify, e.g. when payoffs span many orders
+    of magnitude and HiGHS's tolerances blur the small ones.
+    """
+    found = extreme_equilibria(zero_sum_game(matrix))
+    first = found.equilibria[0]
+    x = [Fraction(p) for p in first.row]
+    y = [Fraction(q) for q in first.col]
+    value = verified_value(matrix, x, y)
+    if value is None:
+        return None
+    return ZeroSumSolution(
+        normalize(value), tuple(normalize(p) for p in x), tuple(normalize(q) for q in y), True
+    )
 
 
 def maxmin_lp(values: FloatArray) -> tuple[float, FloatArray, FloatArray]:
     """HiGHS solution of the maxmin LP: value, row strategy, column strategy (duals)."""
     rows, cols = values.shape
+    largest = float(np.abs(values).max())
+    # HiGHS treats coefficients beyond 1e20 as infinite: solve a rescaled game instead.
+    scale = largest if largest > 1e6 or 0.0 < largest < 1e-3 else 1.0
+    if scale != 1.0:
+        values = values / scale
     cost = np.zeros(rows + 1)
     cost[-1] = -1.0
     upper = np.hstack([-values.T, np.ones((cols, 1))])
@@ -149,7 +181,7 @@ def maxmin_lp(values: FloatArray) -> tuple[float, FloatArray, FloatArray]:
         raise DomainError(f"the linear program failed: {result.message}", "")
     x = np.clip(result.x[:rows], 0.0, None)
     y = np.clip(-result.ineqlin.marginals, 0.0, None)
-    return float(result.x[-1]), x / x.sum(), y / y.sum()
+    return float(result.x[-1]) * scale, x / x.sum(), y / y.sum()
 
 
 def _certify(

@@ -21,10 +21,13 @@ from analysis.zero_sum import SecurityLevel, ZeroSumSolution
 from games.matrix import NormalFormGame
 from games.numbers import Exact
 
+_INT64 = 2**63
+"""orjson writes integers up to 64 bits; larger ones go out as floats plus exact text."""
+
 
 def put_value(target: dict[str, Any], name: str, value: Exact | float | None) -> None:
     """``target[name]`` as a JSON number and ``target[name_exact]`` for a fraction."""
-    if isinstance(value, Fraction):
+    if isinstance(value, Fraction) or (isinstance(value, int) and abs(value) >= _INT64):
         target[name] = float(value)
         target[f"{name}_exact"] = str(value)
     else:
@@ -37,7 +40,8 @@ def texts(values: Sequence[Exact | float]) -> list[str]:
 
 
 def numbers(values: Sequence[Exact | float]) -> list[float | int]:
-    return [v if isinstance(v, int) else float(v) for v in values]
+    """JSON numbers: integers as they are (up to 64 bits), anything else as the nearest float."""
+    return [v if isinstance(v, int) and abs(v) < _INT64 else float(v) for v in values]
 
 
 def report_json(report: MatrixReport) -> dict[str, Any]:

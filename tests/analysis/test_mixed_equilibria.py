@@ -102,3 +102,17 @@ def test_limits_and_domain() -> None:
     three = parse_game({"payoff_arrays": [[[[0]]], [[[0]]], [[[0]]]]})
     with pytest.raises(DomainError):
         extreme_equilibria(three)
+
+
+def test_badly_scaled_game_falls_back_to_exact_enumeration() -> None:
+    # Battle of the sexes with a payoff of 10^30: the row player's 10^30 against 1 gives
+    # p = 10^30 / (10^30 + 1), q = 1 / (10^30 + 1) by the indifference conditions.
+    big = 10**30
+    found = extreme_equilibria(bimatrix([[big, 0], [0, 1]], [[1, 0], [0, big]]))
+    p, q = Fraction(big, big + 1), Fraction(1, big + 1)
+    assert {(e.row, e.col) for e in found.equilibria} == {
+        ((0, 1), (0, 1)),
+        ((1, 0), (1, 0)),
+        ((p, 1 - p), (q, 1 - q)),
+    }
+    assert not found.degenerate

@@ -141,3 +141,14 @@ def test_large_zero_sum_game_with_defaults_answers_quickly(client: FlaskClient) 
     assert any("mixed strategies not searched" in note for note in data["notes"])
     row_level, col_level = data["security_levels"]
     assert row_level["mixed"] == data["zero_sum"]["value"] == -col_level["mixed"]
+
+
+def test_payoffs_beyond_64_bits(client: FlaskClient) -> None:
+    big = "1" + "0" * 30
+    response = client.post(URL, json={"A": [[big, 0], [0, 1]], "zero_sum": True})
+    assert response.status_code == 200
+    data = response.get_json()
+    # Row mixes p: 10^30 p = 1 - p, so p = 1/(10^30 + 1) and the value is 10^30/(10^30 + 1).
+    assert data["zero_sum"]["value_exact"] == f"{big}/{big[:-1]}1"
+    assert data["security_levels"][0]["pure"] == 0
+    assert data["pure_equilibria"] == []
