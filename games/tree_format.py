@@ -240,6 +240,7 @@ class _TreeBuilder:
         self.array_nodes = bytearray()
         self.given_ids = bytearray()
         self.bare_leaves = bytearray()
+        self.number_cache: dict[str, Exact] = {}
         self.any_given = False
         self.any_array = False
         self.source_pointers: list[str] | None = None
@@ -558,7 +559,7 @@ class _TreeBuilder:
                 if kind_of is int:
                     values.append(node)
                 else:
-                    values.append(parse_exact(node, self.pointer(index)))
+                    values.append(self.number(node, index, None))
                 evals.append(None)
                 kinds.append(LEAF)
                 children.append(_EMPTY)
@@ -608,16 +609,38 @@ class _TreeBuilder:
 
     def read_utility(self, raw: Any, index: int, field: str) -> Utility:
         """A number, or a list of numbers (one utility per player, for max^n)."""
-        where = self.pointer(index) + "/" + field
         if type(raw) is not list:
-            value = parse_exact(raw, where)
+            value = self.number(raw, index, field)
             self.check_size(0, index, field)
             return value
         if not raw:
             raise self.fail(index, field, "a utility list needs one number per player")
-        utilities = tuple(parse_exact(item, f"{where}/{slot}") for slot, item in enumerate(raw))
+        utilities = tuple(
+            self.number(item, index, f"{field}/{slot}") for slot, item in enumerate(raw)
+        )
         self.check_size(len(utilities), index, field)
         return utilities
+
+    def number(self, raw: Any, index: int, field: str | None) -> Exact:
+        """An exact number; the pointer is only worked out when the input is bad.
+
+        Numeric strings repeat a lot in large trees (probabilities such as "0.25"),
+        so each distinct string is parsed once.
+        """
+        if type(raw) is int:
+            return raw
+        if type(raw) is str:
+            known = self.number_cache.get(raw)
+            if known is not None:
+                return known
+        try:
+            value = parse_exact(raw, "")
+        except InvalidInputError as error:
+            where = self.pointer(index) if field is None else f"{self.pointer(index)}/{field}"
+            raise InvalidInputError(error.message, where) from None
+        if type(raw) is str and len(self.number_cache) < 65536:
+            self.number_cache[raw] = value
+        return value
 
     def check_size(self, size: int, index: int, field: str | None) -> None:
         """Every utility in a tree is a number, or every one a list of the same length."""
@@ -646,7 +669,7 @@ class _TreeBuilder:
                 f"p is the probability of a chance outcome, but the parent "
                 f"{self.ids[parent]!r} is a {self.kinds[parent]} node",
             )
-        chance = parse_exact(raw, self.pointer(index) + "/p")
+        chance = self.number(raw, index, "p")
         if chance < 0 or chance > 1:
             raise self.fail(index, "p", f"a probability lies in [0, 1], got {chance}")
         return chance
