@@ -293,13 +293,13 @@ def _complementary_pairs(
             found.add((i, j))
     x_counts = _label_counts(x_labels)
     y_counts = _label_counts(y_labels)
-    for i in np.flatnonzero(x_counts > rows):
-        need = full ^ int(x_labels[i])
-        for j in np.flatnonzero((y_labels & need) == need):
-            found.add((int(i), int(j)))
-    for j in np.flatnonzero(y_counts > cols):
-        for i in np.flatnonzero((x_labels | y_labels[j]) == full):
-            found.add((int(i), int(j)))
+    for x_index in np.flatnonzero(x_counts > rows).tolist():
+        need = full ^ int(x_labels[x_index])
+        for y_index in np.flatnonzero((y_labels & need) == need).tolist():
+            found.add((x_index, y_index))
+    for y_index in np.flatnonzero(y_counts > cols).tolist():
+        for x_index in np.flatnonzero((x_labels | y_labels[y_index]) == full).tolist():
+            found.add((x_index, y_index))
     return np.array(sorted(found), dtype=np.int64).reshape(-1, 2)
 
 
