@@ -15,6 +15,7 @@ GRAPH_ALGORITHMS = ("minimax", "alphabeta", "expectimax")
 MAX_TEXT = 20_000_000
 
 _TEXT = {"description": "The file's contents, as one string."}
+_EXACT = {"openapi": {"allOf": [ref("ExactNumber")]}}
 _TREE_OUT = {
     "type": "object",
     "description": "The tree in Arbiter's JSON form (see the Tree schema): nested node "
@@ -120,7 +121,34 @@ class RenderRequestSchema(TreeInputSchema):
     )
     prune_on_equality = StrictBoolean(
         load_default=True,
-        metadata={"description": "alphabeta: cut on equality too (false: CS188's strict rule)."},
+        metadata={
+            "description": "alphabeta, and expectimax with bounds: cut on equality too "
+            "(false: only on strict inequality, as CS188)."
+        },
+    )
+    bounds = fields.List(
+        fields.Raw(metadata=_EXACT),
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(equal=2),
+        metadata={
+            "description": "expectimax: [lo, hi] bounds on every leaf value; given, chance "
+            "nodes are pruned too (Star1) and the pruned subtrees drawn grey."
+        },
+    )
+    tie_break = fields.String(
+        load_default="leftmost",
+        validate=validate.OneOf(["leftmost", "rightmost"]),
+        metadata={"description": "maxn: which of several children best for the mover is chosen."},
+    )
+    max_sum = fields.Raw(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "maxn: utilities are >= 0 and sum to at most this; enables shallow "
+            "pruning (Korf), drawn grey.",
+            **_EXACT,
+        },
     )
 
 

@@ -9,8 +9,10 @@ from flask import Blueprint, Response
 from analysis.alphabeta import alpha_beta
 from analysis.cs188 import graph_search
 from analysis.expectimax import expectimax
+from analysis.maxn import maxn
 from analysis.minimax import minimax
 from analysis.render import SolvedTree, render_dot, render_svg, solved_tree, unsolved_tree
+from analysis.star1 import star1
 from analysis.tree_json import put_number
 from api.body import load
 from api.gc_pause import gc_paused
@@ -27,8 +29,8 @@ from api.tree_format_schemas import (
 from api.trees import limits
 from games.cs188 import graph_game_tree, parse_graph_game
 from games.efg import parse_efg, write_efg
-from games.errors import InvalidInputError
 from games.limits import Limits
+from games.numbers import parse_exact
 from games.tree import CHANCE, Tree
 from games.tree_document import tree_document
 from games.tree_format import parse_tree
@@ -121,10 +123,12 @@ def export_view() -> Response:
 @bp.post("/render")
 @operation(
     summary="Draw a solved tree as SVG (no Graphviz needed) or DOT",
-    description="Solves the tree, then draws it: MAX triangles up, MIN triangles down, chance "
-    "circles, leaf squares, max^n nodes as boxes naming their player; exact values on the "
-    "nodes, the principal variation in red, pruned subtrees grey and dashed. SVG is laid out "
-    "here for trees of up to 2,000 nodes; DOT is written for up to 20,000.",
+    description="Solves the tree (minimax, alpha-beta, expectimax or Star1 with bounds, max^n "
+    "with optional shallow pruning), then draws it: MAX triangles up, MIN triangles down, "
+    "chance circles, leaf squares, max^n nodes as boxes naming their player; exact values on "
+    "the nodes (bounds as >= / <=), the principal variation in red, pruned subtrees grey and "
+    "dashed. SVG is laid out here for trees of up to 2,000 nodes; DOT is written for up to "
+    "20,000.",
     tag="formats",
     request=RenderRequestSchema,
     extra_responses=_both(SVG, DOT, "The drawing: SVG by default, DOT when format is dot"),
@@ -207,15 +211,37 @@ def _solve_for_drawing(tree: Tree, options: dict[str, Any], bounds: Limits) -> S
             title=title,
         )
     if algorithm == "expectimax":
-        expected = expectimax(tree, depth=depth)
+        if options["bounds"] is None:
+            expected = expectimax(tree, depth=depth, deadline=bounds.deadline())
+            return solved_tree(tree, expected.values, expected.principal_variation, title=title)
+        low, high = (parse_exact(raw, f"/bounds/{i}") for i, raw in enumerate(options["bounds"]))
+        pruned = star1(
+            tree,
+            (low, high),
+            depth=depth,
+            prune_on_equality=options["prune_on_equality"],
+            deadline=bounds.deadline(),
+        )
         return solved_tree(
             tree,
-            expected.values,
-            expected.principal_variation,
-            pruned=getattr(expected, "pruned", ()),
+            pruned.values,
+            pruned.principal_variation,
+            pruned=pruned.pruned,
+            bounds=pruned.bounds,
             title=title,
         )
-    raise InvalidInputError(
-        'drawing max^n solutions is not available yet; draw the tree with "algorithm": "none"',
-        "/algorithm",
+    raw_sum = options["max_sum"]
+    multiplayer = maxn(
+        tree,
+        depth=depth,
+        tie_break=options["tie_break"],
+        max_sum=None if raw_sum is None else parse_exact(raw_sum, "/max_sum"),
+        deadline=bounds.deadline(),
+    )
+    return solved_tree(
+        tree,
+        multiplayer.values,
+        multiplayer.principal_variation,
+        pruned=multiplayer.pruned,
+        title=title,
     )

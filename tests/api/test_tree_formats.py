@@ -144,3 +144,57 @@ def test_efg_syntax_error_names_the_line(client: FlaskClient) -> None:
     detail = response.get_json()["detail"]
     assert detail.startswith("line 9: the { opened here is not closed"), detail
     assert "on line 10" in detail
+
+
+def svg_classes(response: Any, name: str) -> set[str]:
+    assert response.status_code == 200, response.get_data(as_text=True)
+    root = ET.fromstring(response.get_data())
+    return {
+        g.attrib["data-id"]
+        for g in root.iter("{http://www.w3.org/2000/svg}g")
+        if name in g.attrib.get("class", "").split()
+    }
+
+
+def test_render_maxn(client: FlaskClient) -> None:
+    # a (player 1) compares component 1: (1,2,3) has 2 > 1 of (4,1,0): a = (1,2,3).
+    # b (player 1): (0,3,1) has 3 > 0 of (2,0,5): b = (0,3,1).
+    # root (player 0) compares component 0: 1 > 0: a. PV root -> a -> a.0.
+    tree = {
+        "id": "root",
+        "player": 0,
+        "children": [
+            {
+                "id": "a",
+                "player": 1,
+                "children": [{"id": "a.0", "value": [1, 2, 3]}, {"id": "a.1", "value": [4, 1, 0]}],
+            },
+            {
+                "id": "b",
+                "player": 1,
+                "children": [{"id": "b.0", "value": [2, 0, 5]}, {"id": "b.1", "value": [0, 3, 1]}],
+            },
+        ],
+    }
+    response = client.post("/v1/trees/render", json={"tree": tree})
+    assert svg_classes(response, "pv") == {"root", "a", "a.0"}
+    assert "(1, 2, 3)" in response.get_data(as_text=True)
+
+
+def test_render_star1_greys_the_pruned_outcome(client: FlaskClient) -> None:
+    # Leaves in [0, 10]. The first chance node is worth 9, so alpha = 9 at the root.
+    # At the second, after its first outcome (0, p = 1/2) the node is worth at most
+    # 0/2 + 10/2 = 5 < 9 (Star1's A_1 = (9 - 10 * 1/2) / (1/2) = 8 >= 0): the second
+    # outcome is pruned.
+    tree = {
+        "kind": "max",
+        "children": [
+            {"kind": "chance", "children": [9, 9]},
+            {"kind": "chance", "children": [0, 10]},
+        ],
+    }
+    response = client.post(
+        "/v1/trees/render", json={"tree": tree, "algorithm": "expectimax", "bounds": [0, 10]}
+    )
+    assert svg_classes(response, "pruned") == {"root.1.1"}
+    assert svg_classes(response, "pv") == {"root", "root.0", "root.0.0"}
