@@ -342,7 +342,8 @@ def render_svg(solved: SolvedTree) -> str:
         paint = f'fill="{fill}" stroke="{stroke}" stroke-width="{stroke_width}"'
         out.append(f'<g class="{" ".join(classes)}" data-id={quoteattr(tree.ids[index])}>')
         out.append(f"<title>{escape(tree.ids[index])}</title>")
-        out.append(_shape(kind, x, y, _text_width(label, 12), paint))
+        half = _half_width(kind, _text_width(label, 12))
+        out.append(_shape(kind, x, y, half, paint))
         if kind == PLAYER:
             player = tree.players[index]
             name = f"P{player + 1}" if player is not None else "player"
@@ -356,8 +357,12 @@ def render_svg(solved: SolvedTree) -> str:
                 f'<text class="value" x="{x:.1f}" y="{y + 4 + dy:.1f}" text-anchor="middle" '
                 f'font-size="12" font-weight="bold" fill="{text_colour}">{escape(label)}</text>'
             )
+        # leaves are named below; internal nodes to their right, clear of their edges
+        ix, iy, anchor = (
+            (x, y + _SIZE + 13, "middle") if kind == LEAF else (x + half + 4, y + 3, "start")
+        )
         out.append(
-            f'<text class="node-id" x="{x:.1f}" y="{y + _SIZE + 13:.1f}" text-anchor="middle" '
+            f'<text class="node-id" x="{ix:.1f}" y="{iy:.1f}" text-anchor="{anchor}" '
             f'font-size="9" fill="#777777">{escape(tree.ids[index])}</text>'
         )
         out.append("</g>")
@@ -366,20 +371,25 @@ def render_svg(solved: SolvedTree) -> str:
     return "\n".join(out) + "\n"
 
 
-def _shape(kind: str, x: float, y: float, text_width: float, paint: str) -> str:
+def _half_width(kind: str, text_width: float) -> float:
+    """Half the width of a node's shape, wide enough for its label."""
+    if kind in (MAX, MIN):
+        return max(_SIZE * 1.2, text_width * 0.9)
+    if kind == CHANCE:
+        return max(_SIZE, text_width / 2 + 5)
+    return max(_SIZE, text_width / 2 + 6)
+
+
+def _shape(kind: str, x: float, y: float, half: float, paint: str) -> str:
     r = _SIZE
     if kind == MAX:
-        half = max(r * 1.2, text_width * 0.9)
         points = f"{x:.1f},{y - r:.1f} {x - half:.1f},{y + r:.1f} {x + half:.1f},{y + r:.1f}"
         return f'<polygon points="{points}" {paint}/>'
     if kind == MIN:
-        half = max(r * 1.2, text_width * 0.9)
         points = f"{x - half:.1f},{y - r:.1f} {x + half:.1f},{y - r:.1f} {x:.1f},{y + r:.1f}"
         return f'<polygon points="{points}" {paint}/>'
     if kind == CHANCE:
-        radius = max(r, text_width / 2 + 5)
-        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}" {paint}/>'
-    half = max(r, text_width / 2 + 6)
+        return f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{half:.1f}" {paint}/>'
     rounded = ' rx="7"' if kind == PLAYER else ""
     return (
         f'<rect x="{x - half:.1f}" y="{y - r:.1f}" width="{2 * half:.1f}" height="{2 * r:.1f}"'
