@@ -9,7 +9,7 @@ from flask import Blueprint, Response
 from analysis.alphabeta import alpha_beta
 from analysis.cs188 import graph_search
 from analysis.expectimax import expectimax
-from analysis.maxn import maxn
+from analysis.maxn import maxn, movers
 from analysis.minimax import minimax
 from analysis.render import SolvedTree, render_dot, render_svg, solved_tree, unsolved_tree
 from analysis.star1 import star1
@@ -116,7 +116,9 @@ def export_view() -> Response:
     options = load(ExportRequestSchema())
     tree = _read_tree(options, limits())
     if options["format"] == "efg":
-        return _text_response(write_efg(tree, title=options["title"] or "Arbiter tree"), EFG)
+        turns = movers(tree) if tree.utility_size else None
+        text = write_efg(tree, title=options["title"] or "Arbiter tree", movers=turns)
+        return _text_response(text, EFG)
     return _text_response(render_dot(unsolved_tree(tree, options["title"])), DOT)
 
 

@@ -30,6 +30,7 @@ recursion), nothing is evaluated, and every error names its line.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
@@ -450,7 +451,9 @@ def _number(value: Exact) -> str:
     return str(value)
 
 
-def write_efg(tree: Tree, *, title: str = "Arbiter tree") -> str:
+def write_efg(
+    tree: Tree, *, title: str = "Arbiter tree", movers: Sequence[int | None] | None = None
+) -> str:
     """The tree as Gambit ``.efg`` text (``EFG 2 R``: exact rationals).
 
     A MAX/MIN tree becomes a two-player zero-sum game (player 1 "MAX", player 2
@@ -459,6 +462,13 @@ def write_efg(tree: Tree, *, title: str = "Arbiter tree") -> str:
     no move is given), each decision node its own information set and each leaf
     its own outcome, named after the leaf. Evals of internal nodes are not
     part of the format and are dropped.
+
+    Parameters
+    ----------
+    movers
+        The player (0-based) to move at each node of a max^n tree, defaults
+        filled in (``analysis.maxn.movers``); without it every player node
+        must state its player.
 
     Raises
     ------
@@ -493,14 +503,14 @@ def write_efg(tree: Tree, *, title: str = "Arbiter tree") -> str:
             )
             lines.append(f'c {_quote(node_id)} {infosets[0]} "" {{ {pairs} }} 0')
         else:
-            player = _player_number(tree, index)
+            player = _player_number(tree, index, movers)
             infosets[player] += 1
             listed = " ".join(map(_quote, actions))
             lines.append(f'p {_quote(node_id)} {player} {infosets[player]} "" {{ {listed} }} 0')
     return "\n".join(lines) + "\n"
 
 
-def _player_number(tree: Tree, index: int) -> int:
+def _player_number(tree: Tree, index: int, movers: Sequence[int | None] | None) -> int:
     kind = tree.kinds[index]
     if tree.utility_size == 0:
         if kind in (MAX, MIN):
@@ -516,7 +526,7 @@ def _player_number(tree: Tree, index: int) -> int:
             "each decision node a player instead",
             tree.field_pointer(index, "kind"),
         )
-    player = tree.players[index]
+    player = tree.players[index] if movers is None else movers[index]
     if player is None or player >= tree.utility_size:
         raise InvalidInputError(
             f"node {tree.ids[index]!r} needs a player between 0 and {tree.utility_size - 1} "

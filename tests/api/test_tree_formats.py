@@ -198,3 +198,18 @@ def test_render_star1_greys_the_pruned_outcome(client: FlaskClient) -> None:
     )
     assert svg_classes(response, "pruned") == {"root.1.1"}
     assert svg_classes(response, "pv") == {"root", "root.0", "root.0.0"}
+
+
+def test_export_maxn_fills_in_default_players(client: FlaskClient) -> None:
+    # players default to the next one after the parent's: root 0, its children 1, then 2
+    tree = {
+        "kind": "player",
+        "children": [
+            {"kind": "player", "children": [{"kind": "player", "children": [{"value": [1, 2, 3]}]}]}
+        ],
+    }
+    response = client.post("/v1/trees/export", json={"tree": tree, "format": "efg"})
+    lines = response.get_data(as_text=True).splitlines()
+    assert lines[0] == 'EFG 2 R "Arbiter tree" { "Player 1" "Player 2" "Player 3" }'
+    assert [line.split()[2] for line in lines if line.startswith("p ")] == ["1", "2", "3"]
+    assert 't "root.0.0.0" 1 "root.0.0.0" { 1, 2, 3 }' in lines

@@ -5,14 +5,17 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
 
 from analysis.expectimax import expectimax
+from analysis.maxn import maxn, movers
 from analysis.minimax import minimax
 from games.efg import parse_efg, tokenize, write_efg
 from games.errors import InvalidInputError, LimitExceededError
 from games.limits import Limits
 from games.tree import CHANCE, LEAF, MAX, MIN, PLAYER
 from games.tree_format import parse_tree
+from tests.strategies import chance_trees, multiplayer_trees
 
 # A bet on a die-like draw. Alice (player 1) bets or passes. Betting costs the stake,
 # attached as outcome 1 to the chance node itself, so it is added to every play
@@ -239,3 +242,29 @@ def test_tokens_keep_escaped_quotes_and_lines() -> None:
         ("number", "-3.5e1", 2),
         ("close", "}", 2),
     ]
+
+
+@settings(max_examples=60, deadline=None)
+@given(chance_trees())
+def test_round_trip_of_random_chance_trees(raw: object) -> None:
+    tree = parse_tree(raw)
+    back = parse_efg(write_efg(tree), mode="zero_sum").tree
+    assert back.ids == tree.ids
+    assert back.kinds == tree.kinds
+    assert back.values == tree.values
+    assert back.probabilities == tree.probabilities
+    assert expectimax(back).values == expectimax(tree).values
+
+
+@settings(max_examples=60, deadline=None)
+@given(multiplayer_trees())
+def test_round_trip_of_random_multiplayer_trees(raw: object) -> None:
+    tree = parse_tree(raw)
+    back = parse_efg(write_efg(tree, movers=movers(tree))).tree
+    assert back.ids == tree.ids
+    assert back.values == tree.values
+    assert back.players[: len(tree)] == [
+        turn if kind == PLAYER else None
+        for turn, kind in zip(movers(tree), tree.kinds, strict=True)
+    ]
+    assert maxn(back).values == maxn(tree).values
