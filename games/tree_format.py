@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 from itertools import accumulate, chain, repeat
+from math import lcm
 from operator import add
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from games.errors import InvalidInputError, LimitExceededError, join_pointer
 from games.limits import Limits
@@ -92,7 +93,6 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
     """
     if not _plain_internal(raw):
         return None
-    other = MIN if root == MAX else MAX
     ids = [ROOT_ID]
     kinds: list[str] = []
     values: list[Utility | None] = []
@@ -102,7 +102,12 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
     positions = [0]
     array_nodes = bytearray()
     bare_leaves = bytearray()
+    probabilities: list[Exact | None] = []
+    chance_nodes: list[int] = []
+    numbers: dict[str, Exact] = {}
     level: list[Any] = [raw]
+    turns: list[str] = [root]  # the kind each node of the level takes if it states none
+    above: list[str | None] = [None]  # the kind of each node's parent
     depth = 0
     leaves = 0
     while True:
@@ -110,9 +115,34 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
         classified = _classify_level(level, shapes)
         if classified is None:
             return None
-        subs, scores = classified
-        kind = root if depth % 2 == 0 else other
-        kinds.extend([kind if score is None else LEAF for score in scores])
+        subs, scores, stated, chances = classified
+        if stated is None:
+            level_kinds = [
+                turn if score is None else LEAF for turn, score in zip(turns, scores, strict=True)
+            ]
+        else:
+            level_kinds = [
+                (kind or turn) if score is None else LEAF
+                for kind, turn, score in zip(stated, turns, scores, strict=True)
+            ]
+            if not all(
+                kind is None or kind == LEAF
+                if score is not None
+                else kind is None or kind in _PLAIN_INTERNAL_KINDS
+                for kind, score in zip(stated, scores, strict=True)
+            ):
+                return None
+        if chances is None:
+            probabilities.extend(repeat(None, len(level)))
+        else:
+            read = _plain_probabilities(chances, above, numbers)
+            if read is None:
+                return None
+            probabilities.extend(read)
+        start = len(kinds)
+        kinds.extend(level_kinds)
+        if CHANCE in level_kinds:
+            chance_nodes.extend(start + i for i, kind in enumerate(level_kinds) if kind == CHANCE)
         values.extend(scores)
         array_nodes.extend(bytes([shape is list for shape in shapes]))
         bare_leaves.extend(bytes([shape is int for shape in shapes]))
@@ -140,8 +170,17 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
         parents.extend(chain.from_iterable(map(repeat, range(first, total), counts)))
         positions.extend(chain.from_iterable(map(range, counts)))
         depths.extend(repeat(depth + 1, added))
+        # below MAX comes MIN and below MIN comes MAX; chance passes its turn on
+        handed = [
+            MIN if kind == MAX else MAX if kind == MIN else turn
+            for kind, turn in zip(level_kinds, turns, strict=True)
+        ]
+        turns = list(chain.from_iterable(map(repeat, handed, counts)))
+        above = list(chain.from_iterable(map(repeat, level_kinds, counts)))
         level = list(chain.from_iterable(filter(None, subs)))
         depth += 1
+    if chance_nodes and _settle_chance(children, probabilities, chance_nodes) is not None:
+        return None
     count = len(ids)
     return Tree(
         ids=ids,
@@ -152,7 +191,7 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
         values=values,
         evals=[None] * count,
         moves=[None] * count,
-        probabilities=[None] * count,
+        probabilities=probabilities,
         players=[None] * count,
         _positions=positions,
         _array_nodes=array_nodes,
@@ -162,55 +201,141 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
     )
 
 
-def _classify_level(level: list[Any], shapes: list[type]) -> tuple[list[Any], list[Any]] | None:
-    """Children lists and leaf values of one level of a plain tree, or None.
+_PLAIN_KEYS: Final = frozenset({"children", "value", "kind", "p"})
+_PLAIN_INTERNAL_KINDS: Final = frozenset({MAX, MIN, CHANCE})
+
+Level = tuple[list[Any], list[Any], list[Any] | None, list[Any] | None]
+
+
+def _classify_level(level: list[Any], shapes: list[type]) -> Level | None:
+    """One level of a plain tree: children lists, leaf values, stated kinds and
+    stated probabilities (None when no node of the level states any), or None.
 
     A level that is all arrays, all integers, all ``{"children"}`` objects or
     all ``{"value"}`` objects (the usual case) is checked by whole-list
-    operations; a mixed level is checked node by node.
+    operations; any other level node by node.
     """
     width = len(level)
     kinds = set(shapes)
     if kinds == {list}:
         if all(level):  # every array non-empty
-            return level, [None] * width
+            return level, [None] * width, None, None
         return None
     if kinds == {int}:
-        return [None] * width, level
+        return [None] * width, level, None, None
     if kinds == {dict} and set(map(len, level)) == {1}:
         subs = list(map(dict.get, level, repeat("children")))
         scores = list(map(dict.get, level, repeat("value")))
         sub_kinds = set(map(type, subs))
         if sub_kinds == {list} and all(subs):
-            return subs, scores
+            return subs, scores, None, None
         if sub_kinds == {type(None)} and set(map(type, scores)) == {int}:
-            return subs, scores
+            return subs, scores, None, None
+    if dict in kinds and not all(
+        _PLAIN_KEYS.issuperset(node)
+        for node, shape in zip(level, shapes, strict=True)
+        if shape is dict
+    ):
+        return None
     subs = [
-        node
-        if shape is list
-        else node.get("children")
-        if shape is dict and len(node) == 1
-        else None
+        node if shape is list else node.get("children") if shape is dict else None
         for node, shape in zip(level, shapes, strict=True)
     ]
     scores = [
-        node if shape is int else node.get("value") if shape is dict and len(node) == 1 else None
+        node if shape is int else node.get("value") if shape is dict else None
         for node, shape in zip(level, shapes, strict=True)
     ]
-    if all(
-        (type(sub) is list and len(sub) > 0)
-        if score is None
-        else (sub is None and type(score) is int)
-        for sub, score in zip(subs, scores, strict=True)
+    stated = [
+        node.get("kind") if shape is dict else None
+        for node, shape in zip(level, shapes, strict=True)
+    ]
+    chances = [
+        node.get("p") if shape is dict else None for node, shape in zip(level, shapes, strict=True)
+    ]
+    # an object must hold exactly the fields read (no nulls), and be a leaf or a subtree
+    if not all(
+        (
+            shape is not dict
+            or len(node)
+            == (sub is not None) + (score is not None) + (kind is not None) + (chance is not None)
+        )
+        and (
+            (type(sub) is list and len(sub) > 0)
+            if score is None
+            else (sub is None and type(score) is int)
+        )
+        and (kind is None or type(kind) is str)
+        for node, shape, sub, score, kind, chance in zip(
+            level, shapes, subs, scores, stated, chances, strict=True
+        )
     ):
-        return subs, scores
+        return None
+    return (
+        subs,
+        scores,
+        stated if any(kind is not None for kind in stated) else None,
+        chances if any(chance is not None for chance in chances) else None,
+    )
+
+
+def _plain_probabilities(
+    chances: list[Any], above: list[str | None], numbers: dict[str, Exact]
+) -> list[Exact | None] | None:
+    """Stated probabilities of one level, each distinct string parsed once; None when
+    one is malformed, out of [0, 1] or under a node that is not a chance node."""
+    read: list[Exact | None] = []
+    for chance, parent in zip(chances, above, strict=True):
+        if chance is None:
+            read.append(None)
+            continue
+        if parent != CHANCE:
+            return None
+        value = numbers.get(chance) if type(chance) is str else None
+        if value is None:
+            try:
+                value = parse_exact(chance, "")
+            except InvalidInputError:
+                return None
+            if value < 0 or value > 1:
+                return None
+            if type(chance) is str:
+                numbers[chance] = value
+        read.append(value)
+    return read
+
+
+def _settle_chance(
+    children: list[range], probabilities: list[Exact | None], chance_nodes: list[int]
+) -> tuple[int, int, Exact | None] | None:
+    """Give every outcome of an all-silent chance node the uniform probability and check
+    that stated ones sum to exactly 1.
+
+    Returns None when all is well, else (culprit, chance node, sum): the sum is None
+    when the culprit is an outcome lacking ``p`` among siblings that state it.
+    """
+    for node in chance_nodes:
+        kids = children[node]
+        stated = probabilities[kids.start : kids.stop]
+        # (identity tests: == against None would call Fraction.__eq__ for each outcome)
+        missing = [slot for slot, chance in enumerate(stated) if chance is None]
+        if missing:
+            if len(missing) == len(stated):
+                uniform = normalize(Fraction(1, len(kids)))
+                probabilities[kids.start : kids.stop] = [uniform] * len(kids)
+                continue
+            return kids.start + missing[0], node, None
+        exact = cast(list[Exact], stated)
+        # sum over a common denominator in integers: several times faster than Fractions
+        common = lcm(*(chance.denominator for chance in exact))
+        if sum(chance.numerator * (common // chance.denominator) for chance in exact) != common:
+            return node, node, normalize(Fraction(sum(exact, Fraction(0))))
     return None
 
 
 def _plain_internal(node: Any) -> bool:
     if type(node) is list:
         return len(node) > 0
-    if type(node) is dict and len(node) == 1:
+    if type(node) is dict and "p" not in node and _PLAIN_KEYS.issuperset(node):
         kids = node.get("children")
         return type(kids) is list and len(kids) > 0
     return False
@@ -676,31 +801,23 @@ class _TreeBuilder:
 
     def check_chance_nodes(self) -> None:
         """Fill in uniform probabilities; make sure stated ones sum to exactly 1."""
-        probabilities = self.probabilities
-        for node in self.chance_nodes:
-            kids = self.children[node]
-            stated = [probabilities[kid] for kid in kids]
-            missing = [kid for kid, chance in zip(kids, stated, strict=True) if chance is None]
-            if len(missing) == len(kids):
-                uniform = normalize(Fraction(1, len(kids)))
-                for kid in kids:
-                    probabilities[kid] = uniform
-                continue
-            if missing:
-                raise self.fail(
-                    missing[0],
-                    "p",
-                    f"either every outcome of chance node {self.ids[node]!r} states p or none "
-                    "does (then they are equally likely)",
-                )
-            total = sum(stated, Fraction(0))
-            if total != 1:
-                raise self.fail(
-                    node,
-                    "children",
-                    f"the probabilities of the outcomes of chance node {self.ids[node]!r} sum to "
-                    f"{total}, not 1",
-                )
+        problem = _settle_chance(self.children, self.probabilities, self.chance_nodes)
+        if problem is None:
+            return
+        index, node, total = problem
+        if total is None:
+            raise self.fail(
+                index,
+                "p",
+                f"either every outcome of chance node {self.ids[node]!r} states p or none "
+                "does (then they are equally likely)",
+            )
+        raise self.fail(
+            node,
+            "children",
+            f"the probabilities of the outcomes of chance node {self.ids[node]!r} sum to "
+            f"{total}, not 1",
+        )
 
     def bad_internal_kind(self, index: int, kind: object) -> InvalidInputError:
         if kind == LEAF:

@@ -6,11 +6,14 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from games.errors import InvalidInputError, LimitExceededError
 from games.limits import Limits
 from games.tree import LEAF, MAX, MIN
 from games.tree_format import _TreeBuilder, parse_tree, plain_tree
+from tests.strategies import chance_trees
 
 
 def test_shorthand_alternates_and_names_by_path() -> None:
@@ -93,6 +96,20 @@ PLAIN_TREES: list[Any] = [
     [2, [-1, 5], [1, 3], 4],
     {"children": [{"value": 1}, {"children": [[2, 3], {"value": 4}]}, [5]]},
     [[[[[[1]]]]], 2],
+    # chance nodes and stated kinds are read a level at a time too
+    {
+        "children": [
+            {
+                "kind": "chance",
+                "children": [
+                    {"p": "0.25", "children": [1, 2]},
+                    {"p": 0.75, "kind": "max", "children": [3, [4, 5]]},
+                ],
+            },
+            {"kind": "chance", "children": [6, {"value": 7}, [8]]},
+            {"kind": "min", "children": [{"kind": "leaf", "value": 9}]},
+        ]
+    },
 ]
 
 
@@ -102,8 +119,18 @@ def test_plain_fast_path_builds_what_the_general_walk_builds(raw: Any, root: str
     fast = plain_tree(raw, root, Limits())
     assert fast is not None
     general = _TreeBuilder(root, Limits(), "/tree").build_nested(raw)
-    for name in ("ids", "kinds", "children", "parents", "depths", "values", "evals", "moves",
-                 "_bare_leaves"):
+    for name in (
+        "ids",
+        "kinds",
+        "children",
+        "parents",
+        "depths",
+        "values",
+        "evals",
+        "moves",
+        "probabilities",
+        "_bare_leaves",
+    ):
         assert getattr(fast, name) == getattr(general, name), name
     assert fast.leaf_count == general.leaf_count == len(general.leaves())
     for index in range(len(fast)):
@@ -173,8 +200,12 @@ BAD_TREES: list[tuple[str, Any, str, str]] = [
     ),
     ("unknown kind", {"kind": "chancy", "children": [1]}, "/tree/kind", "unknown kind"),
     ("kind not a string", {"kind": {"a": 1}, "children": [1]}, "/tree/kind", "unknown kind"),
-    ("leaf kind not a string", {"children": [{"kind": [1], "value": 1}]}, "/tree/children/0/kind",
-     "unknown kind"),
+    (
+        "leaf kind not a string",
+        {"children": [{"kind": [1], "value": 1}]},
+        "/tree/children/0/kind",
+        "unknown kind",
+    ),
     (
         "internal node without children",
         {"children": [{"kind": "min", "children": []}]},
@@ -341,11 +372,21 @@ def test_bad_root_option() -> None:
 
 
 def test_chance_nodes_read_probabilities_exactly() -> None:
-    tree = parse_tree({"children": [
-        {"kind": "chance", "children": [{"p": 0.1, "value": 1}, {"p": "0.2", "value": 2},
-                                        {"p": 0.7, "value": 3}]},
-        {"kind": "chance", "children": [5, 6, 7]},
-    ]})
+    tree = parse_tree(
+        {
+            "children": [
+                {
+                    "kind": "chance",
+                    "children": [
+                        {"p": 0.1, "value": 1},
+                        {"p": "0.2", "value": 2},
+                        {"p": 0.7, "value": 3},
+                    ],
+                },
+                {"kind": "chance", "children": [5, 6, 7]},
+            ]
+        }
+    )
     # decimals are read as written, so 0.1 + 0.2 + 0.7 is exactly 1
     assert tree.probabilities[3:6] == [Fraction(1, 10), Fraction(1, 5), Fraction(7, 10)]
     # no p at all: equally likely
@@ -356,8 +397,15 @@ def test_chance_nodes_read_probabilities_exactly() -> None:
 
 
 def test_player_nodes_and_utility_lists() -> None:
-    tree = parse_tree({"player": 0, "children": [{"player": 1, "children": [
-        {"value": [1, 2, 3]}, {"value": ["1/2", 0, 0]}]}, {"value": [0, 0, 1]}]})
+    tree = parse_tree(
+        {
+            "player": 0,
+            "children": [
+                {"player": 1, "children": [{"value": [1, 2, 3]}, {"value": ["1/2", 0, 0]}]},
+                {"value": [0, 0, 1]},
+            ],
+        }
+    )
     assert tree.kinds[:2] == ["player", "player"]
     assert tree.players[:2] == [0, 1]
     assert tree.utility_size == 3
@@ -365,38 +413,80 @@ def test_player_nodes_and_utility_lists() -> None:
 
 
 BAD_CHANCE: list[tuple[str, Any, str, str]] = [
-    ("sum above 1", {"kind": "chance", "children": [{"p": 0.5, "value": 1},
-                                                    {"p": 0.6, "value": 2}]},
-     "/tree/children", "sum to 11/10"),
-    ("negative", {"kind": "chance", "children": [{"p": -0.5, "value": 1},
-                                                 {"p": 1.5, "value": 2}]},
-     "/tree/children/0/p", "[0, 1]"),
-    ("mixed given and missing", {"kind": "chance", "children": [{"p": 1, "value": 1},
-                                                                {"value": 2}]},
-     "/tree/children/1/p", "none does"),
-    ("p under a max node", {"children": [{"p": 1, "value": 1}]}, "/tree/children/0/p",
-     "is a max node"),
+    (
+        "sum above 1",
+        {"kind": "chance", "children": [{"p": 0.5, "value": 1}, {"p": 0.6, "value": 2}]},
+        "/tree/children",
+        "sum to 11/10",
+    ),
+    (
+        "negative",
+        {"kind": "chance", "children": [{"p": -0.5, "value": 1}, {"p": 1.5, "value": 2}]},
+        "/tree/children/0/p",
+        "[0, 1]",
+    ),
+    (
+        "mixed given and missing",
+        {"kind": "chance", "children": [{"p": 1, "value": 1}, {"value": 2}]},
+        "/tree/children/1/p",
+        "none does",
+    ),
+    (
+        "p under a max node",
+        {"children": [{"p": 1, "value": 1}]},
+        "/tree/children/0/p",
+        "is a max node",
+    ),
     ("p on the root", {"p": 1, "children": [1]}, "/tree/p", "root"),
-    ("player on a leaf", {"children": [{"player": 1, "value": 1}]}, "/tree/children/0/player",
-     "not leaves"),
-    ("player on a max node", {"kind": "max", "player": 1, "children": [1]}, "/tree/player",
-     "max^n"),
+    (
+        "player on a leaf",
+        {"children": [{"player": 1, "value": 1}]},
+        "/tree/children/0/player",
+        "not leaves",
+    ),
+    (
+        "player on a max node",
+        {"kind": "max", "player": 1, "children": [1]},
+        "/tree/player",
+        "max^n",
+    ),
     ("negative player", {"player": -1, "children": [1]}, "/tree/player", "0-based"),
-    ("utility lists of two lengths", {"player": 0, "children": [{"value": [1, 2]},
-                                                                {"value": [1, 2, 3]}]},
-     "/tree/children/1/value", "list of 2 numbers"),
-    ("list and number mixed", {"player": 0, "children": [{"value": [1, 2]}, 3]},
-     "/tree/children/1", "a single number"),
-    ("empty utility list", {"player": 0, "children": [{"value": []}]},
-     "/tree/children/0/value", "one number per player"),
+    (
+        "utility lists of two lengths",
+        {"player": 0, "children": [{"value": [1, 2]}, {"value": [1, 2, 3]}]},
+        "/tree/children/1/value",
+        "list of 2 numbers",
+    ),
+    (
+        "list and number mixed",
+        {"player": 0, "children": [{"value": [1, 2]}, 3]},
+        "/tree/children/1",
+        "a single number",
+    ),
+    (
+        "empty utility list",
+        {"player": 0, "children": [{"value": []}]},
+        "/tree/children/0/value",
+        "one number per player",
+    ),
 ]
 
 
-@pytest.mark.parametrize(("name", "raw", "pointer", "message"), BAD_CHANCE,
-                         ids=[case[0] for case in BAD_CHANCE])
+@pytest.mark.parametrize(
+    ("name", "raw", "pointer", "message"), BAD_CHANCE, ids=[case[0] for case in BAD_CHANCE]
+)
 def test_bad_chance_and_player_input(name: str, raw: Any, pointer: str, message: str) -> None:
     with pytest.raises(InvalidInputError) as caught:
         parse_tree(raw)
     [error] = caught.value.errors
     assert error.pointer == pointer
     assert message in error.message
+
+
+@given(chance_trees(), st.sampled_from(["max", "min"]))
+def test_level_reader_agrees_with_the_walk_on_random_chance_trees(raw: Any, root: str) -> None:
+    fast = plain_tree(raw, root, Limits())
+    assert fast is not None
+    general = _TreeBuilder(root, Limits(), "/tree").build_nested(raw)
+    for name in ("ids", "kinds", "children", "depths", "values", "probabilities"):
+        assert getattr(fast, name) == getattr(general, name), name
