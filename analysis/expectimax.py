@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import islice, repeat
-from operator import mul
-from typing import Final
+from math import lcm
+from typing import Final, cast
 
 from analysis.horizon import Horizon, horizon, numeric
 from analysis.stats import SearchStats
@@ -86,6 +86,21 @@ def expectimax(
     return ExpectimaxResult(tree, root_value, values, best_child, best_moves, line, depth, stats)
 
 
+def weighted_sum(weights: list[Exact], scores: list[Exact]) -> Exact:
+    """Exact ``sum(w * s)``, added in integers over a common denominator.
+
+    One gcd at the end instead of one per step makes it several times faster than
+    summing Fractions, which matters for trees with hundreds of thousands of outcomes.
+    """
+    denominators = [w.denominator * s.denominator for w, s in zip(weights, scores, strict=True)]
+    common = lcm(*denominators)
+    numerator = sum(
+        w.numerator * s.numerator * (common // d)
+        for w, s, d in zip(weights, scores, denominators, strict=True)
+    )
+    return normalize(Fraction(numerator, common))
+
+
 def _back_up(
     tree: Tree, seen: Horizon, deadline: Deadline | None
 ) -> tuple[list[Exact | None], list[int]]:
@@ -103,10 +118,9 @@ def _back_up(
         scores = list(map(values.__getitem__, kids))
         kind = kinds[index]
         if kind == CHANCE:
-            weights = list(map(probabilities.__getitem__, kids))
-            total = sum(map(mul, weights, scores), Fraction(0))
-            values[index] = normalize(total)
-            best_child[index] = kids[weights.index(max(weights))]  # type: ignore[type-var]
+            weights = cast(list[Exact], list(map(probabilities.__getitem__, kids)))
+            values[index] = weighted_sum(weights, cast(list[Exact], scores))
+            best_child[index] = kids[weights.index(max(weights))]
         else:
             best = max(scores) if kind == MAX else min(scores)  # type: ignore[type-var]
             values[index] = best

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analysis.alphabeta import EXACT, LOWER, UPPER
-from analysis.expectimax import expectimax
+from analysis.expectimax import expectimax, weighted_sum
 from analysis.minimax import minimax
 from analysis.star1 import star1
 from games.errors import InvalidInputError
@@ -185,3 +185,11 @@ def test_depth_cutoff_uses_evals_under_chance() -> None:
     full = expectimax(tree)
     assert full.value == 2 and [tree.ids[i] for i in full.best_moves] == ["A", "B"]
     assert star1(tree, (0, 8), depth=1).value == 6
+
+
+@given(st.lists(st.tuples(st.fractions(min_value=0, max_value=1), st.fractions()), min_size=1,
+                max_size=6))
+def test_weighted_sum_is_the_exact_sum(pairs: list[tuple[Fraction, Fraction]]) -> None:
+    weights = [w for w, _ in pairs]
+    scores = [s for _, s in pairs]
+    assert weighted_sum(weights, scores) == sum((w * s for w, s in pairs), Fraction(0))
