@@ -33,4 +33,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from api import tree_formats
 
     app.register_blueprint(tree_formats.bp)
+    from api import grading
+
+    app.register_blueprint(grading.bp)
     return app

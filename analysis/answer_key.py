@@ -1,0 +1,221 @@
+"""Answer keys: what a correct (or a mistaken) student writes for a tree problem.
+
+A problem is the body of a solve endpoint tagged with its type
+(``{"type": "alphabeta", "tree": ..., "prune_on_equality": true}``). Its key
+holds, by node index, the fields a student may write down; the grader compares
+an answer with the key of the right search, and the diagnosis with the keys of
+the usual mistaken searches (see :mod:`analysis.diagnosis`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final
+
+from analysis.alphabeta import AlphaBetaResult, alpha_beta
+from analysis.expectimax import expectimax
+from analysis.horizon import horizon
+from analysis.minimax import minimax
+from games.errors import InvalidInputError
+from games.limits import Limits
+from games.numbers import Exact
+from games.tree import CHANCE, Tree
+from games.tree_format import parse_tree
+
+PROBLEM_TYPES: Final = ("minimax", "alphabeta", "expectimax")
+PROBLEM_FIELDS: Final = frozenset(
+    {"type", "tree", "root", "depth", "prune_on_equality", "trace", "move_ordering"}
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TreeProblem:
+    """A parsed tree problem: its type, tree and search options."""
+
+    type: str
+    tree: Tree
+    depth: int | None
+    prune_on_equality: bool
+    raw: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerKey:
+    """Everything a student may be asked to write, by node index.
+
+    Attributes
+    ----------
+    value
+        Value of the root.
+    best_move, best_moves
+        The move shown as the answer, and every move accepted (ties).
+    nodes
+        Values of the internal nodes the search backs up (visited ones only,
+        for alpha-beta: fail-soft values, bounds included).
+    statics
+        Values of the static nodes (leaves or frontier nodes) the search reads.
+    principal_variation
+        The line shown as the answer.
+    optimal
+        Per internal node, the children a correct line may take.
+    pruned, pruned_leaves, evaluated_leaves
+        Alpha-beta only (``None`` otherwise).
+    """
+
+    value: Exact
+    best_move: int
+    best_moves: frozenset[int]
+    nodes: dict[int, Exact]
+    statics: dict[int, Exact]
+    principal_variation: list[int]
+    optimal: Mapping[int, frozenset[int]]
+    pruned: list[int] | None = None
+    pruned_leaves: list[int] | None = None
+    evaluated_leaves: list[int] | None = None
+
+
+def parse_problem(raw: Any, pointer: str = "/problem", limits: Limits | None = None) -> TreeProblem:
+    """Check a problem body and parse its tree.
+
+    Raises
+    ------
+    InvalidInputError
+        If a field is missing, unknown or of the wrong type (the pointer names it).
+    """
+    if not isinstance(raw, dict):
+        raise InvalidInputError("a problem is an object with a type and a tree", pointer)
+    kind = raw.get("type")
+    if kind not in PROBLEM_TYPES:
+        raise InvalidInputError(
+            f"problem type must be one of {', '.join(PROBLEM_TYPES)}; got {kind!r}",
+            f"{pointer}/type",
+        )
+    for name in raw:
+        if name not in PROBLEM_FIELDS:
+            raise InvalidInputError(f"unknown problem field {name!r}", f"{pointer}/{name}")
+    if "tree" not in raw:
+        raise InvalidInputError("the problem has no tree", f"{pointer}/tree")
+    root = raw.get("root", "max")
+    if root not in ("max", "min"):
+        raise InvalidInputError(f'root must be "max" or "min", got {root!r}', f"{pointer}/root")
+    depth = raw.get("depth")
+    if depth is not None and (type(depth) is not int or depth < 0):
+        raise InvalidInputError(
+            f"depth must be a non-negative integer or null, got {depth!r}", f"{pointer}/depth"
+        )
+    equality = raw.get("prune_on_equality", True)
+    if type(equality) is not bool:
+        raise InvalidInputError(
+            f"prune_on_equality must be true or false, got {equality!r}",
+            f"{pointer}/prune_on_equality",
+        )
+    tree = parse_tree(raw["tree"], root=root, limits=limits, pointer=f"{pointer}/tree")
+    return TreeProblem(kind, tree, depth, equality, raw)
+
+
+def _optimal(
+    children: Sequence[Sequence[int]], values: Sequence[Exact | None]
+) -> dict[int, frozenset[int]]:
+    return {
+        node: frozenset(kid for kid in kids if values[kid] == values[node])
+        for node, kids in enumerate(children)
+        if kids and values[node] is not None
+    }
+
+
+def _split(
+    children: Sequence[Sequence[int]], values: Sequence[Exact | None]
+) -> tuple[dict[int, Exact], dict[int, Exact]]:
+    internal: dict[int, Exact] = {}
+    static: dict[int, Exact] = {}
+    for node, value in enumerate(values):
+        if value is not None:
+            (internal if children[node] else static)[node] = value
+    return internal, static
+
+
+def minimax_key(tree: Tree, depth: int | None) -> AnswerKey:
+    """Key of a minimax problem: every node's value, any optimal move and line."""
+    result = minimax(tree, depth=depth)
+    children = horizon(tree, depth).children
+    internal, static = _split(children, result.values)
+    return AnswerKey(
+        value=result.value,
+        best_move=result.best_child[0],
+        best_moves=frozenset(result.best_moves),
+        nodes=internal,
+        statics=static,
+        principal_variation=result.principal_variation,
+        optimal=_optimal(children, result.values),
+    )
+
+
+def expectimax_key(tree: Tree, depth: int | None) -> AnswerKey:
+    """Key of an expectimax problem; the line follows the most likely outcome at chance nodes."""
+    result = expectimax(tree, depth=depth)
+    children = horizon(tree, depth).children
+    internal, static = _split(children, result.values)
+    optimal = _optimal(children, result.values)
+    for node, kids in enumerate(children):
+        if kids and tree.kinds[node] == CHANCE:
+            # a line through a chance node may follow any outcome
+            optimal[node] = frozenset(kids)
+    best = result.best_child[0] if tree.kinds[0] != CHANCE else -1
+    return AnswerKey(
+        value=result.value,
+        best_move=best,
+        best_moves=frozenset(result.best_moves),
+        nodes=internal,
+        statics=static,
+        principal_variation=result.principal_variation,
+        optimal=optimal,
+    )
+
+
+def alpha_beta_key(
+    result: AlphaBetaResult,
+    children: Sequence[Sequence[int]],
+    accepted: AnswerKey | None = None,
+) -> AnswerKey:
+    """Key of an alpha-beta search.
+
+    ``children`` is the tree as searched (cut at the depth limit, in the posted
+    order), used to list the leaves under pruned subtrees. With ``accepted`` (the
+    minimax key), any optimal move and optimal line is accepted; without, only
+    the search's own.
+    """
+    tree = result.tree
+    internal, static = _split(children, result.values)
+    pruned_leaves: list[int] = []
+    for top in result.pruned:
+        pruned_leaves.extend(tree.leaves_below(top, children) if children[top] else (top,))
+    if accepted is not None:
+        best_moves, optimal = accepted.best_moves, accepted.optimal
+    else:
+        best_moves = frozenset({result.best_move})
+        optimal = {node: frozenset({kid}) for node, kid in enumerate(result.best_child) if kid >= 0}
+    return AnswerKey(
+        value=result.value,
+        best_move=result.best_move,
+        best_moves=best_moves,
+        nodes=internal,
+        statics=static,
+        principal_variation=result.principal_variation,
+        optimal=optimal,
+        pruned=list(result.pruned),
+        pruned_leaves=pruned_leaves,
+        evaluated_leaves=list(result.evaluated_leaves),
+    )
+
+
+def correct_key(problem: TreeProblem) -> tuple[AnswerKey, AlphaBetaResult | None]:
+    """The key of the problem, and for alpha-beta the traced search behind it."""
+    tree, depth = problem.tree, problem.depth
+    if problem.type == "expectimax":
+        return expectimax_key(tree, depth), None
+    exact = minimax_key(tree, depth)
+    if problem.type == "minimax":
+        return exact, None
+    result = alpha_beta(tree, depth=depth, prune_on_equality=problem.prune_on_equality, trace=True)
+    return alpha_beta_key(result, horizon(tree, depth).children, exact), result

@@ -1,0 +1,342 @@
+"""Recognise the usual mistaken conventions in a wrong answer to a tree problem.
+
+Each mistake is replayed: the search is re-run under the mistaken convention
+and the student's answer is scored against that key with the same rubric. A
+convention that explains the answer better than the correct search is
+reported (the best-fitting ones only). Codes are stable; ``docs/grading.md``
+lists them all.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
+
+from analysis.alphabeta import alpha_beta
+from analysis.answer_key import (
+    AnswerKey,
+    TreeProblem,
+    alpha_beta_key,
+    expectimax_key,
+    minimax_key,
+)
+from analysis.horizon import horizon
+from games.errors import ArbiterError
+from games.numbers import Exact
+from games.tree import CHANCE, MAX, MIN, Tree
+from games.tree_format import parse_tree
+
+if TYPE_CHECKING:
+    from analysis.grading import Answer, Diagnosis, Grader, Rubric
+
+MAX_DIAGNOSED_NODES = 20_000
+
+MESSAGES = {
+    "strict_pruning": "pruned only on strict inequality (v > beta, v < alpha), "
+    "but this problem prunes on equality too",
+    "prune_on_equality": "pruned on equality (v >= beta, v <= alpha), "
+    "but this problem prunes only on strict inequality",
+    "alpha_not_passed_at_root": "searched each root child with a fresh window (-inf, +inf): "
+    "the root's alpha (beta) was not passed on to later root children",
+    "right_to_left": "searched children from right to left",
+    "wrong_root_player": "treated the root as the other player (MAX as MIN or MIN as MAX)",
+    "depth_off_by_one": "searched one ply too deep or too shallow",
+    "depth_in_rounds": "counted the depth in rounds (one move by each player) rather than plies",
+    "uniform_chance": "averaged the outcomes of chance nodes instead of weighting them by "
+    "their probabilities",
+}
+
+
+def _flip(tree: Tree) -> Tree:
+    swap = {MAX: MIN, MIN: MAX}
+    return dataclasses.replace(tree, kinds=[swap.get(kind, kind) for kind in tree.kinds])
+
+
+def _uniform(tree: Tree) -> Tree:
+    probabilities: list[Exact | None] = list(tree.probabilities)
+    for node, kids in enumerate(tree.children):
+        if tree.kinds[node] == CHANCE:
+            for kid in kids:
+                probabilities[kid] = Fraction(1, len(kids))
+    return dataclasses.replace(tree, probabilities=probabilities)
+
+
+def _reversed(tree: Tree) -> Tree:
+    return dataclasses.replace(tree, children=[kids[::-1] for kids in tree.children])
+
+
+def _subtree(tree: Tree, top: int) -> Tree:
+    """The subtree under ``top`` as a tree of its own, with the same ids."""
+    ids = tree.ids
+    nodes: list[dict[str, Any]] = []
+    for node in tree.preorder(top):
+        entry: dict[str, Any] = {"id": ids[node]}
+        kids = tree.children[node]
+        if kids:
+            entry["kind"] = tree.kinds[node]
+            entry["children"] = [ids[kid] for kid in kids]
+        else:
+            entry["value"] = _number(tree.values[node])
+        if tree.evals[node] is not None:
+            entry["eval"] = _number(tree.evals[node])
+        nodes.append(entry)
+    return parse_tree({"root": ids[top], "nodes": nodes})
+
+
+def _number(value: Any) -> Any:
+    return value if type(value) is int else str(value)
+
+
+def _fresh_root_windows(problem: TreeProblem) -> AnswerKey:
+    """Alpha-beta where every root child is searched with (-inf, +inf)."""
+    tree, depth = problem.tree, problem.depth
+    children = horizon(tree, depth).children
+    root_max = tree.kinds[0] == MAX
+    values: dict[int, Exact] = {}
+    statics: dict[int, Exact] = {}
+    pruned: list[int] = []
+    pruned_leaves: list[int] = []
+    evaluated: list[int] = []
+    best, best_value = -1, None
+    lines: dict[int, list[int]] = {}
+    for kid in children[0]:
+        if not children[kid]:
+            score = tree.values[kid] if depth is None or depth > 1 else tree.evals[kid]
+            if score is None:
+                score = tree.values[kid]
+            assert score is not None and not isinstance(score, tuple)
+            kid_value: Exact = score
+            statics[kid] = kid_value
+            evaluated.append(kid)
+            lines[kid] = [kid]
+        else:
+            sub = _subtree(tree, kid)
+            result = alpha_beta(
+                sub,
+                depth=None if depth is None else depth - 1,
+                prune_on_equality=problem.prune_on_equality,
+            )
+            key = alpha_beta_key(result, horizon(sub, result.depth).children)
+            back = [tree.index_of(name) for name in sub.ids]
+            values.update((back[i], v) for i, v in key.nodes.items())
+            statics.update((back[i], v) for i, v in key.statics.items())
+            pruned += [back[i] for i in key.pruned or ()]
+            pruned_leaves += [back[i] for i in key.pruned_leaves or ()]
+            evaluated += [back[i] for i in key.evaluated_leaves or ()]
+            kid_value = result.value
+            lines[kid] = [kid] + [back[i] for i in result.principal_variation]
+        if best_value is None or (kid_value > best_value if root_max else kid_value < best_value):
+            best, best_value = kid, kid_value
+    assert best_value is not None
+    values[0] = best_value
+    return AnswerKey(
+        value=best_value,
+        best_move=best,
+        best_moves=frozenset({best}),
+        nodes=values,
+        statics=statics,
+        principal_variation=lines[best],
+        optimal={},
+        pruned=pruned,
+        pruned_leaves=pruned_leaves,
+        evaluated_leaves=evaluated,
+    )
+
+
+def _search(problem: TreeProblem, tree: Tree, depth: int | None, equality: bool) -> AnswerKey:
+    if problem.type == "minimax":
+        return minimax_key(tree, depth)
+    if problem.type == "expectimax":
+        return expectimax_key(tree, depth)
+    result = alpha_beta(tree, depth=depth, prune_on_equality=equality)
+    return alpha_beta_key(result, horizon(problem.tree, depth).children)
+
+
+def _at_depth(problem: TreeProblem, depth: int) -> Callable[[], AnswerKey]:
+    return lambda: _search(problem, problem.tree, depth, problem.prune_on_equality)
+
+
+def mistaken_keys(problem: TreeProblem, correct: AnswerKey) -> list[tuple[str, str, AnswerKey]]:
+    """``(code, message, key)`` for every mistaken convention that changes the answer."""
+    tree, depth, equality = problem.tree, problem.depth, problem.prune_on_equality
+    if len(tree) > MAX_DIAGNOSED_NODES:
+        return []
+    runs: list[tuple[str, Callable[[], AnswerKey]]] = []
+    if problem.type == "alphabeta":
+        code = "strict_pruning" if equality else "prune_on_equality"
+        runs.append((code, lambda: _search(problem, tree, depth, not equality)))
+        runs.append(("alpha_not_passed_at_root", lambda: _fresh_root_windows(problem)))
+        runs.append(("right_to_left", lambda: _search(problem, _reversed(tree), depth, equality)))
+    if tree.kinds[0] in (MAX, MIN):
+        runs.append(("wrong_root_player", lambda: _search(problem, _flip(tree), depth, equality)))
+    if depth is not None:
+        for other in (depth - 1, depth + 1):
+            if other >= 0:
+                runs.append(("depth_off_by_one", _at_depth(problem, other)))
+        runs.append(("depth_in_rounds", lambda: _search(problem, tree, 2 * depth, equality)))
+    if problem.type == "expectimax" and CHANCE in tree.kinds:
+        runs.append(("uniform_chance", lambda: _search(problem, _uniform(tree), depth, equality)))
+    found = []
+    for code, run in runs:
+        try:
+            key = run()
+        except ArbiterError:
+            continue  # e.g. a frontier node without an eval at the other depth
+        if _differs(key, correct):
+            found.append((code, MESSAGES[code], key))
+    return found
+
+
+def _differs(key: AnswerKey, correct: AnswerKey) -> bool:
+    return (
+        key.value != correct.value
+        or key.nodes != correct.nodes
+        or key.pruned_leaves != correct.pruned_leaves
+        or key.evaluated_leaves != correct.evaluated_leaves
+        or not key.best_moves <= correct.best_moves
+    )
+
+
+def _fit(grader: Grader, key: AnswerKey, answer: Answer, rubric: Rubric) -> Fraction:
+    from analysis.grading import score_answer
+
+    items = score_answer(grader.tree, key, answer, rubric)
+    most = sum(item.max_score for item in items)
+    return Fraction(sum(item.score for item in items)) / Fraction(most) if most else Fraction(0)
+
+
+def diagnose(grader: Grader, answer: Answer, rubric: Rubric) -> list[Diagnosis]:
+    """The mistakes that explain ``answer`` best, then where it leaves the correct trace."""
+    from analysis.grading import Diagnosis
+
+    # partial credit on, so that a closer fit always scores higher
+    fair = dataclasses.replace(rubric, partial_credit=True, required=())
+    baseline = _fit(grader, grader.key, answer, fair)
+    fits: list[tuple[Fraction, str, str]] = []
+    for code, message, key in grader.variants():
+        fit = _fit(grader, key, answer, fair)
+        if fit > baseline:
+            fits.append((fit, code, message))
+    found: list[Diagnosis] = []
+    if fits:
+        top = max(fit for fit, _, _ in fits)
+        reported = set()
+        for fit, code, message in fits:
+            if fit == top and code not in reported:
+                reported.add(code)
+                share = "fully" if fit == 1 else f"{float(fit):.0%} of the way"
+                found.append(
+                    Diagnosis(code, f"your answer matches a search that {message} ({share})")
+                )
+    found.extend(_pruned_leaf_evaluated(grader, answer))
+    departure = first_departure(grader, answer)
+    if departure is not None:
+        found.append(departure)
+    return found
+
+
+def _pruned_leaf_evaluated(grader: Grader, answer: Answer) -> list[Diagnosis]:
+    from analysis.grading import Diagnosis
+
+    key = grader.key
+    if key.pruned_leaves is None:
+        return []
+    pruned = set(key.pruned_leaves)
+    named = [n for n in (answer.evaluated_leaves or ()) if n in pruned]
+    named += [n for n in (answer.nodes or {}) if n in pruned]
+    if not named:
+        return []
+    first = min(named, key=key.pruned_leaves.index)
+    name = grader.tree.ids[first]
+    return [
+        Diagnosis(
+            "evaluated_pruned_leaf",
+            f"leaf {name} is pruned, so it is never evaluated; it should not get a value "
+            "or be listed as evaluated",
+            name,
+        )
+    ]
+
+
+def _show(bound: Any) -> str:
+    if isinstance(bound, float):
+        return "+inf" if bound > 0 else "-inf"
+    return str(bound)
+
+
+def _student_pruned(grader: Grader, answer: Answer) -> set[int] | None:
+    if answer.pruned_leaves is not None:
+        return set(answer.pruned_leaves)
+    children = grader.children
+    if answer.pruned is not None:
+        leaves: set[int] = set()
+        for top in answer.pruned:
+            leaves.update(grader.tree.leaves_below(top, children) if children[top] else (top,))
+        return leaves
+    if answer.evaluated_leaves is not None:
+        statics = [n for n, kids in enumerate(children) if not kids and _reached(grader, n)]
+        evaluated = set(answer.evaluated_leaves)
+        return {n for n in statics if n not in evaluated}
+    return None
+
+
+def _reached(grader: Grader, node: int) -> bool:
+    depth = grader.problem.depth
+    return depth is None or grader.tree.depths[node] <= depth
+
+
+def first_departure(grader: Grader, answer: Answer) -> Diagnosis | None:
+    """The first step of the correct alpha-beta trace that the answer contradicts."""
+    from analysis.grading import Diagnosis
+
+    result = grader.traced
+    if result is None or result.trace is None:
+        return None
+    tree, ids, children = grader.tree, grader.tree.ids, grader.children
+    pruned = _student_pruned(grader, answer)
+    nodes = answer.nodes or {}
+    strict = not grader.problem.prune_on_equality
+    for event in result.trace:
+        node = event.node
+        if event.event == "evaluate" and pruned is not None and node in pruned:
+            parent = tree.parents[node]
+            return Diagnosis(
+                "first_departure",
+                f"leaf {ids[node]} is evaluated, not pruned: when the search reaches it, "
+                f"{ids[parent]} has alpha = {_show(event.alpha)} and beta = {_show(event.beta)} "
+                "and no cutoff has happened",
+                ids[node],
+            )
+        if event.event == "cutoff" and pruned is not None:
+            cut: list[int] = []
+            for top in event.cut:
+                cut.extend(tree.leaves_below(top, children) if children[top] else (top,))
+            if any(leaf not in pruned for leaf in cut):
+                is_max = tree.kinds[node] == MAX
+                if is_max:
+                    test = f"v = {_show(event.value)} {'>' if strict else '>='} "
+                    test += f"beta = {_show(event.beta)}"
+                else:
+                    test = f"v = {_show(event.value)} {'<' if strict else '<='} "
+                    test += f"alpha = {_show(event.alpha)}"
+                player = "MAX" if is_max else "MIN"
+                after = ids[event.child]
+                seen = f"leaf {after}" if not children[event.child] else f"child {after}"
+                return Diagnosis(
+                    "first_departure",
+                    f"at node {ids[node]}, after {seen} = {result.values[event.child]}, "
+                    f"{player} has {test}, so {', '.join(ids[t] for t in event.cut)} "
+                    f"{'is' if len(event.cut) == 1 else 'are'} never evaluated",
+                    ids[node],
+                )
+        if event.event == "return" and node in nodes and children[node]:
+            if nodes[node] != event.value:
+                return Diagnosis(
+                    "first_departure",
+                    f"node {ids[node]} returns {event.value} (alpha = {_show(event.alpha)}, "
+                    f"beta = {_show(event.beta)} when it returns), not {nodes[node]}",
+                    ids[node],
+                )
+    return None

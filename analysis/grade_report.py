@@ -1,0 +1,91 @@
+"""Reports on many grades: a summary, CSV, and Gradescope's ``results.json``."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass
+from statistics import mean, median
+from typing import Any
+
+from analysis.grading import FIELDS, Grade
+
+
+@dataclass(frozen=True, slots=True)
+class BatchSummary:
+    """Mean and median score, counts per tenth of the maximum, and the commonest mistakes."""
+
+    count: int
+    max_score: float
+    mean: float | None
+    median: float | None
+    full_marks: int
+    distribution: dict[str, int]
+    common_mistakes: list[dict[str, Any]]
+
+
+def summarize(grades: Mapping[str, Grade]) -> BatchSummary:
+    scores = [grade.score for grade in grades.values()]
+    most = max((grade.max_score for grade in grades.values()), default=0.0)
+    bins = {f"{10 * i}-{10 * (i + 1)}%": 0 for i in range(10)}
+    labels = list(bins)
+    for grade in grades.values():
+        share = grade.score / grade.max_score if grade.max_score else 1.0
+        bins[labels[min(int(share * 10), 9)]] += 1
+    codes = Counter(code for grade in grades.values() for code in {d.code for d in grade.diagnosis})
+    return BatchSummary(
+        count=len(scores),
+        max_score=most,
+        mean=mean(scores) if scores else None,
+        median=median(scores) if scores else None,
+        full_marks=sum(1 for g in grades.values() if g.max_score and g.score == g.max_score),
+        distribution=bins,
+        common_mistakes=[{"code": c, "count": n} for c, n in codes.most_common()],
+    )
+
+
+def grades_csv(grades: Mapping[str, Grade]) -> str:
+    """One row per student: total, maximum, the score of each field, diagnosis codes."""
+    present = [
+        name for name in FIELDS if any(i.field == name for g in grades.values() for i in g.items)
+    ]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["student", "score", "max_score", *present, "diagnosis"])
+    for student, grade in grades.items():
+        by_field = {item.field: item.score for item in grade.items}
+        writer.writerow(
+            [
+                student,
+                f"{grade.score:g}",
+                f"{grade.max_score:g}",
+                *(f"{by_field[n]:g}" if n in by_field else "" for n in present),
+                ";".join(dict.fromkeys(d.code for d in grade.diagnosis)),
+            ]
+        )
+    return out.getvalue()
+
+
+def gradescope_results(grade: Grade) -> dict[str, Any]:
+    """The ``results.json`` a Gradescope autograder writes: one test per graded field."""
+    tests = [
+        {
+            "name": item.field,
+            "score": item.score,
+            "max_score": item.max_score,
+            "output": item.feedback,
+        }
+        for item in grade.items
+    ]
+    if grade.diagnosis:
+        tests.append(
+            {
+                "name": "diagnosis",
+                "score": 0,
+                "max_score": 0,
+                "output": "\n".join(f"[{d.code}] {d.message}" for d in grade.diagnosis),
+            }
+        )
+    return {"score": grade.score, "tests": tests}

@@ -1,0 +1,559 @@
+"""Grade a student's answer to a tree problem, with partial credit and diagnosis.
+
+Only the fields the answer holds are graded (plus those the rubric requires).
+The partial-credit rules, documented in ``docs/grading.md``:
+
+* ``value``, ``best_move``: all or nothing; any optimal move is accepted.
+* ``nodes``: per node. ``score = points * right / (expected + wrong_static + extra)``
+  where ``expected`` are the internal nodes the search backs up, ``wrong_static``
+  leaves quoted with a wrong value, and ``extra`` nodes given a value that the
+  search never reaches (pruned or beyond the depth cutoff).
+* ``pruned``, ``pruned_leaves``, ``evaluated_leaves``: F1 score
+  ``2 * matched / (expected + given)``; as ordered lists ``matched`` is the
+  longest common subsequence, so both missing and extra entries cost.
+* ``principal_variation``: the longest correct prefix (each step an optimal
+  child) over the longer of the expected and the given line.
+
+With ``partial_credit`` off, a field scores its points only when fully right.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, Final
+
+from analysis.alphabeta import AlphaBetaResult
+from analysis.answer_key import AnswerKey, TreeProblem, correct_key, parse_problem
+from analysis.horizon import horizon
+from games.errors import InvalidInputError, join_pointer
+from games.limits import Limits
+from games.numbers import Exact, parse_exact
+from games.tree import Tree
+
+FIELDS: Final = (
+    "value",
+    "best_move",
+    "nodes",
+    "principal_variation",
+    "pruned",
+    "pruned_leaves",
+    "evaluated_leaves",
+)
+SEARCH_FIELDS: Final = frozenset({"pruned", "pruned_leaves", "evaluated_leaves"})
+DEFAULT_POINTS: Final[Mapping[str, Fraction]] = {
+    "value": Fraction(1),
+    "best_move": Fraction(1),
+    "nodes": Fraction(4),
+    "principal_variation": Fraction(1),
+    "pruned": Fraction(2),
+    "pruned_leaves": Fraction(2),
+    "evaluated_leaves": Fraction(2),
+}
+TOLERANCES: Final = ("exact", "absolute", "relative")
+
+
+@dataclass(frozen=True, slots=True)
+class Rubric:
+    """How an answer is scored.
+
+    Attributes
+    ----------
+    points
+        Points per field (defaults in ``DEFAULT_POINTS``).
+    required
+        Fields graded even when the answer leaves them out (they score 0).
+    partial_credit
+        Whether a partly right field earns part of its points.
+    tolerance, tolerance_amount
+        ``exact``, or ``absolute``/``relative`` with the allowed difference.
+    ordered
+        Grade ``pruned``/``pruned_leaves``/``evaluated_leaves`` as ordered lists
+        (left to right, as the search meets them) rather than as sets.
+    """
+
+    points: Mapping[str, Fraction] = field(default_factory=lambda: dict(DEFAULT_POINTS))
+    required: tuple[str, ...] = ()
+    partial_credit: bool = True
+    tolerance: str = "exact"
+    tolerance_amount: Fraction = Fraction(0)
+    ordered: bool = False
+
+    def close(self, given: Exact, expected: Exact) -> bool:
+        if self.tolerance == "exact":
+            return given == expected
+        gap = abs(Fraction(given) - Fraction(expected))
+        if self.tolerance == "absolute":
+            return gap <= self.tolerance_amount
+        return gap <= self.tolerance_amount * abs(Fraction(expected))
+
+
+@dataclass(frozen=True, slots=True)
+class GradedItem:
+    """The grade of one field of the answer (JSON-ready ``expected``/``given``)."""
+
+    field: str
+    score: float
+    max_score: float
+    correct: bool
+    expected: Any
+    given: Any
+    missing: list[str]
+    extra: list[str]
+    wrong: list[str]
+    feedback: str
+
+
+@dataclass(frozen=True, slots=True)
+class Diagnosis:
+    """A mistake recognised in the answer, with a stable ``code``."""
+
+    code: str
+    message: str
+    node: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Grade:
+    """Total and per-field scores, and the mistakes recognised."""
+
+    score: float
+    max_score: float
+    items: list[GradedItem]
+    diagnosis: list[Diagnosis]
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A student's answer, parsed: node indices and exact numbers."""
+
+    value: Exact | None = None
+    best_move: int | None = None
+    nodes: dict[int, Exact] | None = None
+    principal_variation: list[int] | None = None
+    pruned: list[int] | None = None
+    pruned_leaves: list[int] | None = None
+    evaluated_leaves: list[int] | None = None
+    raw: Mapping[str, Any] = field(default_factory=dict)
+
+    def present(self) -> list[str]:
+        return [name for name in FIELDS if getattr(self, name) is not None]
+
+
+def parse_rubric(raw: Any, pointer: str = "/rubric") -> Rubric:
+    """Read a rubric: ``points``, ``required``, ``partial_credit``, ``tolerance``, ``sets``."""
+    if raw is None:
+        return Rubric()
+    if not isinstance(raw, dict):
+        raise InvalidInputError("a rubric is an object", pointer)
+    known = {"points", "required", "partial_credit", "tolerance", "sets"}
+    for name in raw:
+        if name not in known:
+            raise InvalidInputError(f"unknown rubric field {name!r}", join_pointer(pointer, name))
+    points = dict(DEFAULT_POINTS)
+    given_points = raw.get("points", {})
+    if not isinstance(given_points, dict):
+        raise InvalidInputError("points maps answer fields to numbers", f"{pointer}/points")
+    for name, amount in given_points.items():
+        where = join_pointer(pointer, "points", name)
+        if name not in DEFAULT_POINTS:
+            raise InvalidInputError(f"unknown answer field {name!r}", where)
+        value = parse_exact(amount, where)
+        if value < 0:
+            raise InvalidInputError(f"points must be >= 0, got {amount!r}", where)
+        points[name] = Fraction(value)
+    # fields given points are graded even when the answer leaves them out
+    required = raw.get("required", list(given_points))
+    if not isinstance(required, list) or any(name not in DEFAULT_POINTS for name in required):
+        raise InvalidInputError(
+            f"required lists answer fields among {', '.join(FIELDS)}", f"{pointer}/required"
+        )
+    partial = raw.get("partial_credit", True)
+    if type(partial) is not bool:
+        raise InvalidInputError("partial_credit must be true or false", f"{pointer}/partial_credit")
+    tolerance, amount = "exact", Fraction(0)
+    raw_tolerance = raw.get("tolerance", "exact")
+    if isinstance(raw_tolerance, dict):
+        tolerance = raw_tolerance.get("mode", "absolute")
+        amount = Fraction(
+            parse_exact(raw_tolerance.get("amount", 0), f"{pointer}/tolerance/amount")
+        )
+        if amount < 0:
+            raise InvalidInputError("tolerance must be >= 0", f"{pointer}/tolerance/amount")
+    elif raw_tolerance != "exact":
+        tolerance = "invalid"
+    if tolerance not in TOLERANCES:
+        raise InvalidInputError(
+            '"tolerance" is "exact" or {"mode": "absolute" | "relative", "amount": x}',
+            f"{pointer}/tolerance",
+        )
+    sets = raw.get("sets", "set")
+    if sets not in ("set", "ordered"):
+        raise InvalidInputError('sets is "set" or "ordered"', f"{pointer}/sets")
+    return Rubric(points, tuple(required), partial, tolerance, amount, sets == "ordered")
+
+
+def _node(tree: Tree, raw: Any, pointer: str) -> int:
+    if not isinstance(raw, str):
+        raise InvalidInputError(f"expected a node id (a string), got {raw!r}", pointer)
+    try:
+        return tree.index_of(raw)
+    except KeyError:
+        pass
+    # a move label names the child of the root that carries it
+    for kid in tree.children[0]:
+        if tree.moves[kid] == raw:
+            return kid
+    raise InvalidInputError(f"there is no node {raw!r} in the tree", pointer)
+
+
+def _nodes(tree: Tree, raw: Any, pointer: str) -> list[int]:
+    if not isinstance(raw, list):
+        raise InvalidInputError("expected a list of node ids", pointer)
+    return [_node(tree, item, f"{pointer}/{i}") for i, item in enumerate(raw)]
+
+
+def _value_map(tree: Tree, raw: Any, pointer: str) -> dict[int, Exact]:
+    if not isinstance(raw, dict):
+        raise InvalidInputError("expected an object mapping node ids to values", pointer)
+    found: dict[int, Exact] = {}
+    for name, entry in raw.items():
+        where = join_pointer(pointer, name)
+        try:
+            index = tree.index_of(name)
+        except KeyError:
+            raise InvalidInputError(f"there is no node {name!r} in the tree", where) from None
+        if isinstance(entry, dict):
+            if "value" not in entry:
+                raise InvalidInputError("a node entry needs a value", where)
+            entry = entry.get("value_exact", entry["value"])
+            where = join_pointer(where, "value")
+        found[index] = parse_exact(entry, where)
+    return found
+
+
+def parse_answer(tree: Tree, raw: Any, pointer: str = "/answer") -> Answer:
+    """Read an answer: the fields of the solve response, or a plain ``{id: value}`` map.
+
+    Raises
+    ------
+    InvalidInputError
+        For unknown node ids and values of the wrong type, pointing into ``raw``.
+    """
+    if not isinstance(raw, dict):
+        raise InvalidInputError("an answer is an object", pointer)
+    if raw and not any(name in DEFAULT_POINTS for name in raw):
+        return Answer(nodes=_value_map(tree, raw, pointer), raw={"nodes": raw})
+    parsed: dict[str, Any] = {}
+    for name, entry in raw.items():
+        where = join_pointer(pointer, name)
+        if name == "value":
+            parsed[name] = parse_exact(raw.get("value_exact", entry), where)
+        elif name == "best_move":
+            parsed[name] = _node(tree, entry, where)
+        elif name == "nodes":
+            parsed[name] = _value_map(tree, entry, where)
+        elif name in FIELDS:
+            parsed[name] = _nodes(tree, entry, where)
+        elif name != "value_exact":
+            raise InvalidInputError(
+                f"unknown answer field {name!r}; answers use {', '.join(FIELDS)}", where
+            )
+    return Answer(**parsed, raw=raw)
+
+
+def number_json(value: Exact) -> int | str:
+    """JSON form of an exact number: an integer, or a ``"p/q"`` string."""
+    return value if type(value) is int else str(value)
+
+
+def _ids(tree: Tree, indices: Iterable[int]) -> list[str]:
+    ids = tree.ids
+    return [ids[i] for i in indices]
+
+
+def _lcs(first: Sequence[int], second: Sequence[int]) -> int:
+    if not first or not second:
+        return 0
+    previous = [0] * (len(second) + 1)
+    for item in first:
+        current = [0]
+        for j, other in enumerate(second):
+            current.append(previous[j] + 1 if item == other else max(previous[j + 1], current[j]))
+        previous = current
+    return previous[-1]
+
+
+class Grader:
+    """Grades answers to one problem; the key (and diagnosis searches) are built once."""
+
+    def __init__(self, problem: TreeProblem) -> None:
+        self.problem = problem
+        self.tree = problem.tree
+        key, traced = correct_key(problem)
+        self.key: AnswerKey = key
+        self.traced: AlphaBetaResult | None = traced
+        self.children = horizon(self.tree, problem.depth).children
+        self._variants: list[tuple[str, str, AnswerKey]] | None = None
+
+    @classmethod
+    def from_json(cls, raw: Any, limits: Limits | None = None) -> Grader:
+        return cls(parse_problem(raw, limits=limits))
+
+    def variants(self) -> list[tuple[str, str, AnswerKey]]:
+        """Keys of the mistaken conventions, built on first use."""
+        if self._variants is None:
+            from analysis.diagnosis import mistaken_keys
+
+            self._variants = mistaken_keys(self.problem, self.key)
+        return self._variants
+
+    def check(self, raw_answer: Any, pointer: str = "/answer") -> Answer:
+        answer = parse_answer(self.tree, raw_answer, pointer)
+        if self.key.pruned is None:
+            for name in SEARCH_FIELDS:
+                if getattr(answer, name) is not None:
+                    raise InvalidInputError(
+                        f"{name} is part of alpha-beta answers, not of {self.problem.type} ones",
+                        join_pointer(pointer, name),
+                    )
+        return answer
+
+    def grade(
+        self,
+        raw_answer: Any,
+        rubric: Rubric | None = None,
+        diagnose: bool = True,
+        pointer: str = "/answer",
+    ) -> Grade:
+        """Grade one answer; ``InvalidInputError`` (pointing under ``pointer``) if malformed."""
+        rubric = rubric or Rubric()
+        answer = self.check(raw_answer, pointer)
+        items = score_answer(self.tree, self.key, answer, rubric)
+        total = sum(item.score for item in items)
+        most = sum(item.max_score for item in items)
+        found: list[Diagnosis] = []
+        if diagnose and any(not item.correct for item in items):
+            from analysis.diagnosis import diagnose as run_diagnosis
+
+            found = run_diagnosis(self, answer, rubric)
+        return Grade(total, most, items, found)
+
+
+def _item(
+    name: str,
+    points: Fraction,
+    fraction: Fraction,
+    rubric: Rubric,
+    expected: Any,
+    given: Any,
+    feedback: str,
+    missing: list[str] | None = None,
+    extra: list[str] | None = None,
+    wrong: list[str] | None = None,
+) -> GradedItem:
+    correct = fraction == 1
+    if not rubric.partial_credit and not correct:
+        fraction = Fraction(0)
+    return GradedItem(
+        field=name,
+        score=float(points * fraction),
+        max_score=float(points),
+        correct=correct,
+        expected=expected,
+        given=given,
+        missing=missing or [],
+        extra=extra or [],
+        wrong=wrong or [],
+        feedback=feedback,
+    )
+
+
+def score_answer(tree: Tree, key: AnswerKey, answer: Answer, rubric: Rubric) -> list[GradedItem]:
+    """Per-field grades of ``answer`` against ``key`` (see the module docstring)."""
+    items = []
+    names = answer.present() + [n for n in rubric.required if getattr(answer, n) is None]
+    for name in FIELDS:
+        if name not in names:
+            continue
+        points = rubric.points.get(name, DEFAULT_POINTS[name])
+        given_raw = answer.raw.get(name)
+        if name == "value":
+            items.append(_grade_value(key, answer.value, points, rubric, given_raw))
+        elif name == "best_move":
+            items.append(_grade_move(tree, key, answer.best_move, points, rubric, given_raw))
+        elif name == "nodes":
+            items.append(_grade_nodes(tree, key, answer.nodes, points, rubric, given_raw))
+        elif name == "principal_variation":
+            items.append(
+                _grade_line(tree, key, answer.principal_variation, points, rubric, given_raw)
+            )
+        else:
+            expected = getattr(key, name)
+            if expected is None:
+                continue
+            items.append(
+                _grade_list(tree, name, expected, getattr(answer, name), points, rubric, given_raw)
+            )
+    return items
+
+
+def _grade_value(
+    key: AnswerKey, given: Exact | None, points: Fraction, rubric: Rubric, raw: Any
+) -> GradedItem:
+    expected = number_json(key.value)
+    if given is None:
+        return _item("value", points, Fraction(0), rubric, expected, None, "no root value given")
+    if rubric.close(given, key.value):
+        return _item("value", points, Fraction(1), rubric, expected, raw, "correct")
+    return _item(
+        "value",
+        points,
+        Fraction(0),
+        rubric,
+        expected,
+        raw,
+        f"the root value is {key.value}, not {given}",
+    )
+
+
+def _grade_move(
+    tree: Tree, key: AnswerKey, given: int | None, points: Fraction, rubric: Rubric, raw: Any
+) -> GradedItem:
+    expected = tree.ids[key.best_move] if key.best_move >= 0 else None
+    if given is None:
+        return _item("best_move", points, Fraction(0), rubric, expected, None, "no move given")
+    if given in key.best_moves:
+        note = "correct"
+        if len(key.best_moves) > 1:
+            note += f" (optimal moves: {', '.join(_ids(tree, sorted(key.best_moves)))})"
+        return _item("best_move", points, Fraction(1), rubric, expected, raw, note)
+    moves = ", ".join(_ids(tree, sorted(key.best_moves)))
+    return _item(
+        "best_move",
+        points,
+        Fraction(0),
+        rubric,
+        expected,
+        raw,
+        f"{tree.ids[given]} is not an optimal move; optimal: {moves}",
+    )
+
+
+def _grade_nodes(
+    tree: Tree,
+    key: AnswerKey,
+    given: dict[int, Exact] | None,
+    points: Fraction,
+    rubric: Rubric,
+    raw: Any,
+) -> GradedItem:
+    ids = tree.ids
+    expected_json = {ids[i]: number_json(v) for i, v in key.nodes.items()}
+    given = given or {}
+    right: list[int] = []
+    wrong: list[int] = []
+    extra: list[int] = []
+    for node, value in given.items():
+        if node in key.nodes:
+            (right if rubric.close(value, key.nodes[node]) else wrong).append(node)
+        elif node in key.statics:
+            if not rubric.close(value, key.statics[node]):
+                wrong.append(node)
+        else:
+            extra.append(node)
+    missing = [node for node in key.nodes if node not in given]
+    wrong_static = sum(1 for node in wrong if node not in key.nodes)
+    denominator = len(key.nodes) + wrong_static + len(extra)
+    fraction = Fraction(len(right), denominator) if denominator else Fraction(1)
+    notes = []
+    if wrong:
+        notes.append(
+            "wrong values at "
+            + ", ".join(f"{ids[n]} (is {key.nodes.get(n, key.statics.get(n))})" for n in wrong[:10])
+        )
+    if missing:
+        notes.append(f"{len(missing)} node(s) missing: " + ", ".join(_ids(tree, missing[:10])))
+    if extra:
+        notes.append(
+            "value(s) given for node(s) the search never reaches: "
+            + ", ".join(_ids(tree, extra[:10]))
+        )
+    feedback = "; ".join(notes) or "correct"
+    return _item(
+        "nodes",
+        points,
+        fraction,
+        rubric,
+        expected_json,
+        raw,
+        feedback,
+        _ids(tree, missing),
+        _ids(tree, extra),
+        _ids(tree, wrong),
+    )
+
+
+def _grade_line(
+    tree: Tree,
+    key: AnswerKey,
+    given: list[int] | None,
+    points: Fraction,
+    rubric: Rubric,
+    raw: Any,
+) -> GradedItem:
+    expected = _ids(tree, key.principal_variation)
+    given = given or []
+    parent, good = 0, 0
+    for step in given:
+        if step not in key.optimal.get(parent, ()):
+            break
+        good += 1
+        parent = step
+    complete = good == len(given) and parent not in key.optimal
+    longest = max(len(given), len(key.principal_variation))
+    fraction = Fraction(1) if complete else Fraction(good, longest or 1)
+    if complete:
+        feedback = "correct"
+    elif good < len(given):
+        feedback = f"step {good + 1} ({tree.ids[given[good]]}) is not an optimal move"
+    else:
+        feedback = f"the line stops at {tree.ids[parent]} before the search does"
+    return _item("principal_variation", points, fraction, rubric, expected, raw, feedback)
+
+
+def _grade_list(
+    tree: Tree,
+    name: str,
+    expected: list[int],
+    given: list[int] | None,
+    points: Fraction,
+    rubric: Rubric,
+    raw: Any,
+) -> GradedItem:
+    given = given or []
+    wanted, seen = set(expected), set(given)
+    missing = [n for n in expected if n not in seen]
+    extra = [n for n in given if n not in wanted]
+    matched = _lcs(expected, given) if rubric.ordered else len(wanted & seen)
+    total = len(expected) + len(given)
+    fraction = Fraction(2 * matched, total) if total else Fraction(1)
+    notes = []
+    if missing:
+        notes.append("missing: " + ", ".join(_ids(tree, missing[:10])))
+    if extra:
+        notes.append("should not be listed: " + ", ".join(_ids(tree, extra[:10])))
+    if rubric.ordered and not missing and not extra and fraction < 1:
+        notes.append("right nodes, wrong order (the search goes left to right)")
+    return _item(
+        name,
+        points,
+        fraction,
+        rubric,
+        _ids(tree, expected),
+        raw,
+        "; ".join(notes) or "correct",
+        _ids(tree, missing),
+        _ids(tree, extra),
+    )

@@ -1,0 +1,160 @@
+"""Envelopes of the grading and problem-generator endpoints.
+
+Problems, answers and rubrics are raw fields checked by ``analysis.grading`` in
+one pass, so that every error carries a pointer into ``/answer/...`` (a node id
+the tree lacks, a value that is not a number).
+"""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from api.fields import StrictBoolean, StrictInteger
+
+PROBLEM_DOC = (
+    'A solve request tagged with its type: {"type": "minimax" | "alphabeta" | "expectimax", '
+    '"tree": ..., "root": "max", "depth": null, "prune_on_equality": true}.'
+)
+ANSWER_DOC = (
+    "What the student wrote, with the solve response's field names: value, best_move, "
+    "nodes ({id: value} or {id: {value}}), principal_variation, pruned, pruned_leaves, "
+    'evaluated_leaves; or a plain {id: value} map. Numbers may be exact strings ("1/2").'
+)
+RUBRIC_DOC = (
+    "points (per field), required (fields graded even if absent), partial_credit (default "
+    'true), tolerance ("exact" or {"mode": "absolute" | "relative", "amount": x}), '
+    'sets ("set" or "ordered").'
+)
+
+
+class GradeRequestSchema(Schema):
+    problem = fields.Raw(required=True, metadata={"description": PROBLEM_DOC})
+    answer = fields.Raw(required=True, metadata={"description": ANSWER_DOC})
+    rubric = fields.Raw(load_default=None, allow_none=True, metadata={"description": RUBRIC_DOC})
+    diagnose = StrictBoolean(
+        load_default=True,
+        metadata={"description": "Look for the usual mistakes when the answer is wrong."},
+    )
+
+
+class GradeBatchRequestSchema(Schema):
+    problem = fields.Raw(required=True, metadata={"description": PROBLEM_DOC})
+    answers = fields.Dict(
+        keys=fields.String(),
+        values=fields.Raw(),
+        required=True,
+        metadata={"description": "Answers keyed by student id; each as in /v1/grade."},
+    )
+    rubric = fields.Raw(load_default=None, allow_none=True, metadata={"description": RUBRIC_DOC})
+    diagnose = StrictBoolean(load_default=True)
+
+
+class GradedItemSchema(Schema):
+    field = fields.String(required=True, metadata={"description": "Answer field graded."})
+    score = fields.Float(required=True)
+    max_score = fields.Float(required=True)
+    correct = fields.Boolean(required=True)
+    expected = fields.Raw(required=True, metadata={"description": "The answer key's entry."})
+    given = fields.Raw(required=True, metadata={"description": "What the student wrote."})
+    missing = fields.List(fields.String(), required=True)
+    extra = fields.List(fields.String(), required=True)
+    wrong = fields.List(
+        fields.String(), required=True, metadata={"description": "Nodes with a wrong value."}
+    )
+    feedback = fields.String(required=True)
+
+
+class DiagnosisSchema(Schema):
+    code = fields.String(
+        required=True,
+        metadata={
+            "description": "Stable code: strict_pruning, prune_on_equality, "
+            "alpha_not_passed_at_root, right_to_left, wrong_root_player, depth_off_by_one, "
+            "depth_in_rounds, uniform_chance, evaluated_pruned_leaf, first_departure."
+        },
+    )
+    message = fields.String(required=True)
+    node = fields.String(allow_none=True, required=True)
+
+
+class GradeResultSchema(Schema):
+    score = fields.Float(required=True)
+    max_score = fields.Float(required=True)
+    items = fields.List(fields.Nested(GradedItemSchema), required=True)
+    diagnosis = fields.List(fields.Nested(DiagnosisSchema), required=True)
+
+
+class CodeCountSchema(Schema):
+    code = fields.String(required=True)
+    count = fields.Integer(required=True)
+
+
+class GradeSummarySchema(Schema):
+    count = fields.Integer(required=True)
+    max_score = fields.Float(required=True)
+    mean = fields.Float(allow_none=True, required=True)
+    median = fields.Float(allow_none=True, required=True)
+    full_marks = fields.Integer(required=True)
+    distribution = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        required=True,
+        metadata={"description": "Students per tenth of the maximum: 0-10%, ..., 90-100%."},
+    )
+    common_mistakes = fields.List(
+        fields.Nested(CodeCountSchema),
+        required=True,
+        metadata={"description": "Diagnosis codes, most frequent first."},
+    )
+
+
+class GradeBatchResultSchema(Schema):
+    results = fields.Dict(
+        keys=fields.String(), values=fields.Nested(GradeResultSchema), required=True
+    )
+    summary = fields.Nested(GradeSummarySchema, required=True)
+
+
+class GenerateRequestSchema(Schema):
+    type = fields.String(
+        load_default="alphabeta", validate=validate.OneOf(["minimax", "alphabeta", "expectimax"])
+    )
+    depth = StrictInteger(load_default=3, validate=validate.Range(min=1, max=8))
+    branching = fields.List(
+        StrictInteger(validate=validate.Range(min=1, max=10)),
+        load_default=lambda: [2, 3],
+        validate=validate.Length(equal=2),
+        metadata={"description": "[min, max] children per internal node."},
+    )
+    values = fields.List(
+        StrictInteger(),
+        load_default=lambda: [0, 20],
+        validate=validate.Length(equal=2),
+        metadata={"description": "[min, max] leaf values (integers)."},
+    )
+    root = fields.String(load_default="max", validate=validate.OneOf(["max", "min"]))
+    prune_on_equality = StrictBoolean(
+        load_default=True, metadata={"description": "The pruning convention (alpha-beta)."}
+    )
+    seed = StrictInteger(load_default=0, metadata={"description": "Same seed, same problem."})
+    min_pruned_leaves = StrictInteger(load_default=0, validate=validate.Range(min=0))
+    unique_best_move = StrictBoolean(load_default=False)
+    no_ties = StrictBoolean(
+        load_default=False,
+        metadata={"description": "No two children of a MAX/MIN node share a value."},
+    )
+    denominators = fields.List(
+        StrictInteger(validate=validate.Range(min=1, max=100)),
+        load_default=lambda: [2, 3, 4],
+        validate=validate.Length(min=1),
+        metadata={"description": "Allowed denominators of chance probabilities."},
+    )
+    max_attempts = StrictInteger(load_default=200, validate=validate.Range(min=1, max=10_000))
+
+
+class GenerateResultSchema(Schema):
+    problem = fields.Raw(required=True, metadata={"description": "Post it to /v1/grade as is."})
+    answer = fields.Raw(
+        required=True, metadata={"description": "The solve endpoint's response: the key."}
+    )
+    attempts = fields.Integer(required=True, metadata={"description": "Trees drawn."})

@@ -1,0 +1,251 @@
+"""Grading of tree answers: scores and diagnoses checked against hand-derived textbook answers.
+
+AIMA Fig. 5.2: ``[[3, 12, 8], [2, 4, 6], [14, 5, 2]]`` has value 3, best move the
+first child, and alpha-beta (left to right) prunes the leaves 4 and 6 of the
+second MIN node. Every other expected answer below is derived by hand in a
+comment next to it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from analysis.grading import Grader, parse_rubric
+from games.errors import InvalidInputError
+
+AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+AIMA_RIGHT = {
+    "value": 3,
+    "best_move": "root.0",
+    "nodes": {"root": 3, "root.0": 3, "root.1": 2, "root.2": 2},
+    "pruned_leaves": ["root.1.1", "root.1.2"],
+    "principal_variation": ["root.0", "root.0.0"],
+    "evaluated_leaves": ["root.0.0", "root.0.1", "root.0.2", "root.1.0"]
+    + ["root.2.0", "root.2.1", "root.2.2"],
+}
+
+
+def grader(tree: Any, kind: str = "alphabeta", **options: Any) -> Grader:
+    return Grader.from_json({"type": kind, "tree": tree, **options})
+
+
+def codes(grade: Any) -> list[str]:
+    return [d.code for d in grade.diagnosis]
+
+
+def test_right_answer_gets_full_marks_and_no_diagnosis() -> None:
+    grade = grader(AIMA).grade(AIMA_RIGHT)
+    # default points: value 1, best_move 1, nodes 4, pv 1, pruned_leaves 2, evaluated 2
+    assert (grade.score, grade.max_score) == (11, 11)
+    assert all(item.correct for item in grade.items)
+    assert grade.diagnosis == []
+
+
+def test_fully_wrong_answer_gets_zero() -> None:
+    answer = {
+        "value": 14,
+        "best_move": "root.2",
+        "nodes": {"root": 14, "root.0": 12, "root.1": 6, "root.2": 14},
+        "pruned_leaves": ["root.0.0"],
+    }
+    grade = grader(AIMA).grade(answer)
+    assert grade.score == 0
+    assert grade.max_score == 8
+
+
+def test_partial_credit_for_pruned_leaves_is_f1() -> None:
+    # one of the two pruned leaves: 2 * 1 / (2 + 1) of 2 points
+    grade = grader(AIMA).grade({"pruned_leaves": ["root.1.2"]})
+    (item,) = grade.items
+    assert item.score == pytest.approx(4 / 3)
+    assert item.missing == ["root.1.1"]
+    # an extra leaf costs too: 2 * 2 / (2 + 3) of 2 points
+    grade = grader(AIMA).grade({"pruned_leaves": ["root.1.1", "root.1.2", "root.2.2"]})
+    assert grade.items[0].score == pytest.approx(8 / 5)
+    assert grade.items[0].extra == ["root.2.2"]
+
+
+def test_partial_credit_per_node_and_extras_cost() -> None:
+    # 3 of the 4 internal nodes right: 3/4 of 4 points
+    grade = grader(AIMA).grade({"root": 3, "root.0": 3, "root.1": 2, "root.2": 5})
+    assert grade.score == 3
+    assert grade.items[0].wrong == ["root.2"]
+    # all 4 right plus a value for the pruned leaf root.1.1: 4 / (4 + 1) of 4 points
+    grade = grader(AIMA).grade({"root": 3, "root.0": 3, "root.1": 2, "root.2": 2, "root.1.1": 4})
+    assert grade.score == pytest.approx(16 / 5)
+    assert "evaluated_pruned_leaf" in codes(grade)
+
+
+def test_no_partial_credit_rubric() -> None:
+    rubric = parse_rubric({"partial_credit": False})
+    grade = grader(AIMA).grade({"pruned_leaves": ["root.1.2"]}, rubric)
+    assert grade.score == 0
+
+
+def test_rubric_points_and_required_fields() -> None:
+    rubric = parse_rubric({"points": {"value": 2, "pruned_leaves": 3}})
+    grade = grader(AIMA).grade({"value": 3}, rubric)
+    # pruned_leaves has points, so it is graded although the answer leaves it out
+    assert (grade.score, grade.max_score) == (2, 5)
+
+
+@pytest.mark.parametrize("value", [3, 3.0, "3", "3/1", "6/2"])
+def test_equivalent_values_accepted(value: Any) -> None:
+    assert grader(AIMA).grade({"value": value}).score == 1
+
+
+def test_half_written_as_decimal_or_fraction() -> None:
+    tree = [["1/2", 3], [0, 7]]  # MIN nodes 1/2 and 0: root 1/2
+    for value in (0.5, "1/2", "0.5", {"root": "2/4", "root.0": 0.5, "root.1": "0/3"}):
+        answer = value if isinstance(value, dict) else {"value": value}
+        grade = grader(tree).grade(answer)
+        assert grade.score == grade.max_score > 0
+
+
+def test_tolerance() -> None:
+    absolute = parse_rubric({"tolerance": {"mode": "absolute", "amount": 0.5}})
+    relative = parse_rubric({"tolerance": {"mode": "relative", "amount": "1/10"}})
+    assert grader(AIMA).grade({"value": 3.4}, absolute).score == 1
+    assert grader(AIMA).grade({"value": 3.6}, absolute).score == 0
+    assert grader(AIMA).grade({"value": 3.3}, relative).score == 1
+    assert grader(AIMA).grade({"value": 3.31}, relative).score == 0
+
+
+def test_any_optimal_move_and_line_accepted() -> None:
+    tree = [[3, 5], [4, 3]]  # both MIN nodes are worth 3
+    for move in ("root.0", "root.1"):
+        assert grader(tree, "minimax").grade({"best_move": move}).score == 1
+    line = {"principal_variation": ["root.1", "root.1.1"]}
+    assert grader(tree, "minimax").grade(line).score == 1
+
+
+def test_ordered_sets() -> None:
+    rubric = parse_rubric({"sets": "ordered"})
+    reordered = {"pruned_leaves": ["root.1.2", "root.1.1"]}
+    # as sets: full marks; in order: longest common subsequence 1, so 2 * 1 / 4 of 2 points
+    assert grader(AIMA).grade(reordered).score == 2
+    assert grader(AIMA).grade(reordered, rubric).score == 1
+
+
+@pytest.mark.parametrize(
+    ("answer", "pointer"),
+    [
+        ({"nodes": {"B": 3}}, "/answer/nodes/B"),
+        ({"pruned_leaves": ["root.1.1", "Z"]}, "/answer/pruned_leaves/1"),
+        ({"value": [3]}, "/answer/value"),
+        ({"value": "three"}, "/answer/value"),
+        ({"best_move": 0}, "/answer/best_move"),
+        ({"nodes": {"root": {"v": 3}}}, "/answer/nodes/root"),
+        ({"score": 3, "value": 3}, "/answer/score"),
+    ],
+)
+def test_malformed_answers_point_at_the_field(answer: Any, pointer: str) -> None:
+    with pytest.raises(InvalidInputError) as error:
+        grader(AIMA).grade(answer)
+    assert error.value.errors[0].pointer == pointer
+
+
+def test_pruned_sets_not_part_of_minimax_answers() -> None:
+    with pytest.raises(InvalidInputError) as error:
+        grader(AIMA, "minimax").grade({"pruned_leaves": []})
+    assert error.value.errors[0].pointer == "/answer/pruned_leaves"
+
+
+# --- diagnosis: each student answer is what the mistaken convention gives, by hand ---
+
+
+def test_strict_pruning_diagnosed() -> None:
+    # [[10], [10, 0]]: after root.1.0 = 10, MIN has v = 10 <= alpha = 10: pruning on
+    # equality cuts root.1.1; strict pruning does not, and root.1 is then 0.
+    answer = {"value": 10, "nodes": {"root": 10, "root.0": 10, "root.1": 0}, "pruned_leaves": []}
+    grade = grader([[10], [10, 0]]).grade(answer)
+    assert "strict_pruning" in codes(grade)
+
+
+def test_prune_on_equality_diagnosed() -> None:
+    answer = {"value": 10, "pruned_leaves": ["root.1.1"]}
+    grade = grader([[10], [10, 0]], prune_on_equality=False).grade(answer)
+    assert codes(grade)[0] == "prune_on_equality"
+
+
+def test_alpha_not_passed_at_root_diagnosed() -> None:
+    # [[3,12,8],[2,4,6],[14,15,16]]: passing alpha = 3 prunes 4 and 6 under root.1;
+    # with a fresh window at each root child nothing is pruned, values unchanged.
+    tree = [[3, 12, 8], [2, 4, 6], [14, 15, 16]]
+    answer = {
+        "value": 14,
+        "nodes": {"root": 14, "root.0": 3, "root.1": 2, "root.2": 14},
+        "pruned_leaves": [],
+    }
+    grade = grader(tree).grade(answer)
+    assert codes(grade)[0] == "alpha_not_passed_at_root"
+    assert "right_to_left" not in codes(grade)
+
+
+def test_right_to_left_diagnosed() -> None:
+    # Same tree right to left: root.2 = 14 first; root.1 meets 6 <= 14 and stops
+    # (root.1.1, root.1.0 pruned); root.0 meets 8 <= 14 and stops (root.0.1, root.0.0).
+    tree = [[3, 12, 8], [2, 4, 6], [14, 15, 16]]
+    answer = {"value": 14, "pruned_leaves": ["root.0.0", "root.0.1", "root.1.0", "root.1.1"]}
+    grade = grader(tree).grade(answer)
+    assert codes(grade)[0] == "right_to_left"
+
+
+def test_wrong_root_player_diagnosed() -> None:
+    # AIMA with a MIN root: MAX nodes 12, 6, and root.2 stops at 14 >= beta = 6.
+    answer = {"value": 6, "best_move": "root.1", "pruned_leaves": ["root.2.1", "root.2.2"]}
+    grade = grader(AIMA).grade(answer)
+    assert codes(grade)[0] == "wrong_root_player"
+
+
+def test_depth_off_by_one_diagnosed() -> None:
+    tree = {
+        "children": [
+            {"eval": 5, "children": [3, 12, 8]},
+            {"eval": 1, "children": [2, 4, 6]},
+            {"eval": 9, "children": [14, 5, 2]},
+        ]
+    }
+    # depth 1: the evals 5, 1, 9 give 9 via root.2; one ply deeper: 3 via root.0
+    grade = grader(tree, "minimax", depth=1).grade({"value": 3, "best_move": "root.0"})
+    assert "depth_off_by_one" in codes(grade)
+
+
+def test_uniform_chance_diagnosed() -> None:
+    tree = {
+        "children": [
+            {"kind": "chance", "children": [{"p": "3/4", "value": 0}, {"p": "1/4", "value": 8}]},
+            {"kind": "chance", "children": [{"p": "1/2", "value": 3}, {"p": "1/2", "value": 3}]},
+        ]
+    }
+    # weighted: 2 and 3, so 3 via root.1; averaged: 4 and 3, so 4 via root.0
+    # (a MIN root would give 2 via root.0: it explains only half of the answer)
+    assert grader(tree, "expectimax").grade({"value": 3, "best_move": "root.1"}).score == 2
+    grade = grader(tree, "expectimax").grade({"value": 4, "best_move": "root.0"})
+    assert grade.score == 0
+    assert codes(grade) == ["uniform_chance"]
+
+
+def test_evaluated_pruned_leaf_diagnosed() -> None:
+    answer = {"evaluated_leaves": ["root.0.0", "root.0.1", "root.0.2", "root.1.0", "root.1.1"]}
+    grade = grader(AIMA).grade(answer)
+    diagnosis = [d for d in grade.diagnosis if d.code == "evaluated_pruned_leaf"]
+    assert diagnosis[0].node == "root.1.1"
+
+
+def test_first_departure_names_node_alpha_and_beta() -> None:
+    grade = grader(AIMA).grade({"pruned_leaves": []})
+    (departure,) = [d for d in grade.diagnosis if d.code == "first_departure"]
+    assert departure.node == "root.1"
+    assert "after leaf root.1.0 = 2, MIN has v = 2 <= alpha = 3" in departure.message
+    assert "root.1.1, root.1.2 are never evaluated" in departure.message
+
+
+def test_first_departure_on_a_wrong_node_value() -> None:
+    # root.2 sees 14 (beta 14), then 5 (beta 5), then 2 <= alpha = 3: it returns 2
+    grade = grader(AIMA).grade({"root": 3, "root.0": 3, "root.1": 2, "root.2": 5})
+    (departure,) = [d for d in grade.diagnosis if d.code == "first_departure"]
+    assert departure.node == "root.2"
+    assert "returns 2" in departure.message

@@ -1,0 +1,153 @@
+"""The grading and problem-generator endpoints (answers derived by hand from AIMA Fig. 5.2)."""
+
+from __future__ import annotations
+
+import csv
+import io
+from typing import Any
+
+import pytest
+from flask.testing import FlaskClient
+
+AIMA = {"type": "alphabeta", "tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]]}
+
+
+def test_grade_full_marks(client: FlaskClient) -> None:
+    answer = {"value": "3", "best_move": "root.0", "pruned_leaves": ["root.1.2", "root.1.1"]}
+    response = client.post("/v1/grade", json={"problem": AIMA, "answer": answer})
+    assert response.status_code == 200
+    body = response.json
+    assert (body["score"], body["max_score"]) == (4, 4)
+    assert body["diagnosis"] == []
+    assert body["items"][2]["expected"] == ["root.1.1", "root.1.2"]
+
+
+def test_grade_partial_with_diagnosis(client: FlaskClient) -> None:
+    answer = {"value": 3, "pruned_leaves": []}
+    response = client.post("/v1/grade", json={"problem": AIMA, "answer": answer})
+    body = response.json
+    assert body["score"] == 1
+    assert body["items"][1]["missing"] == ["root.1.1", "root.1.2"]
+    departure = [d for d in body["diagnosis"] if d["code"] == "first_departure"]
+    assert departure[0]["node"] == "root.1"
+
+
+@pytest.mark.parametrize(
+    ("body", "pointer"),
+    [
+        ({"problem": AIMA, "answer": {"nodes": {"X": 1}}}, "/answer/nodes/X"),
+        ({"problem": AIMA, "answer": {"pruned": [7]}}, "/answer/pruned/0"),
+        ({"problem": AIMA, "answer": {"value": True}}, "/answer/value"),
+        ({"problem": AIMA, "answer": []}, "/answer"),
+        ({"problem": {"type": "chess", "tree": [1]}, "answer": {}}, "/problem/type"),
+        ({"problem": AIMA, "answer": {}, "rubric": {"sets": "bag"}}, "/rubric/sets"),
+    ],
+)
+def test_malformed_input_422_with_pointer(
+    client: FlaskClient, body: dict[str, Any], pointer: str
+) -> None:
+    response = client.post("/v1/grade", json=body)
+    assert response.status_code == 422
+    assert response.json["errors"][0]["pointer"] == pointer
+
+
+ANSWERS = {
+    "ada": {"value": 3, "pruned_leaves": ["root.1.1", "root.1.2"]},
+    "bob": {"value": 3, "pruned_leaves": ["root.1.2"]},
+    "cy": {"value": 6, "pruned_leaves": ["root.2.1", "root.2.2"]},
+}
+
+
+def test_batch_summary(client: FlaskClient) -> None:
+    body = {
+        "problem": AIMA,
+        "answers": ANSWERS,
+        "rubric": {"points": {"value": 1, "pruned_leaves": 2}},
+    }
+    response = client.post("/v1/grade/batch", json=body)
+    assert response.status_code == 200
+    results, summary = response.json["results"], response.json["summary"]
+    # bob: 1 + 2 * (2 * 1 / 3); cy (a MIN root): 0 + 0
+    assert results["ada"]["score"] == 3
+    assert results["bob"]["score"] == pytest.approx(1 + 4 / 3)
+    assert results["cy"]["score"] == 0
+    assert summary["count"] == 3
+    assert summary["mean"] == pytest.approx((3 + 7 / 3) / 3)
+    assert summary["full_marks"] == 1
+    assert summary["distribution"]["90-100%"] == 1
+    assert summary["distribution"]["70-80%"] == 1
+    assert summary["distribution"]["0-10%"] == 1
+    assert {"code": "wrong_root_player", "count": 1} in summary["common_mistakes"]
+
+
+def test_batch_csv(client: FlaskClient) -> None:
+    body = {"problem": AIMA, "answers": ANSWERS}
+    response = client.post("/v1/grade/batch", json=body, headers={"Accept": "text/csv"})
+    assert response.mimetype == "text/csv"
+    rows = list(csv.DictReader(io.StringIO(response.data.decode())))
+    assert [row["student"] for row in rows] == ["ada", "bob", "cy"]
+    assert rows[0]["score"] == "3"
+    assert "wrong_root_player" in rows[2]["diagnosis"]
+
+
+def test_batch_error_points_at_the_student(client: FlaskClient) -> None:
+    body = {"problem": AIMA, "answers": {"ada": {"value": 3}, "b/o": {"best_move": "Q"}}}
+    response = client.post("/v1/grade/batch", json=body)
+    assert response.status_code == 422
+    assert response.json["errors"][0]["pointer"] == "/answers/b~1o/best_move"
+
+
+def test_generator_is_reproducible_and_meets_constraints(client: FlaskClient) -> None:
+    request = {
+        "type": "alphabeta",
+        "depth": 3,
+        "branching": [2, 3],
+        "seed": 11,
+        "min_pruned_leaves": 3,
+        "unique_best_move": True,
+        "no_ties": True,
+    }
+    first = client.post("/v1/problems/generate", json=request).json
+    again = client.post("/v1/problems/generate", json=request).json
+    assert first == again
+    other = client.post("/v1/problems/generate", json={**request, "seed": 12}).json
+    assert other["problem"] != first["problem"]
+    assert len(first["answer"]["pruned_leaves"]) >= 3
+    # the key grades itself full marks through /v1/grade
+    key = first["answer"]
+    answer = {k: key[k] for k in ("value", "best_move", "pruned_leaves", "nodes")}
+    graded = client.post("/v1/grade", json={"problem": first["problem"], "answer": answer}).json
+    assert graded["score"] == graded["max_score"]
+
+
+def _tree_leaves(node: Any) -> list[Any]:
+    if isinstance(node, list):
+        return [leaf for kid in node for leaf in _tree_leaves(kid)]
+    return [node]
+
+
+def test_generator_shape(client: FlaskClient) -> None:
+    request = {"type": "minimax", "depth": 2, "branching": [3, 3], "values": [-5, 5], "seed": 1}
+    tree = client.post("/v1/problems/generate", json=request).json["problem"]["tree"]
+    assert len(tree) == 3 and all(len(kid) == 3 for kid in tree)
+    assert all(-5 <= leaf <= 5 for leaf in _tree_leaves(tree))
+
+
+def test_generator_small_denominators(client: FlaskClient) -> None:
+    request = {
+        "type": "expectimax",
+        "depth": 2,
+        "branching": [2, 3],
+        "seed": 5,
+        "denominators": [4],
+    }
+    tree = client.post("/v1/problems/generate", json=request).json["problem"]["tree"]
+    for chance in tree["children"]:
+        assert chance["kind"] == "chance"
+        assert all(kid["p"] in ("1/4", "1/2", "3/4") for kid in chance["children"])
+
+
+def test_generator_impossible_constraints_422(client: FlaskClient) -> None:
+    request = {"depth": 1, "branching": [2, 2], "min_pruned_leaves": 1, "max_attempts": 20}
+    response = client.post("/v1/problems/generate", json=request)
+    assert response.status_code == 422
