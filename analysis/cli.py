@@ -4,6 +4,8 @@
     arbiter alphabeta TREE.json [--strict] [--trace] [--move-ordering] [--depth N]
     arbiter expectimax TREE.json [--bounds LO HI] [--depth N]
     arbiter maxn TREE.json [--tie-break rightmost] [--max-sum S] [--paranoid K]
+    arbiter grade PROBLEM.json ANSWERS [--format json|csv|gradescope]  (analysis.grade_cli)
+    arbiter solve FILE
 
 TREE.json holds a tree in any posted form, or a whole request body
 (``{"tree": ..., "root": ..., "depth": ...}``); ``-`` reads standard input.
@@ -19,6 +21,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from analysis import grade_cli
 from analysis.alphabeta import alpha_beta
 from analysis.expectimax import expectimax
 from analysis.maxn import maxn
@@ -78,6 +81,7 @@ def _parser() -> argparse.ArgumentParser:
             command.add_argument("--tie-break", choices=["leftmost", "rightmost"], default=None)
             command.add_argument("--max-sum", default=None, help="enables shallow pruning")
             command.add_argument("--paranoid", type=int, default=None, metavar="PLAYER")
+    grade_cli.add_commands(commands)
     return parser
 
 
@@ -106,6 +110,13 @@ def _maxn(
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command in grade_cli.COMMANDS:
+        try:
+            return grade_cli.run(args)
+        except ArbiterError as error:
+            for problem in error.errors:
+                print(f"arbiter: {problem.pointer or '/'}: {problem.message}", file=sys.stderr)
+            return 2
     document = _read(args.tree)
     request = document if isinstance(document, dict) and "tree" in document else {"tree": document}
     root = args.root or request.get("root", "max")

@@ -1,0 +1,79 @@
+"""``arbiter grade`` and ``arbiter solve`` (AIMA Fig. 5.2: value 3, leaves 4 and 6 pruned)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from analysis.cli import main
+
+PROBLEM = {"type": "alphabeta", "tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]]}
+
+
+@pytest.fixture
+def problem(tmp_path: Path) -> Path:
+    path = tmp_path / "problem.json"
+    path.write_text(json.dumps({"problem": PROBLEM, "rubric": {"points": {"value": 1}}}))
+    return path
+
+
+def test_gradescope_results(
+    tmp_path: Path, problem: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer = tmp_path / "ada.json"
+    answer.write_text(json.dumps({"value": 3, "pruned_leaves": ["root.1.2"]}))
+    output = tmp_path / "results.json"
+    args = ["grade", str(problem), str(answer), "--format", "gradescope", "--output", str(output)]
+    assert main(args) == 0
+    results = json.loads(output.read_text())
+    # value 1 of 1; pruned_leaves 2 * (2 * 1 / 3) of 2
+    assert results["score"] == pytest.approx(1 + 4 / 3)
+    tests = {test["name"]: test for test in results["tests"]}
+    assert tests["value"]["max_score"] == 1
+    assert tests["pruned_leaves"]["output"] == "missing: root.1.1"
+
+
+def test_directory_of_answers_as_csv(
+    tmp_path: Path, problem: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "answers"
+    folder.mkdir()
+    (folder / "ada.json").write_text(json.dumps({"value": 3}))
+    (folder / "bob.json").write_text(json.dumps({"value": "6"}))
+    assert main(["grade", str(problem), str(folder), "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [(r["student"], r["score"]) for r in rows] == [("ada", "1"), ("bob", "0")]
+    assert main(["grade", str(problem), str(folder)]) == 0
+    assert json.loads(capsys.readouterr().out)["summary"]["mean"] == 0.5
+
+
+def test_bad_answer_exits_2_with_pointer(
+    tmp_path: Path, problem: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer = tmp_path / "cy.json"
+    answer.write_text(json.dumps({"nodes": {"nowhere": 1}}))
+    assert main(["grade", str(problem), str(answer)]) == 2
+    assert "/answers/cy/nodes/nowhere" in capsys.readouterr().err
+
+
+def test_solve_any_tree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "tree.json"
+    source.write_text(json.dumps([[3, 12, 8], [2, 4, 6], [14, 5, 2]]))
+    assert main(["solve", str(source)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["type"], out["value"], out["best_move"]) == ("minimax", 3, "root.0")
+    source.write_text(json.dumps(PROBLEM))
+    assert main(["solve", str(source)]) == 0
+    assert json.loads(capsys.readouterr().out)["pruned_leaves"] == ["root.1.1", "root.1.2"]
+    chance = {
+        "children": [
+            {"kind": "chance", "children": [{"p": "1/4", "value": 4}, {"p": "3/4", "value": 0}]}
+        ]
+    }
+    source.write_text(json.dumps({"tree": chance}))
+    assert main(["solve", str(source)]) == 0
+    assert json.loads(capsys.readouterr().out)["type"] == "expectimax"
