@@ -24,6 +24,7 @@ from games.tree import CHANCE, Tree
 from games.tree_format import parse_tree
 
 PROBLEM_TYPES: Final = ("minimax", "alphabeta", "expectimax")
+MAX_TRACED_NODES: Final = 20_000
 PROBLEM_FIELDS: Final = frozenset(
     {"type", "tree", "root", "depth", "prune_on_equality", "trace", "move_ordering"}
 )
@@ -217,5 +218,9 @@ def correct_key(problem: TreeProblem) -> tuple[AnswerKey, AlphaBetaResult | None
     exact = minimax_key(tree, depth)
     if problem.type == "minimax":
         return exact, None
-    result = alpha_beta(tree, depth=depth, prune_on_equality=problem.prune_on_equality, trace=True)
+    # the trace feeds the "first departure" feedback; it is skipped on very large trees
+    traced = len(tree) <= MAX_TRACED_NODES
+    result = alpha_beta(
+        tree, depth=depth, prune_on_equality=problem.prune_on_equality, trace=traced
+    )
     return alpha_beta_key(result, horizon(tree, depth).children, exact), result

@@ -19,6 +19,7 @@ With ``partial_credit`` off, a field scores its points only when fully right.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -273,16 +274,21 @@ def _ids(tree: Tree, indices: Iterable[int]) -> list[str]:
     return [ids[i] for i in indices]
 
 
-def _lcs(first: Sequence[int], second: Sequence[int]) -> int:
-    if not first or not second:
-        return 0
-    previous = [0] * (len(second) + 1)
-    for item in first:
-        current = [0]
-        for j, other in enumerate(second):
-            current.append(previous[j] + 1 if item == other else max(previous[j + 1], current[j]))
-        previous = current
-    return previous[-1]
+def _lcs(expected: Sequence[int], given: Sequence[int]) -> int:
+    """Longest common subsequence; ``expected`` has no repeats, so it is the longest
+    increasing run of the positions (in ``expected``) of the given entries: O(n log n)."""
+    where = {node: position for position, node in enumerate(expected)}
+    tails: list[int] = []
+    for node in given:
+        position = where.get(node)
+        if position is None:
+            continue
+        slot = bisect_left(tails, position)
+        if slot == len(tails):
+            tails.append(position)
+        else:
+            tails[slot] = position
+    return len(tails)
 
 
 class Grader:

@@ -1,0 +1,95 @@
+"""Grading against the independent textbook oracle in ``tests/reference.py``.
+
+A student who follows the textbook (or a mistaken convention, replayed with the
+oracle on a transformed tree) writes the root value, the evaluated leaves and
+the pruned leaves; the grader must give full marks to the first and name the
+convention of the others whenever their answer differs from the right one.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from analysis.grading import Grader, parse_rubric
+from tests.reference import alpha_beta_leaves, leaf_names
+from tests.strategies import shorthand_trees
+
+ORDERED = parse_rubric({"sets": "ordered"})
+
+
+def student(tree: Any, equality: bool, maximizing: bool = True) -> dict[str, Any]:
+    value, evaluated = alpha_beta_leaves(tree, equality, maximizing)
+    return {
+        "value": value,
+        "evaluated_leaves": evaluated,
+        "pruned_leaves": [name for name in leaf_names(tree) if name not in set(evaluated)],
+    }
+
+
+def mirrored(tree: Any) -> Any:
+    return [mirrored(kid) for kid in reversed(tree)] if isinstance(tree, list) else tree
+
+
+def mirror_name(tree: Any, name: str) -> str:
+    """The id in ``tree`` of the node called ``name`` in ``mirrored(tree)``."""
+    node, out = tree, ["root"]
+    for step in name.split(".")[1:]:
+        position = len(node) - 1 - int(step)
+        out.append(str(position))
+        node = node[position]
+    return ".".join(out)
+
+
+def codes(grade: Any) -> set[str]:
+    return {d.code for d in grade.diagnosis}
+
+
+@settings(max_examples=150, deadline=None)
+@given(shorthand_trees(), st.booleans())
+def test_textbook_answer_gets_full_marks(tree: Any, equality: bool) -> None:
+    grader = Grader.from_json({"type": "alphabeta", "tree": tree, "prune_on_equality": equality})
+    grade = grader.grade(student(tree, equality), ORDERED)
+    assert grade.score == grade.max_score
+    assert grade.diagnosis == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(shorthand_trees(), st.booleans())
+def test_other_pruning_convention_is_named(tree: Any, equality: bool) -> None:
+    right, wrong = student(tree, equality), student(tree, not equality)
+    grader = Grader.from_json({"type": "alphabeta", "tree": tree, "prune_on_equality": equality})
+    grade = grader.grade(wrong)
+    if wrong == right:
+        assert grade.score == grade.max_score
+    else:
+        assert ("strict_pruning" if equality else "prune_on_equality") in codes(grade)
+
+
+@settings(max_examples=150, deadline=None)
+@given(shorthand_trees())
+def test_right_to_left_is_named(tree: Any) -> None:
+    right = student(tree, True)
+    value, evaluated = alpha_beta_leaves(mirrored(tree), True)
+    names = [mirror_name(tree, name) for name in evaluated]
+    wrong = {
+        "value": value,
+        "evaluated_leaves": names,
+        "pruned_leaves": [name for name in leaf_names(tree) if name not in set(names)],
+    }
+    grade = Grader.from_json({"type": "alphabeta", "tree": tree}).grade(wrong)
+    if set(wrong["pruned_leaves"]) != set(right["pruned_leaves"]):
+        assert "right_to_left" in codes(grade)
+
+
+@settings(max_examples=150, deadline=None)
+@given(shorthand_trees())
+def test_min_root_taken_for_max_is_named(tree: Any) -> None:
+    right, wrong = student(tree, True), student(tree, True, maximizing=False)
+    grade = Grader.from_json({"type": "alphabeta", "tree": tree}).grade(wrong)
+    if {k: set(v) if isinstance(v, list) else v for k, v in wrong.items()} != {
+        k: set(v) if isinstance(v, list) else v for k, v in right.items()
+    }:
+        assert "wrong_root_player" in codes(grade)
