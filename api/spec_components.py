@@ -38,6 +38,48 @@ PROBLEM: dict[str, Any] = {
     },
 }
 
+_UTILITY: dict[str, Any] = {
+    "nullable": True,
+    "oneOf": [
+        _ref("ExactNumber"),
+        {
+            "type": "array",
+            "minItems": 1,
+            "items": _ref("ExactNumber"),
+            "description": "One utility per player (max^n trees).",
+        },
+    ],
+}
+
+_NODE_FIELDS: dict[str, Any] = {
+    "id": {"type": "string", "minLength": 1, "nullable": True},
+    "kind": {
+        "type": "string",
+        "enum": ["max", "min", "chance", "player", "leaf"],
+        "nullable": True,
+    },
+    "value": _UTILITY | {"description": "A leaf's utility."},
+    "eval": _UTILITY
+    | {"description": "Static evaluation of an internal node, used at a depth cutoff."},
+    "move": {
+        "type": "string",
+        "nullable": True,
+        "description": "Label of the edge into this node.",
+    },
+    "p": {
+        "nullable": True,
+        "allOf": [_ref("ExactNumber")],
+        "description": "Probability of this outcome of a chance node (all outcomes of a "
+        "chance node state p, or none does and they are equally likely).",
+    },
+    "player": {
+        "type": "integer",
+        "minimum": 0,
+        "nullable": True,
+        "description": "The player (0-based) to move at a max^n node.",
+    },
+}
+
 COMPONENTS: dict[str, dict[str, Any]] = {
     "ExactNumber": {
         "description": 'A finite number: a JSON number, a decimal string such as "0.1" '
@@ -51,15 +93,18 @@ COMPONENTS: dict[str, dict[str, Any]] = {
         "type": "object",
         "description": "A node of the nested form. Without children it is a leaf and needs a "
         "value; with children it is MAX or MIN (alternating from its parent when kind is "
-        "omitted). Nodes without id are named <parent id>.<position>, the root 'root'.",
+        "omitted; a chance node passes its turn on), a chance node, or a max^n node (with "
+        "player). Nodes without id are named <parent id>.<position>, the root 'root'. A "
+        "null field counts as absent.",
         "additionalProperties": False,
-        "properties": {
-            "id": {"type": "string", "minLength": 1},
-            "kind": {"type": "string", "enum": ["max", "min", "leaf"]},
-            "value": _ref("ExactNumber"),
-            "eval": _ref("ExactNumber"),
-            "move": {"type": "string", "description": "Label of the edge into this node."},
-            "children": {"type": "array", "minItems": 1, "items": _ref("TreeChild")},
+        "properties": _NODE_FIELDS
+        | {
+            "children": {
+                "type": "array",
+                "minItems": 1,
+                "items": _ref("TreeChild"),
+                "nullable": True,
+            }
         },
     },
     "TreeChild": {
@@ -77,16 +122,14 @@ COMPONENTS: dict[str, dict[str, Any]] = {
         "type": "object",
         "required": ["id"],
         "additionalProperties": False,
-        "properties": {
+        "properties": _NODE_FIELDS
+        | {
             "id": {"type": "string", "minLength": 1},
-            "kind": {"type": "string", "enum": ["max", "min", "leaf"]},
-            "value": _ref("ExactNumber"),
-            "eval": _ref("ExactNumber"),
-            "move": {"type": "string"},
             "children": {
                 "type": "array",
                 "minItems": 1,
                 "items": {"type": "string"},
+                "nullable": True,
                 "description": "Ids of the children, left to right.",
             },
         },
