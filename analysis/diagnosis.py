@@ -293,7 +293,7 @@ def first_departure(grader: Grader, answer: Answer) -> Diagnosis | None:
 
     result = grader.traced
     if result is None or result.trace is None:
-        return None
+        return _first_wrong_value(grader, answer)
     tree, ids, children = grader.tree, grader.tree.ids, grader.children
     pruned = _student_pruned(grader, answer)
     nodes = answer.nodes or {}
@@ -339,4 +339,31 @@ def first_departure(grader: Grader, answer: Answer) -> Diagnosis | None:
                     f"beta = {_show(event.beta)} when it returns), not {nodes[node]}",
                     ids[node],
                 )
+    return None
+
+
+def _first_wrong_value(grader: Grader, answer: Answer) -> Diagnosis | None:
+    """Minimax and expectimax: the first node, children before parents and left to right,
+    whose value the answer gets wrong, with how it is backed up."""
+    from analysis.grading import Diagnosis
+
+    nodes = answer.nodes
+    if not nodes or len(grader.tree) > MAX_DIAGNOSED_NODES:
+        return None
+    tree, children, key = grader.tree, grader.children, grader.key
+    ids = tree.ids
+    for node in reversed(tree.preorder(0, [kids[::-1] for kids in children])):
+        if node not in nodes or node not in key.nodes or nodes[node] == key.nodes[node]:
+            continue
+        kids = children[node]
+        seen = ", ".join(f"{ids[kid]} = {key.nodes.get(kid, key.statics.get(kid))}" for kid in kids)
+        if tree.kinds[node] == CHANCE:
+            how = f"the probability-weighted sum of its outcomes ({seen})"
+        else:
+            how = f"the {'largest' if tree.kinds[node] == MAX else 'smallest'} of {seen}"
+        return Diagnosis(
+            "first_departure",
+            f"node {ids[node]} is worth {key.nodes[node]}, {how}, not {nodes[node]}",
+            ids[node],
+        )
     return None

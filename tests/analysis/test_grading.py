@@ -249,3 +249,61 @@ def test_first_departure_on_a_wrong_node_value() -> None:
     (departure,) = [d for d in grade.diagnosis if d.code == "first_departure"]
     assert departure.node == "root.2"
     assert "returns 2" in departure.message
+
+
+def test_depth_in_rounds_diagnosed() -> None:
+    # depth 2 (plies): the evals 5, 7 | 2, 9 give MIN nodes 5 and 2, so 5 via root.0.
+    # Read as 2 rounds (4 plies) the leaves count: MIN nodes 1 3 | 2 0 | 8 6 | 7 9,
+    # MAX nodes 3 2 | 8 9, MIN nodes 2 and 8, so 8 via root.1.
+    tree = {
+        "children": [
+            {
+                "children": [
+                    {"eval": 5, "children": [[1, 2], [3, 4]]},
+                    {"eval": 7, "children": [[2, 2], [0, 1]]},
+                ]
+            },
+            {
+                "children": [
+                    {"eval": 2, "children": [[8, 9], [6, 7]]},
+                    {"eval": 9, "children": [[7, 9], [9, 9]]},
+                ]
+            },
+        ]
+    }
+    right = grader(tree, "minimax", depth=2).grade({"value": 5, "best_move": "root.0"})
+    assert right.score == right.max_score
+    grade = grader(tree, "minimax", depth=2).grade({"value": 8, "best_move": "root.1"})
+    assert codes(grade) == ["depth_in_rounds"]
+
+
+def test_minimax_first_wrong_value_explained() -> None:
+    # root.1 is MIN over 2, 4, 6: 2
+    grade = grader(AIMA, "minimax").grade({"root": 3, "root.0": 3, "root.1": 4, "root.2": 2})
+    (departure,) = [d for d in grade.diagnosis if d.code == "first_departure"]
+    assert departure.node == "root.1"
+    assert "smallest of root.1.0 = 2, root.1.1 = 4, root.1.2 = 6, not 4" in departure.message
+
+
+def test_generator_is_deterministic_and_meets_constraints() -> None:
+    from analysis.problem_generator import ProblemSettings, generate_problem
+    from tests.reference import alpha_beta_leaves, leaf_names, minimax_value
+
+    settings = ProblemSettings(
+        depth=3, branching=(2, 3), seed=5, min_pruned_leaves=4, no_ties=True, unique_best_move=True
+    )
+    first, again = generate_problem(settings), generate_problem(settings)
+    assert first == again
+    tree = first.problem["tree"]
+    _, evaluated = alpha_beta_leaves(tree, True)
+    assert len(leaf_names(tree)) - len(evaluated) >= 4
+
+    def distinct(node: Any, maximizing: bool) -> bool:
+        if not isinstance(node, list):
+            return True
+        values = [minimax_value(kid, not maximizing) for kid in node]
+        return len(set(values)) == len(values) and all(
+            distinct(kid, not maximizing) for kid in node
+        )
+
+    assert distinct(tree, True)
