@@ -16,18 +16,33 @@ from typing import Any, Final
 from analysis.alphabeta import AlphaBetaResult, alpha_beta
 from analysis.expectimax import expectimax
 from analysis.horizon import horizon
+from analysis.maxn import maxn
 from analysis.minimax import minimax
 from games.errors import InvalidInputError
 from games.limits import Limits
-from games.numbers import Exact
+from games.numbers import Exact, parse_exact
 from games.tree import CHANCE, Tree
 from games.tree_format import parse_tree
 
-PROBLEM_TYPES: Final = ("minimax", "alphabeta", "expectimax")
+PROBLEM_TYPES: Final = ("minimax", "alphabeta", "expectimax", "maxn")
 MAX_TRACED_NODES: Final = 20_000
 PROBLEM_FIELDS: Final = frozenset(
-    {"type", "tree", "root", "depth", "prune_on_equality", "trace", "move_ordering"}
+    {
+        "type",
+        "tree",
+        "root",
+        "depth",
+        "prune_on_equality",
+        "trace",
+        "move_ordering",
+        "tie_break",
+        "max_sum",
+        "paranoid",
+    }
 )
+
+Value = Exact | tuple[Exact, ...]
+"""A node's value: a number, or one utility per player (max^n)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +54,8 @@ class TreeProblem:
     depth: int | None
     prune_on_equality: bool
     raw: Mapping[str, Any]
+    tie_break: str = "leftmost"
+    max_sum: Exact | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,11 +81,11 @@ class AnswerKey:
         Alpha-beta only (``None`` otherwise).
     """
 
-    value: Exact
+    value: Value
     best_move: int
     best_moves: frozenset[int]
-    nodes: dict[int, Exact]
-    statics: dict[int, Exact]
+    nodes: dict[int, Value]
+    statics: dict[int, Value]
     principal_variation: list[int]
     optimal: Mapping[int, frozenset[int]]
     pruned: list[int] | None = None
@@ -111,12 +128,21 @@ def parse_problem(raw: Any, pointer: str = "/problem", limits: Limits | None = N
             f"prune_on_equality must be true or false, got {equality!r}",
             f"{pointer}/prune_on_equality",
         )
+    tie_break = raw.get("tie_break", "leftmost")
+    if tie_break not in ("leftmost", "rightmost"):
+        raise InvalidInputError(
+            f'tie_break must be "leftmost" or "rightmost", got {tie_break!r}',
+            f"{pointer}/tie_break",
+        )
+    max_sum = raw.get("max_sum")
+    if max_sum is not None:
+        max_sum = parse_exact(max_sum, f"{pointer}/max_sum")
     tree = parse_tree(raw["tree"], root=root, limits=limits, pointer=f"{pointer}/tree")
-    return TreeProblem(kind, tree, depth, equality, raw)
+    return TreeProblem(kind, tree, depth, equality, raw, tie_break, max_sum)
 
 
 def _optimal(
-    children: Sequence[Sequence[int]], values: Sequence[Exact | None]
+    children: Sequence[Sequence[int]], values: Sequence[Value | None]
 ) -> dict[int, frozenset[int]]:
     return {
         node: frozenset(kid for kid in kids if values[kid] == values[node])
@@ -125,11 +151,29 @@ def _optimal(
     }
 
 
+def _chance_lines(
+    tree: Tree, children: Sequence[Sequence[int]], optimal: dict[int, frozenset[int]]
+) -> dict[int, frozenset[int]]:
+    """A line through a chance node may follow any of its outcomes."""
+    for node, kids in enumerate(children):
+        if kids and tree.kinds[node] == CHANCE:
+            optimal[node] = frozenset(kids)
+    return optimal
+
+
+def leaves_under(tree: Tree, tops: Sequence[int], children: Sequence[Sequence[int]]) -> list[int]:
+    """The static nodes of the subtrees under ``tops`` (as searched), left to right."""
+    found: list[int] = []
+    for top in tops:
+        found.extend(tree.leaves_below(top, children) if children[top] else (top,))
+    return found
+
+
 def _split(
-    children: Sequence[Sequence[int]], values: Sequence[Exact | None]
-) -> tuple[dict[int, Exact], dict[int, Exact]]:
-    internal: dict[int, Exact] = {}
-    static: dict[int, Exact] = {}
+    children: Sequence[Sequence[int]], values: Sequence[Value | None]
+) -> tuple[dict[int, Value], dict[int, Value]]:
+    internal: dict[int, Value] = {}
+    static: dict[int, Value] = {}
     for node, value in enumerate(values):
         if value is not None:
             (internal if children[node] else static)[node] = value
@@ -157,11 +201,7 @@ def expectimax_key(tree: Tree, depth: int | None) -> AnswerKey:
     result = expectimax(tree, depth=depth)
     children = horizon(tree, depth).children
     internal, static = _split(children, result.values)
-    optimal = _optimal(children, result.values)
-    for node, kids in enumerate(children):
-        if kids and tree.kinds[node] == CHANCE:
-            # a line through a chance node may follow any outcome
-            optimal[node] = frozenset(kids)
+    optimal = _chance_lines(tree, children, _optimal(children, result.values))
     best = result.best_child[0] if tree.kinds[0] != CHANCE else -1
     return AnswerKey(
         value=result.value,
@@ -188,9 +228,7 @@ def alpha_beta_key(
     """
     tree = result.tree
     internal, static = _split(children, result.values)
-    pruned_leaves: list[int] = []
-    for top in result.pruned:
-        pruned_leaves.extend(tree.leaves_below(top, children) if children[top] else (top,))
+    pruned_leaves = leaves_under(tree, result.pruned, children)
     if accepted is not None:
         best_moves, optimal = accepted.best_moves, accepted.optimal
     else:
@@ -210,11 +248,34 @@ def alpha_beta_key(
     )
 
 
+def maxn_key(tree: Tree, depth: int | None, tie_break: str, max_sum: Exact | None) -> AnswerKey:
+    """Key of a max^n problem: utility tuples; with ``max_sum``, the shallow-pruned nodes."""
+    result = maxn(tree, depth=depth, tie_break=tie_break, max_sum=max_sum)
+    children = horizon(tree, depth).children
+    internal, static = _split(children, result.values)
+    optimal = _chance_lines(tree, children, _optimal(children, result.values))
+    best = result.best_child[0] if tree.kinds[0] != CHANCE else -1
+    pruned_leaves = None if max_sum is None else leaves_under(tree, result.pruned, children)
+    return AnswerKey(
+        value=result.value,
+        best_move=best,
+        best_moves=frozenset(optimal.get(0, ())) if best >= 0 else frozenset(),
+        nodes=internal,
+        statics=static,
+        principal_variation=result.principal_variation,
+        optimal=optimal,
+        pruned=list(result.pruned) if max_sum is not None else None,
+        pruned_leaves=pruned_leaves,
+    )
+
+
 def correct_key(problem: TreeProblem) -> tuple[AnswerKey, AlphaBetaResult | None]:
     """The key of the problem, and for alpha-beta the traced search behind it."""
     tree, depth = problem.tree, problem.depth
     if problem.type == "expectimax":
         return expectimax_key(tree, depth), None
+    if problem.type == "maxn":
+        return maxn_key(tree, depth, problem.tie_break, problem.max_sum), None
     exact = minimax_key(tree, depth)
     if problem.type == "minimax":
         return exact, None

@@ -18,8 +18,11 @@ from analysis.alphabeta import alpha_beta
 from analysis.answer_key import (
     AnswerKey,
     TreeProblem,
+    Value,
     alpha_beta_key,
     expectimax_key,
+    leaves_under,
+    maxn_key,
     minimax_key,
 )
 from analysis.horizon import horizon
@@ -44,6 +47,8 @@ MESSAGES = {
     "wrong_root_player": "treated the root as the other player (MAX as MIN or MIN as MAX)",
     "depth_off_by_one": "searched one ply too deep or too shallow",
     "depth_in_rounds": "counted the depth in rounds (one move by each player) rather than plies",
+    "wrong_tie_break": "broke ties between equally good children the other way "
+    "(leftmost instead of rightmost, or the reverse)",
     "uniform_chance": "averaged the outcomes of chance nodes instead of weighting them by "
     "their probabilities",
 }
@@ -94,8 +99,8 @@ def _fresh_root_windows(problem: TreeProblem) -> AnswerKey:
     tree, depth = problem.tree, problem.depth
     children = horizon(tree, depth).children
     root_max = tree.kinds[0] == MAX
-    values: dict[int, Exact] = {}
-    statics: dict[int, Exact] = {}
+    values: dict[int, Value] = {}
+    statics: dict[int, Value] = {}
     pruned: list[int] = []
     pruned_leaves: list[int] = []
     evaluated: list[int] = []
@@ -146,6 +151,8 @@ def _fresh_root_windows(problem: TreeProblem) -> AnswerKey:
 
 
 def _search(problem: TreeProblem, tree: Tree, depth: int | None, equality: bool) -> AnswerKey:
+    if problem.type == "maxn":
+        return maxn_key(tree, depth, problem.tie_break, problem.max_sum)
     if problem.type == "minimax":
         return minimax_key(tree, depth)
     if problem.type == "expectimax":
@@ -176,7 +183,11 @@ def mistaken_keys(problem: TreeProblem, correct: AnswerKey) -> list[tuple[str, s
             if other >= 0:
                 runs.append(("depth_off_by_one", _at_depth(problem, other)))
         runs.append(("depth_in_rounds", lambda: _search(problem, tree, 2 * depth, equality)))
-    if problem.type == "expectimax" and CHANCE in tree.kinds:
+    if problem.type == "maxn":
+        reverse = "rightmost" if problem.tie_break == "leftmost" else "leftmost"
+        flipped = dataclasses.replace(problem, tie_break=reverse)
+        runs.append(("wrong_tie_break", lambda: _search(flipped, tree, depth, equality)))
+    if problem.type in ("expectimax", "maxn") and CHANCE in tree.kinds:
         runs.append(("uniform_chance", lambda: _search(problem, _uniform(tree), depth, equality)))
     found = []
     for code, run in runs:
@@ -271,10 +282,7 @@ def _student_pruned(grader: Grader, answer: Answer) -> set[int] | None:
         return set(answer.pruned_leaves)
     children = grader.children
     if answer.pruned is not None:
-        leaves: set[int] = set()
-        for top in answer.pruned:
-            leaves.update(grader.tree.leaves_below(top, children) if children[top] else (top,))
-        return leaves
+        return set(leaves_under(grader.tree, answer.pruned, children))
     if answer.evaluated_leaves is not None:
         statics = [n for n, kids in enumerate(children) if not kids and _reached(grader, n)]
         evaluated = set(answer.evaluated_leaves)
@@ -310,9 +318,7 @@ def first_departure(grader: Grader, answer: Answer) -> Diagnosis | None:
                 ids[node],
             )
         if event.event == "cutoff" and pruned is not None:
-            cut: list[int] = []
-            for top in event.cut:
-                cut.extend(tree.leaves_below(top, children) if children[top] else (top,))
+            cut = leaves_under(tree, event.cut, children)
             if any(leaf not in pruned for leaf in cut):
                 is_max = tree.kinds[node] == MAX
                 if is_max:
@@ -359,6 +365,8 @@ def _first_wrong_value(grader: Grader, answer: Answer) -> Diagnosis | None:
         seen = ", ".join(f"{ids[kid]} = {key.nodes.get(kid, key.statics.get(kid))}" for kid in kids)
         if tree.kinds[node] == CHANCE:
             how = f"the probability-weighted sum of its outcomes ({seen})"
+        elif tree.kinds[node] not in (MAX, MIN):
+            how = f"the child best for the player to move among {seen}"
         else:
             how = f"the {'largest' if tree.kinds[node] == MAX else 'smallest'} of {seen}"
         return Diagnosis(

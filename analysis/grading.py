@@ -26,11 +26,11 @@ from fractions import Fraction
 from typing import Any, Final
 
 from analysis.alphabeta import AlphaBetaResult
-from analysis.answer_key import AnswerKey, TreeProblem, correct_key, parse_problem
+from analysis.answer_key import AnswerKey, TreeProblem, Value, correct_key, parse_problem
 from analysis.horizon import horizon
 from games.errors import InvalidInputError, join_pointer
 from games.limits import Limits
-from games.numbers import Exact, parse_exact
+from games.numbers import parse_exact
 from games.tree import Tree
 
 FIELDS: Final = (
@@ -81,9 +81,16 @@ class Rubric:
     tolerance_amount: Fraction = Fraction(0)
     ordered: bool = False
 
-    def close(self, given: Exact, expected: Exact) -> bool:
+    def close(self, given: Value, expected: Value) -> bool:
         if self.tolerance == "exact":
             return given == expected
+        if isinstance(given, tuple) or isinstance(expected, tuple):
+            return (
+                isinstance(given, tuple)
+                and isinstance(expected, tuple)
+                and len(given) == len(expected)
+                and all(self.close(g, e) for g, e in zip(given, expected, strict=True))
+            )
         gap = abs(Fraction(given) - Fraction(expected))
         if self.tolerance == "absolute":
             return gap <= self.tolerance_amount
@@ -129,9 +136,9 @@ class Grade:
 class Answer:
     """A student's answer, parsed: node indices and exact numbers."""
 
-    value: Exact | None = None
+    value: Value | None = None
     best_move: int | None = None
-    nodes: dict[int, Exact] | None = None
+    nodes: dict[int, Value] | None = None
     principal_variation: list[int] | None = None
     pruned: list[int] | None = None
     pruned_leaves: list[int] | None = None
@@ -215,10 +222,20 @@ def _nodes(tree: Tree, raw: Any, pointer: str) -> list[int]:
     return [_node(tree, item, f"{pointer}/{i}") for i, item in enumerate(raw)]
 
 
-def _value_map(tree: Tree, raw: Any, pointer: str) -> dict[int, Exact]:
+def _value(tree: Tree, raw: Any, pointer: str) -> Value:
+    """A number, or (max^n) a list of one utility per player."""
+    size = tree.utility_size
+    if not size:
+        return parse_exact(raw, pointer)
+    if not isinstance(raw, list) or len(raw) != size:
+        raise InvalidInputError(f"expected a list of {size} utilities, one per player", pointer)
+    return tuple(parse_exact(item, f"{pointer}/{i}") for i, item in enumerate(raw))
+
+
+def _value_map(tree: Tree, raw: Any, pointer: str) -> dict[int, Value]:
     if not isinstance(raw, dict):
         raise InvalidInputError("expected an object mapping node ids to values", pointer)
-    found: dict[int, Exact] = {}
+    found: dict[int, Value] = {}
     for name, entry in raw.items():
         where = join_pointer(pointer, name)
         try:
@@ -230,7 +247,7 @@ def _value_map(tree: Tree, raw: Any, pointer: str) -> dict[int, Exact]:
                 raise InvalidInputError("a node entry needs a value", where)
             entry = entry.get("value_exact", entry["value"])
             where = join_pointer(where, "value")
-        found[index] = parse_exact(entry, where)
+        found[index] = _value(tree, entry, where)
     return found
 
 
@@ -250,7 +267,8 @@ def parse_answer(tree: Tree, raw: Any, pointer: str = "/answer") -> Answer:
     for name, entry in raw.items():
         where = join_pointer(pointer, name)
         if name == "value":
-            parsed[name] = parse_exact(raw.get("value_exact", entry), where)
+            exact = raw.get("value_exact", entry)
+            parsed[name] = _value(tree, exact if not tree.utility_size else entry, where)
         elif name == "best_move":
             parsed[name] = _node(tree, entry, where)
         elif name == "nodes":
@@ -264,8 +282,10 @@ def parse_answer(tree: Tree, raw: Any, pointer: str = "/answer") -> Answer:
     return Answer(**parsed, raw=raw)
 
 
-def number_json(value: Exact) -> int | str:
-    """JSON form of an exact number: an integer, or a ``"p/q"`` string."""
+def number_json(value: Value) -> Any:
+    """JSON form of an exact number: an integer, or a ``"p/q"`` string (a list for tuples)."""
+    if isinstance(value, tuple):
+        return [number_json(item) for item in value]
     return value if type(value) is int else str(value)
 
 
@@ -317,13 +337,12 @@ class Grader:
 
     def check(self, raw_answer: Any, pointer: str = "/answer") -> Answer:
         answer = parse_answer(self.tree, raw_answer, pointer)
-        if self.key.pruned is None:
-            for name in SEARCH_FIELDS:
-                if getattr(answer, name) is not None:
-                    raise InvalidInputError(
-                        f"{name} is part of alpha-beta answers, not of {self.problem.type} ones",
-                        join_pointer(pointer, name),
-                    )
+        for name in SEARCH_FIELDS:
+            if getattr(answer, name) is not None and getattr(self.key, name) is None:
+                raise InvalidInputError(
+                    f"{name} is not part of answers to this {self.problem.type} problem",
+                    join_pointer(pointer, name),
+                )
         return answer
 
     def grade(
@@ -406,7 +425,7 @@ def score_answer(tree: Tree, key: AnswerKey, answer: Answer, rubric: Rubric) -> 
 
 
 def _grade_value(
-    key: AnswerKey, given: Exact | None, points: Fraction, rubric: Rubric, raw: Any
+    key: AnswerKey, given: Value | None, points: Fraction, rubric: Rubric, raw: Any
 ) -> GradedItem:
     expected = number_json(key.value)
     if given is None:
@@ -450,7 +469,7 @@ def _grade_move(
 def _grade_nodes(
     tree: Tree,
     key: AnswerKey,
-    given: dict[int, Exact] | None,
+    given: dict[int, Value] | None,
     points: Fraction,
     rubric: Rubric,
     raw: Any,

@@ -12,8 +12,9 @@ from marshmallow import Schema, fields, validate
 from api.fields import StrictBoolean, StrictInteger
 
 PROBLEM_DOC = (
-    'A solve request tagged with its type: {"type": "minimax" | "alphabeta" | "expectimax", '
-    '"tree": ..., "root": "max", "depth": null, "prune_on_equality": true}.'
+    'A solve request tagged with its type: {"type": "minimax" | "alphabeta" | "expectimax" '
+    '| "maxn", "tree": ..., "root": "max", "depth": null, "prune_on_equality": true, '
+    '"tie_break": "leftmost", "max_sum": null}.'
 )
 ANSWER_DOC = (
     "What the student wrote, with the solve response's field names: value, best_move, "
@@ -70,7 +71,8 @@ class DiagnosisSchema(Schema):
         metadata={
             "description": "Stable code: strict_pruning, prune_on_equality, "
             "alpha_not_passed_at_root, right_to_left, wrong_root_player, depth_off_by_one, "
-            "depth_in_rounds, uniform_chance, evaluated_pruned_leaf, first_departure."
+            "depth_in_rounds, uniform_chance, wrong_tie_break, evaluated_pruned_leaf, "
+            "first_departure."
         },
     )
     message = fields.String(required=True)

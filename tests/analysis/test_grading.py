@@ -307,3 +307,31 @@ def test_generator_is_deterministic_and_meets_constraints() -> None:
         )
 
     assert distinct(tree, True)
+
+
+MAXN = {
+    "kind": "player",
+    "children": [
+        {"kind": "player", "children": [{"value": [1, 2, 3]}, {"value": [4, 2, 1]}]},
+        {"kind": "player", "children": [{"value": [2, 5, 0]}, {"value": [6, 1, 1]}]},
+    ],
+}
+
+
+def test_maxn_answers_and_tie_break_diagnosis() -> None:
+    # Player 1 ties at root.0 (2 and 2): leftmost keeps (1,2,3); root.1 gives (2,5,0).
+    # Player 0 then prefers (2,5,0) via root.1. Rightmost: root.0 = (4,2,1), which
+    # player 0 prefers to (2,5,0): value (4,2,1) via root.0.
+    right = {
+        "value": [2, 5, 0],
+        "best_move": "root.1",
+        "nodes": {"root": [2, 5, 0], "root.0": [1, 2, 3], "root.1": ["2", "5", "0/1"]},
+    }
+    grade = grader(MAXN, "maxn").grade(right)
+    assert grade.score == grade.max_score == 6
+    grade = grader(MAXN, "maxn").grade({"value": [4, 2, 1], "best_move": "root.0"})
+    assert grade.score == 0
+    assert codes(grade) == ["wrong_tie_break"]
+    with pytest.raises(InvalidInputError) as error:
+        grader(MAXN, "maxn").grade({"nodes": {"root.0": [1, 2]}})
+    assert error.value.errors[0].pointer == "/answer/nodes/root.0"
