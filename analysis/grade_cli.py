@@ -25,7 +25,8 @@ from typing import Any
 from analysis.alphabeta import alpha_beta
 from analysis.expectimax import expectimax
 from analysis.grade_report import grades_csv, gradescope_results, summarize
-from analysis.grading import Grade, Grader, parse_rubric
+from analysis.graders import make_grader
+from analysis.grading import Grade, parse_rubric
 from analysis.maxn import maxn
 from analysis.minimax import minimax
 from analysis.tree_json import alpha_beta_json, expectimax_json, maxn_json, minimax_json
@@ -74,7 +75,7 @@ def grade_command(args: argparse.Namespace) -> int:
     raw_rubric = document.get("rubric") if wrapped else None
     if args.rubric is not None:
         raw_rubric = _load(Path(args.rubric))
-    grader = Grader.from_json(problem)
+    grader = make_grader(problem)
     rubric = parse_rubric(raw_rubric)
     answers = _answers(Path(args.answers))
     grades: dict[str, Grade] = {

@@ -51,6 +51,7 @@ DEFAULT_POINTS: Final[Mapping[str, Fraction]] = {
     "pruned": Fraction(2),
     "pruned_leaves": Fraction(2),
     "evaluated_leaves": Fraction(2),
+    "pure_equilibria": Fraction(2),  # matrix problems: analysis.matrix_grading
 }
 TOLERANCES: Final = ("exact", "absolute", "relative")
 
@@ -366,7 +367,7 @@ class Grader:
         return Grade(total, most, items, found)
 
 
-def _item(
+def graded_item(
     name: str,
     points: Fraction,
     fraction: Fraction,
@@ -429,10 +430,12 @@ def _grade_value(
 ) -> GradedItem:
     expected = number_json(key.value)
     if given is None:
-        return _item("value", points, Fraction(0), rubric, expected, None, "no root value given")
+        return graded_item(
+            "value", points, Fraction(0), rubric, expected, None, "no root value given"
+        )
     if rubric.close(given, key.value):
-        return _item("value", points, Fraction(1), rubric, expected, raw, "correct")
-    return _item(
+        return graded_item("value", points, Fraction(1), rubric, expected, raw, "correct")
+    return graded_item(
         "value",
         points,
         Fraction(0),
@@ -448,14 +451,16 @@ def _grade_move(
 ) -> GradedItem:
     expected = tree.ids[key.best_move] if key.best_move >= 0 else None
     if given is None:
-        return _item("best_move", points, Fraction(0), rubric, expected, None, "no move given")
+        return graded_item(
+            "best_move", points, Fraction(0), rubric, expected, None, "no move given"
+        )
     if given in key.best_moves:
         note = "correct"
         if len(key.best_moves) > 1:
             note += f" (optimal moves: {', '.join(_ids(tree, sorted(key.best_moves)))})"
-        return _item("best_move", points, Fraction(1), rubric, expected, raw, note)
+        return graded_item("best_move", points, Fraction(1), rubric, expected, raw, note)
     moves = ", ".join(_ids(tree, sorted(key.best_moves)))
-    return _item(
+    return graded_item(
         "best_move",
         points,
         Fraction(0),
@@ -506,7 +511,7 @@ def _grade_nodes(
             + ", ".join(_ids(tree, extra[:10]))
         )
     feedback = "; ".join(notes) or "correct"
-    return _item(
+    return graded_item(
         "nodes",
         points,
         fraction,
@@ -545,7 +550,7 @@ def _grade_line(
         feedback = f"step {good + 1} ({tree.ids[given[good]]}) is not an optimal move"
     else:
         feedback = f"the line stops at {tree.ids[parent]} before the search does"
-    return _item("principal_variation", points, fraction, rubric, expected, raw, feedback)
+    return graded_item("principal_variation", points, fraction, rubric, expected, raw, feedback)
 
 
 def _grade_list(
@@ -571,7 +576,7 @@ def _grade_list(
         notes.append("should not be listed: " + ", ".join(_ids(tree, extra[:10])))
     if rubric.ordered and not missing and not extra and fraction < 1:
         notes.append("right nodes, wrong order (the search goes left to right)")
-    return _item(
+    return graded_item(
         name,
         points,
         fraction,

@@ -7,7 +7,8 @@ import dataclasses
 from flask import Blueprint, Response, request
 
 from analysis.grade_report import grades_csv, summarize
-from analysis.grading import Grade, Grader, parse_rubric
+from analysis.graders import make_grader
+from analysis.grading import Grade, parse_rubric
 from analysis.problem_generator import ProblemSettings, generate_problem
 from api.body import load
 from api.gc_pause import gc_paused
@@ -46,7 +47,7 @@ AIMA = {"type": "alphabeta", "tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]]}
 )
 def grade_view() -> Response:
     options = load(GradeRequestSchema())
-    grader = Grader.from_json(options["problem"], limits())
+    grader = make_grader(options["problem"], limits())
     rubric = parse_rubric(options["rubric"])
     grade = grader.grade(options["answer"], rubric, diagnose=options["diagnose"])
     return json_response(grade)
@@ -74,7 +75,7 @@ def grade_view() -> Response:
 def grade_batch_view() -> Response:
     with gc_paused():
         options = load(GradeBatchRequestSchema())
-        grader = Grader.from_json(options["problem"], limits())
+        grader = make_grader(options["problem"], limits())
         rubric = parse_rubric(options["rubric"])
         grades: dict[str, Grade] = {
             student: grader.grade(

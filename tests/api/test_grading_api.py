@@ -151,3 +151,28 @@ def test_generator_impossible_constraints_422(client: FlaskClient) -> None:
     request = {"depth": 1, "branching": [2, 2], "min_pruned_leaves": 1, "max_attempts": 20}
     response = client.post("/v1/problems/generate", json=request)
     assert response.status_code == 422
+
+
+def test_matrix_problem_through_the_api(client: FlaskClient) -> None:
+    problem = {"type": "matrix", "A": [[2, 0], [0, 1]], "B": [[1, 0], [0, 2]]}
+    answer = {"pure_equilibria": [[1, 1], [0, 0]]}
+    body = client.post("/v1/grade", json={"problem": problem, "answer": answer}).json
+    assert body["score"] == body["max_score"] == 2
+    bad = client.post(
+        "/v1/grade", json={"problem": problem, "answer": {"pure_equilibria": [[0, 5]]}}
+    )
+    assert bad.status_code == 422
+    assert bad.json["errors"][0]["pointer"] == "/answer/pure_equilibria/0/1"
+
+
+def test_core_does_not_import_flask() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, analysis.grading, analysis.diagnosis, analysis.graders, "
+        "analysis.grade_cli, analysis.problem_generator, analysis.grade_report; "
+        "print('flask' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
