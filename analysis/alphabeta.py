@@ -17,7 +17,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from itertools import chain
 from typing import Any, Final
 
 from analysis.horizon import Horizon, horizon, numeric
@@ -25,7 +24,7 @@ from analysis.stats import SearchStats
 from games.errors import LimitExceededError
 from games.limits import Deadline
 from games.numbers import Exact
-from games.tree import DECISION_KINDS, MAX, TWO_PLAYER_HINT, Tree
+from games.tree import DECISION_KINDS, MAX, TWO_PLAYER_HINT, Tree, leaves_below_all
 
 EXACT: Final = "exact"
 LOWER: Final = "lower"
@@ -125,13 +124,7 @@ class AlphaBetaResult:
     def pruned_leaves(self) -> list[int]:
         # Listing them touches every pruned leaf (often most of the tree), so it
         # is done on demand rather than as part of the search.
-        children = self.search_children
-        below = self.tree.leaves_below
-        return list(
-            chain.from_iterable(
-                below(top, children) if children[top] else (top,) for top in self.pruned
-            )
-        )
+        return leaves_below_all(self.tree, self.pruned, self.search_children)
 
 
 def alpha_beta(
@@ -194,7 +187,8 @@ def _search(
 
     root_max = kinds[0] == MAX
     # A frame: [node, alpha, beta, v, next slot, best child, bound of best, is MAX]
-    frame: list[Any] = [0, NEG_INF, POS_INF, NEG_INF if root_max else POS_INF, 0, -1, EXACT, root_max]
+    start = NEG_INF if root_max else POS_INF
+    frame: list[Any] = [0, NEG_INF, POS_INF, start, 0, -1, EXACT, root_max]
     stack = [frame]
     if not children[0]:
         # a single static node: nothing to search

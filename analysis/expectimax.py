@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import islice, repeat
 from math import lcm
 from typing import Final, cast
 
-from analysis.horizon import Horizon, horizon, numeric
+from analysis.horizon import Horizon, horizon, start_values
 from analysis.stats import SearchStats
 from games.limits import Deadline
 from games.numbers import Exact, normalize
@@ -108,8 +107,7 @@ def _back_up(
     kinds = tree.kinds
     probabilities = tree.probabilities
     covered = seen.covered
-    values: list[Exact | None] = list(islice(numeric(seen.static), covered))
-    values.extend(repeat(None, len(tree) - covered))
+    values = start_values(seen, len(tree))
     best_child = [-1] * len(tree)
     for index in range(covered - 1, -1, -1):
         kids = children[index]

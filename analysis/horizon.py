@@ -9,8 +9,9 @@ its value (H-minimax, AIMA section 5.4).
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from itertools import islice, repeat
 from typing import cast
 
 from games.errors import InvalidInputError
@@ -83,3 +84,24 @@ def horizon(tree: Tree, depth: int | None) -> Horizon:
 def numeric(static: Sequence[Utility | None]) -> Sequence[Exact | None]:
     """The static values of a tree already checked to hold numbers (not utility lists)."""
     return cast(Sequence[Exact | None], static)
+
+
+def start_values(seen: Horizon, count: int) -> list[Exact | None]:
+    """Per node of a ``count``-node tree: its static value if the search can reach it
+    (internal nodes get theirs overwritten as they are backed up), else ``None``."""
+    values: list[Exact | None] = list(islice(numeric(seen.static), seen.covered))
+    values.extend(repeat(None, count - seen.covered))
+    return values
+
+
+def static_nodes(seen: Horizon) -> Iterator[int]:
+    """Indices of the nodes the search scores statically (leaves and frontier nodes)."""
+    children = seen.children
+    return (index for index in range(seen.covered) if not children[index])
+
+
+def static_pointer(tree: Tree, index: int) -> str:
+    """JSON pointer of what scores a static node: a leaf's value or a frontier node's eval."""
+    if tree.children[index]:
+        return tree.field_pointer(index, "eval")
+    return tree.value_pointer(index)

@@ -16,15 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from itertools import chain
 from typing import Any, Final, cast
 
-from analysis.horizon import Horizon, horizon
+from analysis.horizon import Horizon, horizon, static_nodes, static_pointer
 from analysis.stats import SearchStats
 from games.errors import InvalidInputError
 from games.limits import Deadline
 from games.numbers import Exact, normalize
-from games.tree import CHANCE, PLAYER, Tree
+from games.tree import CHANCE, PLAYER, Tree, leaves_below_all
 
 MAXN_KINDS: Final = frozenset({PLAYER, CHANCE})
 MAXN_HINT: Final = (
@@ -73,13 +72,7 @@ class MaxnResult:
 
     @cached_property
     def pruned_leaves(self) -> list[int]:
-        children = self.search_children
-        below = self.tree.leaves_below
-        return list(
-            chain.from_iterable(
-                below(top, children) if children[top] else (top,) for top in self.pruned
-            )
-        )
+        return leaves_below_all(self.tree, self.pruned, self.search_children)
 
 
 def movers(tree: Tree) -> list[int | None]:
@@ -140,16 +133,10 @@ def maxn(
 
 
 def _check_sums(tree: Tree, seen: Horizon, max_sum: Exact) -> None:
-    for index in range(seen.covered):
-        if seen.children[index]:
-            continue
+    for index in static_nodes(seen):
         payoffs = cast(Payoffs, seen.static[index])
         if min(payoffs) < 0 or sum(payoffs) > max_sum:
-            where = (
-                tree.value_pointer(index)
-                if not tree.children[index]
-                else tree.field_pointer(index, "eval")
-            )
+            where = static_pointer(tree, index)
             raise InvalidInputError(
                 f"shallow pruning needs non-negative utilities summing to at most {max_sum}; "
                 f"node {tree.ids[index]!r} has {[str(p) for p in payoffs]}",
@@ -306,4 +293,3 @@ class _Search:
 
 def _add(left: Exact, right: Exact) -> Exact:
     return left + right
-

@@ -8,7 +8,7 @@ from itertools import islice, repeat
 
 import numpy as np
 
-from analysis.horizon import Horizon, horizon, numeric
+from analysis.horizon import Horizon, horizon, start_values
 from analysis.stats import SearchStats
 from games.limits import Deadline
 from games.numbers import Exact
@@ -87,8 +87,7 @@ def _loop(tree: Tree, seen: Horizon, covered: int, deadline: Deadline | None) ->
     """Exact values of the first ``covered`` nodes, one node at a time."""
     children = seen.children
     kinds = tree.kinds
-    values: list[Exact | None] = list(islice(numeric(seen.static), covered))
-    values.extend(repeat(None, len(tree) - covered))
+    values = start_values(seen, len(tree))
     best_child = [-1] * len(tree)
     for index in range(covered - 1, -1, -1):
         kids = children[index]

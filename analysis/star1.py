@@ -22,7 +22,7 @@ from typing import Any
 
 from analysis.alphabeta import EXACT, LOWER, NEG_INF, POS_INF, UPPER, AlphaBetaResult, Cutoff
 from analysis.expectimax import EXPECTIMAX_HINT, EXPECTIMAX_KINDS
-from analysis.horizon import Horizon, horizon, numeric
+from analysis.horizon import Horizon, horizon, numeric, static_nodes, static_pointer
 from analysis.stats import SearchStats
 from games.errors import InvalidInputError
 from games.limits import Deadline
@@ -57,23 +57,15 @@ def star1(
 
 
 def _check_bounds(tree: Tree, seen: Horizon, low: Exact, high: Exact) -> None:
-    static = seen.static
-    children = seen.children
-    for index in range(seen.covered):
-        if children[index]:
-            continue
+    static = numeric(seen.static)
+    for index in static_nodes(seen):
         value = static[index]
         assert value is not None
-        if value < low or value > high:  # type: ignore[operator]
-            where = (
-                tree.value_pointer(index)
-                if not tree.children[index]
-                else tree.field_pointer(index, "eval")
-            )
+        if value < low or value > high:
             raise InvalidInputError(
                 f"node {tree.ids[index]!r} has value {value}, outside the stated bounds "
                 f"[{low}, {high}]",
-                where,
+                static_pointer(tree, index),
             )
 
 

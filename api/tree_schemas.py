@@ -18,21 +18,13 @@ def ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-class TreeRequestSchema(Schema):
+class TreeInputSchema(Schema):
     tree = fields.Raw(
         required=True,
         metadata={
             "description": "The game tree: a node object, nested arrays (shorthand) or "
             "the flat form. See the Tree schema.",
             "openapi": {"allOf": [ref("Tree")]},
-        },
-    )
-    root = fields.String(
-        load_default="max",
-        validate=validate.OneOf(["max", "min"]),
-        metadata={
-            "description": "Kind of the root when the tree does not state it; "
-            "levels without a kind alternate from it."
         },
     )
     depth = StrictInteger(
@@ -42,6 +34,17 @@ class TreeRequestSchema(Schema):
         metadata={
             "description": "Depth cutoff in plies (H-minimax): nodes at this depth are "
             "scored by their eval. null searches to the leaves."
+        },
+    )
+
+
+class TreeRequestSchema(TreeInputSchema):
+    root = fields.String(
+        load_default="max",
+        validate=validate.OneOf(["max", "min"]),
+        metadata={
+            "description": "Kind of the root when the tree does not state it; "
+            "levels without a kind alternate from it."
         },
     )
 
@@ -281,25 +284,7 @@ class ExpectimaxResultSchema(TreeResultSchema):
     cutoffs = fields.List(fields.Nested(CutoffSchema))
 
 
-class MaxnRequestSchema(Schema):
-    tree = fields.Raw(
-        required=True,
-        metadata={
-            "description": "A tree of player nodes (player: 0-based, default: the next "
-            "player after the parent's) and leaves whose value lists one utility per "
-            "player. Chance nodes are allowed (expected utilities).",
-            "openapi": {"allOf": [ref("Tree")]},
-        },
-    )
-    depth = StrictInteger(
-        load_default=None,
-        allow_none=True,
-        validate=validate.Range(min=0),
-        metadata={
-            "description": "Depth cutoff in plies; nodes there are scored by their eval "
-            "(a utility list)."
-        },
-    )
+class MaxnRequestSchema(TreeInputSchema):
     tie_break = fields.String(
         load_default="leftmost",
         validate=validate.OneOf(["leftmost", "rightmost"]),

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Final
 
 from games.errors import InvalidInputError, join_pointer
@@ -37,6 +38,31 @@ Utility = Exact | tuple[Exact, ...]
 ROOT_ID: Final = "root"
 """Default id of the root. A node without an id is named after its parent:
 ``<parent id>.<child position, from 0>``, e.g. ``root.2.0``."""
+
+
+def node_pointer(
+    base: str, parents: list[int], positions: list[int], array_nodes: bytearray, index: int
+) -> str:
+    """JSON pointer of a nested-form node: ``/children/k`` steps below an object,
+    ``/k`` steps below a shorthand array (``array_nodes`` flags those)."""
+    steps: list[str] = []
+    node = index
+    while node > 0:
+        parent = parents[node]
+        if array_nodes and array_nodes[parent]:
+            steps.append(f"/{positions[node]}")
+        else:
+            steps.append(f"/children/{positions[node]}")
+        node = parent
+    return base + "".join(reversed(steps))
+
+
+def leaves_below_all(tree: Tree, tops: list[int], children: Sequence[Sequence[int]]) -> list[int]:
+    """Leaves (static nodes, under ``children``) of the subtrees under ``tops``, in order."""
+    below = tree.leaves_below
+    return list(
+        chain.from_iterable(below(top, children) if children[top] else (top,) for top in tops)
+    )
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -153,17 +179,7 @@ class Tree:
         """JSON pointer of node ``index`` in the request it was parsed from."""
         if self.source_pointers is not None:
             return self.source_pointers[index]
-        steps: list[str] = []
-        node = index
-        while node > 0:
-            parent = self.parents[node]
-            position = self._positions[node]
-            if self._array_nodes and self._array_nodes[parent]:
-                steps.append(f"/{position}")
-            else:
-                steps.append(f"/children/{position}")
-            node = parent
-        return self._base + "".join(reversed(steps))
+        return node_pointer(self._base, self.parents, self._positions, self._array_nodes, index)
 
     def value_pointer(self, index: int) -> str:
         """JSON pointer of a leaf's value: the node itself for a bare number."""

@@ -27,7 +27,7 @@ from typing import Any, Final, cast
 from games.errors import InvalidInputError, LimitExceededError, join_pointer
 from games.limits import Limits
 from games.numbers import Exact, describe_json, normalize, parse_exact
-from games.tree import CHANCE, LEAF, MAX, MIN, PLAYER, ROOT_ID, Tree, Utility
+from games.tree import CHANCE, LEAF, MAX, MIN, PLAYER, ROOT_ID, Tree, Utility, node_pointer
 
 NODE_FIELDS: Final = frozenset({"id", "kind", "value", "eval", "move", "children", "p", "player"})
 FLAT_FIELDS: Final = frozenset({"root", "nodes"})
@@ -378,16 +378,7 @@ class _TreeBuilder:
     def pointer(self, index: int) -> str:
         if self.source_pointers is not None:
             return self.source_pointers[index]
-        steps: list[str] = []
-        node = index
-        while node > 0:
-            parent = self.parents[node]
-            if self.array_nodes[parent]:
-                steps.append(f"/{self.positions[node]}")
-            else:
-                steps.append(f"/children/{self.positions[node]}")
-            node = parent
-        return self.base + "".join(reversed(steps))
+        return node_pointer(self.base, self.parents, self.positions, self.array_nodes, index)
 
     def fail(self, index: int, field: str | None, message: str) -> InvalidInputError:
         where = self.pointer(index)
