@@ -154,6 +154,8 @@ def alpha_beta(
         )
     tree.require(kinds=DECISION_KINDS, tuples=False, endpoint=TWO_PLAYER_HINT)
     seen = horizon(tree, depth)
+    if deadline is not None:
+        deadline.check()
     return _search(tree, seen, seen.children, prune_on_equality, trace, deadline)
 
 

@@ -129,6 +129,8 @@ def maxn(
     turn = movers(tree)
     if max_sum is not None:
         _check_sums(tree, seen, max_sum)
+    if deadline is not None:
+        deadline.check()
     return _Search(tree, seen, turn, tie_break, max_sum, deadline).run()
 
 

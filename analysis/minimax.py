@@ -57,7 +57,7 @@ def minimax(
     tree.require(kinds=DECISION_KINDS, tuples=False, endpoint=TWO_PLAYER_HINT)
     seen = horizon(tree, depth)
     covered = seen.covered
-    backed = _levels_numpy(tree, seen, covered)
+    backed = _levels_numpy(tree, seen, covered, deadline=deadline)
     if backed is None:
         backed = _loop(tree, seen, covered, deadline)
     values, best_child = backed
@@ -102,7 +102,13 @@ def _loop(tree: Tree, seen: Horizon, covered: int, deadline: Deadline | None) ->
     return values, best_child
 
 
-def _levels_numpy(tree: Tree, seen: Horizon, covered: int, smallest: int = 4096) -> Backed | None:
+def _levels_numpy(
+    tree: Tree,
+    seen: Horizon,
+    covered: int,
+    smallest: int = 4096,
+    deadline: Deadline | None = None,
+) -> Backed | None:
     """The same values level by level with numpy, or None unless every static
     value of the search is an integer that fits in 64 bits (and the search
     covers at least ``smallest`` nodes, below which arrays do not pay off)."""
@@ -123,6 +129,8 @@ def _levels_numpy(tree: Tree, seen: Horizon, covered: int, smallest: int = 4096)
     best = np.full(covered, -1, dtype=np.int64)
     kinds = tree.kinds
     for level in range(bottom - 1, -1, -1):
+        if deadline is not None:
+            deadline.check()
         low, high = starts[level], starts[level + 1]
         counts = np.fromiter(
             map(len, islice(children, low, high)), dtype=np.int64, count=high - low

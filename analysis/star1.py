@@ -53,6 +53,8 @@ def star1(
         )
     seen = horizon(tree, depth)
     _check_bounds(tree, seen, low, high)
+    if deadline is not None:
+        deadline.check()
     return _Search(tree, seen, low, high, prune_on_equality, deadline).run()
 
 

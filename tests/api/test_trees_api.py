@@ -14,7 +14,7 @@ AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 
 
 def problem(response: Any, status: int) -> dict[str, Any]:
-    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.status_code == status, response.get_data(as_text=True)[:500]
     assert response.mimetype == "application/problem+json"
     body: dict[str, Any] = response.get_json(force=True)
     assert body["status"] == status
@@ -233,3 +233,15 @@ def test_core_does_not_import_flask() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize("path", ["/v1/trees/minimax", "/v1/trees/alphabeta",
+                                  "/v1/trees/expectimax"])
+def test_time_limit_is_413(path: str) -> None:
+    client = create_app({"ARBITER_TIME_LIMIT": 0.0}).test_client()
+    # a complete ternary tree of depth 10: 88,573 nodes, well past the first deadline check
+    tree: Any = 1
+    for _ in range(10):
+        tree = [tree, tree, tree]
+    body = problem(client.post(path, json={"tree": tree}), 413)
+    assert "time limit" in body["detail"]
