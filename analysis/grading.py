@@ -52,6 +52,12 @@ DEFAULT_POINTS: Final[Mapping[str, Fraction]] = {
     "pruned_leaves": Fraction(2),
     "evaluated_leaves": Fraction(2),
     "pure_equilibria": Fraction(2),  # matrix problems: analysis.matrix_grading
+    # lottery problems: analysis.lottery_grading
+    "emv": Fraction(1),
+    "expected_utility": Fraction(1),
+    "certainty_equivalent": Fraction(1),
+    "risk_premium": Fraction(1),
+    "attitude": Fraction(1),
 }
 TOLERANCES: Final = ("exact", "absolute", "relative")
 

@@ -14,12 +14,14 @@ from api.fields import StrictBoolean, StrictInteger
 PROBLEM_DOC = (
     'A solve request tagged with its type: {"type": "minimax" | "alphabeta" | "expectimax" '
     '| "maxn", "tree": ..., "root": "max", "depth": null, "prune_on_equality": true, '
-    '"tie_break": "leftmost", "max_sum": null}; or {"type": "matrix", "A": ..., "B": ...}.'
+    '"tie_break": "leftmost", "max_sum": null}; or {"type": "matrix", "A": ..., "B": ...}; '
+    'or {"type": "lottery", "lottery": ..., "utility": ...}.'
 )
 ANSWER_DOC = (
     "What the student wrote, with the solve response's field names: value, best_move, "
     "nodes ({id: value} or {id: {value}}), principal_variation, pruned, pruned_leaves, "
-    "evaluated_leaves; or a plain {id: value} map; pure_equilibria (matrix problems). "
+    "evaluated_leaves; or a plain {id: value} map; pure_equilibria (matrix problems); emv, "
+    "expected_utility, certainty_equivalent, risk_premium, attitude (lottery problems). "
     'Numbers may be exact strings ("1/2").'
 )
 RUBRIC_DOC = (
@@ -73,7 +75,8 @@ class DiagnosisSchema(Schema):
             "description": "Stable code: strict_pruning, prune_on_equality, "
             "alpha_not_passed_at_root, right_to_left, wrong_root_player, depth_off_by_one, "
             "depth_in_rounds, uniform_chance, wrong_tie_break, evaluated_pruned_leaf, "
-            "first_departure, one_sided_best_response."
+            "first_departure, one_sided_best_response, emv_as_certainty_equivalent, "
+            "utility_not_inverted, risk_premium_sign."
         },
     )
     message = fields.String(required=True)
