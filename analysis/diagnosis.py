@@ -97,7 +97,8 @@ def _number(value: Any) -> Any:
 def _fresh_root_windows(problem: TreeProblem) -> AnswerKey:
     """Alpha-beta where every root child is searched with (-inf, +inf)."""
     tree, depth = problem.tree, problem.depth
-    children = horizon(tree, depth).children
+    seen = horizon(tree, depth)
+    children = seen.children
     root_max = tree.kinds[0] == MAX
     values: dict[int, Value] = {}
     statics: dict[int, Value] = {}
@@ -108,9 +109,7 @@ def _fresh_root_windows(problem: TreeProblem) -> AnswerKey:
     lines: dict[int, list[int]] = {}
     for kid in children[0]:
         if not children[kid]:
-            score = tree.values[kid] if depth is None or depth > 1 else tree.evals[kid]
-            if score is None:
-                score = tree.values[kid]
+            score = seen.static[kid]  # a leaf's value, or a frontier node's eval
             assert score is not None and not isinstance(score, tuple)
             kid_value: Exact = score
             statics[kid] = kid_value
@@ -174,7 +173,8 @@ def mistaken_keys(problem: TreeProblem, correct: AnswerKey) -> list[tuple[str, s
     if problem.type == "alphabeta":
         code = "strict_pruning" if equality else "prune_on_equality"
         runs.append((code, lambda: _search(problem, tree, depth, not equality)))
-        runs.append(("alpha_not_passed_at_root", lambda: _fresh_root_windows(problem)))
+        if depth != 0 and tree.children[0]:
+            runs.append(("alpha_not_passed_at_root", lambda: _fresh_root_windows(problem)))
         runs.append(("right_to_left", lambda: _search(problem, _reversed(tree), depth, equality)))
     if tree.kinds[0] in (MAX, MIN):
         runs.append(("wrong_root_player", lambda: _search(problem, _flip(tree), depth, equality)))

@@ -335,3 +335,24 @@ def test_maxn_answers_and_tie_break_diagnosis() -> None:
     with pytest.raises(InvalidInputError) as error:
         grader(MAXN, "maxn").grade({"nodes": {"root.0": [1, 2]}})
     assert error.value.errors[0].pointer == "/answer/nodes/root.0"
+
+
+def test_depth_limited_alpha_beta_and_depth_zero() -> None:
+    tree = {
+        "children": [
+            {"eval": 5, "children": [3, 12, 8]},
+            {"eval": 1, "children": [2, 4, 6]},
+            {"eval": 9, "children": [14, 5, 2]},
+        ]
+    }
+    # depth 1: evals 5, 1, 9 are read in turn (nothing to prune at a MAX root): 9
+    problem = grader(tree, depth=1)
+    right = {"value": 9, "best_move": "root.2", "pruned_leaves": []}
+    assert problem.grade(right).score == 4
+    # one ply deeper is AIMA Fig. 5.2: 3 with 2 leaves pruned
+    wrong = problem.grade({"value": 3, "best_move": "root.0"})
+    assert "depth_off_by_one" in codes(wrong)
+    # depth 0: the root's own eval would be needed; without one, a 422 at its eval
+    with pytest.raises(InvalidInputError) as error:
+        grader(tree, depth=0)
+    assert error.value.errors[0].pointer == "/problem/tree/eval"
