@@ -93,3 +93,45 @@ def test_min_root_taken_for_max_is_named(tree: Any) -> None:
         k: set(v) if isinstance(v, list) else v for k, v in right.items()
     }:
         assert "wrong_root_player" in codes(grade)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6), st.integers(1, 3), st.booleans())
+def test_generated_problems_meet_their_constraints(seed: int, depth: int, ties: bool) -> None:
+    from analysis.problem_generator import ProblemSettings, generate_problem
+    from games.errors import InvalidInputError
+    from tests.reference import minimax_value
+
+    settings_ = ProblemSettings(
+        depth=depth, seed=seed, values=(0, 30), unique_best_move=True, no_ties=ties
+    )
+    try:
+        made = generate_problem(settings_)
+    except InvalidInputError:
+        return  # constraints unmet within the attempts: refused, never violated
+    tree = made.problem["tree"]
+    root_values = [minimax_value(kid, False) for kid in tree]
+    assert root_values.count(max(root_values)) == 1
+    assert made.answer["value"] == minimax_value(tree)
+    assert made == generate_problem(settings_)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10**6))
+def test_generated_chance_probabilities(seed: int) -> None:
+    from fractions import Fraction
+
+    from analysis.problem_generator import ProblemSettings, generate_problem
+
+    made = generate_problem(
+        ProblemSettings(type="expectimax", depth=3, seed=seed, denominators=(2, 3, 4))
+    )
+    stack = [made.problem["tree"]]
+    while stack:
+        node = stack.pop()
+        kids = node.get("children", [])
+        stack.extend(kids)
+        if node.get("kind") == "chance":
+            shares = [Fraction(kid["p"]) for kid in kids]
+            assert sum(shares) == 1
+            assert all(share.denominator in (1, 2, 3, 4) for share in shares)
