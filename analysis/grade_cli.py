@@ -11,6 +11,8 @@ answers, one answer file, or a file ``{"answers": {student: answer}}``.
 Gradescope's autograder reads. ``solve`` reads any tree file or request body;
 with a ``type`` it solves as that endpoint would, otherwise by the tree's
 nodes: expectimax with chance nodes, max^n with utility lists, minimax else.
+A game (``A``/``B``, ``payoffs``) gets its pure equilibria; a lottery body
+(``lottery``, ``utility``) its EMV, expected utility, CE and risk premium.
 """
 
 from __future__ import annotations
@@ -26,15 +28,19 @@ from analysis.alphabeta import alpha_beta
 from analysis.expectimax import expectimax
 from analysis.grade_report import grades_csv, gradescope_results, summarize
 from analysis.graders import make_grader
-from analysis.grading import Grade, parse_rubric
+from analysis.grading import Grade, number_json, parse_rubric
+from analysis.lottery_grading import LotteryGrader
 from analysis.maxn import maxn
 from analysis.minimax import minimax
+from analysis.pure_equilibria import pure_nash_equilibria
 from analysis.tree_json import alpha_beta_json, expectimax_json, maxn_json, minimax_json
 from games.errors import InvalidInputError
+from games.matrix_format import parse_game
 from games.tree import CHANCE
 from games.tree_format import parse_tree
 
 COMMANDS = ("grade", "solve")
+MATRIX_FORMS = ("A", "payoffs", "payoff_arrays")
 
 
 def add_commands(commands: Any) -> None:
@@ -100,8 +106,39 @@ def grade_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def _solve_matrix(document: dict[str, Any]) -> dict[str, Any]:
+    game = parse_game({k: v for k, v in document.items() if k != "type"})
+    return {
+        "type": "matrix",
+        "pure_equilibria": [
+            {
+                "profile": list(found.profile),
+                "labels": game.profile_labels(found.profile),
+                "payoffs": [number_json(u) for u in found.payoffs],
+            }
+            for found in pure_nash_equilibria(game)
+        ],
+    }
+
+
+def _solve_lottery(document: dict[str, Any]) -> dict[str, Any]:
+    result = LotteryGrader({k: v for k, v in document.items() if k != "reduce"}).result
+    out: dict[str, Any] = {"type": "lottery", "emv": number_json(result.emv)}
+    for name in ("expected_utility", "certainty_equivalent", "risk_premium"):
+        out[name] = getattr(result, name)
+        out[f"{name}_exact"] = getattr(result, f"{name}_exact")
+    out["attitude"] = result.attitude
+    return out
+
+
 def solve_command(args: argparse.Namespace) -> int:
     document = _load(Path(args.file))
+    if isinstance(document, dict) and (
+        document.get("type") == "matrix" or any(f in document for f in MATRIX_FORMS)
+    ):
+        return _print(_solve_matrix(document))
+    if isinstance(document, dict) and (document.get("type") == "lottery" or "lottery" in document):
+        return _print(_solve_lottery({**document, "type": "lottery"}))
     request = document if isinstance(document, dict) and "tree" in document else {"tree": document}
     tree = parse_tree(request["tree"], root=request.get("root", "max"))
     depth = request.get("depth")
@@ -119,7 +156,10 @@ def solve_command(args: argparse.Namespace) -> int:
         output = minimax_json(minimax(tree, depth=depth))
     else:
         raise InvalidInputError(f"cannot solve a problem of type {kind!r}", "/type")
-    output = {"type": kind, **output}
+    return _print({"type": kind, **output})
+
+
+def _print(output: dict[str, Any]) -> int:
     json.dump(output, sys.stdout, indent=2)
     print()
     return 0

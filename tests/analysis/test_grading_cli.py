@@ -77,3 +77,20 @@ def test_solve_any_tree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> N
     source.write_text(json.dumps({"tree": chance}))
     assert main(["solve", str(source)]) == 0
     assert json.loads(capsys.readouterr().out)["type"] == "expectimax"
+
+
+def test_solve_matrix_and_lottery(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "game.json"
+    # battle of the sexes: pure equilibria on the diagonal
+    source.write_text(json.dumps({"A": [[2, 0], [0, 1]], "B": [[1, 0], [0, 2]]}))
+    assert main(["solve", str(source)]) == 0
+    found = json.loads(capsys.readouterr().out)["pure_equilibria"]
+    assert [e["profile"] for e in found] == [[0, 0], [1, 1]]
+    assert found[0]["payoffs"] == [2, 1]
+    # [1000, 0] at even odds, U = sqrt(x): EMV 500, CE 250
+    source.write_text(
+        json.dumps({"lottery": [{"p": 0.5, "x": 1000}, {"p": 0.5, "x": 0}], "utility": "sqrt(x)"})
+    )
+    assert main(["solve", str(source)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert (out["emv"], out["certainty_equivalent_exact"]) == (500, "250")
