@@ -231,6 +231,10 @@ def _classify_level(level: list[Any], shapes: list[type]) -> Level | None:
             return subs, scores, None, None
         if sub_kinds == {type(None)} and set(map(type, scores)) == {int}:
             return subs, scores, None, None
+    if kinds == {dict}:
+        uniform = _uniform_objects(level)
+        if uniform is not None:
+            return uniform
     if dict in kinds and not all(
         _PLAIN_KEYS.issuperset(node)
         for node, shape in zip(level, shapes, strict=True)
@@ -275,6 +279,38 @@ def _classify_level(level: list[Any], shapes: list[type]) -> Level | None:
         scores,
         stated if any(kind is not None for kind in stated) else None,
         chances if any(chance is not None for chance in chances) else None,
+    )
+
+
+def _uniform_objects(level: list[dict[str, Any]]) -> Level | None:
+    """A level of objects that all have the same number of fields, every one of them
+    among children, value, kind and p and none null (the shape of generated chance
+    trees), checked with whole-list operations; None for anything else."""
+    lengths = set(map(len, level))
+    if len(lengths) != 1:
+        return None
+    width = len(level)
+    subs = list(map(dict.get, level, repeat("children")))
+    scores = list(map(dict.get, level, repeat("value")))
+    stated = list(map(dict.get, level, repeat("kind")))
+    chances = list(map(dict.get, level, repeat("p")))
+    missing = [subs.count(None), scores.count(None), stated.count(None), chances.count(None)]
+    # every field read and none null, and each node a subtree or a leaf, never both
+    if 4 * width - sum(missing) != lengths.pop() * width or missing[0] + missing[1] != width:
+        return None
+    if not set(map(type, subs)) <= {list, type(None)} or not all(
+        sub for sub in subs if sub is not None
+    ):
+        return None
+    if not set(map(type, scores)) <= {int, type(None)}:
+        return None
+    if not set(map(type, stated)) <= {str, type(None)}:
+        return None
+    return (
+        subs,
+        scores,
+        None if missing[2] == width else stated,
+        None if missing[3] == width else chances,
     )
 
 
