@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/chance.py
 	$(BIN)/python bench/matrices.py
 	$(BIN)/python bench/lotteries.py
+	$(BIN)/python bench/grading.py
 
 clean:
 	rm -rf $(VENV)

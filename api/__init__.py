@@ -21,19 +21,26 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config.update(settings(config))
     register_error_handlers(app)
 
-    from api import matrices, meta, trees
-    from api import lotteries, preferences, utility_functions
+    from api import (
+        grading,
+        lotteries,
+        matrices,
+        meta,
+        preferences,
+        tree_formats,
+        trees,
+        utility_functions,
+    )
 
-    app.register_blueprint(meta.bp)
-    app.register_blueprint(trees.bp)
-    app.register_blueprint(matrices.bp)
-    app.register_blueprint(lotteries.bp)
-    app.register_blueprint(utility_functions.bp)
-    app.register_blueprint(preferences.bp)
-    from api import tree_formats
-
-    app.register_blueprint(tree_formats.bp)
-    from api import grading
-
-    app.register_blueprint(grading.bp)
+    for module in (
+        meta,
+        trees,
+        tree_formats,
+        matrices,
+        lotteries,
+        utility_functions,
+        preferences,
+        grading,
+    ):
+        app.register_blueprint(module.bp)
     return app
