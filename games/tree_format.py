@@ -106,8 +106,12 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
     chance_nodes: list[int] = []
     numbers: dict[str, Exact] = {}
     level: list[Any] = [raw]
-    turns: list[str] = [root]  # the kind each node of the level takes if it states none
-    above: list[str | None] = [None]  # the kind of each node's parent
+    # The kind each node of the level takes if it states none: one kind for the whole
+    # level (the usual case: no stated kinds, no chance nodes) or one per node.
+    turns: str | list[str] = root
+    # what the level's parents were, to check that only chance outcomes state p
+    parent_kinds: list[str] = []
+    parent_counts: list[int] = []
     depth = 0
     leaves = 0
     while True:
@@ -116,11 +120,22 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
         if classified is None:
             return None
         subs, scores, stated, chances = classified
-        if stated is None:
+        width = len(level)
+        if stated is None and type(turns) is str:
+            internal = scores.count(None)
+            if internal == width:
+                level_kinds = [turns] * width
+            elif internal == 0:
+                level_kinds = [LEAF] * width
+            else:
+                level_kinds = [turns if score is None else LEAF for score in scores]
+        elif stated is None:
             level_kinds = [
                 turn if score is None else LEAF for turn, score in zip(turns, scores, strict=True)
             ]
         else:
+            if type(turns) is str:
+                turns = [turns] * width
             level_kinds = [
                 (kind or turn) if score is None else LEAF
                 for kind, turn, score in zip(stated, turns, scores, strict=True)
@@ -135,7 +150,10 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
         if chances is None:
             probabilities.extend(repeat(None, len(level)))
         else:
-            read = _plain_probabilities(chances, above, numbers)
+            above: list[str | None] = list(
+                chain.from_iterable(map(repeat, parent_kinds, parent_counts))
+            )
+            read = _plain_probabilities(chances, above or [None], numbers)
             if read is None:
                 return None
             probabilities.extend(read)
@@ -144,9 +162,17 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
         if CHANCE in level_kinds:
             chance_nodes.extend(start + i for i, kind in enumerate(level_kinds) if kind == CHANCE)
         values.extend(scores)
-        array_nodes.extend(bytes([shape is list for shape in shapes]))
-        bare_leaves.extend(bytes([shape is int for shape in shapes]))
-        counts = [0 if sub is None else len(sub) for sub in subs]
+        shape_set = set(shapes)
+        if len(shape_set) == 1:  # one shape for the whole level: flags in one go
+            array_nodes.extend((b"\x01" if list in shape_set else b"\x00") * width)
+            bare_leaves.extend((b"\x01" if int in shape_set else b"\x00") * width)
+        else:
+            array_nodes.extend(bytes([shape is list for shape in shapes]))
+            bare_leaves.extend(bytes([shape is int for shape in shapes]))
+        if level_kinds[0] != LEAF and LEAF not in level_kinds:
+            counts = list(map(len, subs))
+        else:
+            counts = [0 if sub is None else len(sub) for sub in subs]
         leaves += counts.count(0)
         total = len(ids)
         ends = list(accumulate(counts, initial=total))
@@ -171,12 +197,16 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
         positions.extend(chain.from_iterable(map(range, counts)))
         depths.extend(repeat(depth + 1, added))
         # below MAX comes MIN and below MIN comes MAX; chance passes its turn on
-        handed = [
-            MIN if kind == MAX else MAX if kind == MIN else turn
-            for kind, turn in zip(level_kinds, turns, strict=True)
-        ]
-        turns = list(chain.from_iterable(map(repeat, handed, counts)))
-        above = list(chain.from_iterable(map(repeat, level_kinds, counts)))
+        if type(turns) is str and stated is None and CHANCE not in level_kinds:
+            turns = MIN if turns == MAX else MAX
+        else:
+            per_node: list[str] = turns if isinstance(turns, list) else [turns] * width
+            handed: list[str] = [
+                MIN if kind == MAX else MAX if kind == MIN else turn
+                for kind, turn in zip(level_kinds, per_node, strict=True)
+            ]
+            turns = list(chain.from_iterable(map(repeat, handed, counts)))
+        parent_kinds, parent_counts = level_kinds, counts
         level = list(chain.from_iterable(filter(None, subs)))
         depth += 1
     if chance_nodes and _settle_chance(children, probabilities, chance_nodes) is not None:
