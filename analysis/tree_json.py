@@ -18,7 +18,7 @@ from analysis.maxn import MaxnResult
 from analysis.minimax import MinimaxResult
 from analysis.move_ordering import MoveOrderingReport
 from analysis.stats import SearchStats
-from games.numbers import Exact
+from games.numbers import Exact, to_float
 from games.tree import CHANCE, Tree
 
 _INT64 = 2**63
@@ -212,17 +212,13 @@ def star1_json(result: AlphaBetaResult, bounds: tuple[Exact, Exact]) -> dict[str
     out["principal_variation_outcomes"] = _outcomes(
         tree, result.principal_variation, result.values, result.bounds
     )
-    out["bounds"] = [_plain(bounds[0]), _plain(bounds[1])]
+    out["bounds"] = [to_float(bounds[0]), to_float(bounds[1])]
     return out
-
-
-def _plain(value: Exact) -> int | float:
-    return value if type(value) is int else float(value)
 
 
 def _tuple_entry(payoffs: tuple[Exact, ...]) -> dict[str, Any]:
     return {
-        "value": [_plain(u) for u in payoffs],
+        "value": [to_float(u) for u in payoffs],
         "value_exact": [str(u) for u in payoffs],
     }
 
@@ -256,7 +252,7 @@ def maxn_json(
     out["decisions"] = _decisions(tree, result.best_child, result.values)
     out["ties"] = [ids[i] for i in result.ties]
     out["tie_break"] = result.tie_break
-    out["max_sum"] = None if result.max_sum is None else _plain(result.max_sum)
+    out["max_sum"] = None if result.max_sum is None else to_float(result.max_sum)
     out["pruned"] = [ids[i] for i in result.pruned]
     out["pruned_leaves"] = [ids[i] for i in result.pruned_leaves]
     out["depth"] = result.depth

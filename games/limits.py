@@ -46,5 +46,3 @@ class Deadline:
         if self._stop is not None and time.monotonic() > self._stop:
             raise LimitExceededError(f"computation exceeded the time limit of {self._limit} s", "")
 
-
-NO_LIMITS = Limits(max_nodes=10**12, max_depth=10**12, time_limit=None)

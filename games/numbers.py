@@ -128,8 +128,3 @@ def to_float(value: Exact) -> int | float:
     if type(value) is int:
         return value
     return float(value)
-
-
-def exact_text(value: Exact) -> str:
-    """Exact string form: ``"3"``, ``"-7/2"``."""
-    return str(value)

@@ -131,9 +131,6 @@ class Tree:
             self._index.update((name, i) for i, name in enumerate(self.ids))
         return self._index[node_id]
 
-    def is_leaf(self, index: int) -> bool:
-        return not self.children[index]
-
     def preorder(self, top: int = 0, children: Sequence[Sequence[int]] | None = None) -> list[int]:
         """Indices of the subtree under ``top`` in preorder (parents first, left to right)."""
         if children is None:
