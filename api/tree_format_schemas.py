@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from api.fields import StrictBoolean, StrictInteger
-from api.tree_schemas import ref
+from api.tree_schemas import bounds_field, max_sum_field, ref, tie_break_field
 
 IMPORT_FORMATS = ("efg", "cs188")
 EXPORT_FORMATS = ("efg", "dot")
@@ -15,7 +15,6 @@ GRAPH_ALGORITHMS = ("minimax", "alphabeta", "expectimax")
 MAX_TEXT = 20_000_000
 
 _TEXT = {"description": "The file's contents, as one string."}
-_EXACT = {"openapi": {"allOf": [ref("ExactNumber")]}}
 _TREE_OUT = {
     "type": "object",
     "description": "The tree in Arbiter's JSON form (see the Tree schema): nested node "
@@ -126,29 +125,14 @@ class RenderRequestSchema(TreeInputSchema):
             "(false: only on strict inequality, as CS188)."
         },
     )
-    bounds = fields.List(
-        fields.Raw(metadata=_EXACT),
-        load_default=None,
-        allow_none=True,
-        validate=validate.Length(equal=2),
-        metadata={
-            "description": "expectimax: [lo, hi] bounds on every leaf value; given, chance "
-            "nodes are pruned too (Star1) and the pruned subtrees drawn grey."
-        },
+    bounds = bounds_field(
+        "expectimax: [lo, hi] bounds on every leaf value; given, chance nodes are pruned too "
+        "(Star1) and the pruned subtrees drawn grey."
     )
-    tie_break = fields.String(
-        load_default="leftmost",
-        validate=validate.OneOf(["leftmost", "rightmost"]),
-        metadata={"description": "maxn: which of several children best for the mover is chosen."},
-    )
-    max_sum = fields.Raw(
-        load_default=None,
-        allow_none=True,
-        metadata={
-            "description": "maxn: utilities are >= 0 and sum to at most this; enables shallow "
-            "pruning (Korf), drawn grey.",
-            **_EXACT,
-        },
+    tie_break = tie_break_field("maxn: which of several children best for the mover is chosen.")
+    max_sum = max_sum_field(
+        "maxn: utilities are >= 0 and sum to at most this; enables shallow pruning (Korf), "
+        "drawn grey."
     )
 
 

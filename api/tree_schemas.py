@@ -226,16 +226,35 @@ class AlphaBetaResultSchema(TreeResultSchema):
 _EXACT = {"openapi": {"allOf": [ref("ExactNumber")]}}
 
 
-class ExpectimaxRequestSchema(TreeRequestSchema):
-    bounds = fields.List(
+def bounds_field(description: str) -> fields.Field:
+    """``[lo, hi]`` bounds on leaf values, as exact numbers."""
+    return fields.List(
         fields.Raw(metadata=_EXACT),
         load_default=None,
         allow_none=True,
         validate=validate.Length(equal=2),
-        metadata={
-            "description": "[lo, hi]: every leaf value lies in this range. Given, the search "
-            "prunes chance nodes too (Star1) and reports what it pruned; the value is the same."
-        },
+        metadata={"description": description},
+    )
+
+
+def tie_break_field(description: str) -> fields.Field:
+    return fields.String(
+        load_default="leftmost",
+        validate=validate.OneOf(["leftmost", "rightmost"]),
+        metadata={"description": description},
+    )
+
+
+def max_sum_field(description: str) -> fields.Field:
+    return fields.Raw(
+        load_default=None, allow_none=True, metadata={"description": description, **_EXACT}
+    )
+
+
+class ExpectimaxRequestSchema(TreeRequestSchema):
+    bounds = bounds_field(
+        "[lo, hi]: every leaf value lies in this range. Given, the search prunes chance nodes "
+        "too (Star1) and reports what it pruned; the value is the same."
     )
     prune_on_equality = StrictBoolean(
         load_default=True,
@@ -285,19 +304,9 @@ class ExpectimaxResultSchema(TreeResultSchema):
 
 
 class MaxnRequestSchema(TreeInputSchema):
-    tie_break = fields.String(
-        load_default="leftmost",
-        validate=validate.OneOf(["leftmost", "rightmost"]),
-        metadata={"description": "Which of several children best for the mover is chosen."},
-    )
-    max_sum = fields.Raw(
-        load_default=None,
-        allow_none=True,
-        metadata={
-            "description": "Utilities are >= 0 and sum to at most this: enables Korf's "
-            "shallow pruning.",
-            **_EXACT,
-        },
+    tie_break = tie_break_field("Which of several children best for the mover is chosen.")
+    max_sum = max_sum_field(
+        "Utilities are >= 0 and sum to at most this: enables Korf's shallow pruning."
     )
     paranoid = StrictInteger(
         load_default=None,
