@@ -106,7 +106,8 @@ def parse_problem(raw: Any, pointer: str = "/problem", limits: Limits | None = N
     kind = raw.get("type")
     if kind not in PROBLEM_TYPES:
         raise InvalidInputError(
-            f"problem type must be one of {', '.join(PROBLEM_TYPES)}, matrix, lottery; "
+            f"problem type must be one of {', '.join(PROBLEM_TYPES)}, matrix, lottery, "
+            "preferences; "
             f"got {kind!r}",
             f"{pointer}/type",
         )

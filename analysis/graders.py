@@ -7,6 +7,7 @@ from typing import Any, Protocol
 from analysis.grading import Grade, Grader, Rubric
 from analysis.lottery_grading import LotteryGrader
 from analysis.matrix_grading import MatrixGrader
+from analysis.preference_grading import PreferenceGrader
 from games.errors import InvalidInputError
 from games.limits import Limits
 from games.matrix_format import MatrixLimits
@@ -26,9 +27,11 @@ def make_grader(
     raw: Any, limits: Limits | None = None, matrix_limits: MatrixLimits | None = None
 ) -> AnswerGrader:
     """A grader for a tree problem (``minimax``, ``alphabeta``, ``expectimax``, ``maxn``)
-    or a ``matrix`` or ``lottery`` problem; the key is computed here, once."""
+    or a ``matrix``, ``lottery`` or ``preferences`` problem; the key is computed here, once."""
     if isinstance(raw, dict) and raw.get("type") == "lottery":
         return LotteryGrader(raw)
+    if isinstance(raw, dict) and raw.get("type") == "preferences":
+        return PreferenceGrader(raw)
     if isinstance(raw, dict) and raw.get("type") == "matrix":
         game = {name: value for name, value in raw.items() if name != "type"}
         return MatrixGrader(game, matrix_limits)

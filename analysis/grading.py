@@ -58,6 +58,9 @@ DEFAULT_POINTS: Final[Mapping[str, Fraction]] = {
     "certainty_equivalent": Fraction(1),
     "risk_premium": Fraction(1),
     "attitude": Fraction(1),
+    # preference problems: analysis.preference_grading
+    "axioms": Fraction(6),
+    "utility": Fraction(2),
 }
 TOLERANCES: Final = ("exact", "absolute", "relative")
 

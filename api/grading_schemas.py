@@ -15,13 +15,16 @@ PROBLEM_DOC = (
     'A solve request tagged with its type: {"type": "minimax" | "alphabeta" | "expectimax" '
     '| "maxn", "tree": ..., "root": "max", "depth": null, "prune_on_equality": true, '
     '"tie_break": "leftmost", "max_sum": null}; or {"type": "matrix", "A": ..., "B": ...}; '
-    'or {"type": "lottery", "lottery": ..., "utility": ...}.'
+    'or {"type": "lottery", "lottery": ..., "utility": ...}; or {"type": "preferences", '
+    '"prizes": ..., "lotteries": ..., "preferences": ...}.'
 )
 ANSWER_DOC = (
     "What the student wrote, with the solve response's field names: value, best_move, "
     "nodes ({id: value} or {id: {value}}), principal_variation, pruned, pruned_leaves, "
     "evaluated_leaves; or a plain {id: value} map; pure_equilibria (matrix problems); emv, "
-    "expected_utility, certainty_equivalent, risk_premium, attitude (lottery problems). "
+    "expected_utility, certainty_equivalent, risk_premium, attitude (lottery problems); "
+    "axioms ({name: true/false or {holds}}), utility ({prize: number} or null) (preference "
+    "problems). "
     'Numbers may be exact strings ("1/2").'
 )
 RUBRIC_DOC = (

@@ -64,7 +64,7 @@ def check_axioms(problem: PreferenceProblem) -> AxiomReport:
     }
     consistency = None
     if all(r.holds for name, r in results.items() if name != "orderability"):
-        consistency = _expected_utility(problem)
+        consistency = expected_utility_consistency(problem)
     return AxiomReport(results, consistency)
 
 
@@ -252,7 +252,8 @@ def _decomposability(problem: PreferenceProblem, relation: Closure) -> AxiomResu
     return AxiomResult(True, {"same_reduction": same})
 
 
-def _expected_utility(problem: PreferenceProblem) -> Consistency:
+def expected_utility_consistency(problem: PreferenceProblem) -> Consistency:
+    """Whether some expected utility over the prizes reproduces every statement."""
     index = {prize: k for k, prize in enumerate(problem.prizes)}
     lotteries: dict[str, Lottery] = {}
     for name, distribution in problem.reduced.items():

@@ -176,3 +176,18 @@ def test_core_does_not_import_flask() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_preferences_problem_through_the_api(client: FlaskClient) -> None:
+    problem = {
+        "type": "preferences",
+        "prizes": ["A", "B", "C"],
+        "preferences": [["A", ">", "B"], ["B", ">", "C"], ["C", ">", "A"]],
+    }
+    answer = {"axioms": {"transitivity": True}}
+    body = client.post("/v1/grade", json={"problem": problem, "answer": answer}).json
+    assert body["score"] == 0
+    assert body["items"][0]["expected"]["transitivity"] is False
+    bad = client.post("/v1/grade", json={"problem": problem, "answer": {"utility": {"D": 1}}})
+    assert bad.status_code == 422
+    assert bad.json["errors"][0]["pointer"] == "/answer/utility/D"
