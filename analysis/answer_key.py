@@ -107,7 +107,7 @@ def parse_problem(raw: Any, pointer: str = "/problem", limits: Limits | None = N
     if kind not in PROBLEM_TYPES:
         raise InvalidInputError(
             f"problem type must be one of {', '.join(PROBLEM_TYPES)}, matrix, lottery, "
-            "preferences; "
+            "preferences, eu-consistency; "
             f"got {kind!r}",
             f"{pointer}/type",
         )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
+from analysis.consistency_grading import ConsistencyGrader
 from analysis.grading import Grade, Grader, Rubric
 from analysis.lottery_grading import LotteryGrader
 from analysis.matrix_grading import MatrixGrader
@@ -27,11 +28,14 @@ def make_grader(
     raw: Any, limits: Limits | None = None, matrix_limits: MatrixLimits | None = None
 ) -> AnswerGrader:
     """A grader for a tree problem (``minimax``, ``alphabeta``, ``expectimax``, ``maxn``)
-    or a ``matrix``, ``lottery`` or ``preferences`` problem; the key is computed here, once."""
+    or a ``matrix``, ``lottery``, ``preferences`` or ``eu-consistency`` problem; the key is
+    computed here, once."""
     if isinstance(raw, dict) and raw.get("type") == "lottery":
         return LotteryGrader(raw)
     if isinstance(raw, dict) and raw.get("type") == "preferences":
         return PreferenceGrader(raw)
+    if isinstance(raw, dict) and raw.get("type") == "eu-consistency":
+        return ConsistencyGrader(raw)
     if isinstance(raw, dict) and raw.get("type") == "matrix":
         game = {name: value for name, value in raw.items() if name != "type"}
         return MatrixGrader(game, matrix_limits)

@@ -61,6 +61,9 @@ DEFAULT_POINTS: Final[Mapping[str, Fraction]] = {
     # preference problems: analysis.preference_grading
     "axioms": Fraction(6),
     "utility": Fraction(2),
+    # EU-consistency problems: analysis.consistency_grading
+    "consistent": Fraction(1),
+    "witness": Fraction(2),
 }
 TOLERANCES: Final = ("exact", "absolute", "relative")
 

@@ -16,7 +16,8 @@ PROBLEM_DOC = (
     '| "maxn", "tree": ..., "root": "max", "depth": null, "prune_on_equality": true, '
     '"tie_break": "leftmost", "max_sum": null}; or {"type": "matrix", "A": ..., "B": ...}; '
     'or {"type": "lottery", "lottery": ..., "utility": ...}; or {"type": "preferences", '
-    '"prizes": ..., "lotteries": ..., "preferences": ...}.'
+    '"prizes": ..., "lotteries": ..., "preferences": ...}; or {"type": "eu-consistency", '
+    '"lotteries": ..., "choices": ..., "increasing": false}.'
 )
 ANSWER_DOC = (
     "What the student wrote, with the solve response's field names: value, best_move, "
@@ -24,6 +25,7 @@ ANSWER_DOC = (
     "evaluated_leaves; or a plain {id: value} map; pure_equilibria (matrix problems); emv, "
     "expected_utility, certainty_equivalent, risk_premium, attitude (lottery problems); "
     "axioms ({name: true/false or {holds}}), utility ({prize: number} or null) (preference "
+    "problems); consistent (bool), witness ({prize: utility} or null) (eu-consistency "
     "problems). "
     'Numbers may be exact strings ("1/2").'
 )
@@ -79,7 +81,8 @@ class DiagnosisSchema(Schema):
             "alpha_not_passed_at_root, right_to_left, wrong_root_player, depth_off_by_one, "
             "depth_in_rounds, uniform_chance, wrong_tie_break, evaluated_pruned_leaf, "
             "first_departure, one_sided_best_response, emv_as_certainty_equivalent, "
-            "utility_not_inverted, risk_premium_sign."
+            "utility_not_inverted, risk_premium_sign, missed_eu_violation, "
+            "spurious_eu_violation."
         },
     )
     message = fields.String(required=True)

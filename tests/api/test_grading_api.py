@@ -191,3 +191,19 @@ def test_preferences_problem_through_the_api(client: FlaskClient) -> None:
     bad = client.post("/v1/grade", json={"problem": problem, "answer": {"utility": {"D": 1}}})
     assert bad.status_code == 422
     assert bad.json["errors"][0]["pointer"] == "/answer/utility/D"
+
+
+def test_eu_consistency_problem_through_the_api(client: FlaskClient) -> None:
+    problem = {
+        "type": "eu-consistency",
+        "lotteries": {
+            "A": [{"p": "0.8", "x": 4000}, {"p": "0.2", "x": 0}],
+            "B": [{"p": 1, "x": 3000}],
+            "C": [{"p": "0.2", "x": 4000}, {"p": "0.8", "x": 0}],
+            "D": [{"p": "0.25", "x": 3000}, {"p": "0.75", "x": 0}],
+        },
+        "choices": [["B", ">", "A"], ["C", ">", "D"]],
+    }
+    body = client.post("/v1/grade", json={"problem": problem, "answer": {"consistent": True}}).json
+    assert body["score"] == 0
+    assert body["diagnosis"][0]["code"] == "missed_eu_violation"
