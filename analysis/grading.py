@@ -52,6 +52,7 @@ DEFAULT_POINTS: Final[Mapping[str, Fraction]] = {
     "pruned_leaves": Fraction(2),
     "evaluated_leaves": Fraction(2),
     "pure_equilibria": Fraction(2),  # matrix problems: analysis.matrix_grading
+    "equilibria": Fraction(2),
     # lottery problems: analysis.lottery_grading
     "emv": Fraction(1),
     "expected_utility": Fraction(1),

@@ -1,8 +1,11 @@
-"""Grade answers to normal-form (matrix) problems: the pure Nash equilibria.
+"""Grade answers to normal-form (matrix) problems: pure and mixed Nash equilibria.
 
 A problem is the body of ``/v1/matrices/analyze`` tagged ``"type": "matrix"``;
 the answer lists ``pure_equilibria``, each a profile of strategy indices or
-labels (``[0, 1]`` or ``["Up", "Right"]``), in any order. Partial credit is
+labels (``[0, 1]`` or ``["Up", "Right"]``), and/or (two-player games)
+``equilibria``, each ``{"row": [...], "col": [...]}`` with probabilities as numbers
+or ``"p/q"`` strings, in any order. The key of ``equilibria`` is the set of extreme
+equilibria (:func:`analysis.mixed_equilibria.extreme_equilibria`). Partial credit is
 the F1 score of the listed set against the true one (as for pruned leaves).
 """
 
@@ -11,16 +14,27 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from analysis.grading import DEFAULT_POINTS, Diagnosis, Grade, GradedItem, Rubric, graded_item
+from analysis.grading import (
+    DEFAULT_POINTS,
+    Diagnosis,
+    Grade,
+    GradedItem,
+    Rubric,
+    graded_item,
+    number_json,
+)
+from analysis.mixed_equilibria import extreme_equilibria
 from analysis.pure_equilibria import best_response_masks, pure_nash_equilibria
-from games.errors import InvalidInputError, join_pointer
+from games.errors import ArbiterError, FieldError, InvalidInputError, join_pointer
 from games.matrix import NormalFormGame
 from games.matrix_format import MatrixLimits, parse_game
+from games.numbers import normalize, parse_exact
 
-MATRIX_FIELDS = frozenset({"pure_equilibria"})
+MATRIX_FIELDS = frozenset({"pure_equilibria", "equilibria"})
 EQUILIBRIA_POINTS = DEFAULT_POINTS["pure_equilibria"]
 
 Profile = tuple[int, ...]
+Mixed = tuple[tuple[Fraction, ...], tuple[Fraction, ...]]
 
 
 class MatrixGrader:
@@ -30,6 +44,25 @@ class MatrixGrader:
         self.game: NormalFormGame = parse_game(raw, limits, base="/problem")
         self.equilibria: list[Profile] = [e.profile for e in pure_nash_equilibria(self.game)]
         self.masks = best_response_masks(self.game)
+        self._mixed: list[Mixed] | None = None
+
+    def mixed(self, pointer: str) -> list[Mixed]:
+        """The extreme equilibria, exactly, found on first use."""
+        if self._mixed is None:
+            if not self.game.is_bimatrix:
+                raise InvalidInputError(
+                    "mixed equilibria are graded for two-player games only", pointer
+                )
+            try:
+                found = extreme_equilibria(self.game).equilibria
+            except ArbiterError as error:
+                moved = [FieldError(f"/problem{e.pointer}", e.message) for e in error.errors]
+                raise type(error)(error.message, moved[0].pointer, moved) from None
+            self._mixed = [
+                (tuple(Fraction(p) for p in e.row), tuple(Fraction(p) for p in e.col))
+                for e in found
+            ]
+        return self._mixed
 
     def _profile(self, raw: Any, pointer: str) -> Profile:
         game = self.game
@@ -70,7 +103,8 @@ class MatrixGrader:
         for name in raw_answer:
             if name not in MATRIX_FIELDS:
                 raise InvalidInputError(
-                    f"unknown answer field {name!r}; matrix answers give pure_equilibria",
+                    f"unknown answer field {name!r}; matrix answers give pure_equilibria, "
+                    "equilibria",
                     join_pointer(pointer, name),
                 )
         items: list[GradedItem] = []
@@ -81,6 +115,14 @@ class MatrixGrader:
             items.append(self._grade_equilibria(listed, raw, rubric))
             if diagnose:
                 found = self._diagnose(listed)
+        raw = raw_answer.get("equilibria")
+        if raw is not None or "equilibria" in rubric.required:
+            where = join_pointer(pointer, "equilibria")
+            expected = self.mixed(where)
+            given = self._mixtures(raw, where)
+            items.append(self._grade_mixed(expected, given, raw, rubric))
+            if diagnose:
+                found += self._diagnose_mixed(expected, given, rubric)
         total = sum(item.score for item in items)
         return Grade(total, sum(item.max_score for item in items), items, found)
 
@@ -131,3 +173,133 @@ class MatrixGrader:
                     )
                 )
         return found
+
+    # -- mixed equilibria ------------------------------------------------------------
+
+    def _mixtures(self, raw: Any, pointer: str) -> list[Mixed]:
+        if raw is None:
+            return []
+        if not isinstance(raw, list):
+            raise InvalidInputError('equilibria is a list of {"row": [...], "col": [...]}', pointer)
+        rows, cols = self.game.shape
+        found: list[Mixed] = []
+        for i, entry in enumerate(raw):
+            where = f"{pointer}/{i}"
+            if not isinstance(entry, dict) or set(entry) != {"row", "col"}:
+                raise InvalidInputError(
+                    'an equilibrium is {"row": [probabilities], "col": [probabilities]}', where
+                )
+            row = _strategy(entry["row"], rows, f"{where}/row")
+            col = _strategy(entry["col"], cols, f"{where}/col")
+            found.append((row, col))
+        return found
+
+    def _mixed_name(self, profile: Mixed) -> str:
+        row, col = profile
+        return "row (" + ", ".join(map(str, row)) + "), col (" + ", ".join(map(str, col)) + ")"
+
+    def _grade_mixed(
+        self, expected: list[Mixed], given: list[Mixed], raw: Any, rubric: Rubric
+    ) -> GradedItem:
+        points = rubric.points.get("equilibria", DEFAULT_POINTS["equilibria"])
+        distinct = list(dict.fromkeys(given))
+        unmatched = list(expected)
+        extra: list[Mixed] = []
+        for profile in distinct:
+            match = next((e for e in unmatched if _close(profile, e, rubric)), None)
+            if match is None:
+                extra.append(profile)
+            else:
+                unmatched.remove(match)
+        matched = len(expected) - len(unmatched)
+        total = len(expected) + len(distinct)
+        fraction = Fraction(2 * matched, total) if total else Fraction(1)
+        missing = [self._mixed_name(e) for e in unmatched]
+        wrong = [self._mixed_name(e) for e in extra]
+        notes = []
+        if missing:
+            notes.append("missing: " + "; ".join(missing))
+        for profile in extra:
+            if any(sum(mix) != 1 for mix in profile) and rubric.tolerance == "exact":
+                notes.append(f"{self._mixed_name(profile)} is not a pair of distributions")
+            else:
+                notes.append(f"not an equilibrium: {self._mixed_name(profile)}")
+        return graded_item(
+            "equilibria",
+            points,
+            fraction,
+            rubric,
+            [
+                {
+                    "row": [number_json(normalize(p)) for p in row],
+                    "col": [number_json(normalize(p)) for p in col],
+                }
+                for row, col in expected
+            ],
+            raw,
+            "; ".join(notes) or "correct",
+            missing,
+            wrong,
+        )
+
+    def _diagnose_mixed(
+        self, expected: list[Mixed], given: list[Mixed], rubric: Rubric
+    ) -> list[Diagnosis]:
+        """``own_indifference``: in a 2x2 game, each player mixed to make himself
+        indifferent instead of the other player."""
+        mistaken = self._own_indifference()
+        if mistaken is None or any(_close(mistaken, e, rubric) for e in expected):
+            return []
+        for profile in given:
+            if _close(profile, mistaken, rubric):
+                return [
+                    Diagnosis(
+                        "own_indifference",
+                        f"{self._mixed_name(profile)} makes each player indifferent between "
+                        "his own strategies; in an equilibrium each player's mix makes the "
+                        "other player indifferent",
+                        self._mixed_name(profile),
+                    )
+                ]
+        return []
+
+    def _own_indifference(self) -> Mixed | None:
+        if self.game.shape != (2, 2):
+            return None
+        a, b = self.game.row_payoffs, self.game.col_payoffs
+        # row's mix x equalises the row player's own column payoffs: x0 * da + x1 * db = 0
+        x0 = _root(Fraction(a[0][0] - a[0][1]), Fraction(a[1][0] - a[1][1]))
+        y0 = _root(Fraction(b[0][0] - b[1][0]), Fraction(b[0][1] - b[1][1]))
+        if x0 is None or y0 is None:
+            return None
+        return (x0, 1 - x0), (y0, 1 - y0)
+
+
+def _root(first: Fraction, second: Fraction) -> Fraction | None:
+    """``t`` in [0, 1] with ``t * first + (1 - t) * second = 0``, if unique."""
+    if first == second:
+        return None
+    t = second / (second - first)
+    return t if 0 <= t <= 1 else None
+
+
+def _strategy(raw: Any, size: int, pointer: str) -> tuple[Fraction, ...]:
+    if not isinstance(raw, list) or len(raw) != size:
+        raise InvalidInputError(f"expected a list of {size} probabilities", pointer)
+    mix = []
+    for i, entry in enumerate(raw):
+        p = Fraction(parse_exact(entry, f"{pointer}/{i}"))
+        if not 0 <= p <= 1:
+            raise InvalidInputError(
+                f"a probability lies in [0, 1], got {entry!r}", f"{pointer}/{i}"
+            )
+        mix.append(p)
+    return tuple(mix)
+
+
+def _close(given: Mixed, expected: Mixed, rubric: Rubric) -> bool:
+    return all(
+        rubric.close(g, e)
+        for given_mix, expected_mix in zip(given, expected, strict=True)
+        for g, e in zip(given_mix, expected_mix, strict=True)
+    )

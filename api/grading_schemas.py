@@ -22,7 +22,8 @@ PROBLEM_DOC = (
 ANSWER_DOC = (
     "What the student wrote, with the solve response's field names: value, best_move, "
     "nodes ({id: value} or {id: {value}}), principal_variation, pruned, pruned_leaves, "
-    "evaluated_leaves; or a plain {id: value} map; pure_equilibria (matrix problems); emv, "
+    "evaluated_leaves; or a plain {id: value} map; pure_equilibria, equilibria ([{row: [p, ...], "
+    "col: [q, ...]}]) (matrix problems); emv, "
     "expected_utility, certainty_equivalent, risk_premium, attitude (lottery problems); "
     "axioms ({name: true/false or {holds}}), utility ({prize: number} or null) (preference "
     "problems); consistent (bool), witness ({prize: utility} or null) (eu-consistency "
@@ -80,7 +81,8 @@ class DiagnosisSchema(Schema):
             "description": "Stable code: strict_pruning, prune_on_equality, "
             "alpha_not_passed_at_root, right_to_left, wrong_root_player, depth_off_by_one, "
             "depth_in_rounds, uniform_chance, wrong_tie_break, evaluated_pruned_leaf, "
-            "first_departure, one_sided_best_response, emv_as_certainty_equivalent, "
+            "first_departure, one_sided_best_response, own_indifference, "
+            "emv_as_certainty_equivalent, "
             "utility_not_inverted, risk_premium_sign, missed_eu_violation, "
             "spurious_eu_violation."
         },

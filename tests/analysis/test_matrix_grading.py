@@ -51,7 +51,8 @@ def test_one_sided_best_response_diagnosed() -> None:
         ({"pure_equilibria": [[0, 2]]}, "/answer/pure_equilibria/0/1"),
         ({"pure_equilibria": [["Ballet", 0]]}, "/answer/pure_equilibria/0/0"),
         ({"pure_equilibria": [[0]]}, "/answer/pure_equilibria/0"),
-        ({"equilibria": []}, "/answer/equilibria"),
+        ({"equilibria": [[1, 0]]}, "/answer/equilibria/0"),
+        ({"mixed": []}, "/answer/mixed"),
     ],
 )
 def test_malformed_matrix_answers(answer: Any, pointer: str) -> None:

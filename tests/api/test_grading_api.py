@@ -207,3 +207,11 @@ def test_eu_consistency_problem_through_the_api(client: FlaskClient) -> None:
     body = client.post("/v1/grade", json={"problem": problem, "answer": {"consistent": True}}).json
     assert body["score"] == 0
     assert body["diagnosis"][0]["code"] == "missed_eu_violation"
+
+
+def test_mixed_equilibria_through_the_api(client: FlaskClient) -> None:
+    problem = {"type": "matrix", "A": [[2, 0], [0, 1]], "B": [[1, 0], [0, 2]]}
+    mixed = {"row": ["2/3", "1/3"], "col": ["1/3", "2/3"]}
+    answer = {"equilibria": [mixed, {"row": [1, 0], "col": [1, 0]}, {"row": [0, 1], "col": [0, 1]}]}
+    body = client.post("/v1/grade", json={"problem": problem, "answer": answer}).json
+    assert body["score"] == body["max_score"] == 2
