@@ -10,14 +10,18 @@ from dataclasses import dataclass
 from statistics import mean, median
 from typing import Any
 
-from analysis.grading import FIELDS, Grade
+from analysis.grading import DEFAULT_POINTS, Grade
 
 
 @dataclass(frozen=True, slots=True)
 class BatchSummary:
-    """Mean and median score, counts per tenth of the maximum, and the commonest mistakes."""
+    """Mean and median score, counts per tenth of the maximum, and the commonest mistakes.
+
+    Malformed answers count as 0 in every figure; ``errors`` counts them.
+    """
 
     count: int
+    errors: int
     max_score: float
     mean: float | None
     median: float | None
@@ -33,27 +37,35 @@ def summarize(grades: Mapping[str, Grade]) -> BatchSummary:
     labels = list(bins)
     for grade in grades.values():
         share = grade.score / grade.max_score if grade.max_score else 1.0
+        if grade.error is not None:
+            share = 0.0
         bins[labels[min(int(share * 10), 9)]] += 1
     codes = Counter(code for grade in grades.values() for code in {d.code for d in grade.diagnosis})
     return BatchSummary(
         count=len(scores),
+        errors=sum(1 for grade in grades.values() if grade.error is not None),
         max_score=most,
         mean=mean(scores) if scores else None,
         median=median(scores) if scores else None,
-        full_marks=sum(1 for g in grades.values() if g.max_score and g.score == g.max_score),
+        full_marks=sum(
+            1 for g in grades.values() if g.error is None and g.max_score and g.score == g.max_score
+        ),
         distribution=bins,
         common_mistakes=[{"code": c, "count": n} for c, n in codes.most_common()],
     )
 
 
 def grades_csv(grades: Mapping[str, Grade]) -> str:
-    """One row per student: total, maximum, the score of each field, diagnosis codes."""
+    """One row per student: total, maximum, the score of each field, diagnosis codes, and
+    ``pointer: message`` for a malformed answer."""
     present = [
-        name for name in FIELDS if any(i.field == name for g in grades.values() for i in g.items)
+        name
+        for name in DEFAULT_POINTS
+        if any(i.field == name for g in grades.values() for i in g.items)
     ]
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["student", "score", "max_score", *present, "diagnosis"])
+    writer.writerow(["student", "score", "max_score", *present, "diagnosis", "error"])
     for student, grade in grades.items():
         by_field = {item.field: item.score for item in grade.items}
         writer.writerow(
@@ -63,6 +75,7 @@ def grades_csv(grades: Mapping[str, Grade]) -> str:
                 f"{grade.max_score:g}",
                 *(f"{by_field[n]:g}" if n in by_field else "" for n in present),
                 ";".join(dict.fromkeys(d.code for d in grade.diagnosis)),
+                f"{grade.error.pointer}: {grade.error.message}" if grade.error else "",
             ]
         )
     return out.getvalue()

@@ -28,7 +28,7 @@ from typing import Any, Final
 from analysis.alphabeta import AlphaBetaResult
 from analysis.answer_key import AnswerKey, TreeProblem, Value, correct_key, parse_problem
 from analysis.horizon import horizon
-from games.errors import InvalidInputError, join_pointer
+from games.errors import FieldError, InvalidInputError, join_pointer
 from games.limits import Limits
 from games.numbers import parse_exact
 from games.tree import Tree
@@ -138,12 +138,16 @@ class Diagnosis:
 
 @dataclass(frozen=True, slots=True)
 class Grade:
-    """Total and per-field scores, and the mistakes recognised."""
+    """Total and per-field scores, and the mistakes recognised.
+
+    ``error`` is set (and the score 0) for a malformed answer in a batch.
+    """
 
     score: float
     max_score: float
     items: list[GradedItem]
     diagnosis: list[Diagnosis]
+    error: FieldError | None = None
 
 
 @dataclass(frozen=True, slots=True)

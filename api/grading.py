@@ -7,7 +7,7 @@ import dataclasses
 from flask import Blueprint, Response, request
 
 from analysis.grade_report import grades_csv, summarize
-from analysis.graders import make_grader
+from analysis.graders import grade_batch, make_grader
 from analysis.grading import Grade, parse_rubric
 from analysis.problem_generator import ProblemSettings, generate_problem
 from api.body import load
@@ -23,7 +23,6 @@ from api.grading_schemas import (
 from api.openapi import operation
 from api.responses import json_response
 from api.trees import limits
-from games.errors import join_pointer
 
 bp = Blueprint("grading", __name__, url_prefix="/v1")
 
@@ -58,7 +57,9 @@ def grade_view() -> Response:
     summary="Grade many students' answers to one problem",
     description="Every student's grade and a summary: mean, median, distribution by tenths "
     "of the maximum and the most common diagnosis codes. Send Accept: text/csv for one CSV "
-    "row per student. Errors point at /answers/<student>/...",
+    "row per student. A malformed answer does not fail the batch: that student scores 0 "
+    "with error {pointer, message} (pointing at /answers/<student>/...) and is counted in "
+    "summary.errors; a malformed problem or rubric is a 422.",
     tag="grading",
     request=GradeBatchRequestSchema,
     extra_responses={
@@ -77,15 +78,9 @@ def grade_batch_view() -> Response:
         options = load(GradeBatchRequestSchema())
         grader = make_grader(options["problem"], limits())
         rubric = parse_rubric(options["rubric"])
-        grades: dict[str, Grade] = {
-            student: grader.grade(
-                answer,
-                rubric,
-                diagnose=options["diagnose"],
-                pointer=join_pointer("/answers", student),
-            )
-            for student, answer in options["answers"].items()
-        }
+        grades: dict[str, Grade] = grade_batch(
+            grader, options["answers"], rubric, diagnose=options["diagnose"]
+        )
         best = request.accept_mimetypes.best_match(["application/json", "text/csv"])
         if best == "text/csv":
             return Response(grades_csv(grades), mimetype="text/csv")

@@ -91,11 +91,27 @@ class DiagnosisSchema(Schema):
     node = fields.String(allow_none=True, required=True)
 
 
+class AnswerErrorSchema(Schema):
+    pointer = fields.String(
+        required=True, metadata={"description": "JSON pointer into the request body."}
+    )
+    message = fields.String(required=True)
+
+
 class GradeResultSchema(Schema):
     score = fields.Float(required=True)
     max_score = fields.Float(required=True)
     items = fields.List(fields.Nested(GradedItemSchema), required=True)
     diagnosis = fields.List(fields.Nested(DiagnosisSchema), required=True)
+    error = fields.Nested(
+        AnswerErrorSchema,
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "Batch grading: why this student's answer could not be read (the "
+            "score is then 0); null otherwise."
+        },
+    )
 
 
 class CodeCountSchema(Schema):
@@ -105,6 +121,10 @@ class CodeCountSchema(Schema):
 
 class GradeSummarySchema(Schema):
     count = fields.Integer(required=True)
+    errors = fields.Integer(
+        required=True,
+        metadata={"description": "Malformed answers (scored 0 in count, mean, distribution)."},
+    )
     max_score = fields.Float(required=True)
     mean = fields.Float(allow_none=True, required=True)
     median = fields.Float(allow_none=True, required=True)

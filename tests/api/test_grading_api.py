@@ -90,11 +90,60 @@ def test_batch_csv(client: FlaskClient) -> None:
     assert "wrong_root_player" in rows[2]["diagnosis"]
 
 
-def test_batch_error_points_at_the_student(client: FlaskClient) -> None:
-    body = {"problem": AIMA, "answers": {"ada": {"value": 3}, "b/o": {"best_move": "Q"}}}
+def test_batch_malformed_answer_scores_zero_with_pointer(client: FlaskClient) -> None:
+    answers = {
+        "ada": {"value": 3},
+        "b/o": {"best_move": "Q"},
+        "cy": {"pruned_leaves": "root.1.1"},
+    }
+    body = {"problem": AIMA, "answers": answers, "rubric": {"points": {"value": 1}}}
+    response = client.post("/v1/grade/batch", json=body)
+    assert response.status_code == 200
+    results, summary = response.json["results"], response.json["summary"]
+    assert results["ada"]["score"] == 1
+    assert results["ada"]["error"] is None
+    bob = results["b/o"]
+    assert (bob["score"], bob["max_score"], bob["items"]) == (0, 1, [])
+    assert bob["error"]["pointer"] == "/answers/b~1o/best_move"
+    assert "Q" in bob["error"]["message"]
+    assert results["cy"]["error"]["pointer"] == "/answers/cy/pruned_leaves"
+    assert (summary["count"], summary["errors"], summary["full_marks"]) == (3, 2, 1)
+    assert summary["mean"] == pytest.approx(1 / 3)
+    assert summary["distribution"]["0-10%"] == 2
+
+
+def test_batch_csv_reports_errors(client: FlaskClient) -> None:
+    body = {"problem": AIMA, "answers": {"ada": {"value": 3}, "bob": {"value": True}}}
+    response = client.post("/v1/grade/batch", json=body, headers={"Accept": "text/csv"})
+    rows = list(csv.DictReader(io.StringIO(response.data.decode())))
+    assert rows[0]["error"] == ""
+    assert (rows[1]["score"], rows[1]["value"]) == ("0", "")
+    assert rows[1]["error"].startswith("/answers/bob/value: ")
+
+
+@pytest.mark.parametrize(
+    ("body", "pointer"),
+    [
+        ({"problem": {"type": "chess"}, "answers": {"ada": {}}}, "/problem/type"),
+        ({"problem": AIMA, "answers": {"ada": {}}, "rubric": {"sets": "bag"}}, "/rubric/sets"),
+    ],
+)
+def test_batch_malformed_problem_or_rubric_still_422(
+    client: FlaskClient, body: dict[str, Any], pointer: str
+) -> None:
     response = client.post("/v1/grade/batch", json=body)
     assert response.status_code == 422
-    assert response.json["errors"][0]["pointer"] == "/answers/b~1o/best_move"
+    assert response.json["errors"][0]["pointer"] == pointer
+
+
+def test_batch_csv_lists_non_tree_fields(client: FlaskClient) -> None:
+    problem = {"type": "matrix", "A": [[2, 0], [0, 1]], "B": [[1, 0], [0, 2]]}
+    answers = {"ada": {"pure_equilibria": [[0, 0], [1, 1]]}, "bob": {"equilibria": "none"}}
+    body = {"problem": problem, "answers": answers}
+    response = client.post("/v1/grade/batch", json=body, headers={"Accept": "text/csv"})
+    rows = list(csv.DictReader(io.StringIO(response.data.decode())))
+    assert rows[0]["pure_equilibria"] == "2"
+    assert rows[1]["error"].startswith("/answers/bob/equilibria: ")
 
 
 def test_generator_is_reproducible_and_meets_constraints(client: FlaskClient) -> None:
