@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
-from analysis.graders import make_grader
-from analysis.grading import parse_rubric
-from games.errors import InvalidInputError
+from analysis.graders import grade_batch, make_grader
+from analysis.grading import Rubric, parse_rubric
+from games.errors import InvalidInputError, LimitExceededError
 
 BATTLE = {"type": "matrix", "A": [[2, 0], [0, 1]], "B": [[1, 0], [0, 2]]}
 MIXED = {"row": ["2/3", "1/3"], "col": ["1/3", "2/3"]}
@@ -97,3 +97,14 @@ def test_three_player_games_refused() -> None:
     with pytest.raises(InvalidInputError) as caught:
         make_grader(game).grade({"equilibria": []})
     assert caught.value.errors[0].pointer == "/answer/equilibria"
+
+
+def test_batch_keeps_problem_errors_fatal() -> None:
+    # 16 strategies each: beyond full enumeration, a problem limit, not one student's fault
+    big = {"type": "matrix", "A": [[0] * 16] * 16, "B": [[0] * 16] * 16}
+    with pytest.raises(LimitExceededError) as caught:
+        grade_batch(make_grader(big), {"ada": {"equilibria": []}}, Rubric())
+    assert caught.value.errors[0].pointer.startswith("/problem")
+    grades = grade_batch(make_grader(BATTLE), {"ada": {"equilibria": 1}}, Rubric())
+    assert grades["ada"].error is not None
+    assert grades["ada"].error.pointer == "/answers/ada/equilibria"

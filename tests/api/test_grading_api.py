@@ -220,7 +220,8 @@ def test_core_does_not_import_flask() -> None:
 
     code = (
         "import sys, analysis.grading, analysis.diagnosis, analysis.graders, "
-        "analysis.grade_cli, analysis.problem_generator, analysis.grade_report; "
+        "analysis.grade_cli, analysis.problem_generator, analysis.grade_report, "
+        "analysis.preference_grading, analysis.consistency_grading; "
         "print('flask' in sys.modules)"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
