@@ -69,7 +69,13 @@ class GradedItemSchema(Schema):
     missing = fields.List(fields.String(), required=True)
     extra = fields.List(fields.String(), required=True)
     wrong = fields.List(
-        fields.String(), required=True, metadata={"description": "Nodes with a wrong value."}
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "Nodes with a wrong value; for preference and EU-consistency "
+            "answers, the axioms answered wrongly or the indices of the statements/choices "
+            "the given utility does not reproduce."
+        },
     )
     feedback = fields.String(required=True)
 
