@@ -45,6 +45,7 @@ def paranoid_tree(tree: Tree, player: int) -> Tree:
         players=[None] * len(tree),
         utility_size=0,
         _index={},
+        _kind_set=frozenset(),  # kinds changed: worked out again on first use
     )
 
 

@@ -114,6 +114,7 @@ class Tree:
     _array_nodes: bytearray = field(default_factory=bytearray, repr=False)
     _base: str = ""
     _leaf_count: int = -1
+    _kind_set: frozenset[str] = frozenset()
     _bare_leaves: bytearray = field(default_factory=bytearray, repr=False)
     """1 for a leaf written as a bare number (its pointer is the value itself)."""
     _index: dict[str, int] = field(default_factory=dict, repr=False)
@@ -155,16 +156,18 @@ class Tree:
         """Leaves of the subtree under ``top``, left to right.
 
         ``children`` replaces the tree's own (a depth-limited search passes its
-        cut-off view); like the tree's own, it must hold ``range`` objects in
-        level order. Each level of a subtree is a contiguous block of indices,
-        so when all its leaves lie on one level they are that level's block,
-        found in a few steps per level; otherwise the subtree is walked.
+        cut-off view). With the tree's ascending ranges, each level of a subtree is
+        a contiguous block of indices, so when all its leaves lie on one level they
+        are that level's block, found in a few steps per level; otherwise (leaves on
+        several levels, children reordered) the subtree is walked.
         """
         kids = self.children if children is None else children
         low, high = top, top + 1
         while True:
             block = kids[low:high]
             if all(block):
+                if getattr(block[0], "step", 0) != 1 or getattr(block[-1], "step", 0) != 1:
+                    break  # children reordered (say, reversed): walk the subtree instead
                 low, high = block[0][0], block[-1][-1] + 1
             elif not any(block):
                 return range(low, high)
@@ -201,8 +204,9 @@ class Tree:
                 f"utilities here must be {shape}; this tree's are not: {endpoint}",
                 self.value_pointer(first),
             )
+        present = self.kind_set
         for kind in (MAX, MIN, CHANCE, PLAYER):
-            if kind not in kinds and kind in self.kinds:
+            if kind not in kinds and kind in present:
                 index = self.kinds.index(kind)
                 raise InvalidInputError(
                     f"node {self.ids[index]!r} is a {kind} node, which this algorithm does "
@@ -213,6 +217,13 @@ class Tree:
     def max_depth(self) -> int:
         """Depth of the deepest node: the last one, in level order."""
         return self.depths[-1]
+
+    @property
+    def kind_set(self) -> frozenset[str]:
+        """The node kinds that occur in the tree (worked out once)."""
+        if not self._kind_set:
+            object.__setattr__(self, "_kind_set", frozenset(self.kinds))
+        return self._kind_set
 
     @property
     def leaf_count(self) -> int:

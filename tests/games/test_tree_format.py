@@ -490,3 +490,14 @@ def test_level_reader_agrees_with_the_walk_on_random_chance_trees(raw: Any, root
     general = _TreeBuilder(root, Limits(), "/tree").build_nested(raw)
     for name in ("ids", "kinds", "children", "depths", "values", "probabilities"):
         assert getattr(fast, name) == getattr(general, name), name
+
+
+def test_leaves_below_follows_reordered_children() -> None:
+    tree = parse_tree([[1, 2], [3, [4, 5]], [6, 7]])
+    reversed_children = [kids[::-1] for kids in tree.children]
+    order = [tree.values[i] for i in tree.leaves_below(0, reversed_children)]
+    assert order == [7, 6, 5, 4, 3, 2, 1]
+    assert [tree.values[i] for i in tree.leaves_below(2)] == [3, 4, 5]
+    uniform = parse_tree([[1, 2], [3, 4]])
+    assert [uniform.values[i] for i in uniform.leaves_below(0, [k[::-1] for k in
+                                                               uniform.children])] == [4, 3, 2, 1]
