@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from analysis.horizon import Horizon, horizon, numeric
 from analysis.stats import SearchStats
@@ -37,9 +37,9 @@ Bound = Exact | float
 """An alpha or beta: an exact number or +/- infinity."""
 
 
-@dataclass(frozen=True, slots=True)
-class Cutoff:
-    """A node that stopped early.
+class Cutoff(NamedTuple):
+    """A node that stopped early (a named tuple: searches make thousands of them, and
+    a frozen dataclass costs several times as much to build).
 
     Attributes
     ----------
