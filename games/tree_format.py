@@ -84,12 +84,13 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
     """Build a *plain* tree a whole level at a time, or return None.
 
     A tree is plain when every internal node is a non-empty array or an object
-    with nothing but ``children``, and every leaf an integer or an object with
-    nothing but an integer ``value``: the usual shape of large generated trees.
-    Such nodes need no per-node checks beyond their shape, so each level is
-    handled by a few list operations that run in C. Anything else (ids, kinds,
-    moves, evals, fractions, any error) returns None and the general walk reads
-    the tree instead, reporting errors precisely. Both number nodes the same way.
+    with ``children`` and at most ``kind`` (max, min or chance) and ``p``, and
+    every leaf an integer or an object with an integer ``value`` and at most
+    ``kind: "leaf"`` and ``p``: the usual shape of large generated trees. Each
+    level is then handled by list operations that mostly run in C. Anything else
+    (ids, moves, evals, players, fractional values, any error) returns None and
+    the general walk reads the tree instead, reporting errors precisely. Both
+    number the nodes the same way.
     """
     if not _plain_internal(raw):
         return None
