@@ -12,7 +12,15 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from analysis.grading import DEFAULT_POINTS, Diagnosis, Grade, GradedItem, Rubric, graded_item
+from analysis.grading import (
+    DEFAULT_POINTS,
+    Diagnosis,
+    Grade,
+    GradedItem,
+    Rubric,
+    answer_object,
+    graded_item,
+)
 from games.errors import InvalidInputError, join_pointer
 from games.numbers import Exact, parse_exact
 from utility.eu_consistency import Choice, Consistency, eu_consistency, parse_choice
@@ -58,15 +66,7 @@ class ConsistencyGrader:
         pointer: str = "/answer",
     ) -> Grade:
         rubric = rubric or Rubric()
-        if not isinstance(raw_answer, dict):
-            raise InvalidInputError("an answer is an object", pointer)
-        for name in raw_answer:
-            if name not in CONSISTENCY_FIELDS:
-                raise InvalidInputError(
-                    f"unknown answer field {name!r}; EU-consistency answers give "
-                    "consistent, witness",
-                    join_pointer(pointer, name),
-                )
+        answer_object(raw_answer, CONSISTENCY_FIELDS, "EU-consistency", pointer)
         claimed = raw_answer.get("consistent")
         if "consistent" in raw_answer and type(claimed) is not bool:
             raise InvalidInputError(

@@ -269,6 +269,23 @@ def _value_map(tree: Tree, raw: Any, pointer: str) -> dict[int, Value]:
     return found
 
 
+def answer_object(
+    raw: Any, allowed: Iterable[str], kind: str, pointer: str = "/answer"
+) -> dict[str, Any]:
+    """The answer, refused with a pointer unless it is an object whose every field is
+    one that ``kind`` answers give."""
+    if not isinstance(raw, dict):
+        raise InvalidInputError("an answer is an object", pointer)
+    names = tuple(allowed)
+    for name in raw:
+        if name not in names:
+            raise InvalidInputError(
+                f"unknown answer field {name!r}; {kind} answers give {', '.join(names)}",
+                join_pointer(pointer, name),
+            )
+    return raw
+
+
 def parse_answer(tree: Tree, raw: Any, pointer: str = "/answer") -> Answer:
     """Read an answer: the fields of the solve response, or a plain ``{id: value}`` map.
 

@@ -20,6 +20,7 @@ from analysis.grading import (
     Grade,
     GradedItem,
     Rubric,
+    answer_object,
     graded_item,
     number_json,
 )
@@ -30,7 +31,7 @@ from games.matrix import NormalFormGame
 from games.matrix_format import MatrixLimits, parse_game
 from games.numbers import normalize, parse_exact
 
-MATRIX_FIELDS = frozenset({"pure_equilibria", "equilibria"})
+MATRIX_FIELDS = ("pure_equilibria", "equilibria")
 EQUILIBRIA_POINTS = DEFAULT_POINTS["pure_equilibria"]
 
 Profile = tuple[int, ...]
@@ -98,15 +99,7 @@ class MatrixGrader:
         pointer: str = "/answer",
     ) -> Grade:
         rubric = rubric or Rubric()
-        if not isinstance(raw_answer, dict):
-            raise InvalidInputError("an answer is an object", pointer)
-        for name in raw_answer:
-            if name not in MATRIX_FIELDS:
-                raise InvalidInputError(
-                    f"unknown answer field {name!r}; matrix answers give pure_equilibria, "
-                    "equilibria",
-                    join_pointer(pointer, name),
-                )
+        answer_object(raw_answer, MATRIX_FIELDS, "matrix", pointer)
         items: list[GradedItem] = []
         found: list[Diagnosis] = []
         raw = raw_answer.get("pure_equilibria")

@@ -13,7 +13,15 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from analysis.grading import DEFAULT_POINTS, Diagnosis, Grade, GradedItem, Rubric, graded_item
+from analysis.grading import (
+    DEFAULT_POINTS,
+    Diagnosis,
+    Grade,
+    GradedItem,
+    Rubric,
+    answer_object,
+    graded_item,
+)
 from games.errors import ArbiterError, FieldError, InvalidInputError, join_pointer
 from games.numbers import parse_exact
 from utility.axioms import (
@@ -73,14 +81,7 @@ class PreferenceGrader:
         pointer: str = "/answer",
     ) -> Grade:
         rubric = rubric or Rubric()
-        if not isinstance(raw_answer, dict):
-            raise InvalidInputError("an answer is an object", pointer)
-        for name in raw_answer:
-            if name not in PREFERENCE_FIELDS:
-                raise InvalidInputError(
-                    f"unknown answer field {name!r}; preference answers give axioms, utility",
-                    join_pointer(pointer, name),
-                )
+        answer_object(raw_answer, PREFERENCE_FIELDS, "preference", pointer)
         items: list[GradedItem] = []
         if "axioms" in raw_answer or "axioms" in rubric.required:
             given = self._axioms(raw_answer.get("axioms"), join_pointer(pointer, "axioms"))
