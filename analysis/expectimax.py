@@ -9,14 +9,13 @@ too (Ballard's Star1, in ``analysis.star1``), always reaching the same value.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from fractions import Fraction
-from math import lcm
-from typing import Final, cast
+from typing import Final
 
-from analysis.horizon import Horizon, horizon, start_values
+from analysis.backup import back_up
+from analysis.horizon import horizon
 from analysis.stats import SearchStats
 from games.limits import Deadline
-from games.numbers import Exact, normalize
+from games.numbers import Exact
 from games.tree import CHANCE, MAX, MIN, Tree
 
 EXPECTIMAX_KINDS: Final = frozenset({MAX, MIN, CHANCE})
@@ -61,7 +60,7 @@ def expectimax(
     """Value every node of a tree with MAX, MIN and chance nodes, exactly."""
     tree.require(kinds=EXPECTIMAX_KINDS, tuples=False, endpoint=EXPECTIMAX_HINT)
     seen = horizon(tree, depth)
-    values, best_child = _back_up(tree, seen, deadline)
+    values, best_child = back_up(tree, seen, deadline)
     root_value = values[0]
     assert root_value is not None
     kinds = tree.kinds
@@ -83,46 +82,3 @@ def expectimax(
         cutoffs=0,
     )
     return ExpectimaxResult(tree, root_value, values, best_child, best_moves, line, depth, stats)
-
-
-def weighted_sum(weights: list[Exact], scores: list[Exact]) -> Exact:
-    """Exact ``sum(w * s)``, added in integers over a common denominator.
-
-    One gcd at the end instead of one per step makes it several times faster than
-    summing Fractions, which matters for trees with hundreds of thousands of outcomes.
-    """
-    denominators = [w.denominator * s.denominator for w, s in zip(weights, scores, strict=True)]
-    common = lcm(*denominators)
-    numerator = sum(
-        w.numerator * s.numerator * (common // d)
-        for w, s, d in zip(weights, scores, denominators, strict=True)
-    )
-    return normalize(Fraction(numerator, common))
-
-
-def _back_up(
-    tree: Tree, seen: Horizon, deadline: Deadline | None
-) -> tuple[list[Exact | None], list[int]]:
-    children = seen.children
-    kinds = tree.kinds
-    probabilities = tree.probabilities
-    covered = seen.covered
-    values = start_values(seen, len(tree))
-    best_child = [-1] * len(tree)
-    for index in range(covered - 1, -1, -1):
-        kids = children[index]
-        if not kids:
-            continue
-        scores = list(map(values.__getitem__, kids))
-        kind = kinds[index]
-        if kind == CHANCE:
-            weights = cast(list[Exact], list(map(probabilities.__getitem__, kids)))
-            values[index] = weighted_sum(weights, cast(list[Exact], scores))
-            best_child[index] = kids[weights.index(max(weights))]
-        else:
-            best = max(scores) if kind == MAX else min(scores)  # type: ignore[type-var]
-            values[index] = best
-            best_child[index] = kids[scores.index(best)]
-        if deadline is not None and not index & 0xFFFF:
-            deadline.check()
-    return values, best_child

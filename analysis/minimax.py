@@ -8,7 +8,8 @@ from itertools import islice, repeat
 
 import numpy as np
 
-from analysis.horizon import Horizon, horizon, start_values
+from analysis.backup import back_up
+from analysis.horizon import Horizon, horizon
 from analysis.stats import SearchStats
 from games.limits import Deadline
 from games.numbers import Exact
@@ -59,7 +60,7 @@ def minimax(
     covered = seen.covered
     backed = _levels_numpy(tree, seen, covered, deadline=deadline)
     if backed is None:
-        backed = _loop(tree, seen, covered, deadline)
+        backed = back_up(tree, seen, deadline)
     values, best_child = backed
     evaluated = seen.static_count
     root_value = values[0]
@@ -81,25 +82,6 @@ def minimax(
 
 
 Backed = tuple[list[Exact | None], list[int]]
-
-
-def _loop(tree: Tree, seen: Horizon, covered: int, deadline: Deadline | None) -> Backed:
-    """Exact values of the first ``covered`` nodes, one node at a time."""
-    children = seen.children
-    kinds = tree.kinds
-    values = start_values(seen, len(tree))
-    best_child = [-1] * len(tree)
-    for index in range(covered - 1, -1, -1):
-        kids = children[index]
-        if not kids:
-            continue
-        scores = list(map(values.__getitem__, kids))
-        best = max(scores) if kinds[index] == MAX else min(scores)  # type: ignore[type-var]
-        values[index] = best
-        best_child[index] = kids[scores.index(best)]
-        if deadline is not None and not index & 0xFFFF:
-            deadline.check()
-    return values, best_child
 
 
 def _levels_numpy(

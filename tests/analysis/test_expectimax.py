@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analysis.alphabeta import EXACT, LOWER, UPPER
-from analysis.expectimax import expectimax, weighted_sum
+from analysis.backup import weighted_sum
+from analysis.expectimax import expectimax
 from analysis.minimax import minimax
 from analysis.star1 import star1
 from games.errors import InvalidInputError

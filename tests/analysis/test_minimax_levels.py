@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
+from analysis.backup import back_up
 from analysis.horizon import horizon
-from analysis.minimax import _levels_numpy, _loop, minimax
+from analysis.minimax import _levels_numpy, minimax
 from games.tree_format import parse_tree
 from tests.reference import minimax_value
 
@@ -29,7 +30,7 @@ def test_numpy_levels_match_the_loop_and_the_oracle(seed: int) -> None:
     covered = len(tree)
     fast = _levels_numpy(tree, seen, covered, smallest=0)
     assert fast is not None
-    assert fast == _loop(tree, seen, covered, None)
+    assert fast == back_up(tree, seen, None)
     assert minimax(tree).value == minimax_value(raw, maximizing=root == "max")
 
 
@@ -47,7 +48,7 @@ def test_numpy_levels_with_a_depth_cutoff() -> None:
         covered = sum(1 for d in tree.depths if d <= depth)
         fast = _levels_numpy(tree, seen, covered, smallest=0)
         assert fast is not None
-        assert fast == _loop(tree, seen, covered, None)
+        assert fast == back_up(tree, seen, None)
 
 
 def test_big_integers_and_fractions_use_the_exact_loop() -> None:

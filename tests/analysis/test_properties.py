@@ -9,8 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analysis.alphabeta import EXACT, LOWER, UPPER, alpha_beta
+from analysis.backup import back_up
 from analysis.horizon import horizon
-from analysis.minimax import _levels_numpy, _loop, minimax
+from analysis.minimax import _levels_numpy, minimax
 from analysis.move_ordering import minimal_tree_size, move_ordering
 from games.tree_format import parse_tree
 from tests.reference import alpha_beta_leaves, leaf_names, minimax_value
@@ -116,4 +117,4 @@ def test_best_first_order_reaches_knuth_moore_bound(
 def test_numpy_levels_agree_with_the_exact_loop(raw: Any, root: str) -> None:
     tree = parse_tree(raw, root=root)
     seen = horizon(tree, None)
-    assert _levels_numpy(tree, seen, len(tree), smallest=0) == _loop(tree, seen, len(tree), None)
+    assert _levels_numpy(tree, seen, len(tree), smallest=0) == back_up(tree, seen, None)
