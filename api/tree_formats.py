@@ -6,7 +6,7 @@ from typing import Any
 
 from flask import Blueprint, Response
 
-from analysis.alphabeta import alpha_beta
+from analysis.alphabeta import AlphaBetaResult, alpha_beta
 from analysis.cs188 import graph_search
 from analysis.expectimax import expectimax
 from analysis.maxn import maxn, movers
@@ -183,6 +183,18 @@ def _read_tree(options: dict[str, Any], bounds: Limits) -> Tree:
     return parse_tree(options["tree"], root=str(options["root"]), limits=bounds)
 
 
+def _pruned_drawing(tree: Tree, result: AlphaBetaResult, title: str) -> SolvedTree:
+    """Alpha-beta and Star1 results draw the same way: values, bounds, pruned subtrees grey."""
+    return solved_tree(
+        tree,
+        result.values,
+        result.principal_variation,
+        pruned=result.pruned,
+        bounds=result.bounds,
+        title=title,
+    )
+
+
 def _solve_for_drawing(tree: Tree, options: dict[str, Any], bounds: Limits) -> SolvedTree:
     """Solve with the chosen algorithm and keep what the drawing shows."""
     algorithm = options["algorithm"]
@@ -204,14 +216,7 @@ def _solve_for_drawing(tree: Tree, options: dict[str, Any], bounds: Limits) -> S
             prune_on_equality=options["prune_on_equality"],
             deadline=bounds.deadline(),
         )
-        return solved_tree(
-            tree,
-            searched.values,
-            searched.principal_variation,
-            pruned=searched.pruned,
-            bounds=searched.bounds,
-            title=title,
-        )
+        return _pruned_drawing(tree, searched, title)
     if algorithm == "expectimax":
         if options["bounds"] is None:
             expected = expectimax(tree, depth=depth, deadline=bounds.deadline())
@@ -224,14 +229,7 @@ def _solve_for_drawing(tree: Tree, options: dict[str, Any], bounds: Limits) -> S
             prune_on_equality=options["prune_on_equality"],
             deadline=bounds.deadline(),
         )
-        return solved_tree(
-            tree,
-            pruned.values,
-            pruned.principal_variation,
-            pruned=pruned.pruned,
-            bounds=pruned.bounds,
-            title=title,
-        )
+        return _pruned_drawing(tree, pruned, title)
     raw_sum = options["max_sum"]
     multiplayer = maxn(
         tree,

@@ -62,3 +62,20 @@ def leaf_names(tree: Any) -> list[str]:
         else:
             names.append(name)
     return names
+
+
+def assert_bounds_hold(values: list[Any], bounds: list[Any], truth: list[Any]) -> None:
+    """Each value a pruning search reports is exact, or a true lower or upper bound on the
+    node's value as the full search (``truth``) gives it."""
+    for index, value in enumerate(values):
+        if value is None:
+            continue
+        true_value = truth[index]
+        assert true_value is not None
+        bound = bounds[index]
+        if bound == "exact":
+            assert value == true_value
+        elif bound == "lower":
+            assert true_value >= value
+        else:
+            assert bound == "upper" and true_value <= value

@@ -9,13 +9,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.alphabeta import EXACT, LOWER, UPPER
+from analysis.alphabeta import UPPER
 from analysis.backup import weighted_sum
 from analysis.expectimax import expectimax
 from analysis.minimax import minimax
 from analysis.star1 import star1
 from games.errors import InvalidInputError
 from games.tree_format import parse_tree
+from tests.reference import assert_bounds_hold
 from tests.strategies import chance_trees, shorthand_trees
 
 
@@ -120,18 +121,7 @@ def test_star1_equals_full_expectiminimax(raw: Any, equality: bool) -> None:
     truth = expectimax(tree).values
     pruned = star1(tree, (-5, 5), prune_on_equality=equality)
     assert pruned.value == truth[0]
-    for index, value in enumerate(pruned.values):
-        if value is None:
-            continue
-        true_value = truth[index]
-        assert true_value is not None
-        bound = pruned.bounds[index]
-        if bound == EXACT:
-            assert value == true_value
-        elif bound == LOWER:
-            assert true_value >= value
-        else:
-            assert true_value <= value
+    assert_bounds_hold(pruned.values, pruned.bounds, truth)
 
 
 @given(chance_trees(), st.integers(1, 5), st.integers(-3, 3))
@@ -188,8 +178,11 @@ def test_depth_cutoff_uses_evals_under_chance() -> None:
     assert star1(tree, (0, 8), depth=1).value == 6
 
 
-@given(st.lists(st.tuples(st.fractions(min_value=0, max_value=1), st.fractions()), min_size=1,
-                max_size=6))
+@given(
+    st.lists(
+        st.tuples(st.fractions(min_value=0, max_value=1), st.fractions()), min_size=1, max_size=6
+    )
+)
 def test_weighted_sum_is_the_exact_sum(pairs: list[tuple[Fraction, Fraction]]) -> None:
     weights = [w for w, _ in pairs]
     scores = [s for _, s in pairs]

@@ -8,13 +8,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.alphabeta import EXACT, LOWER, UPPER, alpha_beta
+from analysis.alphabeta import EXACT, alpha_beta
 from analysis.backup import back_up
 from analysis.horizon import horizon
 from analysis.minimax import _levels_numpy, minimax
 from analysis.move_ordering import minimal_tree_size, move_ordering
 from games.tree_format import parse_tree
-from tests.reference import alpha_beta_leaves, leaf_names, minimax_value
+from tests.reference import alpha_beta_leaves, assert_bounds_hold, leaf_names, minimax_value
 from tests.strategies import shorthand_trees, uniform_trees
 
 
@@ -78,18 +78,7 @@ def test_reported_bounds_hold(raw: Any, root: str, equality: bool) -> None:
     tree = parse_tree(raw, root=root)
     truth = minimax(tree).values
     result = alpha_beta(tree, prune_on_equality=equality)
-    for index, value in enumerate(result.values):
-        if value is None:
-            continue
-        true_value = truth[index]
-        assert true_value is not None
-        bound = result.bounds[index]
-        if bound == EXACT:
-            assert value == true_value
-        elif bound == LOWER:
-            assert true_value >= value
-        else:
-            assert bound == UPPER and true_value <= value
+    assert_bounds_hold(result.values, result.bounds, truth)
     # the root's best move is optimal, and the principal variation runs on exact values
     assert truth[result.best_move] == truth[0]
     assert all(result.bounds[i] == EXACT for i in result.principal_variation)

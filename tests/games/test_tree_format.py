@@ -229,19 +229,6 @@ BAD_TREES: list[tuple[str, Any, str, str]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("name", "raw", "pointer", "message"), BAD_TREES, ids=[case[0] for case in BAD_TREES]
-)
-def test_bad_trees_are_refused_with_a_pointer(
-    name: str, raw: Any, pointer: str, message: str
-) -> None:
-    with pytest.raises(InvalidInputError) as caught:
-        parse_tree(raw)
-    [error] = caught.value.errors
-    assert error.pointer == pointer
-    assert message in error.message
-
-
 BAD_FLAT: list[tuple[str, Any, str, str]] = [
     (
         "child listed twice",
@@ -334,19 +321,6 @@ BAD_FLAT: list[tuple[str, Any, str, str]] = [
         "needs a value",
     ),
 ]
-
-
-@pytest.mark.parametrize(
-    ("name", "raw", "pointer", "message"), BAD_FLAT, ids=[case[0] for case in BAD_FLAT]
-)
-def test_bad_flat_trees_are_refused_with_a_pointer(
-    name: str, raw: Any, pointer: str, message: str
-) -> None:
-    with pytest.raises(InvalidInputError) as caught:
-        parse_tree(raw)
-    [error] = caught.value.errors
-    assert error.pointer == pointer
-    assert message in error.message
 
 
 def test_node_limit() -> None:
@@ -472,17 +446,6 @@ BAD_CHANCE: list[tuple[str, Any, str, str]] = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("name", "raw", "pointer", "message"), BAD_CHANCE, ids=[case[0] for case in BAD_CHANCE]
-)
-def test_bad_chance_and_player_input(name: str, raw: Any, pointer: str, message: str) -> None:
-    with pytest.raises(InvalidInputError) as caught:
-        parse_tree(raw)
-    [error] = caught.value.errors
-    assert error.pointer == pointer
-    assert message in error.message
-
-
 @given(chance_trees(), st.sampled_from(["max", "min"]))
 def test_level_reader_agrees_with_the_walk_on_random_chance_trees(raw: Any, root: str) -> None:
     fast = plain_tree(raw, root, Limits())
@@ -499,5 +462,22 @@ def test_leaves_below_follows_reordered_children() -> None:
     assert order == [7, 6, 5, 4, 3, 2, 1]
     assert [tree.values[i] for i in tree.leaves_below(2)] == [3, 4, 5]
     uniform = parse_tree([[1, 2], [3, 4]])
-    assert [uniform.values[i] for i in uniform.leaves_below(0, [k[::-1] for k in
-                                                               uniform.children])] == [4, 3, 2, 1]
+    assert [
+        uniform.values[i] for i in uniform.leaves_below(0, [k[::-1] for k in uniform.children])
+    ] == [4, 3, 2, 1]
+
+
+BAD_INPUT = BAD_TREES + BAD_FLAT + BAD_CHANCE
+
+
+@pytest.mark.parametrize(
+    ("name", "raw", "pointer", "message"), BAD_INPUT, ids=[case[0] for case in BAD_INPUT]
+)
+def test_bad_input_is_refused_with_a_pointer(
+    name: str, raw: Any, pointer: str, message: str
+) -> None:
+    with pytest.raises(InvalidInputError) as caught:
+        parse_tree(raw)
+    [error] = caught.value.errors
+    assert error.pointer == pointer
+    assert message in error.message
