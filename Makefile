@@ -1,43 +1,70 @@
 # Two commands do all the set-up on a fresh machine:
 #   make serve   start the API server (gunicorn) on http://127.0.0.1:$(PORT)
 #   make test    run the whole test suite
-# Both create or refresh the virtual environment in .venv first.
+# Both install from the lock file uv.lock into .venv first (serve: what the server needs;
+# test: that plus the test and lint tools). uv itself is installed, pinned, into .tools.
 
-PYTHON ?= python3
-VENV   := .venv
-BIN    := $(VENV)/bin
-PORT   ?= 8000
-HOST   ?= 127.0.0.1
-WORKERS ?= $(shell $(PYTHON) -c "import os; print(min(2 * (os.cpu_count() or 1) + 1, 9))")
-STAMP  := $(VENV)/.installed
+PYTHON     ?= python3
+VENV       := .venv
+BIN        := $(VENV)/bin
+TOOLS      := .tools
+UV_VERSION := 0.13.8
+UV         := $(TOOLS)/bin/uv
+PORT       ?= 8000
+HOST       ?= 127.0.0.1
+WORKERS    ?= $(shell $(PYTHON) -c "import os; print(min(2 * (os.cpu_count() or 1) + 1, 9))")
 
-.PHONY: serve test bench lint spec clean
+# uv never downloads an interpreter: it uses $(PYTHON), and installs into $(VENV)
+export UV_PYTHON_DOWNLOADS := never
+export UV_PROJECT_ENVIRONMENT := $(VENV)
+SYNC := $(UV) sync --frozen --inexact --python $(PYTHON)
 
-$(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
-	touch $(STAMP)
+.PHONY: serve test lint check bench load spec lock clean
 
-serve: $(STAMP)
-	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --timeout 120 'api:create_app()'
+$(UV):
+	$(PYTHON) -m venv $(TOOLS)
+	$(TOOLS)/bin/pip install --quiet uv==$(UV_VERSION)
 
-test: $(STAMP)
+$(VENV)/.serve-installed: $(UV) uv.lock pyproject.toml
+	$(SYNC) --no-dev
+	touch $@
+
+$(VENV)/.dev-installed: $(UV) uv.lock pyproject.toml
+	$(SYNC) --extra dev
+	touch $@
+
+serve: $(VENV)/.serve-installed
+	$(BIN)/gunicorn --config python:api.serving --workers $(WORKERS) --bind $(HOST):$(PORT) \
+	    'api:create_app()'
+
+test: $(VENV)/.dev-installed
 	$(BIN)/python -m pytest -n auto
 
-lint: $(STAMP)
+lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/mypy
 
-spec: $(STAMP)
+# what CI runs (.ci/run): the README test command, then the lint
+check: test lint
+
+spec: $(VENV)/.dev-installed
 	$(BIN)/python -m api.spec > openapi.yaml
 
-bench: $(STAMP)
+# refresh the lock file to the newest releases the pyproject ranges allow
+lock: $(UV)
+	$(UV) lock --upgrade --python $(PYTHON)
+
+bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/trees.py
 	$(BIN)/python bench/chance.py
 	$(BIN)/python bench/matrices.py
 	$(BIN)/python bench/lotteries.py
 	$(BIN)/python bench/grading.py
 
+# load and fault benchmark against the production server (bench/load.py --help)
+load: $(VENV)/.serve-installed $(VENV)/.dev-installed
+	$(BIN)/python bench/load.py
+
 clean:
-	rm -rf $(VENV)
+	rm -rf $(VENV) $(TOOLS)

@@ -37,9 +37,12 @@ from utility.plot import risk_profile_svg, utility_curve_svg
 
 bp = Blueprint("lotteries", __name__, url_prefix="/v1/lotteries")
 
-ALLAIS = {"A": [{"p": "0.8", "x": 4000}, {"p": "0.2", "x": 0}], "B": [{"p": 1, "x": 3000}],
-          "C": [{"p": "0.2", "x": 4000}, {"p": "0.8", "x": 0}],
-          "D": [{"p": "0.25", "x": 3000}, {"p": "0.75", "x": 0}]}
+ALLAIS = {
+    "A": [{"p": "0.8", "x": 4000}, {"p": "0.2", "x": 0}],
+    "B": [{"p": 1, "x": 3000}],
+    "C": [{"p": "0.2", "x": 4000}, {"p": "0.8", "x": 0}],
+    "D": [{"p": "0.25", "x": 3000}, {"p": "0.75", "x": 0}],
+}
 """AIMA's Allais lotteries (ch. 16), the documented example."""
 
 
@@ -90,16 +93,24 @@ def evaluate_view() -> Response:
 def compare_view() -> Response:
     options = load(CompareRequestSchema())
     utility, wealth = read_utility_options(options)
-    parsed = {name: parse_lottery(raw, join_pointer("/lotteries", name))
-              for name, raw in options["lotteries"].items()}  # pointers kept for domain errors
-    result = compare({n: p.lottery for n, p in parsed.items()}, utility, wealth,
-                     {n: p.pointers for n, p in parsed.items()})
+    parsed = {
+        name: parse_lottery(raw, join_pointer("/lotteries", name))
+        for name, raw in options["lotteries"].items()
+    }  # pointers kept for domain errors
+    result = compare(
+        {n: p.lottery for n, p in parsed.items()},
+        utility,
+        wealth,
+        {n: p.pointers for n, p in parsed.items()},
+    )
     return json_response(comparison_json(result, utility.formula))
 
 
 def read_lotteries(raw: dict[str, Any]) -> dict[str, Lottery]:
-    return {name: parse_lottery(value, join_pointer("/lotteries", name)).lottery
-            for name, value in raw.items()}
+    return {
+        name: parse_lottery(value, join_pointer("/lotteries", name)).lottery
+        for name, value in raw.items()
+    }
 
 
 @bp.post("/eu-consistency")
@@ -118,10 +129,16 @@ def eu_consistency_view() -> Response:
     options = load(ConsistencyRequestSchema())
     lotteries = read_lotteries(options["lotteries"])
     names = list(lotteries)
-    choices = [parse_choice(raw, names, join_pointer("/choices", i))
-               for i, raw in enumerate(options["choices"])]
-    result = eu_consistency(lotteries, choices, increasing=options["increasing"],
-                            time_limit=current_app.config["ARBITER_TIME_LIMIT"])
+    choices = [
+        parse_choice(raw, names, join_pointer("/choices", i))
+        for i, raw in enumerate(options["choices"])
+    ]
+    result = eu_consistency(
+        lotteries,
+        choices,
+        increasing=options["increasing"],
+        time_limit=current_app.config["ARBITER_TIME_LIMIT"],
+    )
     return json_response(consistency_json(result))
 
 

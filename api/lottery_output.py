@@ -56,15 +56,20 @@ def comparison_json(result: Comparison, formula: str) -> dict[str, Any]:
         item = {"rank": entry.rank, "name": entry.name}
         item.update(evaluation_json(entry.evaluation))
         ranking.append(item)
-    dominance = [{"dominant": d.dominant, "dominated": d.dominated, "order": d.order}
-                 for d in result.dominance]
+    dominance = [
+        {"dominant": d.dominant, "dominated": d.dominated, "order": d.order}
+        for d in result.dominance
+    ]
     return {"utility": formula, "ranking": ranking, "dominance": dominance}
 
 
 def consistency_json(result: Consistency) -> dict[str, Any]:
-    out: dict[str, Any] = {"consistent": result.consistent,
-                           "prizes": [to_float(x) for x in result.prizes],
-                           "witness": None, "certificate": None}
+    out: dict[str, Any] = {
+        "consistent": result.consistent,
+        "prizes": [to_float(x) for x in result.prizes],
+        "witness": None,
+        "certificate": None,
+    }
     if result.witness is not None:
         keys = [str(x) for x in result.prizes]
         out["witness"] = {k: float(v) for k, v in zip(keys, result.witness, strict=True)}
@@ -74,8 +79,10 @@ def consistency_json(result: Consistency) -> dict[str, Any]:
     if certificate is not None:
         entry: dict[str, Any] = {
             "multipliers": [float(m) for m in certificate.multipliers],
-            "monotonicity": [{"lower": to_float(lo), "higher": to_float(hi), "multiplier": float(m)}
-                             for lo, hi, m in certificate.monotonicity],
+            "monotonicity": [
+                {"lower": to_float(lo), "higher": to_float(hi), "multiplier": float(m)}
+                for lo, hi, m in certificate.monotonicity
+            ],
             "explanation": certificate.explanation,
         }
         if certificate.exact:

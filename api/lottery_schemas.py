@@ -15,32 +15,63 @@ from api.fields import StrictBoolean
 NUMBER: dict[str, Any] = {"$ref": "#/components/schemas/ExactNumber"}
 BRANCH: dict[str, Any] = {
     "oneOf": [
-        {"type": "object", "required": ["p", "x"], "additionalProperties": False,
-         "properties": {"p": NUMBER, "x": {"oneOf": [NUMBER, {"type": "array"}],
-                                           "description": "Money, or a nested lottery."}}},
-        {"type": "array", "minItems": 2, "maxItems": 2,
-         "description": "[p, x] shorthand", "items": {"oneOf": [NUMBER, {"type": "array"}]}},
+        {
+            "type": "object",
+            "required": ["p", "x"],
+            "additionalProperties": False,
+            "properties": {
+                "p": NUMBER,
+                "x": {
+                    "oneOf": [NUMBER, {"type": "array"}],
+                    "description": "Money, or a nested lottery.",
+                },
+            },
+        },
+        {
+            "type": "array",
+            "minItems": 2,
+            "maxItems": 2,
+            "description": "[p, x] shorthand",
+            "items": {"oneOf": [NUMBER, {"type": "array"}]},
+        },
     ]
 }
 LOTTERY: dict[str, Any] = {
-    "type": "array", "minItems": 1, "items": BRANCH,
-    "description": "Branches [{\"p\": probability, \"x\": money or nested lottery}]; "
+    "type": "array",
+    "minItems": 1,
+    "items": BRANCH,
+    "description": 'Branches [{"p": probability, "x": money or nested lottery}]; '
     "probabilities exact, >= 0, summing to exactly 1. Equal outcomes are merged.",
 }
 UTILITY: dict[str, Any] = {
     "nullable": True,
-    "description": "A formula in x (\"sqrt(x)\", \"1 - exp(-x/R)\", \"x^0.5\"; allowed: numbers, "
+    "description": 'A formula in x ("sqrt(x)", "1 - exp(-x/R)", "x^0.5"; allowed: numbers, '
     "x, declared parameters, + - * / ^, sqrt log ln exp abs, e, pi), a named family "
-    "({\"family\": \"linear\" | \"exponential\" | \"cara\" | \"power\" | \"crra\" | "
-    "\"quadratic\"}, parameters R, gamma, b) or a piecewise list. Omitted: linear.",
+    '({"family": "linear" | "exponential" | "cara" | "power" | "crra" | '
+    '"quadratic"}, parameters R, gamma, b) or a piecewise list. Omitted: linear.',
     "oneOf": [
         {"type": "string", "maxLength": 500},
-        {"type": "object", "required": ["family"], "additionalProperties": False,
-         "properties": {"family": {"type": "string"}}},
-        {"type": "object", "required": ["piecewise"], "additionalProperties": False,
-         "properties": {"piecewise": {"type": "array", "items": {
-             "type": "object", "required": ["formula"],
-             "properties": {"from": NUMBER, "to": NUMBER, "formula": {"type": "string"}}}}}},
+        {
+            "type": "object",
+            "required": ["family"],
+            "additionalProperties": False,
+            "properties": {"family": {"type": "string"}},
+        },
+        {
+            "type": "object",
+            "required": ["piecewise"],
+            "additionalProperties": False,
+            "properties": {
+                "piecewise": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["formula"],
+                        "properties": {"from": NUMBER, "to": NUMBER, "formula": {"type": "string"}},
+                    },
+                }
+            },
+        },
     ],
 }
 
@@ -52,14 +83,21 @@ def _lottery_field(**kwargs: Any) -> fields.Raw:
 class UtilityInputSchema(Schema):
     utility = fields.Raw(load_default=None, allow_none=True, metadata={"openapi": UTILITY})
     parameters = fields.Dict(
-        keys=fields.String(), values=fields.Raw(metadata={"openapi": NUMBER}), load_default=dict,
-        metadata={"description": "Values of the names the formula or family uses, e.g. "
-                  "{\"R\": 1000}."},
+        keys=fields.String(),
+        values=fields.Raw(metadata={"openapi": NUMBER}),
+        load_default=dict,
+        metadata={
+            "description": 'Values of the names the formula or family uses, e.g. {"R": 1000}.'
+        },
     )
     wealth = fields.Raw(
         load_default=0,
-        metadata={"openapi": {"allOf": [NUMBER], "description": "Initial wealth w: utility "
-                              "applies to w + x. Default 0."}},
+        metadata={
+            "openapi": {
+                "allOf": [NUMBER],
+                "description": "Initial wealth w: utility applies to w + x. Default 0.",
+            }
+        },
     )
 
 
@@ -74,7 +112,8 @@ class EvaluateRequestSchema(UtilityInputSchema):
 class CompareRequestSchema(UtilityInputSchema):
     lotteries = fields.Dict(
         keys=fields.String(validate=validate.Length(min=1, max=100)),
-        values=fields.Raw(metadata={"openapi": LOTTERY}), required=True,
+        values=fields.Raw(metadata={"openapi": LOTTERY}),
+        required=True,
         validate=validate.Length(min=1, max=1000),
         metadata={"description": "Named lotteries to compare."},
     )
@@ -88,8 +127,9 @@ class LotteryBranchSchema(Schema):
 
 
 def _number(description: str, required: bool = True) -> fields.Float:
-    return fields.Float(required=required, allow_none=not required,
-                        metadata={"description": description})
+    return fields.Float(
+        required=required, allow_none=not required, metadata={"description": description}
+    )
 
 
 def _exact(description: str) -> fields.String:
@@ -106,25 +146,36 @@ class LotteryEvaluationSchema(Schema):
     risk_premium = _number("EMV - CE: what the agent would give up to remove the risk.")
     risk_premium_exact = _exact("risk_premium")
     attitude = fields.String(
-        required=True, validate=validate.OneOf(["risk_averse", "risk_neutral", "risk_seeking"]),
-        metadata={"description": "Compares CE with EMV for this lottery."})
+        required=True,
+        validate=validate.OneOf(["risk_averse", "risk_neutral", "risk_seeking"]),
+        metadata={"description": "Compares CE with EMV for this lottery."},
+    )
     method = fields.String(
-        required=True, validate=validate.OneOf(["closed_form", "root_finding", "degenerate"]),
-        metadata={"description": "How CE was found: the utility's inverse, Brent's bracketing "
-                  "root-finding, or a lottery with one outcome."})
+        required=True,
+        validate=validate.OneOf(["closed_form", "root_finding", "degenerate"]),
+        metadata={
+            "description": "How CE was found: the utility's inverse, Brent's bracketing "
+            "root-finding, or a lottery with one outcome."
+        },
+    )
     tolerance = fields.Float(
-        required=True, allow_none=True,
-        metadata={"description": "Absolute tolerance on CE for root_finding, else null."})
+        required=True,
+        allow_none=True,
+        metadata={"description": "Absolute tolerance on CE for root_finding, else null."},
+    )
 
 
 class EvaluateResultSchema(LotteryEvaluationSchema):
     utility = fields.String(required=True, metadata={"description": "The formula used, U(x)."})
     wealth = fields.Float(required=True)
     wealth_exact = fields.String(required=True)
-    compound = fields.Boolean(required=True,
-                              metadata={"description": "Some outcome was itself a lottery."})
-    reduced = fields.List(fields.Nested(LotteryBranchSchema),
-                          metadata={"description": "The simple lottery, when reduce was asked."})
+    compound = fields.Boolean(
+        required=True, metadata={"description": "Some outcome was itself a lottery."}
+    )
+    reduced = fields.List(
+        fields.Nested(LotteryBranchSchema),
+        metadata={"description": "The simple lottery, when reduce was asked."},
+    )
 
 
 class RankedLotterySchema(LotteryEvaluationSchema):
@@ -141,24 +192,34 @@ class StochasticDominanceSchema(Schema):
 class CompareResultSchema(Schema):
     utility = fields.String(required=True)
     ranking = fields.List(
-        fields.Nested(RankedLotterySchema), required=True,
-        metadata={"description": "Best first, by expected utility (the same order as by CE)."})
+        fields.Nested(RankedLotterySchema),
+        required=True,
+        metadata={"description": "Best first, by expected utility (the same order as by CE)."},
+    )
     dominance = fields.List(
-        fields.Nested(StochasticDominanceSchema), required=True,
-        metadata={"description": "Every pair where one lottery stochastically dominates another "
-                  "(first-order pairs are not repeated as second order)."})
+        fields.Nested(StochasticDominanceSchema),
+        required=True,
+        metadata={
+            "description": "Every pair where one lottery stochastically dominates another "
+            "(first-order pairs are not repeated as second order)."
+        },
+    )
 
 
 CHOICE: dict[str, Any] = {
-    "type": "array", "minItems": 3, "maxItems": 3, "items": {"type": "string"},
-    "description": "[\"B\", \">\", \"A\"]: B is chosen over A. Relations: > < ~ >= <=.",
+    "type": "array",
+    "minItems": 3,
+    "maxItems": 3,
+    "items": {"type": "string"},
+    "description": '["B", ">", "A"]: B is chosen over A. Relations: > < ~ >= <=.',
 }
 
 
 class ConsistencyRequestSchema(Schema):
     lotteries = CompareRequestSchema().fields["lotteries"]
     choices = fields.List(
-        fields.Raw(metadata={"openapi": CHOICE}), required=True,
+        fields.Raw(metadata={"openapi": CHOICE}),
+        required=True,
         validate=validate.Length(min=1, max=10_000),
         metadata={"description": "The person's choices between the named lotteries."},
     )
@@ -176,31 +237,54 @@ class MonotonicityMultiplierSchema(Schema):
 
 class FarkasCertificateSchema(Schema):
     multipliers = fields.List(
-        fields.Float(), required=True,
-        metadata={"description": "One per choice (0 when unused), largest scaled to 1."})
+        fields.Float(),
+        required=True,
+        metadata={"description": "One per choice (0 when unused), largest scaled to 1."},
+    )
     multipliers_exact = fields.List(
-        fields.String(), metadata={"description": "Exact multipliers, when verified exactly."})
-    monotonicity = fields.List(fields.Nested(MonotonicityMultiplierSchema), required=True,
-                               metadata={"description": "\"U increasing\" constraints used."})
+        fields.String(), metadata={"description": "Exact multipliers, when verified exactly."}
+    )
+    monotonicity = fields.List(
+        fields.Nested(MonotonicityMultiplierSchema),
+        required=True,
+        metadata={"description": '"U increasing" constraints used.'},
+    )
     explanation = fields.String(
-        required=True, metadata={"description": "The contradiction as readable inequalities."})
+        required=True, metadata={"description": "The contradiction as readable inequalities."}
+    )
 
 
 class ConsistencyResultSchema(Schema):
     consistent = fields.Boolean(required=True)
-    prizes = fields.List(fields.Float(), required=True,
-                         metadata={"description": "Every money prize, smallest first."})
+    prizes = fields.List(
+        fields.Float(),
+        required=True,
+        metadata={"description": "Every money prize, smallest first."},
+    )
     witness = fields.Dict(
-        keys=fields.String(), values=fields.Float(), allow_none=True, required=True,
-        metadata={"description": "A utility per prize (worst 0, best 1) that explains every "
-                  "choice; null when inconsistent."})
-    witness_exact = fields.Dict(keys=fields.String(), values=fields.String(),
-                                metadata={"description": "The witness exactly, when verified."})
+        keys=fields.String(),
+        values=fields.Float(),
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "A utility per prize (worst 0, best 1) that explains every "
+            "choice; null when inconsistent."
+        },
+    )
+    witness_exact = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        metadata={"description": "The witness exactly, when verified."},
+    )
     certificate = fields.Nested(FarkasCertificateSchema, allow_none=True, required=True)
 
 
 class PlotRequestSchema(EvaluateRequestSchema):
     kind = fields.String(
-        load_default="utility", validate=validate.OneOf(["utility", "risk_profile"]),
-        metadata={"description": "utility: the curve with the lottery's chord, EMV, CE and risk "
-                  "premium; risk_profile: the cumulative distribution."})
+        load_default="utility",
+        validate=validate.OneOf(["utility", "risk_profile"]),
+        metadata={
+            "description": "utility: the curve with the lottery's chord, EMV, CE and risk "
+            "premium; risk_profile: the cumulative distribution."
+        },
+    )

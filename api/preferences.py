@@ -18,20 +18,25 @@ bp = Blueprint("preferences", __name__, url_prefix="/v1/preferences")
 
 def report_json(report: AxiomReport, prizes: tuple[str, ...]) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "axioms": {name: {"holds": r.holds, "witness": r.witness}
-                   for name, r in report.axioms.items()},
-        "utility": None, "expected_utility_consistent": None,
+        "axioms": {
+            name: {"holds": r.holds, "witness": r.witness} for name, r in report.axioms.items()
+        },
+        "utility": None,
+        "expected_utility_consistent": None,
     }
     consistency = report.consistency
     if consistency is not None:
         out["expected_utility_consistent"] = consistency.consistent
         if consistency.witness is not None:
-            out["utility"] = {prizes[int(k)]: float(v)
-                              for k, v in zip(consistency.prizes, consistency.witness, strict=True)}
+            out["utility"] = {
+                prizes[int(k)]: float(v)
+                for k, v in zip(consistency.prizes, consistency.witness, strict=True)
+            }
             if consistency.witness_exact:
                 out["utility_exact"] = {
                     prizes[int(k)]: str(v)
-                    for k, v in zip(consistency.prizes, consistency.witness, strict=True)}
+                    for k, v in zip(consistency.prizes, consistency.witness, strict=True)
+                }
         if consistency.certificate is not None:
             out["explanation"] = consistency.certificate.explanation
     return out
@@ -46,8 +51,10 @@ def report_json(report: AxiomReport, prizes: tuple[str, ...]) -> dict[str, Any]:
     tag="preferences",
     request=PreferencesRequestSchema,
     response=PreferencesResultSchema,
-    example={"prizes": ["A", "B", "C"], "preferences": [["A", ">", "B"], ["B", ">", "C"],
-                                                         ["C", ">", "A"]]},
+    example={
+        "prizes": ["A", "B", "C"],
+        "preferences": [["A", ">", "B"], ["B", ">", "C"], ["C", ">", "A"]],
+    },
 )
 def check_view() -> Response:
     options = load(PreferencesRequestSchema())

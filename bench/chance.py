@@ -64,10 +64,14 @@ def main() -> None:
     parse = best_of(args.repeats, lambda: orjson.loads(body))
     full = best_of(args.repeats, lambda: post(client, "/v1/trees/expectimax", body))
     star = best_of(args.repeats, lambda: post(client, "/v1/trees/expectimax", bounded))
-    print(f"tree: {count:,} nodes (MAX/chance/MIN/chance levels), seed {args.seed}, "
-          f"body {len(body) / 1e6:.1f} MB")
-    print(f"(a) orjson parse {parse:.3f}s  (b) expectimax {full:.3f}s  (c) Star1 {star:.3f}s  "
-          f"(b)/(a) = {full / parse:.2f}  (c)/(a) = {star / parse:.2f}")
+    print(
+        f"tree: {count:,} nodes (MAX/chance/MIN/chance levels), seed {args.seed}, "
+        f"body {len(body) / 1e6:.1f} MB"
+    )
+    print(
+        f"(a) orjson parse {parse:.3f}s  (b) expectimax {full:.3f}s  (c) Star1 {star:.3f}s  "
+        f"(b)/(a) = {full / parse:.2f}  (c)/(a) = {star / parse:.2f}"
+    )
 
 
 if __name__ == "__main__":

@@ -62,15 +62,34 @@ def main() -> None:
     lottery = random_lottery(rng, 1000)
     prizes = list(range(0, 100_001, 500))
     lotteries = {f"L{i}": random_lottery(rng, rng.randint(2, 6), prizes) for i in range(200)}
-    choices = [[f"L{i}", rng.choice([">", "<", "~"]) if i % 50 == 0 else
-                (">" if i % 2 else "<"), f"L{i + 1}"] for i in range(199)]
+    choices = [
+        [
+            f"L{i}",
+            rng.choice([">", "<", "~"]) if i % 50 == 0 else (">" if i % 2 else "<"),
+            f"L{i + 1}",
+        ]
+        for i in range(199)
+    ]
     cases = [
-        ("evaluate, 1,000 outcomes, exponential R=250,000", "/v1/lotteries/evaluate",
-         {"lottery": lottery, "utility": {"family": "exponential"}, "parameters": {"R": 250_000}}),
-        ("evaluate, 1,000 outcomes, formula log(x+1) + sqrt(x)/10", "/v1/lotteries/evaluate",
-         {"lottery": lottery, "utility": "log(x + 1) + sqrt(x)/10"}),
-        ("eu-consistency, 200 lotteries, 199 choices, increasing", "/v1/lotteries/eu-consistency",
-         {"lotteries": lotteries, "choices": choices, "increasing": True}),
+        (
+            "evaluate, 1,000 outcomes, exponential R=250,000",
+            "/v1/lotteries/evaluate",
+            {
+                "lottery": lottery,
+                "utility": {"family": "exponential"},
+                "parameters": {"R": 250_000},
+            },
+        ),
+        (
+            "evaluate, 1,000 outcomes, formula log(x+1) + sqrt(x)/10",
+            "/v1/lotteries/evaluate",
+            {"lottery": lottery, "utility": "log(x + 1) + sqrt(x)/10"},
+        ),
+        (
+            "eu-consistency, 200 lotteries, 199 choices, increasing",
+            "/v1/lotteries/eu-consistency",
+            {"lotteries": lotteries, "choices": choices, "increasing": True},
+        ),
     ]
     print(f"{'case':58} {'median ms':>10} {'p95 ms':>8}")
     for name, path, payload in cases:

@@ -45,4 +45,3 @@ class Deadline:
     def check(self) -> None:
         if self._stop is not None and time.monotonic() > self._stop:
             raise LimitExceededError(f"computation exceeded the time limit of {self._limit} s", "")
-

@@ -66,8 +66,9 @@ def chance_trees(
 
 
 @st.composite
-def multiplayer_trees(draw: st.DrawFn, players: int = 3, max_depth: int = 4,
-                      max_branching: int = 3, high: int = 4) -> Any:
+def multiplayer_trees(
+    draw: st.DrawFn, players: int = 3, max_depth: int = 4, max_branching: int = 3, high: int = 4
+) -> Any:
     """Player-node trees over utility tuples in [0, high], players taking turns by default."""
 
     def node(depth: int) -> Any:

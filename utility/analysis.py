@@ -97,9 +97,15 @@ def arrow_pratt(utility: UtilityFunction) -> tuple[sp.Expr, sp.Expr]:
     return absolute, _simplest(X * absolute)
 
 
-def analyze(utility: UtilityFunction, low: Exact, high: Exact, points: Sequence[Exact] = (),
-            lotteries: Mapping[str, Lottery] | None = None, a: Exact = 2,
-            b: Exact = 1) -> UtilityAnalysis:
+def analyze(
+    utility: UtilityFunction,
+    low: Exact,
+    high: Exact,
+    points: Sequence[Exact] = (),
+    lotteries: Mapping[str, Lottery] | None = None,
+    a: Exact = 2,
+    b: Exact = 1,
+) -> UtilityAnalysis:
     """Analyse ``U`` on ``[low, high]``.
 
     Raises
@@ -115,8 +121,9 @@ def analyze(utility: UtilityFunction, low: Exact, high: Exact, points: Sequence[
         raise InvalidInputError("a positive affine transformation needs a > 0", "/affine/a")
     for index, point in enumerate(points):
         if not low <= point <= high:
-            raise InvalidInputError(f"point {point} is outside the domain [{low}, {high}]",
-                                    f"/points/{index}")
+            raise InvalidInputError(
+                f"point {point} is outside the domain [{low}, {high}]", f"/points/{index}"
+            )
     first, second = utility.derivative(1), utility.derivative(2)
     grid = np.linspace(float(low), float(high), GRID)
     with np.errstate(all="ignore"):
@@ -127,31 +134,51 @@ def analyze(utility: UtilityFunction, low: Exact, high: Exact, points: Sequence[
     for name, sample, offset in (("U", values, 0), ("U'", slopes[1:-1], 1)):
         bad = np.flatnonzero(~np.isfinite(sample)) + offset
         if bad.size:
-            raise DomainError(f"{name} is undefined at x = {grid[int(bad[0])]:.10g}, inside the "
-                              f"domain [{low}, {high}]; narrow the domain", "/domain")
+            raise DomainError(
+                f"{name} is undefined at x = {grid[int(bad[0])]:.10g}, inside the "
+                f"domain [{low}, {high}]; narrow the domain",
+                "/domain",
+            )
     slope_scale = float(np.max(np.abs(slopes[1:-1]))) or 1.0
     falling = np.flatnonzero(slopes < -FLAT * slope_scale)
     # SymPy differentiates a piecewise or abs piece by piece: U'' = 0 misses the kinks
     smooth = not utility.expr.has(sp.Piecewise, sp.Abs)
-    curvature, changes = _curvature(second, grid, bends, slopes,
-                                    slope_scale / (float(high) - float(low)), smooth)
+    curvature, changes = _curvature(
+        second, grid, bends, slopes, slope_scale / (float(high) - float(low)), smooth
+    )
     absolute, relative = arrow_pratt(utility)
-    attitude: Attitude = {"concave": "risk_averse", "convex": "risk_seeking",
-                          "linear": "risk_neutral", "mixed": "mixed"}[curvature]  # type: ignore[assignment]
+    attitude: Attitude = {
+        "concave": "risk_averse",
+        "convex": "risk_seeking",
+        "linear": "risk_neutral",
+        "mixed": "mixed",
+    }[curvature]  # type: ignore[assignment]
     return UtilityAnalysis(
-        formula=utility.formula, derivative=str(first), second_derivative=str(second),
-        low=low, high=high,
+        formula=utility.formula,
+        derivative=str(first),
+        second_derivative=str(second),
+        low=low,
+        high=high,
         increasing=not falling.size,
         decreasing_at=float(grid[int(falling[0])]) if falling.size else None,
-        curvature=curvature, attitude=attitude, changes_at=changes,
-        arrow_pratt_absolute=str(absolute), arrow_pratt_relative=str(relative),
+        curvature=curvature,
+        attitude=attitude,
+        changes_at=changes,
+        arrow_pratt_absolute=str(absolute),
+        arrow_pratt_relative=str(relative),
         at_points=tuple(_at(utility, first, absolute, relative, p) for p in points),
         affine=_affine(utility, absolute, lotteries or {}, a, b),
     )
 
 
-def _curvature(second: sp.Expr, grid: np.ndarray, bends: np.ndarray, slopes: np.ndarray,
-               scale: float, smooth: bool) -> tuple[Curvature, tuple[float, ...]]:
+def _curvature(
+    second: sp.Expr,
+    grid: np.ndarray,
+    bends: np.ndarray,
+    slopes: np.ndarray,
+    scale: float,
+    smooth: bool,
+) -> tuple[Curvature, tuple[float, ...]]:
     """Signs of U'' on the grid, plus kinks where U' jumps while U'' is 0 (abs, piecewise)."""
     if smooth and second == 0:
         return "linear", ()
@@ -160,8 +187,9 @@ def _curvature(second: sp.Expr, grid: np.ndarray, bends: np.ndarray, slopes: np.
     tolerance = FLAT * max(size, scale)
     signs = np.where(bends > tolerance, 1, np.where(bends < -tolerance, -1, 0))
     signs[~finite] = 0
-    marks: list[tuple[float, int, bool]] = [(float(grid[i]), int(signs[i]), True)
-                                            for i in np.flatnonzero(signs)]
+    marks: list[tuple[float, int, bool]] = [
+        (float(grid[i]), int(signs[i]), True) for i in np.flatnonzero(signs)
+    ]
     steps = np.diff(slopes)
     jump = 1e-9 * (float(np.nanmax(np.abs(slopes))) if np.isfinite(slopes).any() else 1.0)
     for i in np.flatnonzero(np.isfinite(steps) & (np.abs(steps) > jump)):
@@ -186,20 +214,25 @@ def _curvature(second: sp.Expr, grid: np.ndarray, bends: np.ndarray, slopes: np.
         if s0 == s1:
             continue
         try:
-            changes.append(float(brentq(at, x0, x1, xtol=1e-12)) if smooth0 and smooth1
-                           else (x1 if not smooth1 else x0))
+            changes.append(
+                float(brentq(at, x0, x1, xtol=1e-12))
+                if smooth0 and smooth1
+                else (x1 if not smooth1 else x0)
+            )
         except ValueError:
             changes.append((x0 + x1) / 2)
     return "mixed", tuple(changes)
 
 
-def _at(utility: UtilityFunction, first: sp.Expr, absolute: sp.Expr, relative: sp.Expr,
-        point: Exact) -> PointValues:
+def _at(
+    utility: UtilityFunction, first: sp.Expr, absolute: sp.Expr, relative: sp.Expr, point: Exact
+) -> PointValues:
     here = rational(point)
     exact = [_exact(e.subs(X, here)) for e in (utility.expr, absolute, relative)]
     numbers = [_float(e.subs(X, here)) for e in (utility.expr, first, absolute, relative)]
-    return PointValues(point, numbers[0], exact[0], numbers[1], numbers[2], exact[1],
-                       numbers[3], exact[2])
+    return PointValues(
+        point, numbers[0], exact[0], numbers[1], numbers[2], exact[1], numbers[3], exact[2]
+    )
 
 
 def _exact(value: sp.Expr) -> str | None:
@@ -211,13 +244,19 @@ def _exact(value: sp.Expr) -> str | None:
 def _float(value: sp.Expr) -> float:
     number = complex(sp.N(value, 17))
     if number.imag or not math.isfinite(number.real):
-        raise DomainError(f"the utility or a derivative is undefined at a requested point "
-                          f"({value})", "/points")
+        raise DomainError(
+            f"the utility or a derivative is undefined at a requested point ({value})", "/points"
+        )
     return number.real
 
 
-def _affine(utility: UtilityFunction, absolute: sp.Expr, lotteries: Mapping[str, Lottery],
-            a: Exact, b: Exact) -> AffineCheck:
+def _affine(
+    utility: UtilityFunction,
+    absolute: sp.Expr,
+    lotteries: Mapping[str, Lottery],
+    a: Exact,
+    b: Exact,
+) -> AffineCheck:
     transformed = make_utility(rational(a) * utility.expr + rational(b))
     absolute_t, _ = arrow_pratt(transformed)
     unchanged = sp.cancel(absolute_t - absolute) == 0

@@ -31,8 +31,14 @@ from utility.eu_consistency import Choice, Consistency, eu_consistency
 from utility.lottery import Lottery
 from utility.preferences import Closure, PreferenceProblem, closure
 
-AXIOMS = ("orderability", "transitivity", "continuity", "substitutability", "monotonicity",
-          "decomposability")
+AXIOMS = (
+    "orderability",
+    "transitivity",
+    "continuity",
+    "substitutability",
+    "monotonicity",
+    "decomposability",
+)
 
 
 @dataclass(frozen=True)
@@ -70,8 +76,12 @@ def check_axioms(problem: PreferenceProblem) -> AxiomReport:
 
 def _orderability(problem: PreferenceProblem, relation: Closure) -> AxiomResult:
     items = problem.items
-    unranked = [[a, b] for i, a in enumerate(items) for b in items[i + 1:]
-                if relation.relation(a, b) is None]
+    unranked = [
+        [a, b]
+        for i, a in enumerate(items)
+        for b in items[i + 1 :]
+        if relation.relation(a, b) is None
+    ]
     stated: dict[tuple[str, str], list[int]] = {}
     conflicts = []
     for s in problem.statements:
@@ -82,11 +92,11 @@ def _orderability(problem: PreferenceProblem, relation: Closure) -> AxiomResult:
             other_key_first = other_s.better == key[0]
             other_kind = "~" if other_s.relation == "~" else (">" if other_key_first else "<")
             if other_kind != kind:
-                conflicts.append({"statements": [other, s.index],
-                                  "pair": list(key)})
+                conflicts.append({"statements": [other, s.index], "pair": list(key)})
         stated.setdefault(key, []).append(s.index)
-    return AxiomResult(not unranked and not conflicts,
-                       {"unranked": unranked, "conflicts": conflicts})
+    return AxiomResult(
+        not unranked and not conflicts, {"unranked": unranked, "conflicts": conflicts}
+    )
 
 
 def _transitivity(problem: PreferenceProblem, relation: Closure) -> AxiomResult:
@@ -124,10 +134,16 @@ def _money_pump(cycle: list[str], relation: Closure) -> list[dict[str, Any]]:
     trades = []
     holding = cycle[0]
     for wanted in [*reversed(cycle[1:]), cycle[0]]:
-        strict = any(target == holding and is_strict
-                     for target, is_strict, _ in relation.edges[wanted])
-        trades.append({"give": holding, "get": wanted,
-                       "pays": "a small amount" if strict else "nothing (indifferent)"})
+        strict = any(
+            target == holding and is_strict for target, is_strict, _ in relation.edges[wanted]
+        )
+        trades.append(
+            {
+                "give": holding,
+                "get": wanted,
+                "pays": "a small amount" if strict else "nothing (indifferent)",
+            }
+        )
         holding = wanted
     return trades
 
@@ -169,10 +185,17 @@ def _continuity(problem: PreferenceProblem, relation: Closure) -> AxiomResult:
         exact = [p for kind, p, _ in constraints if kind == "="]
         feasible = low < high and len(set(exact)) <= 1 and all(low < p < high for p in exact)
         if not feasible:
-            return AxiomResult(False, {"better": a, "middle": b, "worse": c,
-                                       "statements": [i for _, _, i in constraints],
-                                       "reason": "no probability p makes the middle prize "
-                                       "indifferent to [p, better; 1-p, worse]"})
+            return AxiomResult(
+                False,
+                {
+                    "better": a,
+                    "middle": b,
+                    "worse": c,
+                    "statements": [i for _, _, i in constraints],
+                    "reason": "no probability p makes the middle prize "
+                    "indifferent to [p, better; 1-p, worse]",
+                },
+            )
         if exact:
             points.append({"better": a, "middle": b, "worse": c, "p": str(exact[0])})
     return AxiomResult(True, {"indifference_points": points})
@@ -182,7 +205,7 @@ def _substitutability(problem: PreferenceProblem, relation: Closure) -> AxiomRes
     names = list(problem.branches)
     checked = []
     for i, first in enumerate(names):
-        for second in names[i + 1:]:
+        for second in names[i + 1 :]:
             swap = _single_swap(problem.branches[first], problem.branches[second])
             if swap is None:
                 continue
@@ -192,15 +215,21 @@ def _substitutability(problem: PreferenceProblem, relation: Closure) -> AxiomRes
                 continue
             checked.append([first, second])
             if inner != outer:
-                return AxiomResult(False, {
-                    "lotteries": [first, second], "substituted": [a, b],
-                    "expected": f"{first} {inner} {second} because {a} {inner} {b}",
-                    "stated": f"{first} {outer} {second}"})
+                return AxiomResult(
+                    False,
+                    {
+                        "lotteries": [first, second],
+                        "substituted": [a, b],
+                        "expected": f"{first} {inner} {second} because {a} {inner} {b}",
+                        "stated": f"{first} {outer} {second}",
+                    },
+                )
     return AxiomResult(True, {"checked": checked})
 
 
-def _single_swap(x: tuple[tuple[Fraction, str], ...],
-                 y: tuple[tuple[Fraction, str], ...]) -> tuple[str, str] | None:
+def _single_swap(
+    x: tuple[tuple[Fraction, str], ...], y: tuple[tuple[Fraction, str], ...]
+) -> tuple[str, str] | None:
     if len(x) != len(y):
         return None
     left, right = list(x), list(y)
@@ -218,7 +247,7 @@ def _monotonicity(problem: PreferenceProblem, relation: Closure) -> AxiomResult:
     names = list(shapes)
     checked = []
     for i, first in enumerate(names):
-        for second in names[i + 1:]:
+        for second in names[i + 1 :]:
             a1, c1, p1 = shapes[first]
             a2, c2, p2 = shapes[second]
             if (a1, c1) != (a2, c2) or relation.relation(a1, c1) not in (">", "<"):
@@ -230,9 +259,14 @@ def _monotonicity(problem: PreferenceProblem, relation: Closure) -> AxiomResult:
                 continue
             checked.append([first, second])
             if stated != expected:
-                return AxiomResult(False, {"lotteries": [first, second],
-                                           "expected": f"{first} {expected} {second}",
-                                           "stated": f"{first} {stated} {second}"})
+                return AxiomResult(
+                    False,
+                    {
+                        "lotteries": [first, second],
+                        "expected": f"{first} {expected} {second}",
+                        "stated": f"{first} {stated} {second}",
+                    },
+                )
     return AxiomResult(True, {"checked": checked})
 
 
@@ -240,15 +274,17 @@ def _decomposability(problem: PreferenceProblem, relation: Closure) -> AxiomResu
     names = list(problem.named)
     same = []
     for i, first in enumerate(names):
-        for second in names[i + 1:]:
+        for second in names[i + 1 :]:
             if problem.reduced[first] != problem.reduced[second]:
                 continue
             same.append([first, second])
             stated = relation.relation(first, second)
             if stated in (">", "<"):
                 reduced = {k: str(v) for k, v in sorted(problem.reduced[first].items())}
-                return AxiomResult(False, {"lotteries": [first, second], "stated": stated,
-                                           "same_reduction": reduced})
+                return AxiomResult(
+                    False,
+                    {"lotteries": [first, second], "stated": stated, "same_reduction": reduced},
+                )
     return AxiomResult(True, {"same_reduction": same})
 
 
@@ -258,9 +294,11 @@ def expected_utility_consistency(problem: PreferenceProblem) -> Consistency:
     lotteries: dict[str, Lottery] = {}
     for name, distribution in problem.reduced.items():
         ordered = sorted((index[prize], p) for prize, p in distribution.items())
-        lotteries[name] = Lottery(tuple(k for k, _ in ordered),
-                                  tuple(p.numerator if p.denominator == 1 else p
-                                        for _, p in ordered))
-    choices = [Choice(s.better, ">" if s.relation == ">" else "~", s.worse)
-               for s in problem.statements]
+        lotteries[name] = Lottery(
+            tuple(k for k, _ in ordered),
+            tuple(p.numerator if p.denominator == 1 else p for _, p in ordered),
+        )
+    choices = [
+        Choice(s.better, ">" if s.relation == ">" else "~", s.worse) for s in problem.statements
+    ]
     return eu_consistency(lotteries, choices, labels=dict(enumerate(problem.prizes)))

@@ -37,8 +37,12 @@ class Comparison:
     dominance: tuple[Dominance, ...]
 
 
-def compare(lotteries: Mapping[str, Lottery], utility: UtilityFunction, wealth: Exact = 0,
-            pointers: Mapping[str, Sequence[str]] | None = None) -> Comparison:
+def compare(
+    lotteries: Mapping[str, Lottery],
+    utility: UtilityFunction,
+    wealth: Exact = 0,
+    pointers: Mapping[str, Sequence[str]] | None = None,
+) -> Comparison:
     """Evaluate every lottery under ``utility`` and rank them by expected utility."""
     evaluations = {
         name: evaluate(lottery, utility, wealth, pointers.get(name) if pointers else None)

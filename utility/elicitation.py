@@ -103,8 +103,13 @@ def _crra(worst: float, best: float, wealth: float) -> Model:
     return model
 
 
-def elicit(worst: Exact, best: Exact, gambles: Sequence[StandardGamble],
-           stated: Sequence[StatedCertaintyEquivalent], wealth: Exact = 0) -> Elicitation:
+def elicit(
+    worst: Exact,
+    best: Exact,
+    gambles: Sequence[StandardGamble],
+    stated: Sequence[StatedCertaintyEquivalent],
+    wealth: Exact = 0,
+) -> Elicitation:
     """Utility points, CARA and CRRA fits with residuals, and flagged answers.
 
     Raises
@@ -116,15 +121,20 @@ def elicit(worst: Exact, best: Exact, gambles: Sequence[StandardGamble],
         raise InvalidInputError("best must exceed worst", "/best")
     for i, g in enumerate(gambles):
         if not worst <= g.prize <= best:
-            raise InvalidInputError("a prize must lie between worst and best",
-                                    f"/standard_gambles/{i}/prize")
+            raise InvalidInputError(
+                "a prize must lie between worst and best", f"/standard_gambles/{i}/prize"
+            )
         if not 0 <= g.p <= 1:
             raise InvalidInputError("p must lie in [0, 1]", f"/standard_gambles/{i}/p")
     for i, s in enumerate(stated):
-        if not (worst <= s.lottery.outcomes[0] and s.lottery.outcomes[-1] <= best
-                and worst <= s.ce <= best):
-            raise InvalidInputError("outcomes and CE must lie between worst and best",
-                                    f"/certainty_equivalents/{i}")
+        if not (
+            worst <= s.lottery.outcomes[0]
+            and s.lottery.outcomes[-1] <= best
+            and worst <= s.ce <= best
+        ):
+            raise InvalidInputError(
+                "outcomes and CE must lie between worst and best", f"/certainty_equivalents/{i}"
+            )
     if not gambles and not stated:
         raise InvalidInputError("give at least one standard gamble or certainty equivalent", "")
     low, high = float(worst), float(best)
@@ -146,14 +156,16 @@ def elicit(worst: Exact, best: Exact, gambles: Sequence[StandardGamble],
         note = "wealth + worst = 0, so gamma was searched below 1 only"
     else:
         note = "CRRA needs wealth + worst >= 0; set wealth"
-    implied = tuple(_implied(_cara(low, high), float(g.prize), float(g.p), SPAN / (high - low))
-                    for g in gambles)
+    implied = tuple(
+        _implied(_cara(low, high), float(g.prize), float(g.p), SPAN / (high - low)) for g in gambles
+    )
     flagged, reasons = _flags(gambles, implied)
     return Elicitation(tuple(sorted(set(points))), cara, crra, note, implied, flagged, reasons)
 
 
-def _residuals(gambles: Sequence[StandardGamble],
-               stated: Sequence[StatedCertaintyEquivalent]) -> Callable[[Model, float], np.ndarray]:
+def _residuals(
+    gambles: Sequence[StandardGamble], stated: Sequence[StatedCertaintyEquivalent]
+) -> Callable[[Model, float], np.ndarray]:
     prizes = np.array([float(g.prize) for g in gambles])
     answers = np.array([float(g.p) for g in gambles])
 
@@ -169,22 +181,28 @@ def _residuals(gambles: Sequence[StandardGamble],
     return residuals
 
 
-def _fit(family: str, model: Model, residual: Callable[[Model, float], np.ndarray],
-         bounds: tuple[float, float]) -> Fit:
+def _fit(
+    family: str,
+    model: Model,
+    residual: Callable[[Model, float], np.ndarray],
+    bounds: tuple[float, float],
+) -> Fit:
     def loss(c: float) -> float:
         with np.errstate(all="ignore"):
             r = residual(model, c)
         value = float(np.sum(r * r))
         return value if math.isfinite(value) else 1e300
 
-    found = minimize_scalar(loss, bounds=bounds, method="bounded",
-                            options={"xatol": (bounds[1] - bounds[0]) * 1e-11})
+    found = minimize_scalar(
+        loss, bounds=bounds, method="bounded", options={"xatol": (bounds[1] - bounds[0]) * 1e-11}
+    )
     coefficient = float(found.x)
     with np.errstate(all="ignore"):
         r = residual(model, coefficient)
     rmse = float(np.sqrt(np.mean(r * r))) if r.size else 0.0
-    return Fit(family, coefficient, tuple(float(v) for v in r), rmse,
-               bool(np.all(np.abs(r) <= TOLERANCE)))
+    return Fit(
+        family, coefficient, tuple(float(v) for v in r), rmse, bool(np.all(np.abs(r) <= TOLERANCE))
+    )
 
 
 def _implied(model: Model, prize: float, p: float, bound: float) -> float | None:
@@ -201,8 +219,9 @@ def _implied(model: Model, prize: float, p: float, bound: float) -> float | None
         return None
 
 
-def _flags(gambles: Sequence[StandardGamble],
-           implied: Sequence[float | None]) -> tuple[tuple[int, ...], tuple[str, ...]]:
+def _flags(
+    gambles: Sequence[StandardGamble], implied: Sequence[float | None]
+) -> tuple[tuple[int, ...], tuple[str, ...]]:
     flagged: dict[int, str] = {}
     signs = [0 if c is None or abs(c) < 1e-12 else (1 if c > 0 else -1) for c in implied]
     averse, seeking = signs.count(1), signs.count(-1)
@@ -215,8 +234,9 @@ def _flags(gambles: Sequence[StandardGamble],
     order = sorted(range(len(gambles)), key=lambda i: gambles[i].prize)
     for i, j in zip(order, order[1:], strict=False):
         if gambles[j].prize > gambles[i].prize and gambles[j].p < gambles[i].p:
-            flagged.setdefault(j, f"a larger prize than answer {i} with a smaller p "
-                                  "(utility would decrease)")
+            flagged.setdefault(
+                j, f"a larger prize than answer {i} with a smaller p (utility would decrease)"
+            )
     for i, c in enumerate(implied):
         if c is None and i not in flagged:
             flagged[i] = "no CARA coefficient in the searched range reproduces this answer"

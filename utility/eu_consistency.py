@@ -86,23 +86,24 @@ class Consistency:
 
 def parse_choice(raw: object, names: Sequence[str], pointer: str) -> Choice:
     """Read ``["B", ">", "A"]``; the names must be declared lotteries."""
-    if (not isinstance(raw, list) or len(raw) != 3
-            or not all(isinstance(item, str) for item in raw)):
-        raise InvalidInputError("a choice is [\"B\", \">\", \"A\"] (relation >, <, ~, >= or <=)",
-                                pointer)
+    if not isinstance(raw, list) or len(raw) != 3 or not all(isinstance(item, str) for item in raw):
+        raise InvalidInputError('a choice is ["B", ">", "A"] (relation >, <, ~, >= or <=)', pointer)
     left, relation, right = raw
     if relation not in RELATIONS:
-        raise InvalidInputError(f"unknown relation {relation!r}; use >, <, ~, >= or <=",
-                                join_pointer(pointer, 1))
+        raise InvalidInputError(
+            f"unknown relation {relation!r}; use >, <, ~, >= or <=", join_pointer(pointer, 1)
+        )
     for index, name in ((0, left), (2, right)):
         if name not in names:
-            raise InvalidInputError(f"{name!r} is not one of the lotteries",
-                                    join_pointer(pointer, index))
+            raise InvalidInputError(
+                f"{name!r} is not one of the lotteries", join_pointer(pointer, index)
+            )
     return Choice(left, relation, right)
 
 
-def _difference(choice: Choice, lotteries: Mapping[str, Lottery],
-                index: Mapping[Exact, int]) -> tuple[list[Fraction], bool, bool]:
+def _difference(
+    choice: Choice, lotteries: Mapping[str, Lottery], index: Mapping[Exact, int]
+) -> tuple[list[Fraction], bool, bool]:
     """Row ``better - worse``, whether it is strict, whether it is an equality."""
     better, worse = choice.left, choice.right
     if choice.relation in ("<", "<="):
@@ -115,10 +116,13 @@ def _difference(choice: Choice, lotteries: Mapping[str, Lottery],
     return row, choice.relation in (">", "<"), choice.relation == "~"
 
 
-def eu_consistency(lotteries: Mapping[str, Lottery], choices: Sequence[Choice],
-                   increasing: bool = False,
-                   labels: Mapping[Exact, str] | None = None,
-                   time_limit: float | None = TIME_LIMIT) -> Consistency:
+def eu_consistency(
+    lotteries: Mapping[str, Lottery],
+    choices: Sequence[Choice],
+    increasing: bool = False,
+    labels: Mapping[Exact, str] | None = None,
+    time_limit: float | None = TIME_LIMIT,
+) -> Consistency:
     """Decide whether an expected-utility function (optionally increasing) fits ``choices``.
 
     ``labels`` names the prizes in the explanation (default: the amounts themselves);
@@ -155,8 +159,11 @@ def eu_consistency(lotteries: Mapping[str, Lottery], choices: Sequence[Choice],
     certificate = _certificate(rows, kinds, choices, lotteries, prizes, monotone, options)
     if labels:
         names = {str(prize): name for prize, name in labels.items()}
-        text = re.sub(r"U\(([^()]*)\)", lambda m: f"U({names.get(m.group(1), m.group(1))})",
-                      certificate.explanation)
+        text = re.sub(
+            r"U\(([^()]*)\)",
+            lambda m: f"U({names.get(m.group(1), m.group(1))})",
+            certificate.explanation,
+        )
         certificate = replace(certificate, explanation=text)
     return Consistency(False, prizes, None, False, certificate)
 
@@ -165,8 +172,9 @@ def _matrix(rows: Sequence[Sequence[Fraction]]) -> np.ndarray:
     return np.array([[float(v) for v in row] for row in rows], dtype=float).reshape(len(rows), -1)
 
 
-def _witness(rows: list[list[Fraction]], kinds: list[str], size: int,
-             options: dict[str, float]) -> tuple[tuple[Fraction | float, ...], bool] | None:
+def _witness(
+    rows: list[list[Fraction]], kinds: list[str], size: int, options: dict[str, float]
+) -> tuple[tuple[Fraction | float, ...], bool] | None:
     inequality = [r for r, k in zip(rows, kinds, strict=True) if k != "equal"]
     lower = [1.0 if k == "strict" else 0.0 for k in kinds if k != "equal"]
     equality = [r for r, k in zip(rows, kinds, strict=True) if k == "equal"]
@@ -176,7 +184,9 @@ def _witness(rows: list[list[Fraction]], kinds: list[str], size: int,
         b_ub=-np.array(lower) if inequality else None,
         A_eq=_matrix(equality) if equality else None,
         b_eq=np.zeros(len(equality)) if equality else None,
-        bounds=[(None, None)] * size, method="highs", options=options,
+        bounds=[(None, None)] * size,
+        method="highs",
+        options=options,
     )
     if result.status == 2:
         return None
@@ -205,15 +215,24 @@ def _dot(row: Sequence[Fraction], values: Sequence[Fraction]) -> Fraction:
 def _satisfies(rows: list[list[Fraction]], kinds: list[str], values: list[Fraction]) -> bool:
     for row, kind in zip(rows, kinds, strict=True):
         total = _dot(row, values)
-        if (kind == "strict" and total <= 0) or (kind == "weak" and total < 0) or (
-                kind == "equal" and total != 0):
+        if (
+            (kind == "strict" and total <= 0)
+            or (kind == "weak" and total < 0)
+            or (kind == "equal" and total != 0)
+        ):
             return False
     return True
 
 
-def _certificate(rows: list[list[Fraction]], kinds: list[str], choices: Sequence[Choice],
-                 lotteries: Mapping[str, Lottery], prizes: tuple[Exact, ...],
-                 monotone: list[tuple[int, int]], options: dict[str, float]) -> Certificate:
+def _certificate(
+    rows: list[list[Fraction]],
+    kinds: list[str],
+    choices: Sequence[Choice],
+    lotteries: Mapping[str, Lottery],
+    prizes: tuple[Exact, ...],
+    monotone: list[tuple[int, int]],
+    options: dict[str, float],
+) -> Certificate:
     count = len(rows)
     strict = np.array([1.0 if k == "strict" else 0.0 for k in kinds])
     # variables: one multiplier per row; sum_i m_i row_i = 0, sum over strict rows = 1
@@ -221,11 +240,13 @@ def _certificate(rows: list[list[Fraction]], kinds: list[str], choices: Sequence
     b_eq = np.zeros(len(prizes) + 1)
     b_eq[-1] = 1.0
     bounds = [(None, None) if k == "equal" else (0, None) for k in kinds]
-    result = linprog(np.zeros(count), A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs",
-                     options=options)
+    result = linprog(
+        np.zeros(count), A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs", options=options
+    )
     if result.status != 0:
-        raise LimitExceededError(f"the LP solver could not find the certificate: "
-                                 f"{result.message}", "")
+        raise LimitExceededError(
+            f"the LP solver could not find the certificate: {result.message}", ""
+        )
     raw = np.asarray(result.x, dtype=float)
     raw[np.abs(raw) < 1e-12] = 0.0
     largest = float(np.abs(raw).max())
@@ -236,9 +257,11 @@ def _certificate(rows: list[list[Fraction]], kinds: list[str], choices: Sequence
     if verified and exact is not None:
         multipliers = [normalize(v) for v in exact]
     choice_multipliers = tuple(multipliers[: len(choices)])
-    monotonicity = tuple((prizes[lo], prizes[hi], multipliers[len(choices) + j])
-                         for j, (lo, hi) in enumerate(monotone)
-                         if multipliers[len(choices) + j] != 0)
+    monotonicity = tuple(
+        (prizes[lo], prizes[hi], multipliers[len(choices) + j])
+        for j, (lo, hi) in enumerate(monotone)
+        if multipliers[len(choices) + j] != 0
+    )
     explanation = _explain(choices, lotteries, choice_multipliers, monotonicity)
     return Certificate(choice_multipliers, monotonicity, verified, explanation)
 
@@ -249,11 +272,14 @@ def _is_certificate(rows: list[list[Fraction]], kinds: list[str], values: list[F
     if sum((v for v, k in zip(values, kinds, strict=True) if k == "strict"), Fraction(0)) <= 0:
         return False
     width = len(rows[0]) if rows else 0
-    return all(sum((v * row[j] for v, row in zip(values, rows, strict=True)), Fraction(0)) == 0
-               for j in range(width))
+    return all(
+        sum((v * row[j] for v, row in zip(values, rows, strict=True)), Fraction(0)) == 0
+        for j in range(width)
+    )
 
 
 # -- the readable argument --------------------------------------------------------
+
 
 def _form(terms: Mapping[Exact, Fraction | float]) -> str:
     parts = []
@@ -275,9 +301,12 @@ def _side(lottery: Lottery, scale: Fraction | float = 1) -> dict[Exact, Fraction
     return {x: p * scale for p, x in lottery}
 
 
-def _explain(choices: Sequence[Choice], lotteries: Mapping[str, Lottery],
-             multipliers: Sequence[Fraction | float],
-             monotonicity: Sequence[tuple[Exact, Exact, Fraction | float]]) -> str:
+def _explain(
+    choices: Sequence[Choice],
+    lotteries: Mapping[str, Lottery],
+    multipliers: Sequence[Fraction | float],
+    monotonicity: Sequence[tuple[Exact, Exact, Fraction | float]],
+) -> str:
     lines = ["Each choice states an inequality between expected utilities:"]
     used: list[str] = []
     left_total: dict[Exact, Fraction | float] = {}
@@ -291,8 +320,10 @@ def _explain(choices: Sequence[Choice], lotteries: Mapping[str, Lottery],
             better, worse = worse, better
         if choice.relation == "~" and weight < 0:
             better, worse, weight = worse, better, -weight
-        lines.append(f"  ({number}) {better} {symbol} {worse}: "
-                     f"{_form(_side(lotteries[better]))} {symbol} {_form(_side(lotteries[worse]))}")
+        lines.append(
+            f"  ({number}) {better} {symbol} {worse}: "
+            f"{_form(_side(lotteries[better]))} {symbol} {_form(_side(lotteries[worse]))}"
+        )
         used.append(f"{_text(weight)} x ({number})")
         for prize, value in _side(lotteries[better], weight).items():
             left_total[prize] = left_total.get(prize, 0) + value
@@ -305,6 +336,8 @@ def _explain(choices: Sequence[Choice], lotteries: Mapping[str, Lottery],
         right_total[lower] = right_total.get(lower, 0) + weight
     lines.append(f"Adding {' + '.join(used)}:")
     lines.append(f"  {_form(left_total)} > {_form(right_total)}")
-    lines.append("Both sides are the same combination of utilities, so this says a number "
-                 "exceeds itself: no utility function can satisfy all these choices.")
+    lines.append(
+        "Both sides are the same combination of utilities, so this says a number "
+        "exceeds itself: no utility function can satisfy all these choices."
+    )
     return "\n".join(lines)

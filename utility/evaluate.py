@@ -63,8 +63,12 @@ class Evaluation:
     tolerance: float | None
 
 
-def utility_values(lottery: Lottery, utility: UtilityFunction, wealth: Exact = 0,
-                   pointers: Sequence[str] | None = None) -> np.ndarray:
+def utility_values(
+    lottery: Lottery,
+    utility: UtilityFunction,
+    wealth: Exact = 0,
+    pointers: Sequence[str] | None = None,
+) -> np.ndarray:
     """``U(w + x)`` at every outcome, after checking ``U`` is defined and increasing there.
 
     Raises
@@ -81,7 +85,9 @@ def utility_values(lottery: Lottery, utility: UtilityFunction, wealth: Exact = 0
         where = pointers[index] if pointers else "/lottery"
         raise DomainError(
             f"U(x) = {utility.formula} is undefined (or infinite) at wealth + outcome = "
-            f"{lottery.outcomes[index] + wealth}", where)
+            f"{lottery.outcomes[index] + wealth}",
+            where,
+        )
     _check_increasing(utility, points, values)
     return values
 
@@ -96,7 +102,8 @@ def _check_increasing(utility: UtilityFunction, points: np.ndarray, values: np.n
         raise DomainError(
             f"U(x) = {utility.formula} is not increasing on the support: U({points[index]:.10g}) "
             f"= {values[index]:.10g} > U({points[index + 1]:.10g}) = {values[index + 1]:.10g}",
-            "/utility")
+            "/utility",
+        )
     slope = compile_numeric(utility.derivative())
     grid = np.linspace(points[0], points[-1], GRID)
     with np.errstate(all="ignore"):
@@ -107,11 +114,17 @@ def _check_increasing(utility: UtilityFunction, points: np.ndarray, values: np.n
         at = grid[int(falling[0])]
         raise DomainError(
             f"U(x) = {utility.formula} is not increasing on the support: U'({at:.10g}) = "
-            f"{slopes[int(falling[0])]:.6g} < 0", "/utility")
+            f"{slopes[int(falling[0])]:.6g} < 0",
+            "/utility",
+        )
 
 
-def evaluate(lottery: Lottery, utility: UtilityFunction, wealth: Exact = 0,
-             pointers: Sequence[str] | None = None) -> Evaluation:
+def evaluate(
+    lottery: Lottery,
+    utility: UtilityFunction,
+    wealth: Exact = 0,
+    pointers: Sequence[str] | None = None,
+) -> Evaluation:
     """Evaluate ``lottery`` for an agent with utility ``U(wealth + x)``.
 
     Raises
@@ -158,8 +171,9 @@ def evaluate(lottery: Lottery, utility: UtilityFunction, wealth: Exact = 0,
     )
 
 
-def _exact_expected_utility(lottery: Lottery, utility: UtilityFunction,
-                            wealth: Exact) -> sp.Expr | None:
+def _exact_expected_utility(
+    lottery: Lottery, utility: UtilityFunction, wealth: Exact
+) -> sp.Expr | None:
     if len(lottery) > EXACT_OUTCOMES:
         return None
     terms = [rational(p) * utility.expr.subs(X, rational(o + wealth)) for p, o in lottery]
@@ -208,8 +222,13 @@ def _root(utility: UtilityFunction, eu: float, low: float, high: float, toleranc
     return root
 
 
-def _exact_certainty_equivalent(lottery: Lottery, utility: UtilityFunction, wealth: Exact,
-                                eu_exact: sp.Expr | None, point: float) -> sp.Expr | None:
+def _exact_certainty_equivalent(
+    lottery: Lottery,
+    utility: UtilityFunction,
+    wealth: Exact,
+    eu_exact: sp.Expr | None,
+    point: float,
+) -> sp.Expr | None:
     if lottery.degenerate:
         return rational(lottery.outcomes[0])
     if eu_exact is None or utility.inverse is None:
@@ -227,8 +246,9 @@ def _exact_certainty_equivalent(lottery: Lottery, utility: UtilityFunction, weal
     return candidate
 
 
-def _attitude(premium: float, premium_exact: sp.Expr | None, emv: float, lottery: Lottery,
-              wealth: Exact) -> Attitude:
+def _attitude(
+    premium: float, premium_exact: sp.Expr | None, emv: float, lottery: Lottery, wealth: Exact
+) -> Attitude:
     if lottery.degenerate:
         return "risk_neutral"
     if premium_exact is not None:

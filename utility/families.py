@@ -40,8 +40,12 @@ FAMILIES: dict[str, Family] = {
 ALIASES = {"cara": "exponential", "crra": "power"}
 
 
-def family_utility(name: str, parameters: Mapping[str, Exact], pointer: str,
-                   parameters_pointer: str = "/parameters") -> sp.Expr:
+def family_utility(
+    name: str,
+    parameters: Mapping[str, Exact],
+    pointer: str,
+    parameters_pointer: str = "/parameters",
+) -> sp.Expr:
     """The formula of the family ``name`` with its parameters filled in.
 
     Raises
@@ -55,23 +59,27 @@ def family_utility(name: str, parameters: Mapping[str, Exact], pointer: str,
         raise InvalidInputError(f"unknown utility family {name!r}; known: {known}", pointer)
     for needed in family.parameters:
         if needed not in parameters:
-            raise InvalidInputError(f"the {family.name} family needs the parameter {needed!r}",
-                                    join_pointer(parameters_pointer, needed))
+            raise InvalidInputError(
+                f"the {family.name} family needs the parameter {needed!r}",
+                join_pointer(parameters_pointer, needed),
+            )
     if family.name == "linear":
         return X
     if family.name == "exponential":
         tolerance = parameters["R"]
         if tolerance <= 0:
-            raise InvalidInputError("risk tolerance R must be positive",
-                                    join_pointer(parameters_pointer, "R"))
+            raise InvalidInputError(
+                "risk tolerance R must be positive", join_pointer(parameters_pointer, "R")
+            )
         return 1 - sp.exp(-X / rational(tolerance))
     if family.name == "power":
         gamma = rational(parameters["gamma"])
         if gamma == 1:
             return sp.log(X)
         if abs(gamma) > 100:
-            raise InvalidInputError("gamma must lie within +/-100",
-                                    join_pointer(parameters_pointer, "gamma"))
+            raise InvalidInputError(
+                "gamma must lie within +/-100", join_pointer(parameters_pointer, "gamma")
+            )
         return (X ** (1 - gamma) - 1) / (1 - gamma)
     b = parameters["b"]
     if b <= 0:

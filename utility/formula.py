@@ -41,7 +41,11 @@ MAX_DIGITS = 300
 """Largest number of decimal digits a constant power may produce."""
 
 FUNCTIONS: dict[str, sp.Function | type] = {
-    "sqrt": sp.sqrt, "log": sp.log, "ln": sp.log, "exp": sp.exp, "abs": sp.Abs,
+    "sqrt": sp.sqrt,
+    "log": sp.log,
+    "ln": sp.log,
+    "exp": sp.exp,
+    "abs": sp.Abs,
 }
 CONSTANTS: dict[str, sp.Expr] = {"e": sp.E, "pi": sp.pi}
 RESERVED = frozenset(FUNCTIONS) | frozenset(CONSTANTS) | {"x"}
@@ -64,15 +68,17 @@ def parse_parameters(raw: Mapping[str, object], pointer: str) -> dict[str, Exact
         where = join_pointer(pointer, name)
         if not name.isidentifier() or name.startswith("_") or not name.isascii():
             raise InvalidInputError(
-                f"parameter name {name!r} must be a plain identifier such as R or gamma", where)
+                f"parameter name {name!r} must be a plain identifier such as R or gamma", where
+            )
         if name in RESERVED:
             raise InvalidInputError(f"{name!r} is reserved and cannot be a parameter", where)
         values[name] = parse_exact(value, where)
     return values
 
 
-def parse_formula(text: object, parameters: Mapping[str, Exact] | None = None,
-                  pointer: str = "/utility") -> sp.Expr:
+def parse_formula(
+    text: object, parameters: Mapping[str, Exact] | None = None, pointer: str = "/utility"
+) -> sp.Expr:
     """Build the SymPy expression of a utility formula in ``x``.
 
     Parameters
@@ -97,8 +103,8 @@ def parse_formula(text: object, parameters: Mapping[str, Exact] | None = None,
         raise InvalidInputError("formula is empty", pointer)
     if not text.isascii() or any(c in text for c in "\n\r\\;"):
         raise InvalidInputError(
-            "formula may contain only ASCII letters, digits, spaces and + - * / ^ ( ) . ,",
-            pointer)
+            "formula may contain only ASCII letters, digits, spaces and + - * / ^ ( ) . ,", pointer
+        )
     try:
         tree = ast.parse(text.replace("^", "**").strip(), mode="eval")
     except (SyntaxError, ValueError) as error:
@@ -137,8 +143,10 @@ class _Builder:
             return self.binary(node.op, left, right)
         if isinstance(node, ast.Call):
             return self.call(node, depth)
-        raise self.fail(f"{_describe(node)} is not allowed in a formula; use numbers, x, "
-                        "declared parameters, + - * / ^, sqrt log ln exp abs, e and pi")
+        raise self.fail(
+            f"{_describe(node)} is not allowed in a formula; use numbers, x, "
+            "declared parameters, + - * / ^, sqrt log ln exp abs, e and pi"
+        )
 
     def constant(self, value: object) -> sp.Expr:
         if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -161,8 +169,9 @@ class _Builder:
             return rational(self.parameters[name])
         if name in FUNCTIONS:
             raise self.fail(f"{name} is a function; call it as {name}(...)")
-        raise self.fail(f"unknown name {name!r}: the variable is x; declare other names in "
-                        "parameters")
+        raise self.fail(
+            f"unknown name {name!r}: the variable is x; declare other names in parameters"
+        )
 
     def binary(self, op: ast.operator, left: sp.Expr, right: sp.Expr) -> sp.Expr:
         if isinstance(op, ast.Add):
@@ -198,8 +207,9 @@ class _Builder:
 
     def call(self, node: ast.Call, depth: int) -> sp.Expr:
         if not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS:
-            raise self.fail("only sqrt, log, ln, exp and abs may be called, "
-                            f"not {_describe(node.func)}")
+            raise self.fail(
+                f"only sqrt, log, ln, exp and abs may be called, not {_describe(node.func)}"
+            )
         name = node.func.id
         if node.keywords or len(node.args) != 1 or isinstance(node.args[0], ast.Starred):
             raise self.fail(f"{name} takes exactly one argument")
@@ -222,6 +232,12 @@ def _describe(node: ast.AST) -> str:
     if isinstance(node, ast.Name):
         return f"calling {node.id!r}"
     kind = type(node).__name__
-    return {"Subscript": "indexing ([...])", "Lambda": "lambda", "BinOp": "this operator",
-            "Compare": "a comparison", "BoolOp": "and/or", "IfExp": "if/else",
-            "Call": "this call"}.get(kind, f"a {kind} node")
+    return {
+        "Subscript": "indexing ([...])",
+        "Lambda": "lambda",
+        "BinOp": "this operator",
+        "Compare": "a comparison",
+        "BoolOp": "and/or",
+        "IfExp": "if/else",
+        "Call": "this call",
+    }.get(kind, f"a {kind} node")

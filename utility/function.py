@@ -69,8 +69,9 @@ def linear_utility() -> UtilityFunction:
     return make_utility(X, "linear")
 
 
-def read_utility(raw: object, parameters: Mapping[str, Exact],
-                 pointer: str = "/utility") -> UtilityFunction:
+def read_utility(
+    raw: object, parameters: Mapping[str, Exact], pointer: str = "/utility"
+) -> UtilityFunction:
     """Build the utility a request states; ``None`` means linear (risk neutral)."""
     if raw is None:
         return linear_utility()
@@ -78,14 +79,16 @@ def read_utility(raw: object, parameters: Mapping[str, Exact],
         return make_utility(parse_formula(raw, parameters, pointer))
     if isinstance(raw, dict) and set(raw) == {"family"} and isinstance(raw["family"], str):
         name = raw["family"]
-        return make_utility(family_utility(name, parameters, join_pointer(pointer, "family")),
-                            name)
+        return make_utility(family_utility(name, parameters, join_pointer(pointer, "family")), name)
     if isinstance(raw, dict) and set(raw) == {"piecewise"}:
-        return make_utility(_piecewise(raw["piecewise"], parameters,
-                                       join_pointer(pointer, "piecewise")))
+        return make_utility(
+            _piecewise(raw["piecewise"], parameters, join_pointer(pointer, "piecewise"))
+        )
     raise InvalidInputError(
-        "utility must be a formula string such as \"sqrt(x)\", {\"family\": name} or "
-        "{\"piecewise\": [{\"from\": a, \"to\": b, \"formula\": ...}]}", pointer)
+        'utility must be a formula string such as "sqrt(x)", {"family": name} or '
+        '{"piecewise": [{"from": a, "to": b, "formula": ...}]}',
+        pointer,
+    )
 
 
 def _piecewise(raw: object, parameters: Mapping[str, Exact], pointer: str) -> sp.Expr:
@@ -100,17 +103,23 @@ def _piecewise(raw: object, parameters: Mapping[str, Exact], pointer: str) -> sp
         here = join_pointer(pointer, index)
         allowed = {"from", "to", "formula"}
         if not isinstance(piece, dict) or "formula" not in piece or set(piece) - allowed:
-            raise InvalidInputError("a piece is {\"from\": a, \"to\": b, \"formula\": \"...\"} "
-                                    "(from/to null or absent for an open end)", here)
+            raise InvalidInputError(
+                'a piece is {"from": a, "to": b, "formula": "..."} '
+                "(from/to null or absent for an open end)",
+                here,
+            )
         start = _bound(piece.get("from"), join_pointer(here, "from"))
         end = _bound(piece.get("to"), join_pointer(here, "to"))
         if index > 0 and start != previous_end:
-            raise InvalidInputError(f"piece starts at {start}, but the previous one ends at "
-                                    f"{previous_end}; pieces must be contiguous",
-                                    join_pointer(here, "from"))
+            raise InvalidInputError(
+                f"piece starts at {start}, but the previous one ends at "
+                f"{previous_end}; pieces must be contiguous",
+                join_pointer(here, "from"),
+            )
         if index < len(raw) - 1 and end is None:
-            raise InvalidInputError("only the last piece may be open above",
-                                    join_pointer(here, "to"))
+            raise InvalidInputError(
+                "only the last piece may be open above", join_pointer(here, "to")
+            )
         if start is not None and end is not None and end <= start:
             raise InvalidInputError("a piece needs from < to", join_pointer(here, "to"))
         formula = parse_formula(piece["formula"], parameters, join_pointer(here, "formula"))
@@ -119,9 +128,11 @@ def _piecewise(raw: object, parameters: Mapping[str, Exact], pointer: str) -> sp
             left = complex(sp.N(previous_formula.subs(X, joint)))
             right = complex(sp.N(formula.subs(X, joint)))
             if abs(left - right) > 1e-9 * max(1.0, abs(left)):
-                raise InvalidInputError(f"the utility jumps at x = {previous_end} ({left.real:.6g} "
-                                        f"to {right.real:.6g}); pieces must join continuously",
-                                        join_pointer(here, "formula"))
+                raise InvalidInputError(
+                    f"the utility jumps at x = {previous_end} ({left.real:.6g} "
+                    f"to {right.real:.6g}); pieces must join continuously",
+                    join_pointer(here, "formula"),
+                )
         condition: Any = True
         if start is not None:
             condition = sp.And(condition, X >= rational(start))
@@ -139,6 +150,7 @@ def _bound(raw: object, pointer: str) -> Exact | None:
 
 
 # -- numeric form ------------------------------------------------------------------
+
 
 def compile_numeric(expr: sp.Expr) -> Numeric:
     """``expr`` as a numpy function of ``x``, built node by node from the SymPy tree."""
@@ -217,13 +229,15 @@ def _condition(node: Any) -> Callable[[np.ndarray], np.ndarray]:
         return lambda x: np.logical_or.reduce([p(x) for p in parts])
     if isinstance(node, sp.core.relational.Relational):
         left, right = _compile(node.lhs), _compile(node.rhs)
-        compare = {">=": np.greater_equal, ">": np.greater, "<=": np.less_equal,
-                   "<": np.less}[node.rel_op]
+        compare = {">=": np.greater_equal, ">": np.greater, "<=": np.less_equal, "<": np.less}[
+            node.rel_op
+        ]
         return lambda x: compare(left(x), right(x))
     raise InvalidInputError(f"cannot evaluate the condition {node}", "/utility")
 
 
 # -- inverse -----------------------------------------------------------------------
+
 
 def structural_inverse(expr: sp.Expr) -> sp.Expr | None:
     """``U^-1(y)`` found by peeling operations off the single branch holding ``x``.

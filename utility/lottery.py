@@ -55,8 +55,9 @@ class Lottery:
         """The same lottery with ``wealth`` added to every outcome."""
         if wealth == 0:
             return self
-        return Lottery(tuple(normalize(Fraction(o + wealth)) for o in self.outcomes),
-                       self.probabilities)
+        return Lottery(
+            tuple(normalize(Fraction(o + wealth)) for o in self.outcomes), self.probabilities
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,8 +94,13 @@ def from_pairs(pairs: Mapping[Exact, Exact]) -> Lottery:
     return Lottery(tuple(o for o, _ in kept), tuple(p for _, p in kept))
 
 
-def parse_lottery(raw: object, pointer: str = "/lottery", *, max_outcomes: int = MAX_OUTCOMES,
-                  max_nesting: int = MAX_NESTING) -> ParsedLottery:
+def parse_lottery(
+    raw: object,
+    pointer: str = "/lottery",
+    *,
+    max_outcomes: int = MAX_OUTCOMES,
+    max_nesting: int = MAX_NESTING,
+) -> ParsedLottery:
     """Read a lottery from JSON, reducing compound lotteries and merging equal outcomes.
 
     Raises
@@ -117,8 +123,7 @@ def parse_lottery(raw: object, pointer: str = "/lottery", *, max_outcomes: int =
         entries = _branches(node, where)
         branches += len(entries)
         if branches > max_outcomes:
-            raise LimitExceededError(
-                f"the lottery has more than {max_outcomes} branches", pointer)
+            raise LimitExceededError(f"the lottery has more than {max_outcomes} branches", pointer)
         total: Exact = 0
         for index, entry in enumerate(entries):
             # array indices need no RFC 6901 escaping, so pointers are plain f-strings (fast)
@@ -128,7 +133,8 @@ def parse_lottery(raw: object, pointer: str = "/lottery", *, max_outcomes: int =
                 compound = True
                 if level + 1 > max_nesting:
                     raise LimitExceededError(
-                        f"compound lotteries nest deeper than {max_nesting} levels", x_pointer)
+                        f"compound lotteries nest deeper than {max_nesting} levels", x_pointer
+                    )
                 stack.append((x, x_pointer, reach * p, level + 1))
                 continue
             outcome = parse_exact(x, x_pointer)
@@ -144,20 +150,22 @@ def parse_lottery(raw: object, pointer: str = "/lottery", *, max_outcomes: int =
                 first_pointer[outcome] = x_pointer
         if total != 1:
             raise InvalidInputError(
-                f"probabilities must sum to exactly 1, but they sum to {total}", where)
+                f"probabilities must sum to exactly 1, but they sum to {total}", where
+            )
     if not totals:
         raise InvalidInputError("the lottery has no outcome with positive probability", pointer)
     lottery = from_pairs({o: normalize(p) for o, p in totals.items()})
-    return ParsedLottery(lottery, compound, dropped,
-                         tuple(first_pointer[o] for o in lottery.outcomes))
+    return ParsedLottery(
+        lottery, compound, dropped, tuple(first_pointer[o] for o in lottery.outcomes)
+    )
 
 
 def _branches(node: object, where: str) -> list[Any]:
     if not isinstance(node, list):
         raise InvalidInputError(
-            "a lottery is an array of {\"p\": ..., \"x\": ...} branches, "
-            f"got {describe_json(node)}",
-            where)
+            f'a lottery is an array of {{"p": ..., "x": ...}} branches, got {describe_json(node)}',
+            where,
+        )
     if not node:
         raise InvalidInputError("a lottery needs at least one branch", where)
     return node
@@ -171,8 +179,9 @@ def _branch(entry: object, here: str) -> tuple[Exact, object, str, str]:
         unknown = set(entry) - {"p", "x"}
         if unknown:
             name = sorted(unknown)[0]
-            raise InvalidInputError(f"unknown field {name!r} in a branch (use p and x)",
-                                    join_pointer(here, name))
+            raise InvalidInputError(
+                f"unknown field {name!r} in a branch (use p and x)", join_pointer(here, name)
+            )
         for name in ("p", "x"):
             if name not in entry:
                 raise InvalidInputError(f"a branch needs {name!r}", join_pointer(here, name))
@@ -183,9 +192,9 @@ def _branch(entry: object, here: str) -> tuple[Exact, object, str, str]:
         p_pointer, x_pointer = join_pointer(here, 0), join_pointer(here, 1)
     else:
         raise InvalidInputError(
-            "a branch is {\"p\": probability, \"x\": outcome} or [p, x], "
-            f"got {describe_json(entry)}",
-            here)
+            f'a branch is {{"p": probability, "x": outcome}} or [p, x], got {describe_json(entry)}',
+            here,
+        )
     p = parse_exact(p_raw, p_pointer)
     if p < 0 or p > 1:
         raise InvalidInputError(f"probability must lie in [0, 1], got {p}", p_pointer)

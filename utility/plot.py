@@ -51,15 +51,18 @@ def _document(title: str, body: list[str], frame: _Frame, x_label: str, y_label:
         f'<text x="{MARGIN - 6}" y="{HEIGHT - MARGIN}" text-anchor="end">{frame.y0:.4g}</text>',
         f'<text x="{MARGIN - 6}" y="{MARGIN + 4}" text-anchor="end">{frame.y1:.4g}</text>',
         f'<text x="{WIDTH / 2}" y="25" text-anchor="middle" font-weight="bold">'
-        f'{escape(title)}</text>',
+        f"{escape(title)}</text>",
     ]
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
-            f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">'
-            f'<title>{escape(title)}</title>' + "".join(axes + body) + "</svg>")
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
+        f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">'
+        f"<title>{escape(title)}</title>" + "".join(axes + body) + "</svg>"
+    )
 
 
-def utility_curve_svg(lottery: Lottery, utility: UtilityFunction, result: Evaluation,
-                      wealth: Exact = 0) -> str:
+def utility_curve_svg(
+    lottery: Lottery, utility: UtilityFunction, result: Evaluation, wealth: Exact = 0
+) -> str:
     """``U(w + x)`` over the outcomes, the chord between the extreme outcomes, EMV, CE, premium."""
     outcomes = [float(o) for o in lottery.outcomes]
     low, high = outcomes[0], outcomes[-1]
@@ -75,23 +78,35 @@ def utility_curve_svg(lottery: Lottery, utility: UtilityFunction, result: Evalua
     curve = " ".join(f"{frame.x(a):.2f},{frame.y(b):.2f}" for a, b in zip(xs, ys, strict=True))
     emv, eu, ce = float(result.emv), result.expected_utility, result.certainty_equivalent
     body = [f'<polyline points="{curve}" fill="none" stroke="#1f77b4" stroke-width="2"/>']
-    body.append(f'<line x1="{frame.x(outcomes[0]):.2f}" y1="{frame.y(at[0]):.2f}" '
-                f'x2="{frame.x(outcomes[-1]):.2f}" y2="{frame.y(at[-1]):.2f}" stroke="#888" '
-                'stroke-dasharray="5,4"><title>chord</title></line>')
+    body.append(
+        f'<line x1="{frame.x(outcomes[0]):.2f}" y1="{frame.y(at[0]):.2f}" '
+        f'x2="{frame.x(outcomes[-1]):.2f}" y2="{frame.y(at[-1]):.2f}" stroke="#888" '
+        'stroke-dasharray="5,4"><title>chord</title></line>'
+    )
     for x, u in zip(outcomes, at, strict=True):
         body.append(f'<circle cx="{frame.x(x):.2f}" cy="{frame.y(u):.2f}" r="3" fill="#444"/>')
-    body.append(f'<line x1="{frame.x(ce):.2f}" y1="{frame.y(eu):.2f}" x2="{frame.x(emv):.2f}" '
-                f'y2="{frame.y(eu):.2f}" stroke="#d62728" stroke-width="3">'
-                f'<title>risk premium {result.risk_premium:.6g}</title></line>')
+    body.append(
+        f'<line x1="{frame.x(ce):.2f}" y1="{frame.y(eu):.2f}" x2="{frame.x(emv):.2f}" '
+        f'y2="{frame.y(eu):.2f}" stroke="#d62728" stroke-width="3">'
+        f"<title>risk premium {result.risk_premium:.6g}</title></line>"
+    )
     for label, x, colour in (("EMV", emv, "#2ca02c"), ("CE", ce, "#d62728")):
-        body.append(f'<line x1="{frame.x(x):.2f}" y1="{HEIGHT - MARGIN}" x2="{frame.x(x):.2f}" '
-                    f'y2="{frame.y(eu):.2f}" stroke="{colour}" stroke-dasharray="3,3"/>')
-        body.append(f'<text x="{frame.x(x):.2f}" y="{HEIGHT - MARGIN - 6}" fill="{colour}" '
-                    f'text-anchor="middle">{label} {x:.5g}</text>')
-    body.append(f'<circle cx="{frame.x(emv):.2f}" cy="{frame.y(eu):.2f}" r="4" fill="#2ca02c">'
-                f'<title>(EMV, EU)</title></circle>')
-    title = (f"U(x) = {utility.formula}: EMV {emv:.5g}, CE {ce:.5g}, "
-             f"risk premium {result.risk_premium:.5g}")
+        body.append(
+            f'<line x1="{frame.x(x):.2f}" y1="{HEIGHT - MARGIN}" x2="{frame.x(x):.2f}" '
+            f'y2="{frame.y(eu):.2f}" stroke="{colour}" stroke-dasharray="3,3"/>'
+        )
+        body.append(
+            f'<text x="{frame.x(x):.2f}" y="{HEIGHT - MARGIN - 6}" fill="{colour}" '
+            f'text-anchor="middle">{label} {x:.5g}</text>'
+        )
+    body.append(
+        f'<circle cx="{frame.x(emv):.2f}" cy="{frame.y(eu):.2f}" r="4" fill="#2ca02c">'
+        f"<title>(EMV, EU)</title></circle>"
+    )
+    title = (
+        f"U(x) = {utility.formula}: EMV {emv:.5g}, CE {ce:.5g}, "
+        f"risk premium {result.risk_premium:.5g}"
+    )
     return _document(title, body, frame, "money x", "utility U(w + x)")
 
 

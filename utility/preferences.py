@@ -52,8 +52,9 @@ class PreferenceProblem:
         return (*self.prizes, *self.named)
 
 
-def parse_problem(prizes: list[Any], lotteries: Mapping[str, Any],
-                  preferences: list[Any]) -> PreferenceProblem:
+def parse_problem(
+    prizes: list[Any], lotteries: Mapping[str, Any], preferences: list[Any]
+) -> PreferenceProblem:
     """Check names, read probabilities exactly, reduce lotteries, read statements.
 
     Raises
@@ -66,13 +67,15 @@ def parse_problem(prizes: list[Any], lotteries: Mapping[str, Any],
         if not isinstance(prize, str) or not prize:
             raise InvalidInputError("a prize is a non-empty name", join_pointer("/prizes", index))
         if prize in names:
-            raise InvalidInputError(f"prize {prize!r} is listed twice",
-                                    join_pointer("/prizes", index))
+            raise InvalidInputError(
+                f"prize {prize!r} is listed twice", join_pointer("/prizes", index)
+            )
         names.append(prize)
     for name in lotteries:
         if name in names:
-            raise InvalidInputError(f"{name!r} is both a prize and a lottery",
-                                    join_pointer("/lotteries", name))
+            raise InvalidInputError(
+                f"{name!r} is both a prize and a lottery", join_pointer("/lotteries", name)
+            )
     if len(names) + len(lotteries) > MAX_ITEMS:
         raise LimitExceededError(f"more than {MAX_ITEMS} prizes and lotteries", "")
     if len(preferences) > MAX_STATEMENTS:
@@ -86,25 +89,30 @@ def parse_problem(prizes: list[Any], lotteries: Mapping[str, Any],
     return PreferenceProblem(tuple(names), tuple(lotteries), branches, reduced, statements)
 
 
-def _read_lottery(name: str, raw: Any, pointer: str, known: set[str],
-                  out: dict[str, tuple[tuple[Fraction, str], ...]]) -> None:
+def _read_lottery(
+    name: str,
+    raw: Any,
+    pointer: str,
+    known: set[str],
+    out: dict[str, tuple[tuple[Fraction, str], ...]],
+) -> None:
     """Read lottery ``name``; nested arrays become anonymous lotteries ``name/i``."""
     pending = [(name, raw, pointer)]
     while pending:
         label, body, where = pending.pop()
         if not isinstance(body, list) or not body:
-            raise InvalidInputError("a lottery is a non-empty array of {\"p\", \"x\"} branches",
-                                    where)
+            raise InvalidInputError('a lottery is a non-empty array of {"p", "x"} branches', where)
         entries: list[tuple[Fraction, str]] = []
         total = Fraction(0)
         for index, branch in enumerate(body):
             here = join_pointer(where, index)
             if not isinstance(branch, dict) or set(branch) != {"p", "x"}:
-                raise InvalidInputError("a branch is {\"p\": probability, \"x\": name}", here)
+                raise InvalidInputError('a branch is {"p": probability, "x": name}', here)
             p = Fraction(parse_exact(branch["p"], join_pointer(here, "p")))
             if not 0 <= p <= 1:
-                raise InvalidInputError(f"probability must lie in [0, 1], got {p}",
-                                        join_pointer(here, "p"))
+                raise InvalidInputError(
+                    f"probability must lie in [0, 1], got {p}", join_pointer(here, "p")
+                )
             total += p
             target = branch["x"]
             if isinstance(target, list):
@@ -114,8 +122,9 @@ def _read_lottery(name: str, raw: Any, pointer: str, known: set[str],
                 pending.append((inner, target, join_pointer(here, "x")))
                 target = inner
             elif not isinstance(target, str) or target not in known:
-                raise InvalidInputError(f"{target!r} is neither a prize nor a lottery",
-                                        join_pointer(here, "x"))
+                raise InvalidInputError(
+                    f"{target!r} is neither a prize nor a lottery", join_pointer(here, "x")
+                )
             entries.append((p, target))
         if total != 1:
             raise InvalidInputError(f"probabilities must sum to exactly 1, not {total}", where)
@@ -133,8 +142,9 @@ def _reduce_all(prizes: list[str], branches: Branches) -> dict[str, Distribution
         if name in reduced:
             return reduced[name]
         if name in visiting:
-            raise InvalidInputError(f"lottery {name!r} contains itself",
-                                    join_pointer("/lotteries", name.split("/")[0]))
+            raise InvalidInputError(
+                f"lottery {name!r} contains itself", join_pointer("/lotteries", name.split("/")[0])
+            )
         visiting.add(name)
         total: dict[str, Fraction] = {}
         for p, target in branches[name]:
@@ -152,15 +162,17 @@ def _reduce_all(prizes: list[str], branches: Branches) -> dict[str, Distribution
 def _statement(raw: Any, index: int, known: set[str]) -> Statement:
     pointer = join_pointer("/preferences", index)
     if not isinstance(raw, list) or len(raw) != 3 or not all(isinstance(v, str) for v in raw):
-        raise InvalidInputError("a preference is [\"A\", \">\", \"B\"] (or <, ~)", pointer)
+        raise InvalidInputError('a preference is ["A", ">", "B"] (or <, ~)', pointer)
     left, relation, right = raw
     if relation not in (">", "<", "~"):
-        raise InvalidInputError(f"unknown relation {relation!r}; use >, < or ~",
-                                join_pointer(pointer, 1))
+        raise InvalidInputError(
+            f"unknown relation {relation!r}; use >, < or ~", join_pointer(pointer, 1)
+        )
     for position, name in ((0, left), (2, right)):
         if name not in known:
-            raise InvalidInputError(f"{name!r} is neither a prize nor a lottery",
-                                    join_pointer(pointer, position))
+            raise InvalidInputError(
+                f"{name!r} is neither a prize nor a lottery", join_pointer(pointer, position)
+            )
     if relation == "<":
         left, right, relation = right, left, ">"
     return Statement(left, relation, right, index)
@@ -188,7 +200,8 @@ class Closure:
 def closure(problem: PreferenceProblem) -> Closure:
     """Chain the stated preferences: ``a >= b`` when a path leads from a to b."""
     edges: dict[str, list[tuple[str, bool, int]]] = {
-        item: [] for item in (*problem.prizes, *problem.branches)}
+        item: [] for item in (*problem.prizes, *problem.branches)
+    }
     for s in problem.statements:
         edges[s.better].append((s.worse, s.relation == ">", s.index))
         if s.relation == "~":

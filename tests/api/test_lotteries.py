@@ -26,17 +26,30 @@ def test_sqrt_utility_fields_and_exact_companions(client: FlaskClient) -> None:
     ("request_body", "ce"),
     [
         ({"lottery": [{"p": "0.5", "x": 100}, {"p": "0.5", "x": 400}], "utility": "log(x)"}, "200"),
-        ({"lottery": [{"p": "1/2", "x": 50}, {"p": "1/2", "x": 200}],
-          "utility": {"family": "crra"}, "parameters": {"gamma": 2}}, "80"),
-        ({"lottery": [{"p": "1/2", "x": 50}, {"p": "1/2", "x": 200}],
-          "utility": "(x^(1-g) - 1)/(1-g)", "parameters": {"g": 2}}, "80"),
+        (
+            {
+                "lottery": [{"p": "1/2", "x": 50}, {"p": "1/2", "x": 200}],
+                "utility": {"family": "crra"},
+                "parameters": {"gamma": 2},
+            },
+            "80",
+        ),
+        (
+            {
+                "lottery": [{"p": "1/2", "x": 50}, {"p": "1/2", "x": 200}],
+                "utility": "(x^(1-g) - 1)/(1-g)",
+                "parameters": {"g": 2},
+            },
+            "80",
+        ),
         ({"lottery": COIN_1000, "utility": "x^0.5"}, "250"),
         # log utility at wealth 100 on [1/2, -50; 1/2, 100]: CE = sqrt(50*200) - 100 = 0
         ({"lottery": [[0.5, -50], [0.5, 100]], "utility": "ln(x)", "wealth": 100}, "0"),
     ],
 )
-def test_textbook_certainty_equivalents(client: FlaskClient, request_body: dict[str, object],
-                                        ce: str) -> None:
+def test_textbook_certainty_equivalents(
+    client: FlaskClient, request_body: dict[str, object], ce: str
+) -> None:
     response = client.post(EVALUATE, json=request_body)
     assert response.status_code == 200, response.get_json()
     assert response.get_json()["certainty_equivalent_exact"] == ce
@@ -67,13 +80,16 @@ def test_compound_lottery_is_reduced_on_request(client: FlaskClient) -> None:
         ({"lottery": [{"p": 1, "x": 1}], "utility": "log(x)", "wealth": -1}, "/lottery/0/x"),
         ({"lottery": COIN_1000, "utility": "log(x)"}, "/lottery/1/x"),
         ({"lottery": COIN_1000, "utility": "1 - exp(-x/R)"}, "/utility"),
-        ({"lottery": COIN_1000, "utility": {"family": "cara"}, "parameters": {"R": 0}},
-         "/parameters/R"),
+        (
+            {"lottery": COIN_1000, "utility": {"family": "cara"}, "parameters": {"R": 0}},
+            "/parameters/R",
+        ),
         ({"lottery": COIN_1000, "utility": "-x"}, "/utility"),
     ],
 )
-def test_bad_input_is_422_with_pointer(client: FlaskClient, request_body: dict[str, object],
-                                       pointer: str) -> None:
+def test_bad_input_is_422_with_pointer(
+    client: FlaskClient, request_body: dict[str, object], pointer: str
+) -> None:
     response = client.post(EVALUATE, json=request_body)
     assert response.status_code == 422
     assert response.mimetype == "application/problem+json"
@@ -104,8 +120,12 @@ def test_compare_ranks_and_finds_dominance(client: FlaskClient) -> None:
     # A's CDF (0.2 below 4000) lies under C's (0.8) and D's; B is sure 3000 > D's outcomes;
     # B vs C cross (C has 4000), but B's integrated CDF is smaller everywhere (EMV 3000 > 800).
     pairs = {(d["dominant"], d["dominated"], d["order"]) for d in body["dominance"]}
-    assert pairs == {("A", "C", "first"), ("A", "D", "first"), ("B", "D", "first"),
-                     ("B", "C", "second")}
+    assert pairs == {
+        ("A", "C", "first"),
+        ("A", "D", "first"),
+        ("B", "D", "first"),
+        ("B", "C", "second"),
+    }
 
 
 def test_compare_ties_share_a_rank(client: FlaskClient) -> None:

@@ -10,8 +10,9 @@ PATH = "/v1/lotteries/eu-consistency"
 
 
 def test_allais_is_inconsistent(client: FlaskClient) -> None:
-    body = client.post(PATH, json={"lotteries": ALLAIS,
-                                   "choices": [["B", ">", "A"], ["C", ">", "D"]]}).get_json()
+    body = client.post(
+        PATH, json={"lotteries": ALLAIS, "choices": [["B", ">", "A"], ["C", ">", "D"]]}
+    ).get_json()
     assert body["consistent"] is False
     assert body["witness"] is None
     assert body["certificate"]["multipliers"] == [0.25, 1]
@@ -20,8 +21,14 @@ def test_allais_is_inconsistent(client: FlaskClient) -> None:
 
 
 def test_b_a_and_d_c_is_consistent(client: FlaskClient) -> None:
-    body = client.post(PATH, json={"lotteries": ALLAIS, "increasing": True,
-                                   "choices": [["B", ">", "A"], ["D", ">", "C"]]}).get_json()
+    body = client.post(
+        PATH,
+        json={
+            "lotteries": ALLAIS,
+            "increasing": True,
+            "choices": [["B", ">", "A"], ["D", ">", "C"]],
+        },
+    ).get_json()
     assert body["consistent"] is True and body["certificate"] is None
     u = body["witness"]
     assert u["3000"] > 0.8 * u["4000"] + 0.2 * u["0"]

@@ -235,8 +235,9 @@ def test_core_does_not_import_flask() -> None:
     assert out.stdout.strip() == "False"
 
 
-@pytest.mark.parametrize("path", ["/v1/trees/minimax", "/v1/trees/alphabeta",
-                                  "/v1/trees/expectimax"])
+@pytest.mark.parametrize(
+    "path", ["/v1/trees/minimax", "/v1/trees/alphabeta", "/v1/trees/expectimax"]
+)
 def test_time_limit_is_413(path: str) -> None:
     client = create_app({"ARBITER_TIME_LIMIT": 0.0}).test_client()
     # a complete ternary tree of depth 10: 88,573 nodes, well past the first deadline check

@@ -8,8 +8,15 @@ PATH = "/v1/utility/analyze"
 
 
 def test_cara_fields(client: FlaskClient) -> None:
-    body = client.post(PATH, json={"utility": {"family": "cara"}, "parameters": {"R": 1000},
-                                   "domain": [0, 5000], "points": [100]}).get_json()
+    body = client.post(
+        PATH,
+        json={
+            "utility": {"family": "cara"},
+            "parameters": {"R": 1000},
+            "domain": [0, 5000],
+            "points": [100],
+        },
+    ).get_json()
     assert body["increasing"] is True
     assert body["curvature"] == "concave"
     assert body["attitude"] == "risk_averse"

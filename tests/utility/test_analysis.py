@@ -36,10 +36,13 @@ def test_arrow_pratt_formulas(formula: str, absolute: sp.Expr, relative: sp.Expr
 
 
 def test_mixed_curvature_changes_at_one() -> None:
-    lotteries = {"A": parse_lottery([[0.5, 0], [0.5, 3]]).lottery,
-                 "B": parse_lottery([[1, "1.4"]]).lottery}
-    result = analyze(make_utility(parse_formula("x^3 - 3*x^2 + 4*x")), 0, 3, lotteries=lotteries,
-                     a=5, b=-7)
+    lotteries = {
+        "A": parse_lottery([[0.5, 0], [0.5, 3]]).lottery,
+        "B": parse_lottery([[1, "1.4"]]).lottery,
+    }
+    result = analyze(
+        make_utility(parse_formula("x^3 - 3*x^2 + 4*x")), 0, 3, lotteries=lotteries, a=5, b=-7
+    )
     assert result.curvature == "mixed" and result.attitude == "mixed"
     assert result.changes_at == pytest.approx((1.0,))
     assert result.affine.arrow_pratt_unchanged and result.affine.ranking_unchanged
@@ -65,6 +68,10 @@ def test_kinks_count_for_curvature() -> None:
     from utility.function import read_utility
 
     assert analyze(make_utility(parse_formula("2*x + abs(x)")), -1, 1).curvature == "convex"
-    pieces = {"piecewise": [{"from": 0, "to": 400, "formula": "x"},
-                            {"from": 400, "to": 1000, "formula": "400 + 2*(x - 400)/3"}]}
+    pieces = {
+        "piecewise": [
+            {"from": 0, "to": 400, "formula": "x"},
+            {"from": 400, "to": 1000, "formula": "400 + 2*(x - 400)/3"},
+        ]
+    }
     assert analyze(read_utility(pieces, {}), 0, 1000).curvature == "concave"

@@ -37,8 +37,11 @@ def test_intransitive_cycle_and_money_pump() -> None:
 
 def test_consistent_relation_gets_a_utility() -> None:
     # A > B > C and B ~ [1/2, A; 1/2, C]: with U(A) = 1, U(C) = 0, U(B) must be 1/2
-    report = check(["A", "B", "C"], {"L": lottery((HALF, "A"), (HALF, "C"))},
-                   [["A", ">", "B"], ["B", ">", "C"], ["L", "~", "B"]])
+    report = check(
+        ["A", "B", "C"],
+        {"L": lottery((HALF, "A"), (HALF, "C"))},
+        [["A", ">", "B"], ["B", ">", "C"], ["L", "~", "B"]],
+    )
     assert all(r.holds for r in report.axioms.values())
     assert report.axioms["continuity"].witness["indifference_points"][0]["p"] == "1/2"
     assert report.consistency is not None and report.consistency.consistent
@@ -59,8 +62,10 @@ def test_conflicting_statements_break_orderability() -> None:
 
 def test_monotonicity() -> None:
     # A > C, yet [0.3, A; 0.7, C] preferred to [0.6, A; 0.4, C]
-    lotteries = {"L1": lottery(("0.6", "A"), ("0.4", "C")),
-                 "L2": lottery(("0.3", "A"), ("0.7", "C"))}
+    lotteries = {
+        "L1": lottery(("0.6", "A"), ("0.4", "C")),
+        "L2": lottery(("0.3", "A"), ("0.7", "C")),
+    }
     report = check(["A", "C"], lotteries, [["A", ">", "C"], ["L2", ">", "L1"]])
     assert not report.axioms["monotonicity"].holds
 
@@ -86,15 +91,21 @@ def test_decomposability() -> None:
 def test_continuity() -> None:
     # A > B > C; B > [0.7, A; 0.3, C] puts p* above 0.7, [0.5, A; 0.5, C] > B puts it below 0.5
     lotteries = {"L1": lottery((HALF, "A"), (HALF, "C")), "L2": lottery(("0.7", "A"), ("0.3", "C"))}
-    report = check(["A", "B", "C"], lotteries,
-                   [["A", ">", "B"], ["B", ">", "C"], ["B", ">", "L2"], ["L1", ">", "B"]])
+    report = check(
+        ["A", "B", "C"],
+        lotteries,
+        [["A", ">", "B"], ["B", ">", "C"], ["B", ">", "L2"], ["L1", ">", "B"]],
+    )
     assert not report.axioms["continuity"].holds
 
 
 def test_allais_passes_axiom_checks_but_has_no_utility() -> None:
-    lotteries = {"A": lottery(("0.8", "$4000"), ("0.2", "$0")), "B": lottery((1, "$3000")),
-                 "C": lottery(("0.2", "$4000"), ("0.8", "$0")),
-                 "D": lottery(("0.25", "$3000"), ("0.75", "$0"))}
+    lotteries = {
+        "A": lottery(("0.8", "$4000"), ("0.2", "$0")),
+        "B": lottery((1, "$3000")),
+        "C": lottery(("0.2", "$4000"), ("0.8", "$0")),
+        "D": lottery(("0.25", "$3000"), ("0.75", "$0")),
+    }
     report = check(["$0", "$3000", "$4000"], lotteries, [["B", ">", "A"], ["C", ">", "D"]])
     assert report.consistency is not None and not report.consistency.consistent
     assert report.consistency.certificate is not None
@@ -110,8 +121,9 @@ def test_allais_passes_axiom_checks_but_has_no_utility() -> None:
         ({}, [["A", "!", "B"]], "/preferences/0/1"),
     ],
 )
-def test_bad_problems_point_at_the_field(lotteries: dict[str, Any], preferences: list[Any],
-                                         pointer: str) -> None:
+def test_bad_problems_point_at_the_field(
+    lotteries: dict[str, Any], preferences: list[Any], pointer: str
+) -> None:
     with pytest.raises(InvalidInputError) as caught:
         parse_problem(["A", "B"], lotteries, preferences)
     assert caught.value.errors[0].pointer == pointer

@@ -46,8 +46,11 @@ def test_stated_ce_of_even_chance_gives_a_point() -> None:
 
 def test_mixed_attitudes_are_flagged() -> None:
     # U(250) = 0.5 > 0.25 (averse), U(500) = 0.3 < 0.5 (seeking), U(750) = 0.9 > 0.75 (averse)
-    gambles = [StandardGamble(250, _exact("0.5")), StandardGamble(500, _exact("0.3")),
-               StandardGamble(750, _exact("0.9"))]
+    gambles = [
+        StandardGamble(250, _exact("0.5")),
+        StandardGamble(500, _exact("0.3")),
+        StandardGamble(750, _exact("0.9")),
+    ]
     result = elicit(0, 1000, gambles, [])
     assert result.flagged == (1,)
     assert not result.cara.explains_all

@@ -21,8 +21,12 @@ from utility.function import read_utility
 from utility.lottery import parse_lottery
 
 
-def run(lottery: list[list[object]], utility: object, parameters: dict[str, object] | None = None,
-        wealth: int = 0):  # type: ignore[no-untyped-def]
+def run(
+    lottery: list[list[object]],
+    utility: object,
+    parameters: dict[str, object] | None = None,
+    wealth: int = 0,
+):  # type: ignore[no-untyped-def]
     parsed = parse_lottery(lottery)
     utility_function = read_utility(utility, parse_parameters(parameters or {}, "/parameters"))
     return evaluate(parsed.lottery, utility_function, wealth, parsed.pointers)
@@ -30,8 +34,12 @@ def run(lottery: list[list[object]], utility: object, parameters: dict[str, obje
 
 def test_aima_insurance_premium_with_ce_400() -> None:
     # piecewise linear U with U(400) = U(1000)/2, so the agent's CE is $400
-    utility = {"piecewise": [{"from": 0, "to": 400, "formula": "x"},
-                             {"from": 400, "to": 1000, "formula": "400 + 2*(x - 400)/3"}]}
+    utility = {
+        "piecewise": [
+            {"from": 0, "to": 400, "formula": "x"},
+            {"from": 400, "to": 1000, "formula": "400 + 2*(x - 400)/3"},
+        ]
+    }
     result = run([[0.5, 1000], [0.5, 0]], utility)
     assert result.emv == 500
     assert result.certainty_equivalent == pytest.approx(400, abs=1e-6)

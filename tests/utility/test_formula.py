@@ -19,7 +19,7 @@ from utility.formula import X, parse_formula
         ("ln(x)", {}, sp.log(X)),
         ("1 - exp(-x/R)", {"R": 1000}, 1 - sp.exp(-X / 1000)),
         ("abs(x) + e + pi", {}, sp.Abs(X) + sp.E + sp.pi),
-        ("-x^2 + 3*x", {}, -X**2 + 3 * X),
+        ("-x^2 + 3*x", {}, -(X**2) + 3 * X),
         ("a*x + b", {"a": 2, "b": -1}, 2 * X - 1),
         ("x^(1/3)", {}, X ** sp.Rational(1, 3)),
         ("0.1*x", {}, X / 10),  # 0.1 is read as the decimal 1/10, exactly
