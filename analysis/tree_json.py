@@ -9,7 +9,6 @@ same value and bound, which keeps building the ``nodes`` map cheap.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from analysis.alphabeta import EXACT, AlphaBetaResult, Cutoff, TraceEvent
@@ -19,28 +18,22 @@ from analysis.minimax import MinimaxResult
 from analysis.move_ordering import MoveOrderingReport
 from analysis.stats import SearchStats
 from games.numbers import Exact, to_float
+from games.numbers import put_number as write_number
 from games.tree import CHANCE, Tree
-
-_INT64 = 2**63
 
 
 def put_number(target: dict[str, Any], name: str, value: Exact | float | None) -> None:
-    """Set ``target[name]`` to a JSON number, adding ``name_exact`` for a fraction.
+    """Set ``target[name]`` to a JSON number, adding ``name_exact`` where it is not exact.
 
-    Infinite alpha/beta windows are written as the strings ``"-inf"``/``"inf"``.
+    Numbers are written by :func:`games.numbers.put_number`; ``None`` stays ``null`` and
+    infinite alpha/beta windows are written as the strings ``"-inf"``/``"inf"``.
     """
-    if value is None or (type(value) is int and -_INT64 <= value < _INT64):
-        target[name] = value
-    elif type(value) is int:
-        # beyond what a JSON parser reads as an integer: a float plus the exact digits
-        target[name] = float(value)
-        target[f"{name}_exact"] = str(value)
-    elif type(value) is float:
+    if value is None:
+        target[name] = None
+    elif isinstance(value, float):
         target[name] = "inf" if value > 0 else "-inf"
     else:
-        assert isinstance(value, Fraction)
-        target[name] = float(value)
-        target[f"{name}_exact"] = f"{value.numerator}/{value.denominator}"
+        write_number(target, name, value)
 
 
 def node_map(

@@ -6,13 +6,15 @@ Run with ``gunicorn 'api:create_app()'`` (see the README); the core packages
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
-from flask import Flask
+from flask import Flask, Response
+from flask_cors import CORS
 
-from api.config import settings
+from api.config import limits_from, settings
 from api.problems import register_error_handlers
+from games.limits import limited
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -20,6 +22,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app = Flask(__name__, static_folder=None)
     app.config.update(settings(config))
     register_error_handlers(app)
+    _run_under_limits(app)
+    _set_headers(app)
 
     from api import (
         grading,
@@ -44,3 +48,30 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     ):
         app.register_blueprint(module.bp)
     return app
+
+
+def _run_under_limits(app: Flask) -> None:
+    """Give every request one deadline, from its first byte read to its last computed.
+
+    Everything the request starts (parsing, solving, grading, writing the answer) finds
+    it through :func:`games.limits.current_deadline`.
+    """
+    inner = app.wsgi_app
+
+    def wsgi_app(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
+        with limited(limits_from(app.config)):
+            return inner(environ, start_response)
+
+    app.wsgi_app = wsgi_app  # type: ignore[method-assign]
+
+
+def _set_headers(app: Flask) -> None:
+    """``nosniff`` on every answer; CORS only for the origins ``ARBITER_CORS_ORIGINS`` lists."""
+    origins = [o.strip() for o in str(app.config["ARBITER_CORS_ORIGINS"]).split(",") if o.strip()]
+    if origins:
+        CORS(app, origins="*" if origins == ["*"] else origins)
+
+    @app.after_request
+    def nosniff(response: Response) -> Response:
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        return response

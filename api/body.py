@@ -1,11 +1,14 @@
-"""Reading request bodies: content type, JSON syntax, nesting depth, envelope schema."""
+"""Reading request bodies: content type, size, JSON syntax, nesting depth, envelope schema."""
 
 from __future__ import annotations
 
+import json
+import math
+import re
 from typing import Any
 
 import orjson
-from flask import request
+from flask import current_app, request
 from marshmallow import Schema
 
 from api.problems import ApiProblem
@@ -27,7 +30,7 @@ def json_body() -> Any:
             f"send the body as application/json, not {mimetype or 'no content type'}",
             [FieldError("", "Content-Type must be application/json")],
         )
-    data = request.get_data(cache=False)
+    data = _read_body()
     if not data:
         raise ApiProblem(
             400,
@@ -37,18 +40,22 @@ def json_body() -> Any:
             [FieldError("", "empty body")],
         )
     try:
+        if _LONG_DIGITS.search(data):
+            return _exact_loads(data)
         return orjson.loads(data)
-    except orjson.JSONDecodeError as error:
+    except RecursionError:
+        raise _too_deep() from None
+    except _NotJson as error:
+        raise ApiProblem(
+            400,
+            "malformed-json",
+            "Malformed JSON",
+            f"the body is not valid JSON: {error}",
+            [FieldError("", str(error))],
+        ) from None
+    except (json.JSONDecodeError, orjson.JSONDecodeError) as error:
         if "recursion" in str(error).lower() or "depth limit" in str(error).lower():
-            raise ApiProblem(
-                413,
-                "nesting-too-deep",
-                "JSON nested too deeply",
-                "the JSON is nested deeper than the parser's limit of about 1,000 levels; "
-                'post deep trees in the flat form {"root": id, "nodes": [...]}, where '
-                "children are listed by id",
-                [FieldError("", "JSON nesting deeper than about 1,000 levels")],
-            ) from None
+            raise _too_deep() from None
         raise ApiProblem(
             400,
             "malformed-json",
@@ -56,6 +63,84 @@ def json_body() -> Any:
             f"the body is not valid JSON: {error} (at byte {error.pos})",
             [FieldError("", f"invalid JSON at byte {error.pos}")],
         ) from None
+
+
+# A run of 19 digits may be an integer beyond 64 bits, which orjson would turn into a
+# float; such bodies are read by the standard library, which keeps every integer exact.
+_LONG_DIGITS = re.compile(rb"\d{19}")
+
+_MAX_INTEGER_DIGITS = 4000
+"""Longest JSON integer read (Python refuses to convert longer ones)."""
+
+
+class _NotJson(ValueError):
+    """Raised for JSON the standard library reads but Arbiter does not accept."""
+
+
+def _parse_int(text: str) -> int:
+    if len(text) > _MAX_INTEGER_DIGITS:
+        raise _NotJson(f"an integer has more than {_MAX_INTEGER_DIGITS} digits")
+    return int(text)
+
+
+def _parse_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise _NotJson(f"the number {text[:40]} is beyond the range of a double")
+    return value
+
+
+def _refuse_constant(name: str) -> Any:
+    raise _NotJson(f"{name} is not a JSON value")
+
+
+def _exact_loads(data: bytes) -> Any:
+    """Parse as orjson does, but keep integers of any length exact."""
+    return json.loads(
+        data, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_refuse_constant
+    )
+
+
+def _too_deep() -> ApiProblem:
+    return ApiProblem(
+        413,
+        "nesting-too-deep",
+        "JSON nested too deeply",
+        "the JSON is nested deeper than the parser's limit of about 1,000 levels; "
+        'post deep trees in the flat form {"root": id, "nodes": [...]}, where '
+        "children are listed by id",
+        [FieldError("", "JSON nesting deeper than about 1,000 levels")],
+    )
+
+
+def _read_body() -> bytes:
+    """The body, refused with a 413 past ``MAX_CONTENT_LENGTH`` whether or not it is chunked.
+
+    Werkzeug checks a declared ``Content-Length``, but cuts a chunked body at the limit
+    without saying so; here the stream is read to one byte past the limit instead.
+    """
+    if request.content_length is not None:
+        return request.get_data(cache=False)
+    if not request.environ.get("wsgi.input_terminated"):
+        return b""
+    limit = int(current_app.config["MAX_CONTENT_LENGTH"])
+    stream = request.environ["wsgi.input"]
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        chunk = stream.read(min(1 << 20, limit + 1 - size))
+        if not chunk:
+            return b"".join(chunks)
+        size += len(chunk)
+        if size > limit:
+            raise ApiProblem(
+                413,
+                "request-entity-too-large",
+                "Request Entity Too Large",
+                f"the request body is larger than the limit of {limit} bytes",
+                [FieldError("", f"body larger than {limit} bytes")],
+            )
+        chunks.append(chunk)
 
 
 def load(schema: Schema) -> Any:

@@ -7,9 +7,12 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+from games.limits import Limits
+
 DEFAULTS: dict[str, Any] = {
-    # Largest request body in bytes (Flask enforces it; over it is a 413).
-    "MAX_CONTENT_LENGTH": 256 * 1024 * 1024,
+    # Largest request body in bytes (over it is a 413, chunked uploads included). A worker
+    # needs up to about 30 times the body while it parses and answers (docs/limits.md).
+    "MAX_CONTENT_LENGTH": 32 * 1024 * 1024,
     # Most nodes in a posted tree.
     "ARBITER_MAX_NODES": 2_000_000,
     # Deepest tree, in plies (the flat form allows trees far deeper than JSON nesting).
@@ -18,6 +21,14 @@ DEFAULTS: dict[str, Any] = {
     "ARBITER_TIME_LIMIT": 60.0,
     # Largest tree for which a step-by-step trace is produced.
     "ARBITER_MAX_TRACE_NODES": 100_000,
+    # Most decimal digits of the numerator or denominator of an exact number computed
+    # on the way to an answer (probability sums and products, backed-up values, utilities).
+    "ARBITER_MAX_EXACT_DIGITS": 1000,
+    # Most answers one batch-grading request may carry.
+    "ARBITER_MAX_BATCH_ANSWERS": 10_000,
+    # Origins allowed to call the API from a browser (comma-separated; "*" for any).
+    # Empty: no CORS headers, so browsers only allow same-origin calls.
+    "ARBITER_CORS_ORIGINS": "",
 }
 
 _TYPES = {
@@ -26,6 +37,9 @@ _TYPES = {
     "ARBITER_MAX_DEPTH": int,
     "ARBITER_TIME_LIMIT": float,
     "ARBITER_MAX_TRACE_NODES": int,
+    "ARBITER_MAX_EXACT_DIGITS": int,
+    "ARBITER_MAX_BATCH_ANSWERS": int,
+    "ARBITER_CORS_ORIGINS": str,
 }
 
 
@@ -39,3 +53,13 @@ def settings(config: Mapping[str, Any] | None) -> dict[str, Any]:
     if config:
         merged.update(config)
     return merged
+
+
+def limits_from(config: Mapping[str, Any]) -> Limits:
+    """The core's :class:`~games.limits.Limits` under these settings."""
+    return Limits(
+        max_nodes=config["ARBITER_MAX_NODES"],
+        max_depth=config["ARBITER_MAX_DEPTH"],
+        time_limit=config["ARBITER_TIME_LIMIT"],
+        max_exact_digits=config["ARBITER_MAX_EXACT_DIGITS"],
+    )

@@ -4,26 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from games.numbers import Exact
+from games.numbers import Exact, put_number, to_float
 from utility.compare import Comparison
 from utility.eu_consistency import Consistency
 from utility.evaluate import Evaluation
 from utility.lottery import Lottery
 
-INT64 = 2**63
-
-
-def to_float(value: Exact) -> int | float:
-    """A JSON number orjson can write: the ``int`` within 64 bits, else the nearest float."""
-    if type(value) is int and -INT64 <= value < INT64:
-        return value
-    return float(value)
-
 
 def exact_pair(target: dict[str, Any], name: str, value: Exact) -> None:
     """``name`` as a JSON number and ``name_exact`` as its exact string."""
-    target[name] = to_float(value)
-    target[f"{name}_exact"] = str(value)
+    put_number(target, name, value, always_exact=True)
 
 
 def evaluation_json(result: Evaluation) -> dict[str, Any]:

@@ -7,7 +7,6 @@ the value is not an integer; probability vectors are lists of exact strings.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from fractions import Fraction
 from typing import Any
 
 from analysis.deviation import DeviationCheck
@@ -19,29 +18,25 @@ from analysis.mixed_equilibria import EquilibriumSet, MixedEquilibrium
 from analysis.pure_equilibria import BestResponses
 from analysis.zero_sum import SecurityLevel, ZeroSumSolution
 from games.matrix import NormalFormGame
-from games.numbers import Exact
-
-_INT64 = 2**63
-"""orjson writes integers up to 64 bits; larger ones go out as floats plus exact text."""
+from games.numbers import Exact, exact_text, put_number, to_float
 
 
 def put_value(target: dict[str, Any], name: str, value: Exact | float | None) -> None:
-    """``target[name]`` as a JSON number and ``target[name_exact]`` for a fraction."""
-    if isinstance(value, Fraction) or (isinstance(value, int) and abs(value) >= _INT64):
-        target[name] = float(value)
-        target[f"{name}_exact"] = str(value)
-    else:
+    """``target[name]`` as a JSON number and ``target[name_exact]`` where it is not exact."""
+    if value is None or isinstance(value, float):
         target[name] = value
+    else:
+        put_number(target, name, value)
 
 
 def texts(values: Sequence[Exact | float]) -> list[str]:
     """Exact strings (``"2/3"``); floats as their shortest repr."""
-    return [str(v) if not isinstance(v, float) else repr(v) for v in values]
+    return [repr(v) if isinstance(v, float) else exact_text(v) or repr(float(v)) for v in values]
 
 
 def numbers(values: Sequence[Exact | float]) -> list[float | int]:
-    """JSON numbers: integers as they are (up to 64 bits), anything else as the nearest float."""
-    return [v if isinstance(v, int) and abs(v) < _INT64 else float(v) for v in values]
+    """JSON numbers under the one rule of :func:`games.numbers.to_float`."""
+    return [v if isinstance(v, float) else to_float(v) for v in values]
 
 
 def report_json(report: MatrixReport) -> dict[str, Any]:

@@ -7,14 +7,26 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import orjson
-from flask import Flask, Response
+from flask import Flask, Response, request
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from games.errors import ArbiterError, FieldError, LimitExceededError
+from games.errors import (
+    ArbiterError,
+    ExactSizeError,
+    FieldError,
+    LimitExceededError,
+    TimeLimitError,
+)
 
 PROBLEM_TYPE = "https://arbiter.dev/problems/"
 log = logging.getLogger(__name__)
+
+_SETTINGS: dict[type[ArbiterError], str] = {
+    TimeLimitError: "ARBITER_TIME_LIMIT",
+    ExactSizeError: "ARBITER_MAX_EXACT_DIGITS",
+}
+"""The setting behind each limit error, named in its problem's detail."""
 
 
 class ApiProblem(Exception):
@@ -70,7 +82,11 @@ def register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ArbiterError)
     def arbiter_error(error: ArbiterError) -> Response:
         if isinstance(error, LimitExceededError):
-            return problem(413, error.slug, error.title, error.message, error.errors)
+            detail = error.message
+            setting = _SETTINGS.get(type(error))
+            if setting:
+                detail = f"{detail} (the server's {setting})"
+            return problem(413, error.slug, error.title, detail, error.errors)
         return problem(422, error.slug, error.title, error.message, error.errors)
 
     @app.errorhandler(ValidationError)
@@ -84,14 +100,17 @@ def register_error_handlers(app: Flask) -> None:
         status = error.code or 500
         slug = (error.name or "error").lower().replace(" ", "-")
         detail = error.description or error.name or ""
+        allowed = [m for m in getattr(error, "valid_methods", None) or () if m != "OPTIONS"]
         if status == 413:
             limit = app.config.get("MAX_CONTENT_LENGTH")
             detail = f"the request body is larger than the limit of {limit} bytes"
+        elif status == 405 and allowed:
+            detail = (
+                f"{request.method} is not allowed on {request.path}; use {' or '.join(allowed)}"
+            )
         response = problem(status, slug, error.name or "Error", detail)
-        if status == 405 and error.response is None:
-            allowed = getattr(error, "valid_methods", None)
-            if allowed:
-                response.headers["Allow"] = ", ".join(allowed)
+        if status == 405 and error.response is None and allowed:
+            response.headers["Allow"] = ", ".join([*allowed, "OPTIONS"])
         return response
 
     @app.errorhandler(Exception)

@@ -1,4 +1,4 @@
-"""Gunicorn settings for ``make serve``: ``gunicorn --config python:api.serving 'api:create_app()'``.
+"""Gunicorn settings for `make serve`: `gunicorn --config python:api.serving "api:create_app()"`.
 
 The worker's hard timeout is derived from the app's own time limit so that the app's
 limit (a 413 problem) always fires first; workers are recycled after a bounded number

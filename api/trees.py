@@ -19,6 +19,7 @@ from analysis.tree_json import (
     star1_json,
 )
 from api.body import load
+from api.config import limits_from
 from api.gc_pause import gc_paused
 from api.openapi import operation
 from api.responses import json_response
@@ -41,12 +42,8 @@ bp = Blueprint("trees", __name__, url_prefix="/v1/trees")
 
 
 def limits() -> Limits:
-    config = current_app.config
-    return Limits(
-        max_nodes=config["ARBITER_MAX_NODES"],
-        max_depth=config["ARBITER_MAX_DEPTH"],
-        time_limit=config["ARBITER_TIME_LIMIT"],
-    )
+    """This request's limits; their deadline is the one the request started with."""
+    return limits_from(current_app.config)
 
 
 def read_tree(options: dict[str, object], bounds: Limits) -> Tree:

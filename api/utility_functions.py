@@ -8,7 +8,6 @@ from flask import Blueprint, Response
 
 from api.body import load
 from api.lotteries import read_lotteries
-from api.lottery_output import to_float
 from api.openapi import operation
 from api.responses import json_response
 from api.utility_schemas import (
@@ -18,7 +17,7 @@ from api.utility_schemas import (
     ElicitResultSchema,
 )
 from games.errors import join_pointer
-from games.numbers import parse_exact
+from games.numbers import parse_exact, to_float
 from utility.analysis import UtilityAnalysis, analyze
 from utility.elicitation import Elicitation, Fit, StandardGamble, StatedCertaintyEquivalent, elicit
 from utility.formula import parse_parameters

@@ -45,6 +45,23 @@ class LimitExceededError(ArbiterError):
     slug = "limit-exceeded"
 
 
+class TimeLimitError(LimitExceededError):
+    """Raised when a computation runs past its deadline (a 413)."""
+
+    title = "Time limit exceeded"
+    slug = "time-limit"
+
+    def __init__(self, message: str, pointer: str = ""):
+        super().__init__(message, pointer)
+
+
+class ExactSizeError(LimitExceededError):
+    """Raised when an exact number grows past the configured number of digits (a 413)."""
+
+    title = "Exact number too large"
+    slug = "number-too-large"
+
+
 class DomainError(ArbiterError):
     """Raised when a valid input asks for something mathematically undefined (a 422)."""
 

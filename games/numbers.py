@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from fractions import Fraction
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 from games.errors import InvalidInputError
 
@@ -56,10 +57,14 @@ def parse_exact(raw: object, pointer: str) -> Exact:
         If ``raw`` is not a finite number in one of these forms.
     """
     if type(raw) is int:
-        return raw
+        if -MAX_MAGNITUDE <= raw <= MAX_MAGNITUDE:
+            return raw
+        raise InvalidInputError("integer is larger in magnitude than 1e300", pointer)
     if type(raw) is float:
         if not math.isfinite(raw):
             raise InvalidInputError(f"number must be finite, got {raw!r}", pointer)
+        if abs(raw) > 1e300:
+            raise InvalidInputError(f"{raw!r} is larger in magnitude than 1e300", pointer)
         return normalize(Fraction(repr(raw)))
     if isinstance(raw, str):
         return _parse_text(raw, pointer)
@@ -123,8 +128,64 @@ def describe_json(raw: object) -> str:
     return _describe(raw)
 
 
+JSON_INT_LIMIT = 2**63
+"""Integers in ``[-2**63, 2**63)`` are written as JSON integers; others as the nearest double."""
+
+MAX_EXACT_TEXT_BITS = 13_000
+"""Longest numerator or denominator written out in an exact string (about 3,900 digits,
+below Python's 4,300-digit conversion limit); past it the exact string is left out."""
+
+
 def to_float(value: Exact) -> int | float:
-    """JSON-ready number: the ``int`` itself, or the nearest ``float``."""
-    if type(value) is int:
+    """The JSON number of ``value``, under Arbiter's one rule for writing numbers.
+
+    An integer within 64 bits (``-2**63 <= n < 2**63``) is written as itself; any other
+    value (a fraction, a larger integer) as the nearest double, with the exact value
+    given beside it by :func:`exact_text`. Values beyond the double range (about
+    1.8e308) are written as the largest double of their sign; every input is capped
+    at 1e300 and derived values are checked before they grow that far.
+    """
+    if type(value) is int and -JSON_INT_LIMIT <= value < JSON_INT_LIMIT:
         return value
-    return float(value)
+    try:
+        return float(value)
+    except OverflowError:
+        return math.copysign(sys.float_info.max, value)
+
+
+def is_json_exact(value: Exact) -> bool:
+    """Whether :func:`to_float` writes ``value`` exactly (an integer within 64 bits)."""
+    return type(value) is int and -JSON_INT_LIMIT <= value < JSON_INT_LIMIT
+
+
+def exact_text(value: Exact) -> str | None:
+    """``value`` as an exact string (``"-7/2"``, ``"12"``), or ``None`` when it is too long.
+
+    Numbers are bounded while they are computed (``Limits.max_exact_digits``), so ``None``
+    is a last line of defence against writing a string Python refuses to build.
+    """
+    numerator = value.numerator
+    denominator = value.denominator
+    if (
+        numerator.bit_length() > MAX_EXACT_TEXT_BITS
+        or denominator.bit_length() > MAX_EXACT_TEXT_BITS
+    ):
+        return None
+    if denominator == 1:
+        return str(numerator)
+    return f"{numerator}/{denominator}"
+
+
+def put_number(
+    target: dict[str, Any], name: str, value: Exact, *, always_exact: bool = False
+) -> None:
+    """Write ``value`` into ``target`` as ``name`` (a JSON number) and ``name_exact``.
+
+    ``name_exact`` (the exact string) is written whenever the JSON number is not the
+    value itself, and also for integers when ``always_exact`` is set.
+    """
+    target[name] = to_float(value)
+    if always_exact or not is_json_exact(value):
+        text = exact_text(value)
+        if text is not None:
+            target[f"{name}_exact"] = text
