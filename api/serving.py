@@ -2,14 +2,17 @@
 
 The worker's hard timeout is derived from the app's own time limit so that the app's
 limit (a 413 problem) always fires first; workers are recycled after a bounded number
-of requests; and the errors gunicorn writes itself (a request line too long, a worker
+of requests; the errors gunicorn writes itself (a request line too long, a worker
 killed for running past the hard timeout) are ``application/problem+json`` like every
-error the app writes.
+error the app writes; and a request still running after :data:`LONG_REQUEST` seconds
+is lowered in CPU priority, so that a few slow requests (the most any client can make
+run is the time limit) cannot starve the quick ones sharing the machine's cores.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from typing import Any
 
 import orjson
@@ -27,6 +30,9 @@ _time_limit = float(settings(None)["ARBITER_TIME_LIMIT"])
 GRACE = 30
 
 worker_class = "api.serving.ProblemWorker"
+# Import the app once in the master: workers fork ready to serve, so a worker that is
+# recycled or killed is replaced in milliseconds instead of re-importing SymPy and SciPy.
+preload_app = True
 timeout = int(_time_limit) + GRACE
 graceful_timeout = 30
 # Recycle workers so that memory one large request left fragmented is given back.
@@ -34,6 +40,47 @@ max_requests = int(os.environ.get("ARBITER_MAX_REQUESTS", "1000"))
 max_requests_jitter = max(1, max_requests // 10)
 # Request lines past 8 KiB are answered 414 by gunicorn before the app sees them.
 limit_request_line = 8190
+
+
+LONG_REQUEST = 1.0
+"""Seconds after which a request's worker yields CPU to the others (nice 10)."""
+
+LONG_NICENESS = 10
+
+
+def _lower_priority(worker: Any, thread_id: int) -> None:
+    try:
+        os.setpriority(os.PRIO_PROCESS, thread_id, LONG_NICENESS)
+        worker.lowered = True
+    except OSError:
+        worker.log.debug("could not lower the priority of a long request")
+
+
+def pre_request(worker: Any, req: Any) -> None:
+    """Start the clock that lowers this worker's priority if the request runs long."""
+    # Linux keeps a niceness per thread: aim at the thread that handles the request
+    timer = threading.Timer(
+        LONG_REQUEST, _lower_priority, (worker, threading.current_thread().native_id)
+    )
+    timer.daemon = True
+    worker.long_request_timer = timer
+    worker.lowered = False
+    timer.start()
+
+
+def post_request(worker: Any, req: Any, environ: Any, resp: Any) -> None:
+    """Cancel the clock; give a lowered worker its priority back, or retire it."""
+    timer = getattr(worker, "long_request_timer", None)
+    if timer is not None:
+        timer.cancel()
+        timer.join()
+    if getattr(worker, "lowered", False):
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.current_thread().native_id, 0)
+            worker.lowered = False
+        except OSError:
+            # raising priority needs CAP_SYS_NICE: let a fresh worker take this one's place
+            worker.alive = False
 
 
 def _problem_bytes(status: int, reason: str, slug: str, detail: str) -> bytes:

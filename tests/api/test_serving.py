@@ -1,0 +1,133 @@
+"""The production server (`make serve`: gunicorn with api/serving.py): its own errors are
+problem+json, its hard timeout comes after the app's limit, chunked uploads are bounded."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from api import serving
+from api.config import DEFAULTS
+
+ROOT = Path(__file__).resolve().parents[2]
+PROBLEM = "application/problem+json"
+
+
+def test_hard_timeout_comes_well_after_the_apps_time_limit() -> None:
+    assert serving.timeout >= DEFAULTS["ARBITER_TIME_LIMIT"] + 10
+    assert serving.worker_class == "api.serving.ProblemWorker"
+    assert serving.max_requests > 0 and serving.max_requests_jitter > 0
+    assert serving.preload_app
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[int]:
+    port = _free_port()
+    gunicorn = Path(sys.executable).parent / "gunicorn"
+    env = {**os.environ, "ARBITER_MAX_CONTENT_LENGTH": "2000", "ARBITER_TIME_LIMIT": "5"}
+    process = subprocess.Popen(
+        [str(gunicorn), "--config", "python:api.serving", "--workers", "1"]
+        + ["--bind", f"127.0.0.1:{port}", "--log-level", "critical", "api:create_app()"],
+        cwd=ROOT,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1):
+                    break
+            except OSError:
+                if time.monotonic() > deadline or process.poll() is not None:
+                    raise RuntimeError("gunicorn did not start") from None
+                time.sleep(0.2)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def _request(port: int, method: str, path: str, body: Any = None, **kwargs: Any) -> Any:
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        connection.request(method, path, body, **kwargs)
+        response = connection.getresponse()
+        return response.status, response.getheader("Content-Type"), response.read()
+    finally:
+        connection.close()
+
+
+def test_request_line_too_long_is_a_414_problem(server: int) -> None:
+    status, kind, body = _request(server, "GET", "/v1/" + "a" * 9000)
+    assert status == 414
+    assert kind == PROBLEM
+    assert json.loads(body)["type"].endswith("/uri-too-long")
+
+
+def test_unknown_path_through_gunicorn_is_a_404_problem(server: int) -> None:
+    status, kind, body = _request(server, "GET", "/nowhere")
+    assert (status, kind) == (404, PROBLEM)
+    assert json.loads(body)["status"] == 404
+
+
+def test_chunked_upload_past_the_limit_is_a_413(server: int) -> None:
+    chunks = iter([b'{"tree": [', *([b"1, " * 100] * 20), b"1]}"])
+    status, kind, body = _request(
+        server,
+        "POST",
+        "/v1/trees/minimax",
+        chunks,
+        headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
+        encode_chunked=True,
+    )
+    assert (status, kind) == (413, PROBLEM)
+    assert "2000 bytes" in json.loads(body)["detail"]
+
+
+def test_chunked_upload_within_the_limit_is_answered(server: int) -> None:
+    chunks = iter([b'{"tree": [[3, 12, 8], ', b"[2, 4, 6], [14, 5, 2]]}"])
+    status, _, body = _request(
+        server,
+        "POST",
+        "/v1/trees/minimax",
+        chunks,
+        headers={"Content-Type": "application/json", "Transfer-Encoding": "chunked"},
+        encode_chunked=True,
+    )
+    assert status == 200
+    assert json.loads(body)["value"] == 3
+
+
+def test_worker_killed_for_its_hard_timeout_answers_a_problem() -> None:
+    # the arbiter's abort makes the worker raise SystemExit while it handles the request
+    ours, theirs = socket.socketpair()
+    worker = SimpleNamespace(
+        alive=False, timeout=90, log=SimpleNamespace(error=lambda *a: None, debug=print)
+    )
+    serving.ProblemWorker.handle_error(worker, None, ours, ("", 0), SystemExit(1))  # type: ignore[arg-type]
+    ours.close()
+    answer = theirs.recv(65536).decode("latin-1")
+    theirs.close()
+    head, _, body = answer.partition("\r\n\r\n")
+    assert head.startswith("HTTP/1.1 503 ")
+    assert "Content-Type: application/problem+json" in head
+    problem = json.loads(body)
+    assert problem["type"].endswith("/worker-timeout")
+    assert "90 s" in problem["detail"]
