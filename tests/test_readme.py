@@ -1,5 +1,5 @@
-"""The README quickstart is executable: each curl example runs against a live server and must
-print the JSON shown after it."""
+"""The README quickstart and the docs are executable: each curl example runs against a live
+server and must print the JSON shown after it."""
 
 from __future__ import annotations
 
@@ -16,16 +16,19 @@ from werkzeug.serving import make_server
 
 from api import create_app
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+DOCS = sorted((ROOT / "docs").glob("*.md"))
 BLOCK = re.compile(r"```(\w+)\n(.*?)```", re.S)
 
 
-def examples() -> list[tuple[str, str]]:
-    blocks = BLOCK.findall(README.read_text())
+def examples(*pages: Path) -> list[tuple[str, str]]:
     pairs = []
-    for (kind, body), (next_kind, expected) in zip(blocks, blocks[1:], strict=False):
-        if kind == "sh" and body.lstrip().startswith("curl") and next_kind == "json":
-            pairs.append((body, expected))
+    for page in pages or (README,):
+        blocks = BLOCK.findall(page.read_text())
+        for (kind, body), (next_kind, expected) in zip(blocks, blocks[1:], strict=False):
+            if kind == "sh" and body.lstrip().startswith("curl") and next_kind == "json":
+                pairs.append((body, expected))
     return pairs
 
 
@@ -43,7 +46,7 @@ def test_readme_has_examples() -> None:
 
 
 @pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed")
-@pytest.mark.parametrize(("command", "expected"), examples())
+@pytest.mark.parametrize(("command", "expected"), examples(README, *DOCS))
 def test_readme_example(base_url: str, command: str, expected: str) -> None:
     command = command.replace("http://localhost:8000", base_url)
     out = subprocess.run(
