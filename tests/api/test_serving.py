@@ -9,6 +9,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -131,3 +132,29 @@ def test_worker_killed_for_its_hard_timeout_answers_a_problem() -> None:
     problem = json.loads(body)
     assert problem["type"].endswith("/worker-timeout")
     assert "90 s" in problem["detail"]
+
+
+def test_a_long_request_yields_the_cpu_and_gets_it_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(serving, "LONG_REQUEST", 0.05)
+    worker = SimpleNamespace(alive=True, log=SimpleNamespace(debug=print))
+    me = threading.get_native_id()
+    before = os.getpriority(os.PRIO_PROCESS, me)
+    serving.pre_request(worker, None)
+    time.sleep(0.3)
+    assert os.getpriority(os.PRIO_PROCESS, me) == serving.LONG_NICENESS
+    serving.post_request(worker, None, {}, None)
+    if os.geteuid() == 0:
+        assert os.getpriority(os.PRIO_PROCESS, me) == before
+        assert worker.alive
+    else:  # raising priority again needs privileges: the worker retires instead
+        assert not worker.alive
+
+
+def test_a_quick_request_keeps_its_priority() -> None:
+    worker = SimpleNamespace(alive=True, log=SimpleNamespace(debug=print))
+    me = threading.get_native_id()
+    before = os.getpriority(os.PRIO_PROCESS, me)
+    serving.pre_request(worker, None)
+    serving.post_request(worker, None, {}, None)
+    assert os.getpriority(os.PRIO_PROCESS, me) == before
+    assert worker.alive
