@@ -4,7 +4,8 @@ A problem is the body of a solve endpoint tagged with its type
 (``{"type": "alphabeta", "tree": ..., "prune_on_equality": true}``). Its key
 holds, by node index, the fields a student may write down; the grader compares
 an answer with the key of the right search, and the diagnosis with the keys of
-the usual mistaken searches (see :mod:`analysis.diagnosis`).
+the usual mistaken searches (see :mod:`analysis.diagnosis`). Every search runs
+under the deadline of the computation in progress.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from analysis.horizon import horizon
 from analysis.maxn import maxn
 from analysis.minimax import minimax
 from games.errors import InvalidInputError
-from games.limits import Limits
+from games.limits import Limits, current_deadline
 from games.numbers import Exact, parse_exact
 from games.tree import CHANCE, Tree
 from games.tree_format import parse_tree
@@ -146,6 +147,7 @@ def parse_problem(raw: Any, pointer: str = "/problem", limits: Limits | None = N
 def _optimal(
     children: Sequence[Sequence[int]], values: Sequence[Value | None]
 ) -> dict[int, frozenset[int]]:
+    current_deadline().spend(2 * len(children))
     return {
         node: frozenset(kid for kid in kids if values[kid] == values[node])
         for node, kids in enumerate(children)
@@ -165,9 +167,12 @@ def _chance_lines(
 
 def leaves_under(tree: Tree, tops: Sequence[int], children: Sequence[Sequence[int]]) -> list[int]:
     """The static nodes of the subtrees under ``tops`` (as searched), left to right."""
+    deadline = current_deadline()
     found: list[int] = []
     for top in tops:
-        found.extend(tree.leaves_below(top, children) if children[top] else (top,))
+        below = tree.leaves_below(top, children) if children[top] else (top,)
+        deadline.spend(1 + len(below))
+        found.extend(below)
     return found
 
 
@@ -176,6 +181,7 @@ def _split(
 ) -> tuple[dict[int, Value], dict[int, Value]]:
     internal: dict[int, Value] = {}
     static: dict[int, Value] = {}
+    current_deadline().spend(len(values))
     for node, value in enumerate(values):
         if value is not None:
             (internal if children[node] else static)[node] = value
@@ -184,7 +190,7 @@ def _split(
 
 def minimax_key(tree: Tree, depth: int | None) -> AnswerKey:
     """Key of a minimax problem: every node's value, any optimal move and line."""
-    result = minimax(tree, depth=depth)
+    result = minimax(tree, depth=depth, deadline=current_deadline())
     children = horizon(tree, depth).children
     internal, static = _split(children, result.values)
     return AnswerKey(
@@ -200,7 +206,7 @@ def minimax_key(tree: Tree, depth: int | None) -> AnswerKey:
 
 def expectimax_key(tree: Tree, depth: int | None) -> AnswerKey:
     """Key of an expectimax problem; the line follows the most likely outcome at chance nodes."""
-    result = expectimax(tree, depth=depth)
+    result = expectimax(tree, depth=depth, deadline=current_deadline())
     children = horizon(tree, depth).children
     internal, static = _split(children, result.values)
     optimal = _chance_lines(tree, children, _optimal(children, result.values))
@@ -252,7 +258,9 @@ def alpha_beta_key(
 
 def maxn_key(tree: Tree, depth: int | None, tie_break: str, max_sum: Exact | None) -> AnswerKey:
     """Key of a max^n problem: utility tuples; with ``max_sum``, the shallow-pruned nodes."""
-    result = maxn(tree, depth=depth, tie_break=tie_break, max_sum=max_sum)
+    result = maxn(
+        tree, depth=depth, tie_break=tie_break, max_sum=max_sum, deadline=current_deadline()
+    )
     children = horizon(tree, depth).children
     internal, static = _split(children, result.values)
     optimal = _chance_lines(tree, children, _optimal(children, result.values))
@@ -284,6 +292,10 @@ def correct_key(problem: TreeProblem) -> tuple[AnswerKey, AlphaBetaResult | None
     # the trace feeds the "first departure" feedback; it is skipped on very large trees
     traced = len(tree) <= MAX_TRACED_NODES
     result = alpha_beta(
-        tree, depth=depth, prune_on_equality=problem.prune_on_equality, trace=traced
+        tree,
+        depth=depth,
+        prune_on_equality=problem.prune_on_equality,
+        trace=traced,
+        deadline=current_deadline(),
     )
     return alpha_beta_key(result, horizon(tree, depth).children, exact), result

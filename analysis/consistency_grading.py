@@ -21,9 +21,10 @@ from analysis.grading import (
     answer_object,
     graded_item,
 )
-from games.errors import InvalidInputError, join_pointer
+from games.errors import InvalidInputError, LimitExceededError, join_pointer
+from games.limits import current_deadline
 from games.numbers import Exact, parse_exact
-from utility.eu_consistency import Choice, Consistency, eu_consistency, parse_choice
+from utility.eu_consistency import TIME_LIMIT, Choice, Consistency, eu_consistency, parse_choice
 from utility.lottery import Lottery, parse_lottery
 
 CONSISTENCY_FIELDS = ("consistent", "witness")
@@ -53,9 +54,21 @@ class ConsistencyGrader:
             parse_choice(entry, names, join_pointer("/problem/choices", i))
             for i, entry in enumerate(choices)
         ]
-        self.result: Consistency = eu_consistency(
-            self.lotteries, self.choices, increasing=self.increasing
-        )
+        deadline = current_deadline()
+        deadline.check()
+        left = deadline.remaining()
+        try:
+            # HiGHS stops itself at the time left (it takes no deadline object)
+            self.result: Consistency = eu_consistency(
+                self.lotteries,
+                self.choices,
+                increasing=self.increasing,
+                time_limit=TIME_LIMIT if left is None else min(left, TIME_LIMIT),
+            )
+        except LimitExceededError:
+            deadline.check()  # the LP stopped at the request's deadline: say so
+            raise
+        deadline.check()
         self.prizes = self.result.prizes
 
     def grade(
@@ -66,7 +79,7 @@ class ConsistencyGrader:
         pointer: str = "/answer",
     ) -> Grade:
         rubric = rubric or Rubric()
-        answer_object(raw_answer, CONSISTENCY_FIELDS, "EU-consistency", pointer)
+        raw_answer = answer_object(raw_answer, CONSISTENCY_FIELDS, "EU-consistency", pointer)
         claimed = raw_answer.get("consistent")
         if "consistent" in raw_answer and type(claimed) is not bool:
             raise InvalidInputError(
@@ -90,6 +103,7 @@ class ConsistencyGrader:
         if not isinstance(raw, dict):
             raise InvalidInputError("witness maps prizes to utilities (or is null)", pointer)
         values: dict[Exact, Fraction] = {}
+        current_deadline().spend(4 * len(raw))
         for key, entry in raw.items():
             where = join_pointer(pointer, key)
             prize = parse_exact(key, where)
@@ -143,7 +157,9 @@ class ConsistencyGrader:
         missing = sorted(x for x in self.prizes if x not in witness)
         broken: list[int] = []
         notes = []
+        deadline = current_deadline()
         for index, choice in enumerate(self.choices):
+            deadline.spend(1 + len(self.lotteries[choice.left]) + len(self.lotteries[choice.right]))
             needed = set(self.lotteries[choice.left].outcomes)
             needed |= set(self.lotteries[choice.right].outcomes)
             if needed - set(witness):

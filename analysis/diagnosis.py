@@ -4,13 +4,14 @@ Each mistake is replayed: the search is re-run under the mistaken convention
 and the student's answer is scored against that key with the same rubric. A
 convention that explains the answer better than the correct search is
 reported (the best-fitting ones only). Codes are stable; ``docs/grading.md``
-lists them all.
+lists them all. Every replayed search and every walk over the answer spends on
+the deadline of the computation in progress.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -26,7 +27,8 @@ from analysis.answer_key import (
     minimax_key,
 )
 from analysis.horizon import horizon
-from games.errors import ArbiterError
+from games.errors import ArbiterError, LimitExceededError
+from games.limits import current_deadline
 from games.numbers import Exact
 from games.tree import CHANCE, MAX, MIN, Tree
 from games.tree_format import parse_tree
@@ -76,7 +78,9 @@ def _subtree(tree: Tree, top: int) -> Tree:
     """The subtree under ``top`` as a tree of its own, with the same ids."""
     ids = tree.ids
     nodes: list[dict[str, Any]] = []
-    for node in tree.preorder(top):
+    order = tree.preorder(top)
+    current_deadline().spend(4 * len(order))
+    for node in order:
         entry: dict[str, Any] = {"id": ids[node]}
         kids = tree.children[node]
         if kids:
@@ -121,6 +125,7 @@ def _fresh_root_windows(problem: TreeProblem) -> AnswerKey:
                 sub,
                 depth=None if depth is None else depth - 1,
                 prune_on_equality=problem.prune_on_equality,
+                deadline=current_deadline(),
             )
             key = alpha_beta_key(result, horizon(sub, result.depth).children)
             back = [tree.index_of(name) for name in sub.ids]
@@ -156,7 +161,7 @@ def _search(problem: TreeProblem, tree: Tree, depth: int | None, equality: bool)
         return minimax_key(tree, depth)
     if problem.type == "expectimax":
         return expectimax_key(tree, depth)
-    result = alpha_beta(tree, depth=depth, prune_on_equality=equality)
+    result = alpha_beta(tree, depth=depth, prune_on_equality=equality, deadline=current_deadline())
     return alpha_beta_key(result, horizon(problem.tree, depth).children)
 
 
@@ -193,6 +198,8 @@ def mistaken_keys(problem: TreeProblem, correct: AnswerKey) -> list[tuple[str, s
     for code, run in runs:
         try:
             key = run()
+        except LimitExceededError:
+            raise  # the request's time or number-size limit, not this convention's fault
         except ArbiterError:
             continue  # e.g. a frontier node without an eval at the other depth
         if _differs(key, correct):
@@ -252,14 +259,18 @@ def _pruned_leaf_evaluated(grader: Grader, answer: Answer) -> list[Diagnosis]:
     from analysis.grading import Diagnosis
 
     key = grader.key
-    if key.pruned_leaves is None:
+    if key.pruned_leaves is None or not (answer.evaluated_leaves or answer.nodes):
         return []
     pruned = set(key.pruned_leaves)
+    current_deadline().spend(
+        len(pruned) + len(answer.evaluated_leaves or ()) + len(answer.nodes or {})
+    )
     named = [n for n in (answer.evaluated_leaves or ()) if n in pruned]
     named += [n for n in (answer.nodes or {}) if n in pruned]
     if not named:
         return []
-    first = min(named, key=key.pruned_leaves.index)
+    order = {leaf: position for position, leaf in enumerate(key.pruned_leaves)}
+    first = min(named, key=order.__getitem__)
     name = grader.tree.ids[first]
     return [
         Diagnosis(
@@ -282,12 +293,29 @@ def _student_pruned(grader: Grader, answer: Answer) -> set[int] | None:
         return set(answer.pruned_leaves)
     children = grader.children
     if answer.pruned is not None:
-        return set(leaves_under(grader.tree, answer.pruned, children))
+        return _leaves_under_any(set(answer.pruned), children)
     if answer.evaluated_leaves is not None:
         statics = [n for n, kids in enumerate(children) if not kids and _reached(grader, n)]
         evaluated = set(answer.evaluated_leaves)
         return {n for n in statics if n not in evaluated}
     return None
+
+
+def _leaves_under_any(tops: set[int], children: Sequence[Sequence[int]]) -> set[int]:
+    """The static nodes under any of ``tops``, in one walk of the tree (tops listed many
+    times, or inside one another, cost nothing extra)."""
+    current_deadline().spend(2 * len(children))
+    found: set[int] = set()
+    stack = [(0, 0 in tops)]
+    while stack:
+        node, below = stack.pop()
+        kids = children[node]
+        if not kids:
+            if below:
+                found.add(node)
+            continue
+        stack.extend((kid, below or kid in tops) for kid in kids)
+    return found
 
 
 def _reached(grader: Grader, node: int) -> bool:
@@ -305,7 +333,12 @@ def first_departure(grader: Grader, answer: Answer) -> Diagnosis | None:
     tree, ids, children = grader.tree, grader.tree.ids, grader.children
     pruned = _student_pruned(grader, answer)
     nodes = answer.nodes or {}
+    if pruned is None and not nodes:
+        return None  # nothing in the answer to hold against the trace
     strict = not grader.problem.prune_on_equality
+    deadline = current_deadline()
+    # the trace covers at most MAX_TRACED_NODES nodes: one charge for the walk
+    deadline.spend(len(result.trace))
     for event in result.trace:
         node = event.node
         if event.event == "evaluate" and pruned is not None and node in pruned:
@@ -319,6 +352,7 @@ def first_departure(grader: Grader, answer: Answer) -> Diagnosis | None:
             )
         if event.event == "cutoff" and pruned is not None:
             cut = leaves_under(tree, event.cut, children)
+            deadline.spend(len(cut))
             if any(leaf not in pruned for leaf in cut):
                 is_max = tree.kinds[node] == MAX
                 if is_max:
@@ -358,7 +392,10 @@ def _first_wrong_value(grader: Grader, answer: Answer) -> Diagnosis | None:
         return None
     tree, children, key = grader.tree, grader.children, grader.key
     ids = tree.ids
+    deadline = current_deadline()
+    deadline.spend(4 * len(children))
     for node in reversed(tree.preorder(0, [kids[::-1] for kids in children])):
+        deadline.spend(1)
         if node not in nodes or node not in key.nodes or nodes[node] == key.nodes[node]:
             continue
         kids = children[node]

@@ -5,12 +5,43 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import mean, median
-from typing import Any
+from typing import Any, Protocol
 
-from analysis.grading import DEFAULT_POINTS, Grade
+from analysis.grading import DEFAULT_POINTS, Diagnosis, Grade
+from games.errors import FieldError
+from games.limits import current_deadline
+
+
+class FieldScore(Protocol):
+    """What a report reads of one graded field."""
+
+    @property
+    def field(self) -> str: ...
+
+    @property
+    def score(self) -> float: ...
+
+
+class Scored(Protocol):
+    """What a report reads of one student's grade (a full or a batch grade)."""
+
+    @property
+    def score(self) -> float: ...
+
+    @property
+    def max_score(self) -> float: ...
+
+    @property
+    def items(self) -> Sequence[FieldScore]: ...
+
+    @property
+    def diagnosis(self) -> Sequence[Diagnosis]: ...
+
+    @property
+    def error(self) -> FieldError | None: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,7 +61,8 @@ class BatchSummary:
     common_mistakes: list[dict[str, Any]]
 
 
-def summarize(grades: Mapping[str, Grade]) -> BatchSummary:
+def summarize(grades: Mapping[str, Scored]) -> BatchSummary:
+    current_deadline().spend(len(grades))
     scores = [grade.score for grade in grades.values()]
     most = max((grade.max_score for grade in grades.values()), default=0.0)
     bins = {f"{10 * i}-{10 * (i + 1)}%": 0 for i in range(10)}
@@ -55,9 +87,11 @@ def summarize(grades: Mapping[str, Grade]) -> BatchSummary:
     )
 
 
-def grades_csv(grades: Mapping[str, Grade]) -> str:
+def grades_csv(grades: Mapping[str, Scored]) -> str:
     """One row per student: total, maximum, the score of each field, diagnosis codes, and
     ``pointer: message`` for a malformed answer."""
+    deadline = current_deadline()
+    deadline.spend(len(grades))
     present = [
         name
         for name in DEFAULT_POINTS
@@ -67,6 +101,7 @@ def grades_csv(grades: Mapping[str, Grade]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["student", "score", "max_score", *present, "diagnosis", "error"])
     for student, grade in grades.items():
+        deadline.spend(1 + len(grade.items))
         by_field = {item.field: item.score for item in grade.items}
         writer.writerow(
             [

@@ -15,6 +15,10 @@ The partial-credit rules, documented in ``docs/grading.md``:
   child) over the longer of the expected and the given line.
 
 With ``partial_credit`` off, a field scores its points only when fully right.
+
+Grading spends on the deadline of the computation in progress
+(:func:`games.limits.current_deadline`): building the key, reading the answer,
+scoring each field and replaying mistakes.
 """
 
 from __future__ import annotations
@@ -29,8 +33,8 @@ from analysis.alphabeta import AlphaBetaResult
 from analysis.answer_key import AnswerKey, TreeProblem, Value, correct_key, parse_problem
 from analysis.horizon import horizon
 from games.errors import FieldError, InvalidInputError, join_pointer
-from games.limits import Limits
-from games.numbers import parse_exact
+from games.limits import Limits, current_deadline
+from games.numbers import JSON_INT_LIMIT, exact_text, is_json_exact, parse_exact, to_float
 from games.tree import Tree
 
 FIELDS: Final = (
@@ -67,6 +71,8 @@ DEFAULT_POINTS: Final[Mapping[str, Fraction]] = {
     "witness": Fraction(2),
 }
 TOLERANCES: Final = ("exact", "absolute", "relative")
+MAX_ANSWER_NESTING: Final = 32
+"""Deepest nesting of arrays and objects read in an answer (real answers nest 4 deep)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,24 +226,39 @@ def parse_rubric(raw: Any, pointer: str = "/rubric") -> Rubric:
     return Rubric(points, tuple(required), partial, tolerance, amount, sets == "ordered")
 
 
-def _node(tree: Tree, raw: Any, pointer: str) -> int:
-    if not isinstance(raw, str):
-        raise InvalidInputError(f"expected a node id (a string), got {raw!r}", pointer)
-    try:
-        return tree.index_of(raw)
-    except KeyError:
-        pass
-    # a move label names the child of the root that carries it
-    for kid in tree.children[0]:
-        if tree.moves[kid] == raw:
-            return kid
-    raise InvalidInputError(f"there is no node {raw!r} in the tree", pointer)
+class _NodeNames:
+    """Reads node ids, or the move labels of the root's children, in one tree."""
 
+    def __init__(self, tree: Tree) -> None:
+        self.tree = tree
+        self._labels: dict[str, int] | None = None
 
-def _nodes(tree: Tree, raw: Any, pointer: str) -> list[int]:
-    if not isinstance(raw, list):
-        raise InvalidInputError("expected a list of node ids", pointer)
-    return [_node(tree, item, f"{pointer}/{i}") for i, item in enumerate(raw)]
+    def index(self, raw: Any, pointer: str) -> int:
+        if not isinstance(raw, str):
+            raise InvalidInputError(f"expected a node id (a string), got {raw!r}", pointer)
+        try:
+            return self.tree.index_of(raw)
+        except KeyError:
+            pass
+        # a move label names the (first) child of the root that carries it
+        if self._labels is None:
+            moves = self.tree.moves
+            self._labels = {}
+            for kid in reversed(self.tree.children[0]):
+                label = moves[kid]
+                if label is not None:
+                    self._labels[label] = kid
+        found = self._labels.get(raw)
+        if found is None:
+            raise InvalidInputError(f"there is no node {raw!r} in the tree", pointer)
+        return found
+
+    def indices(self, raw: Any, pointer: str) -> list[int]:
+        if not isinstance(raw, list):
+            raise InvalidInputError("expected a list of node ids", pointer)
+        current_deadline().spend(len(raw))
+        index = self.index
+        return [index(item, f"{pointer}/{i}") for i, item in enumerate(raw)]
 
 
 def _value(tree: Tree, raw: Any, pointer: str) -> Value:
@@ -254,7 +275,9 @@ def _value_map(tree: Tree, raw: Any, pointer: str) -> dict[int, Value]:
     if not isinstance(raw, dict):
         raise InvalidInputError("expected an object mapping node ids to values", pointer)
     found: dict[int, Value] = {}
+    spend = current_deadline().spend
     for name, entry in raw.items():
+        spend(2)
         where = join_pointer(pointer, name)
         try:
             index = tree.index_of(name)
@@ -269,11 +292,75 @@ def _value_map(tree: Tree, raw: Any, pointer: str) -> dict[int, Value]:
     return found
 
 
+def answer_json(raw: Any, pointer: str = "/answer") -> Any:
+    """The answer as it is read and echoed back: integers beyond 64 bits become their
+    exact strings (every numeric field reads those as the same number), so that the
+    ``given`` of each item is written as Arbiter writes every number.
+
+    One walk without recursion; an answer without such integers is returned as is.
+
+    :raises InvalidInputError: arrays and objects nest deeper than
+        :data:`MAX_ANSWER_NESTING` (the pointer names the first too deep).
+    """
+    deadline = current_deadline()
+    big = type(raw) is int and not is_json_exact(raw)
+    # containers only, each with its path: (parent's path, parent, itself), so that the
+    # pointer is spelt out only for the container reported
+    stack: list[tuple[Any, Any, int]] = []
+    if isinstance(raw, (dict, list)):
+        stack.append((raw, None, 0))
+    while stack:
+        value, path, level = stack.pop()
+        if level == MAX_ANSWER_NESTING:
+            raise InvalidInputError(
+                f"arrays and objects nest deeper than {MAX_ANSWER_NESTING} levels here",
+                _pointer_of(pointer, path),
+            )
+        deadline.spend(1 + len(value) // 4)
+        for kid in value.values() if type(value) is dict else value:
+            kind = type(kid)
+            if kind is dict or kind is list:
+                stack.append((kid, (path, value, kid), level + 1))
+            elif kind is int and not big and not -JSON_INT_LIMIT <= kid < JSON_INT_LIMIT:
+                big = True
+    return _exact_big_integers(raw) if big else raw
+
+
+def _pointer_of(pointer: str, path: Any) -> str:
+    keys: list[Any] = []
+    while path is not None:
+        path, parent, kid = path
+        entries = parent.items() if isinstance(parent, dict) else enumerate(parent)
+        keys.append(next(key for key, value in entries if value is kid))
+    return join_pointer(pointer, *reversed(keys))
+
+
+def _exact_big_integers(raw: Any) -> Any:
+    """A copy of ``raw`` with every integer beyond 64 bits written as its exact string."""
+    top: list[Any] = [raw]
+    stack: list[tuple[Any, Any]] = [(top, 0)]
+    while stack:
+        holder, key = stack.pop()
+        value = holder[key]
+        if isinstance(value, dict):
+            copied: Any = dict(value)
+            stack.extend((copied, name) for name in copied)
+        elif isinstance(value, list):
+            copied = list(value)
+            stack.extend((copied, index) for index in range(len(copied)))
+        elif type(value) is int and not is_json_exact(value):
+            copied = number_json(value)
+        else:
+            continue
+        holder[key] = copied
+    return top[0]
+
+
 def answer_object(
     raw: Any, allowed: Iterable[str], kind: str, pointer: str = "/answer"
 ) -> dict[str, Any]:
-    """The answer, refused with a pointer unless it is an object whose every field is
-    one that ``kind`` answers give."""
+    """The answer (as :func:`answer_json` reads it), refused with a pointer unless it is
+    an object whose every field is one that ``kind`` answers give."""
     if not isinstance(raw, dict):
         raise InvalidInputError("an answer is an object", pointer)
     names = tuple(allowed)
@@ -283,7 +370,8 @@ def answer_object(
                 f"unknown answer field {name!r}; {kind} answers give {', '.join(names)}",
                 join_pointer(pointer, name),
             )
-    return raw
+    read: dict[str, Any] = answer_json(raw, pointer)
+    return read
 
 
 def parse_answer(tree: Tree, raw: Any, pointer: str = "/answer") -> Answer:
@@ -299,17 +387,18 @@ def parse_answer(tree: Tree, raw: Any, pointer: str = "/answer") -> Answer:
     if raw and not any(name in DEFAULT_POINTS for name in raw):
         return Answer(nodes=_value_map(tree, raw, pointer), raw={"nodes": raw})
     parsed: dict[str, Any] = {}
+    names = _NodeNames(tree)
     for name, entry in raw.items():
         where = join_pointer(pointer, name)
         if name == "value":
             exact = raw.get("value_exact", entry)
             parsed[name] = _value(tree, exact if not tree.utility_size else entry, where)
         elif name == "best_move":
-            parsed[name] = _node(tree, entry, where)
+            parsed[name] = names.index(entry, where)
         elif name == "nodes":
             parsed[name] = _value_map(tree, entry, where)
         elif name in FIELDS:
-            parsed[name] = _nodes(tree, entry, where)
+            parsed[name] = names.indices(entry, where)
         elif name != "value_exact":
             raise InvalidInputError(
                 f"unknown answer field {name!r}; answers use {', '.join(FIELDS)}", where
@@ -318,10 +407,18 @@ def parse_answer(tree: Tree, raw: Any, pointer: str = "/answer") -> Answer:
 
 
 def number_json(value: Value) -> Any:
-    """JSON form of an exact number: an integer, or a ``"p/q"`` string (a list for tuples)."""
+    """JSON form of an exact number: an integer within 64 bits as itself, any other value
+    as its exact string (``"9/2"``, ``"18446744073709551616"``); a list for tuples.
+
+    Written by :mod:`games.numbers` (the one writer of numbers): past the longest exact
+    string it writes, the nearest double.
+    """
     if isinstance(value, tuple):
         return [number_json(item) for item in value]
-    return value if type(value) is int else str(value)
+    if is_json_exact(value):
+        return value
+    text = exact_text(value)
+    return text if text is not None else to_float(value)
 
 
 def _ids(tree: Tree, indices: Iterable[int]) -> list[str]:
@@ -346,6 +443,36 @@ def _lcs(expected: Sequence[int], given: Sequence[int]) -> int:
     return len(tails)
 
 
+class KeyJson:
+    """The key's entries as JSON (the ``expected`` of each item), each built on first use
+    and kept: a batch writes the ``nodes`` map of a large key once, not once per student."""
+
+    def __init__(self, tree: Tree, key: AnswerKey) -> None:
+        self.tree = tree
+        self.key = key
+        self._built: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._built:
+            self._built[name] = self._build(name)
+        return self._built[name]
+
+    def _build(self, name: str) -> Any:
+        tree, key = self.tree, self.key
+        if name == "value":
+            return number_json(key.value)
+        if name == "best_move":
+            return tree.ids[key.best_move] if key.best_move >= 0 else None
+        if name == "nodes":
+            current_deadline().spend(len(key.nodes))
+            ids = tree.ids
+            return {ids[i]: number_json(v) for i, v in key.nodes.items()}
+        if name == "principal_variation":
+            return _ids(tree, key.principal_variation)
+        listed: list[int] | None = getattr(key, name)
+        return None if listed is None else _ids(tree, listed)
+
+
 class Grader:
     """Grades answers to one problem; the key (and diagnosis searches) are built once."""
 
@@ -354,6 +481,7 @@ class Grader:
         self.tree = problem.tree
         key, traced = correct_key(problem)
         self.key: AnswerKey = key
+        self.shown = KeyJson(self.tree, key)
         self.traced: AlphaBetaResult | None = traced
         self.children = horizon(self.tree, problem.depth).children
         self._variants: list[tuple[str, str, AnswerKey]] | None = None
@@ -371,7 +499,7 @@ class Grader:
         return self._variants
 
     def check(self, raw_answer: Any, pointer: str = "/answer") -> Answer:
-        answer = parse_answer(self.tree, raw_answer, pointer)
+        answer = parse_answer(self.tree, answer_json(raw_answer, pointer), pointer)
         for name in SEARCH_FIELDS:
             if getattr(answer, name) is not None and getattr(self.key, name) is None:
                 raise InvalidInputError(
@@ -390,7 +518,7 @@ class Grader:
         """Grade one answer; ``InvalidInputError`` (pointing under ``pointer``) if malformed."""
         rubric = rubric or Rubric()
         answer = self.check(raw_answer, pointer)
-        items = score_answer(self.tree, self.key, answer, rubric)
+        items = score_answer(self.tree, self.key, answer, rubric, self.shown)
         total = sum(item.score for item in items)
         most = sum(item.max_score for item in items)
         found: list[Diagnosis] = []
@@ -430,39 +558,52 @@ def graded_item(
     )
 
 
-def score_answer(tree: Tree, key: AnswerKey, answer: Answer, rubric: Rubric) -> list[GradedItem]:
-    """Per-field grades of ``answer`` against ``key`` (see the module docstring)."""
+def score_answer(
+    tree: Tree, key: AnswerKey, answer: Answer, rubric: Rubric, shown: KeyJson | None = None
+) -> list[GradedItem]:
+    """Per-field grades of ``answer`` against ``key`` (see the module docstring).
+
+    ``shown`` gives each item's ``expected``; without it (when an answer is only scored
+    against a mistaken key) ``expected`` is ``None``.
+    """
     items = []
     names = answer.present() + [n for n in rubric.required if getattr(answer, n) is None]
     for name in FIELDS:
         if name not in names:
             continue
+        if name in SEARCH_FIELDS and getattr(key, name) is None:
+            continue
         points = rubric.points.get(name, DEFAULT_POINTS[name])
         given_raw = answer.raw.get(name)
+        expected = None if shown is None else shown[name]
         if name == "value":
-            items.append(_grade_value(key, answer.value, points, rubric, given_raw))
+            items.append(_grade_value(key, answer.value, points, rubric, expected, given_raw))
         elif name == "best_move":
-            items.append(_grade_move(tree, key, answer.best_move, points, rubric, given_raw))
-        elif name == "nodes":
-            items.append(_grade_nodes(tree, key, answer.nodes, points, rubric, given_raw))
-        elif name == "principal_variation":
             items.append(
-                _grade_line(tree, key, answer.principal_variation, points, rubric, given_raw)
+                _grade_move(tree, key, answer.best_move, points, rubric, expected, given_raw)
             )
+        elif name == "nodes":
+            items.append(_grade_nodes(tree, key, answer.nodes, points, rubric, expected, given_raw))
+        elif name == "principal_variation":
+            line = answer.principal_variation
+            items.append(_grade_line(tree, key, line, points, rubric, expected, given_raw))
         else:
-            expected = getattr(key, name)
-            if expected is None:
-                continue
+            wanted: list[int] = getattr(key, name)
+            given: list[int] | None = getattr(answer, name)
             items.append(
-                _grade_list(tree, name, expected, getattr(answer, name), points, rubric, given_raw)
+                _grade_list(tree, name, wanted, given, points, rubric, expected, given_raw)
             )
     return items
 
 
 def _grade_value(
-    key: AnswerKey, given: Value | None, points: Fraction, rubric: Rubric, raw: Any
+    key: AnswerKey,
+    given: Value | None,
+    points: Fraction,
+    rubric: Rubric,
+    expected: Any,
+    raw: Any,
 ) -> GradedItem:
-    expected = number_json(key.value)
     if given is None:
         return graded_item(
             "value", points, Fraction(0), rubric, expected, None, "no root value given"
@@ -481,13 +622,19 @@ def _grade_value(
 
 
 def _grade_move(
-    tree: Tree, key: AnswerKey, given: int | None, points: Fraction, rubric: Rubric, raw: Any
+    tree: Tree,
+    key: AnswerKey,
+    given: int | None,
+    points: Fraction,
+    rubric: Rubric,
+    expected: Any,
+    raw: Any,
 ) -> GradedItem:
-    expected = tree.ids[key.best_move] if key.best_move >= 0 else None
     if given is None:
         return graded_item(
             "best_move", points, Fraction(0), rubric, expected, None, "no move given"
         )
+    current_deadline().spend(len(key.best_moves))
     if given in key.best_moves:
         note = "correct"
         if len(key.best_moves) > 1:
@@ -511,11 +658,15 @@ def _grade_nodes(
     given: dict[int, Value] | None,
     points: Fraction,
     rubric: Rubric,
+    expected: Any,
     raw: Any,
 ) -> GradedItem:
     ids = tree.ids
-    expected_json = {ids[i]: number_json(v) for i, v in key.nodes.items()}
     given = given or {}
+    # a comparison per given node, a look-up per node of the key
+    current_deadline().spend(
+        len(given) * (1 if rubric.tolerance == "exact" else 4) + len(key.nodes)
+    )
     right: list[int] = []
     wrong: list[int] = []
     extra: list[int] = []
@@ -550,7 +701,7 @@ def _grade_nodes(
         points,
         fraction,
         rubric,
-        expected_json,
+        expected,
         raw,
         feedback,
         _ids(tree, missing),
@@ -565,10 +716,11 @@ def _grade_line(
     given: list[int] | None,
     points: Fraction,
     rubric: Rubric,
+    expected: Any,
     raw: Any,
 ) -> GradedItem:
-    expected = _ids(tree, key.principal_variation)
     given = given or []
+    current_deadline().spend(len(given))
     parent, good = 0, 0
     for step in given:
         if step not in key.optimal.get(parent, ()):
@@ -590,18 +742,20 @@ def _grade_line(
 def _grade_list(
     tree: Tree,
     name: str,
-    expected: list[int],
+    wanted: list[int],
     given: list[int] | None,
     points: Fraction,
     rubric: Rubric,
+    expected: Any,
     raw: Any,
 ) -> GradedItem:
     given = given or []
-    wanted, seen = set(expected), set(given)
-    missing = [n for n in expected if n not in seen]
-    extra = [n for n in given if n not in wanted]
-    matched = _lcs(expected, given) if rubric.ordered else len(wanted & seen)
-    total = len(expected) + len(given)
+    current_deadline().spend(2 * (len(wanted) + len(given)))
+    expected_set, seen = set(wanted), set(given)
+    missing = [n for n in wanted if n not in seen]
+    extra = [n for n in given if n not in expected_set]
+    matched = _lcs(wanted, given) if rubric.ordered else len(expected_set & seen)
+    total = len(wanted) + len(given)
     fraction = Fraction(2 * matched, total) if total else Fraction(1)
     notes = []
     if missing:
@@ -615,7 +769,7 @@ def _grade_list(
         points,
         fraction,
         rubric,
-        _ids(tree, expected),
+        expected,
         raw,
         "; ".join(notes) or "correct",
         _ids(tree, missing),

@@ -12,8 +12,17 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Final
 
-from analysis.grading import DEFAULT_POINTS, Diagnosis, Grade, GradedItem, Rubric, graded_item
+from analysis.grading import (
+    DEFAULT_POINTS,
+    Diagnosis,
+    Grade,
+    GradedItem,
+    Rubric,
+    answer_object,
+    graded_item,
+)
 from games.errors import InvalidInputError, join_pointer
+from games.limits import current_deadline
 from games.numbers import Exact, parse_exact
 from utility.evaluate import Evaluation, evaluate
 from utility.formula import parse_parameters
@@ -45,8 +54,11 @@ class LotteryGrader:
         parameters = parse_parameters(raw.get("parameters") or {}, "/problem/parameters")
         utility = read_utility(raw.get("utility"), parameters, "/problem/utility")
         wealth = parse_exact(raw.get("wealth", 0), "/problem/wealth")
+        deadline = current_deadline()
         parsed = parse_lottery(raw["lottery"], "/problem/lottery")
+        deadline.check()
         self.result: Evaluation = evaluate(parsed.lottery, utility, wealth, parsed.pointers)
+        deadline.check()
 
     def expected(self, name: str) -> tuple[Exact | None, float]:
         """The exact value where it is rational, and the float value."""
@@ -79,23 +91,16 @@ class LotteryGrader:
         pointer: str = "/answer",
     ) -> Grade:
         rubric = rubric or Rubric()
-        if not isinstance(raw_answer, dict):
-            raise InvalidInputError("an answer is an object", pointer)
+        raw_answer = answer_object(raw_answer, LOTTERY_FIELDS, "lottery", pointer)
         given: dict[str, Any] = {}
         for name, raw in raw_answer.items():
             where = join_pointer(pointer, name)
-            if name in NUMBER_FIELDS:
-                given[name] = parse_exact(raw, where)
-            elif name == "attitude":
+            if name == "attitude":
                 if raw not in ATTITUDES:
                     raise InvalidInputError(f"attitude is one of {', '.join(ATTITUDES)}", where)
                 given[name] = raw
             else:
-                raise InvalidInputError(
-                    f"unknown answer field {name!r}; lottery answers use "
-                    f"{', '.join(LOTTERY_FIELDS)}",
-                    where,
-                )
+                given[name] = parse_exact(raw, where)
         items: list[GradedItem] = []
         for name in LOTTERY_FIELDS:
             if name in given or name in rubric.required:

@@ -26,7 +26,8 @@ from analysis.grading import (
 )
 from analysis.mixed_equilibria import extreme_equilibria
 from analysis.pure_equilibria import best_response_masks, pure_nash_equilibria
-from games.errors import ArbiterError, FieldError, InvalidInputError, join_pointer
+from games.errors import ArbiterError, FieldError, InvalidInputError, TimeLimitError, join_pointer
+from games.limits import current_deadline
 from games.matrix import NormalFormGame
 from games.matrix_format import MatrixLimits, parse_game
 from games.numbers import normalize, parse_exact
@@ -42,9 +43,12 @@ class MatrixGrader:
     """Grades answers to one matrix problem; the equilibria are found once."""
 
     def __init__(self, raw: dict[str, Any], limits: MatrixLimits | None = None) -> None:
+        deadline = current_deadline()
         self.game: NormalFormGame = parse_game(raw, limits, base="/problem")
+        deadline.check()
         self.equilibria: list[Profile] = [e.profile for e in pure_nash_equilibria(self.game)]
         self.masks = best_response_masks(self.game)
+        deadline.check()
         self._mixed: list[Mixed] | None = None
 
     def mixed(self, pointer: str) -> list[Mixed]:
@@ -55,7 +59,9 @@ class MatrixGrader:
                     "mixed equilibria are graded for two-player games only", pointer
                 )
             try:
-                found = extreme_equilibria(self.game).equilibria
+                found = extreme_equilibria(self.game, deadline=current_deadline()).equilibria
+            except TimeLimitError:
+                raise  # the request's deadline: it points at no field
             except ArbiterError as error:
                 moved = [FieldError(f"/problem{e.pointer}", e.message) for e in error.errors]
                 raise type(error)(error.message, moved[0].pointer, moved) from None
@@ -99,7 +105,7 @@ class MatrixGrader:
         pointer: str = "/answer",
     ) -> Grade:
         rubric = rubric or Rubric()
-        answer_object(raw_answer, MATRIX_FIELDS, "matrix", pointer)
+        raw_answer = answer_object(raw_answer, MATRIX_FIELDS, "matrix", pointer)
         items: list[GradedItem] = []
         found: list[Diagnosis] = []
         raw = raw_answer.get("pure_equilibria")
@@ -124,10 +130,12 @@ class MatrixGrader:
             return []
         if not isinstance(raw, list):
             raise InvalidInputError("pure_equilibria is a list of profiles", pointer)
+        current_deadline().spend(len(raw) * (1 + self.game.players))
         return [self._profile(entry, f"{pointer}/{i}") for i, entry in enumerate(raw)]
 
     def _grade_equilibria(self, listed: list[Profile], raw: Any, rubric: Rubric) -> GradedItem:
         points = rubric.points.get("pure_equilibria", EQUILIBRIA_POINTS)
+        current_deadline().spend(len(listed) + len(self.equilibria))
         wanted, given = set(self.equilibria), set(listed)
         matched = len(wanted & given)
         total = len(wanted) + len(given)
@@ -153,7 +161,9 @@ class MatrixGrader:
 
     def _diagnose(self, listed: list[Profile]) -> list[Diagnosis]:
         found = []
+        deadline = current_deadline()
         for profile in sorted(set(listed) - set(self.equilibria)):
+            deadline.spend(1 + self.game.players)
             stable = [bool(self.masks[player][profile]) for player in range(self.game.players)]
             if any(stable):
                 player = stable.index(False)
@@ -176,7 +186,9 @@ class MatrixGrader:
             raise InvalidInputError('equilibria is a list of {"row": [...], "col": [...]}', pointer)
         rows, cols = self.game.shape
         found: list[Mixed] = []
+        deadline = current_deadline()
         for i, entry in enumerate(raw):
+            deadline.spend(rows + cols)
             where = f"{pointer}/{i}"
             if not isinstance(entry, dict) or set(entry) != {"row", "col"}:
                 raise InvalidInputError(
@@ -198,7 +210,11 @@ class MatrixGrader:
         distinct = list(dict.fromkeys(given))
         unmatched = list(expected)
         extra: list[Mixed] = []
+        deadline = current_deadline()
+        rows, cols = self.game.shape
         for profile in distinct:
+            # each comparison may look at every probability of every equilibrium left
+            deadline.spend(1 + len(unmatched) * (rows + cols))
             match = next((e for e in unmatched if _close(profile, e, rubric)), None)
             if match is None:
                 extra.append(profile)
@@ -243,7 +259,9 @@ class MatrixGrader:
         mistaken = self._own_indifference()
         if mistaken is None or any(_close(mistaken, e, rubric) for e in expected):
             return []
+        deadline = current_deadline()
         for profile in given:
+            deadline.spend(4)
             if _close(profile, mistaken, rubric):
                 return [
                     Diagnosis(

@@ -22,7 +22,14 @@ from analysis.grading import (
     answer_object,
     graded_item,
 )
-from games.errors import ArbiterError, FieldError, InvalidInputError, join_pointer
+from games.errors import (
+    ArbiterError,
+    FieldError,
+    InvalidInputError,
+    TimeLimitError,
+    join_pointer,
+)
+from games.limits import current_deadline
 from games.numbers import parse_exact
 from utility.axioms import (
     AXIOMS,
@@ -37,7 +44,10 @@ PREFERENCE_FIELDS = ("axioms", "utility")
 
 
 def _under_problem(error: ArbiterError) -> ArbiterError:
-    """The same error with its pointers moved under ``/problem``."""
+    """The same error with its pointers moved under ``/problem`` (the deadline, which
+    points at no field, as it is)."""
+    if isinstance(error, TimeLimitError):
+        return error
     moved = [FieldError(f"/problem{e.pointer}", e.message) for e in error.errors]
     return type(error)(error.message, moved[0].pointer, moved)
 
@@ -57,14 +67,19 @@ class PreferenceGrader:
             raise InvalidInputError("lotteries maps names to lotteries", "/problem/lotteries")
         if not isinstance(preferences, list):
             raise InvalidInputError("preferences is a list of statements", "/problem/preferences")
+        deadline = current_deadline()
         try:
             self.problem: PreferenceProblem = parse_problem(prizes, lotteries, preferences)
+            deadline.check()
+            self.report: AxiomReport = check_axioms(self.problem)
+            deadline.check()
+            consistency = self.report.consistency
+            if consistency is None:  # an axiom failed; an EU fit may still exist (unranked pairs)
+                consistency = expected_utility_consistency(self.problem)
+            deadline.check()
         except ArbiterError as error:
+            deadline.check()  # an LP stopped by the deadline is the deadline's doing
             raise _under_problem(error) from None
-        self.report: AxiomReport = check_axioms(self.problem)
-        consistency = self.report.consistency
-        if consistency is None:  # an axiom failed; an EU fit may still exist (unranked pairs)
-            consistency = expected_utility_consistency(self.problem)
         self.representable = consistency.consistent
         self.example: dict[str, str] | None = None
         if consistency.witness is not None:
@@ -81,7 +96,7 @@ class PreferenceGrader:
         pointer: str = "/answer",
     ) -> Grade:
         rubric = rubric or Rubric()
-        answer_object(raw_answer, PREFERENCE_FIELDS, "preference", pointer)
+        raw_answer = answer_object(raw_answer, PREFERENCE_FIELDS, "preference", pointer)
         items: list[GradedItem] = []
         if "axioms" in raw_answer or "axioms" in rubric.required:
             given = self._axioms(raw_answer.get("axioms"), join_pointer(pointer, "axioms"))
@@ -121,6 +136,7 @@ class PreferenceGrader:
         if not isinstance(raw, dict):
             raise InvalidInputError("utility maps prizes to numbers (or is null)", pointer)
         values = {}
+        current_deadline().spend(len(raw))
         for prize, entry in raw.items():
             where = join_pointer(pointer, prize)
             if prize not in self.problem.prizes:
@@ -177,7 +193,11 @@ class PreferenceGrader:
         statements = self.problem.statements
         broken: list[Statement] = []
         unknown: set[str] = set()
+        deadline = current_deadline()
         for s in statements:
+            deadline.spend(
+                1 + len(self.problem.reduced[s.better]) + len(self.problem.reduced[s.worse])
+            )
             needed = set(self.problem.reduced[s.better]) | set(self.problem.reduced[s.worse])
             if needed - set(utility):
                 unknown |= needed - set(utility)

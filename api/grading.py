@@ -8,7 +8,7 @@ from flask import Blueprint, Response, request
 
 from analysis.grade_report import grades_csv, summarize
 from analysis.graders import grade_batch, make_grader
-from analysis.grading import Grade, parse_rubric
+from analysis.grading import parse_rubric
 from analysis.problem_generator import ProblemSettings, generate_problem
 from api.body import load
 from api.gc_pause import gc_paused
@@ -55,11 +55,15 @@ def grade_view() -> Response:
 @bp.post("/grade/batch")
 @operation(
     summary="Grade many students' answers to one problem",
-    description="Every student's grade and a summary: mean, median, distribution by tenths "
-    "of the maximum and the most common diagnosis codes. Send Accept: text/csv for one CSV "
-    "row per student. A malformed answer does not fail the batch: that student scores 0 "
-    "with error {pointer, message} (pointing at /answers/<student>/...) and is counted in "
-    "summary.errors; a malformed problem or rubric is a 422.",
+    description="The answer key once (key: each graded field's expected entry), every "
+    "student's grade without the key (per field: score, what is missing, extra or wrong, "
+    "at most 50 of each with their counts, feedback; diagnosis) and a summary: mean, median, "
+    "distribution by tenths of the maximum and the most common diagnosis codes. Send "
+    "Accept: text/csv for one CSV row per student. A malformed answer does not fail the "
+    "batch: that student scores 0 with error {pointer, message} (pointing at "
+    "/answers/<student>/...) and is counted in summary.errors; a malformed problem or rubric "
+    "is a 422. At most ARBITER_MAX_BATCH_ANSWERS answers (413 past it); all of them share "
+    "the request's time limit (413).",
     tag="grading",
     request=GradeBatchRequestSchema,
     extra_responses={
@@ -78,14 +82,12 @@ def grade_batch_view() -> Response:
         options = load(GradeBatchRequestSchema())
         grader = make_grader(options["problem"], limits())
         rubric = parse_rubric(options["rubric"])
-        grades: dict[str, Grade] = grade_batch(
-            grader, options["answers"], rubric, diagnose=options["diagnose"]
-        )
+        graded = grade_batch(grader, options["answers"], rubric, diagnose=options["diagnose"])
         best = request.accept_mimetypes.best_match(["application/json", "text/csv"])
         if best == "text/csv":
-            return Response(grades_csv(grades), mimetype="text/csv")
-        summary = dataclasses.asdict(summarize(grades))
-        return json_response({"results": grades, "summary": summary})
+            return Response(grades_csv(graded.results), mimetype="text/csv")
+        summary = dataclasses.asdict(summarize(graded.results))
+        return json_response({"key": graded.key, "results": graded.results, "summary": summary})
 
 
 @bp.post("/problems/generate")
@@ -93,7 +95,9 @@ def grade_batch_view() -> Response:
     summary="Generate a fresh tree problem and its answer key",
     description="Draws a random tree from the seed until it meets the constraints (pruned "
     "leaves, unique optimal move, no ties, small-denominator probabilities); the same body "
-    "always returns the same problem. 422 if no draw within max_attempts qualifies.",
+    "always returns the same problem. 422 if the constraints can never be met (the pointer "
+    "names the field ruling them out) or no draw within max_attempts qualifies; 413 if the "
+    "request's time limit passes first.",
     tag="grading",
     request=GenerateRequestSchema,
     response=GenerateResultSchema,

@@ -7,9 +7,14 @@ the tree lacks, a value that is not a number).
 
 from __future__ import annotations
 
+from typing import Any
+
+from flask import current_app
 from marshmallow import Schema, fields, validate
 
+from analysis.problem_generator import MAX_ATTEMPTS, MAX_LEAF_VALUE
 from api.fields import StrictBoolean, StrictInteger
+from games.errors import LimitExceededError
 
 PROBLEM_DOC = (
     'A solve request tagged with its type: {"type": "minimax" | "alphabeta" | "expectimax" '
@@ -47,13 +52,31 @@ class GradeRequestSchema(Schema):
     )
 
 
+class BatchAnswers(fields.Dict):
+    """Answers keyed by student id, refused with a 413 past ``ARBITER_MAX_BATCH_ANSWERS``
+    before any is read."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        limit = current_app.config["ARBITER_MAX_BATCH_ANSWERS"]
+        if isinstance(value, dict) and len(value) > limit:
+            raise LimitExceededError(
+                f"the batch has {len(value)} answers; at most {limit} are graded in one "
+                "request (the server's ARBITER_MAX_BATCH_ANSWERS)",
+                "/answers",
+            )
+        return super()._deserialize(value, attr, data, **kwargs)  # type: ignore[no-untyped-call]
+
+
 class GradeBatchRequestSchema(Schema):
     problem = fields.Raw(required=True, metadata={"description": PROBLEM_DOC})
-    answers = fields.Dict(
+    answers = BatchAnswers(
         keys=fields.String(),
         values=fields.Raw(),
         required=True,
-        metadata={"description": "Answers keyed by student id; each as in /v1/grade."},
+        metadata={
+            "description": "Answers keyed by student id; each as in /v1/grade. At most "
+            "ARBITER_MAX_BATCH_ANSWERS (default 10,000); more is a 413 pointing at /answers."
+        },
     )
     rubric = fields.Raw(load_default=None, allow_none=True, metadata={"description": RUBRIC_DOC})
     diagnose = StrictBoolean(load_default=True)
@@ -114,8 +137,8 @@ class GradeResultSchema(Schema):
         required=True,
         allow_none=True,
         metadata={
-            "description": "Batch grading: why this student's answer could not be read (the "
-            "score is then 0); null otherwise."
+            "description": "Always null for a single answer (a malformed one is a 422); batch "
+            "grading reports unreadable answers per student."
         },
     )
 
@@ -148,9 +171,58 @@ class GradeSummarySchema(Schema):
     )
 
 
+class BatchItemSchema(Schema):
+    field = fields.String(required=True, metadata={"description": "Answer field graded."})
+    score = fields.Float(required=True)
+    max_score = fields.Float(required=True)
+    correct = fields.Boolean(required=True)
+    missing = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "The first 50 entries of the key the answer lacks."},
+    )
+    extra = fields.List(
+        fields.String(), required=True, metadata={"description": "The first 50 extra entries."}
+    )
+    wrong = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "The first 50 wrong entries (as in /v1/grade)."},
+    )
+    missing_count = fields.Integer(required=True)
+    extra_count = fields.Integer(required=True)
+    wrong_count = fields.Integer(required=True)
+    feedback = fields.String(required=True)
+
+
+class BatchGradeSchema(Schema):
+    score = fields.Float(required=True)
+    max_score = fields.Float(required=True)
+    items = fields.List(fields.Nested(BatchItemSchema), required=True)
+    diagnosis = fields.List(fields.Nested(DiagnosisSchema), required=True)
+    error = fields.Nested(
+        AnswerErrorSchema,
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "Why this student's answer could not be read (the score is then "
+            "0); null otherwise."
+        },
+    )
+
+
 class GradeBatchResultSchema(Schema):
+    key = fields.Dict(
+        keys=fields.String(),
+        values=fields.Raw(),
+        required=True,
+        metadata={
+            "description": "The answer key once for the whole batch: each graded field's "
+            "expected entry (the items' expected in /v1/grade)."
+        },
+    )
     results = fields.Dict(
-        keys=fields.String(), values=fields.Nested(GradeResultSchema), required=True
+        keys=fields.String(), values=fields.Nested(BatchGradeSchema), required=True
     )
     summary = fields.Nested(GradeSummarySchema, required=True)
 
@@ -167,10 +239,10 @@ class GenerateRequestSchema(Schema):
         metadata={"description": "[min, max] children per internal node."},
     )
     values = fields.List(
-        StrictInteger(),
+        StrictInteger(validate=validate.Range(min=-MAX_LEAF_VALUE, max=MAX_LEAF_VALUE)),
         load_default=lambda: [0, 20],
         validate=validate.Length(equal=2),
-        metadata={"description": "[min, max] leaf values (integers)."},
+        metadata={"description": "[min, max] leaf values (integers, at most 1e15 in magnitude)."},
     )
     root = fields.String(load_default="max", validate=validate.OneOf(["max", "min"]))
     prune_on_equality = StrictBoolean(
@@ -189,7 +261,14 @@ class GenerateRequestSchema(Schema):
         validate=validate.Length(min=1),
         metadata={"description": "Allowed denominators of chance probabilities."},
     )
-    max_attempts = StrictInteger(load_default=200, validate=validate.Range(min=1, max=10_000))
+    max_attempts = StrictInteger(
+        load_default=200,
+        validate=validate.Range(min=1, max=MAX_ATTEMPTS),
+        metadata={
+            "description": "Most trees drawn; all the draws share the request's time limit "
+            "(a 413 when it passes first)."
+        },
+    )
 
 
 class GenerateResultSchema(Schema):

@@ -105,6 +105,6 @@ def test_batch_keeps_problem_errors_fatal() -> None:
     with pytest.raises(LimitExceededError) as caught:
         grade_batch(make_grader(big), {"ada": {"equilibria": []}}, Rubric())
     assert caught.value.errors[0].pointer.startswith("/problem")
-    grades = grade_batch(make_grader(BATTLE), {"ada": {"equilibria": 1}}, Rubric())
+    grades = grade_batch(make_grader(BATTLE), {"ada": {"equilibria": 1}}, Rubric()).results
     assert grades["ada"].error is not None
     assert grades["ada"].error.pointer == "/answers/ada/equilibria"
