@@ -1,8 +1,8 @@
 """Configurable size and time limits applied while parsing and solving.
 
 A computation runs under one :class:`Limits` and one :class:`Deadline`. The caller
-that starts it (the REST layer, once per request; the CLI, once per command) enters
-:func:`limited`; everything inside, parsers, searches, solvers, graders, finds the
+that starts it (the REST layer does so once per request) enters :func:`limited`;
+everything inside, parsers, searches, solvers, graders, finds the
 same deadline with :func:`current_deadline` and the same bounds with
 :func:`active_limits`, so one budget covers the whole request however the work is
 split between modules. Outside :func:`limited` there is no deadline and the defaults
