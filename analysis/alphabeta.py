@@ -22,7 +22,7 @@ from typing import Any, Final, NamedTuple
 from analysis.horizon import Horizon, horizon, numeric
 from analysis.stats import SearchStats
 from games.errors import LimitExceededError
-from games.limits import Deadline
+from games.limits import Deadline, current_deadline
 from games.numbers import Exact
 from games.tree import DECISION_KINDS, MAX, TWO_PLAYER_HINT, Tree, leaves_below_all
 
@@ -143,8 +143,9 @@ def alpha_beta(
     InvalidInputError
         If a node at the depth cutoff has no eval.
     LimitExceededError
-        If ``trace`` is asked for a tree larger than ``max_trace_nodes``, or the
-        deadline passes.
+        If ``trace`` is asked for a tree larger than ``max_trace_nodes``.
+    TimeLimitError
+        If ``deadline`` (by default the one of the computation in progress) passes.
     """
     if trace and max_trace_nodes is not None and len(tree) > max_trace_nodes:
         raise LimitExceededError(
@@ -154,16 +155,17 @@ def alpha_beta(
         )
     tree.require(kinds=DECISION_KINDS, tuples=False, endpoint=TWO_PLAYER_HINT)
     seen = horizon(tree, depth)
-    if deadline is not None:
-        deadline.check()
-    return _search(tree, seen, seen.children, prune_on_equality, trace, deadline)
+    clock = deadline if deadline is not None else current_deadline()
+    clock.check()
+    return _search(tree, seen, seen.children, prune_on_equality, trace, clock)
 
 
 def count_evaluations(
     tree: Tree, seen: Horizon, children: Sequence[Sequence[int]], prune_on_equality: bool
 ) -> int:
     """Static evaluations alpha-beta makes when children are taken in the order given."""
-    return len(_search(tree, seen, children, prune_on_equality, False, None).evaluated_leaves)
+    search = _search(tree, seen, children, prune_on_equality, False, current_deadline())
+    return len(search.evaluated_leaves)
 
 
 def _search(
@@ -172,9 +174,12 @@ def _search(
     children: Sequence[Sequence[int]],
     prune_on_equality: bool,
     tracing: bool,
-    deadline: Deadline | None,
+    deadline: Deadline,
 ) -> AlphaBetaResult:
     static = numeric(seen.static)
+    spend = deadline.spend
+    # a traced step builds two events; every step costs more when values are fractions
+    step_cost = 4 if tracing else 1
     kinds = tree.kinds
     count = len(tree)
     values: list[Exact | None] = [None] * count
@@ -212,6 +217,7 @@ def _search(
         node, alpha, beta, v, slot, best, best_bound, is_max = frame
         kids = children[node]
         left = len(kids)
+        first_slot = slot
         cut = False
         if returned is not None:
             # fold the internal child's value into v and the window
@@ -287,11 +293,10 @@ def _search(
                     log(TraceEvent("update", node, alpha, beta, v, child=child))
                 if cut:
                     break
+        spend((slot - first_slot + 1) * step_cost)
         if descend != -1:
             frame[1:7] = (alpha, beta, v, slot, best, best_bound)
             entered += 1
-            if deadline is not None and not entered & 0x3FFF:
-                deadline.check()
             child_max = kinds[descend] == MAX
             frame = [
                 descend,

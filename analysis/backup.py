@@ -1,34 +1,77 @@
 """Backing values up a tree exactly: one loop for MAX, MIN and chance nodes.
 
 Shared by minimax (for values numpy cannot hold: fractions, big integers) and
-expectiminimax.
+expectiminimax. The loop spends on the computation's deadline in proportion to the
+work done (children read, digits handled), and a chance node whose exact expected
+value grows past ``Limits.max_exact_digits`` stops it with a pointer to that node.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from fractions import Fraction
-from math import lcm
+from math import gcd
 from typing import cast
 
 from analysis.horizon import Horizon, start_values
-from games.limits import Deadline
+from games.limits import Deadline, active_limits, check_exact_size, current_deadline
 from games.numbers import Exact, normalize
 from games.tree import CHANCE, MAX, Tree
 
 
-def weighted_sum(weights: list[Exact], scores: list[Exact]) -> Exact:
+def weighted_sum(
+    weights: list[Exact],
+    scores: list[Exact],
+    *,
+    deadline: Deadline | None = None,
+    refuse: Callable[[Exact], None] | None = None,
+) -> Exact:
     """Exact ``sum(w * s)``, added in integers over a common denominator.
 
-    One gcd at the end instead of one per step makes it several times faster than
-    summing Fractions, which matters for trees with hundreds of thousands of outcomes.
+    The common denominator grows one term at a time (one gcd where it changes, none
+    while the terms share it, which is the usual case), so a sum whose exact form
+    grows too large is stopped as soon as it does, not after one huge ``lcm``; the
+    sum itself is checked once at the end. ``refuse`` is called with a number that is
+    too large and raises :class:`ExactSizeError` naming the field responsible (it is
+    called only then, so the pointer costs nothing otherwise).
+
+    :raises ExactSizeError: the running denominator passes twice
+        ``Limits.max_exact_digits`` or the sum passes it.
+    :raises TimeLimitError: the deadline passes.
     """
-    denominators = [w.denominator * s.denominator for w, s in zip(weights, scores, strict=True)]
-    common = lcm(*denominators)
-    numerator = sum(
-        w.numerator * s.numerator * (common // d)
-        for w, s, d in zip(weights, scores, denominators, strict=True)
-    )
-    return normalize(Fraction(numerator, common))
+    clock = deadline if deadline is not None else current_deadline()
+    refused = refuse if refuse is not None else _refuse
+    # intermediate terms may carry factors the reduced sum loses: allow them twice the room
+    ceiling = 2 * active_limits().max_exact_bits
+    numerator = 0
+    common = 1
+    cost = 1
+    for weight, score in zip(weights, scores, strict=True):
+        denominator = weight.denominator * score.denominator
+        term = weight.numerator * score.numerator
+        if denominator == common:
+            numerator += term
+        elif not common % denominator:
+            numerator += term * (common // denominator)
+        else:
+            shared = gcd(common, denominator)
+            scale = denominator // shared
+            numerator = numerator * scale + term * (common // shared)
+            common *= scale
+            size = common.bit_length()
+            if size > ceiling:
+                refused(common)
+            cost = 1 + size // 512
+        clock.spend(cost)
+    total = normalize(Fraction(numerator, common))
+    bits = ceiling // 2
+    if total.numerator.bit_length() > bits or total.denominator.bit_length() > bits:
+        refused(total)
+    return total
+
+
+def _refuse(value: Exact) -> None:
+    check_exact_size(value, "", "weighted sum")
 
 
 def back_up(
@@ -40,7 +83,13 @@ def back_up(
     values every child before it: MAX and MIN take the extreme child value, a
     chance node the probability-weighted sum of its outcomes (and its most likely
     outcome as "best" child, which a principal variation follows).
+
+    :raises ExactSizeError: a chance node's exact value needs more digits than
+        ``Limits.max_exact_digits``; the pointer names that node.
+    :raises TimeLimitError: the deadline passes.
     """
+    clock = deadline if deadline is not None else current_deadline()
+    spend = clock.spend
     children = seen.children
     kinds = tree.kinds
     probabilities = tree.probabilities
@@ -55,12 +104,34 @@ def back_up(
         kind = kinds[index]
         if kind == CHANCE:
             weights = cast(list[Exact], list(map(probabilities.__getitem__, kids)))
-            values[index] = weighted_sum(weights, cast(list[Exact], scores))
+            values[index] = weighted_sum(
+                weights,
+                cast(list[Exact], scores),
+                deadline=clock,
+                refuse=_refuser(tree, index),
+            )
             best_child[index] = kids[weights.index(max(weights))]
+            spend(len(kids))
         else:
             best = max(scores) if kind == MAX else min(scores)  # type: ignore[type-var]
             values[index] = best
             best_child[index] = kids[scores.index(best)]
-        if deadline is not None and not index & 0xFFFF:
-            deadline.check()
+            # comparing exact numbers costs in proportion to their size
+            spend(len(kids) * (1 + _size(best) // 256))
     return values, best_child
+
+
+def _refuser(tree: Tree, node: int) -> Callable[[Exact], None]:
+    """Refuse the exact value of chance node ``node``, pointing at it."""
+
+    def refuse(value: Exact) -> None:
+        check_exact_size(value, tree.pointer(node), f"value of chance node {tree.ids[node]!r}")
+
+    return refuse
+
+
+def _size(value: Exact | None) -> int:
+    if type(value) is int:
+        return value.bit_length()
+    assert isinstance(value, Fraction)
+    return value.numerator.bit_length() + value.denominator.bit_length()

@@ -23,7 +23,9 @@ module reproduces both:
   not replace it).
 
 Values are exact (the grader reads floats; only ties could tell them apart).
-The walk keeps its own stack, so deep searches do not recurse.
+The walk keeps its own stack, so deep searches do not recurse; it spends on the
+deadline of the computation in progress at every step, and an expectimax average
+whose exact form grows past ``Limits.max_exact_digits`` stops it.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from typing import Final
 
 from games.cs188 import GraphGame
 from games.errors import InvalidInputError, LimitExceededError
-from games.limits import Limits
+from games.limits import Limits, check_exact_size, current_deadline, spend_on_size
 from games.numbers import Exact, normalize
 
 MINIMAX: Final = "minimax"
@@ -114,6 +116,10 @@ def graph_search(
         state has no evaluation.
     LimitExceededError
         If the search generates more states than ``limits.max_nodes``.
+    ExactSizeError
+        If an expectimax average needs more digits than ``Limits.max_exact_digits``.
+    TimeLimitError
+        If the deadline of the computation in progress passes.
     """
     chosen = algorithm or game.algorithm
     if chosen is None:
@@ -127,7 +133,7 @@ def graph_search(
             "/algorithm",
         )
     limits = limits or Limits()
-    deadline = limits.deadline()
+    deadline = current_deadline()
     pruning = chosen == ALPHABETA
     others = "chance" if chosen == EXPECTIMAX else "min"
     agents = game.num_agents
@@ -160,8 +166,7 @@ def graph_search(
             top.slot += 1
             generated.add(following)
             order.append(following)
-            if len(order) % 4096 == 0:
-                deadline.check()
+            deadline.spend(2)
             if len(order) > limits.max_nodes:
                 raise LimitExceededError(
                     f"the search generated more than the limit of {limits.max_nodes} states",
@@ -169,18 +174,21 @@ def graph_search(
                 )
             ply = top.ply + 1
             if game.stops_at(following, ply):
-                _fold(top, score(following), pruning)
+                _fold(top, score(following), pruning, pointer)
             else:
                 stack.append(frame(following, ply, top.alpha, top.beta))
             continue
         stack.pop()
+        deadline.spend(1)
         if top.kind == "chance":
             result: Exact = normalize(top.total / len(top.successors))
+            check_exact_size(result, pointer, f"expectimax value of state {top.state!r}")
+            spend_on_size(deadline, result)
         else:
             assert not isinstance(top.value, float)
             result = top.value
         if stack:
-            _fold(stack[-1], result, pruning)
+            _fold(stack[-1], result, pruning, pointer)
     assert root.best >= 0 and not isinstance(root.value, float)
     actions = [action for action, _ in root.successors]
     return GraphSearchResult(
@@ -194,8 +202,11 @@ def graph_search(
     )
 
 
-def _fold(top: _Frame, value: Exact, pruning: bool) -> None:
-    """Take one successor's value into its parent, as the student agents do."""
+def _fold(top: _Frame, value: Exact, pruning: bool, pointer: str) -> None:
+    """Take one successor's value into its parent, as the student agents do.
+
+    :raises ExactSizeError: an expectimax sum grows past ``Limits.max_exact_digits``.
+    """
     slot = top.slot - 1
     if top.ply == 0:
         top.returned.append(value)
@@ -219,3 +230,5 @@ def _fold(top: _Frame, value: Exact, pruning: bool) -> None:
             top.beta = min(top.beta, top.value)
     else:
         top.total += value
+        check_exact_size(top.total, pointer, f"expectimax sum at state {top.state!r}")
+        spend_on_size(current_deadline(), top.total)

@@ -57,7 +57,15 @@ class ExpectimaxResult:
 def expectimax(
     tree: Tree, *, depth: int | None = None, deadline: Deadline | None = None
 ) -> ExpectimaxResult:
-    """Value every node of a tree with MAX, MIN and chance nodes, exactly."""
+    """Value every node of a tree with MAX, MIN and chance nodes, exactly.
+
+    The back-up spends on ``deadline`` (by default the one of the computation in
+    progress).
+
+    :raises ExactSizeError: a chance node's exact value needs more digits than
+        ``Limits.max_exact_digits``; the pointer names that node.
+    :raises TimeLimitError: the deadline passes.
+    """
     tree.require(kinds=EXPECTIMAX_KINDS, tuples=False, endpoint=EXPECTIMAX_HINT)
     seen = horizon(tree, depth)
     values, best_child = back_up(tree, seen, deadline)

@@ -15,6 +15,7 @@ from itertools import islice, repeat
 from typing import cast
 
 from games.errors import InvalidInputError
+from games.limits import current_deadline
 from games.numbers import Exact
 from games.tree import Tree, Utility
 
@@ -66,7 +67,9 @@ def horizon(tree: Tree, depth: int | None) -> Horizon:
     children: list[Sequence[int]] = list(tree.children)
     static: list[Utility | None] = list(tree.values)
     evals = tree.evals
+    spend = current_deadline().spend
     for index in range(first, covered):
+        spend(1)
         if children[index]:
             score = evals[index]
             if score is None:

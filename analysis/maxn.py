@@ -21,7 +21,7 @@ from typing import Any, Final, cast
 from analysis.horizon import Horizon, horizon, static_nodes, static_pointer
 from analysis.stats import SearchStats
 from games.errors import InvalidInputError
-from games.limits import Deadline
+from games.limits import Deadline, active_limits, check_exact_size, current_deadline
 from games.numbers import Exact, normalize
 from games.tree import CHANCE, PLAYER, Tree, leaves_below_all
 
@@ -85,8 +85,10 @@ def movers(tree: Tree) -> list[int | None]:
     """
     count = tree.utility_size
     kinds, players, parents = tree.kinds, tree.players, tree.parents
+    spend = current_deadline().spend
     turn: list[int | None] = [None] * len(tree)
     for index in range(len(tree)):
+        spend(1)
         if not tree.children[index]:
             continue
         given = players[index]
@@ -119,29 +121,39 @@ def maxn(
     max_sum: Exact | None = None,
     deadline: Deadline | None = None,
 ) -> MaxnResult:
-    """Solve a multiplayer tree by max^n, with shallow pruning when ``max_sum`` is given."""
+    """Solve a multiplayer tree by max^n, with shallow pruning when ``max_sum`` is given.
+
+    The search spends on ``deadline`` (by default the one of the computation in
+    progress) in proportion to the utilities it handles.
+
+    :raises ExactSizeError: a chance node's exact expected utilities need more digits
+        than ``Limits.max_exact_digits``; the pointer names that node.
+    :raises TimeLimitError: the deadline passes.
+    """
     tree.require(kinds=MAXN_KINDS, tuples=True, endpoint=MAXN_HINT)
     if tie_break not in TIE_BREAKS:
         raise InvalidInputError(
             f"tie_break must be one of {', '.join(TIE_BREAKS)}, got {tie_break!r}", "/tie_break"
         )
+    clock = deadline if deadline is not None else current_deadline()
     seen = horizon(tree, depth)
     turn = movers(tree)
     if max_sum is not None:
-        _check_sums(tree, seen, max_sum)
-    if deadline is not None:
-        deadline.check()
-    return _Search(tree, seen, turn, tie_break, max_sum, deadline).run()
+        _check_sums(tree, seen, max_sum, clock)
+    clock.check()
+    return _Search(tree, seen, turn, tie_break, max_sum, clock).run()
 
 
-def _check_sums(tree: Tree, seen: Horizon, max_sum: Exact) -> None:
+def _check_sums(tree: Tree, seen: Horizon, max_sum: Exact, clock: Deadline) -> None:
     for index in static_nodes(seen):
         payoffs = cast(Payoffs, seen.static[index])
+        clock.spend(len(payoffs))
         if min(payoffs) < 0 or sum(payoffs) > max_sum:
             where = static_pointer(tree, index)
+            shown = ", ".join(map(str, payoffs[:6])) + (", ..." if len(payoffs) > 6 else "")
             raise InvalidInputError(
                 f"shallow pruning needs non-negative utilities summing to at most {max_sum}; "
-                f"node {tree.ids[index]!r} has {[str(p) for p in payoffs]}",
+                f"node {tree.ids[index]!r} has ({shown})",
                 where,
             )
 
@@ -156,7 +168,7 @@ class _Search:
         turn: list[int | None],
         tie_break: str,
         max_sum: Exact | None,
-        deadline: Deadline | None,
+        deadline: Deadline,
     ):
         self.tree, self.seen, self.turn = tree, seen, turn
         self.rightmost = tie_break == "rightmost"
@@ -177,6 +189,9 @@ class _Search:
         static = cast(list[Payoffs | None], seen.static)
         values, best_child = self.values, self.best_child
         max_sum, rightmost = self.max_sum, self.rightmost
+        spend = self.deadline.spend
+        bits = active_limits().max_exact_bits
+        width = tree.utility_size
         visited = 1
         if not children[0]:
             values[0] = static[0]
@@ -196,7 +211,12 @@ class _Search:
                     chance = probabilities[child]
                     weighted = tuple(chance * u for u in returned)  # type: ignore[operator]
                     best = weighted if best is None else tuple(map(_add, best, weighted))
+                    size = max(map(_bits, best))
+                    if size > bits:
+                        self.refuse(best, node)
+                    spend(width * (1 + size // 256))
                 else:
+                    spend(width)
                     mover = turn[node]
                     assert mover is not None
                     if best is None:
@@ -235,10 +255,9 @@ class _Search:
                 visited += 1
                 break
             frame[1:5] = [slot, best, chosen, tied]
+            spend(1)
             if descend != -1:
                 visited += 1
-                if self.deadline is not None and not visited & 0x3FFF:
-                    self.deadline.check()
                 stack.append([descend, 0, None, -1, False])
                 continue
             if returned is not None:
@@ -259,6 +278,15 @@ class _Search:
             stack.pop()
             returned, child = value, node
         return self.result(visited)
+
+    def refuse(self, payoffs: tuple[Exact, ...], node: int) -> None:
+        """The expected utilities of chance node ``node`` are too large: stop, pointing at it."""
+        for value in payoffs:
+            check_exact_size(
+                value,
+                self.tree.pointer(node),
+                f"expected utility of chance node {self.tree.ids[node]!r}",
+            )
 
     def result(self, visited: int) -> MaxnResult:
         line: list[int] = []
@@ -295,3 +323,8 @@ class _Search:
 
 def _add(left: Exact, right: Exact) -> Exact:
     return left + right
+
+
+def _bits(value: Exact) -> int:
+    """Binary digits of the larger of numerator and denominator."""
+    return max(value.numerator.bit_length(), value.denominator.bit_length())

@@ -5,13 +5,14 @@ from __future__ import annotations
 from bisect import bisect_left
 from dataclasses import dataclass
 from itertools import islice, repeat
+from typing import Final
 
 import numpy as np
 
 from analysis.backup import back_up
 from analysis.horizon import Horizon, horizon
 from analysis.stats import SearchStats
-from games.limits import Deadline
+from games.limits import Deadline, current_deadline
 from games.numbers import Exact
 from games.tree import DECISION_KINDS, MAX, TWO_PLAYER_HINT, Tree
 
@@ -54,11 +55,20 @@ def minimax(
     value is a machine-size integer, each level is reduced at once with numpy
     (``maximum.reduceat`` over the next level, which holds the children in
     order); otherwise one exact Python loop handles fractions and big integers.
+    Both spend on ``deadline``, by default the one of the computation in progress.
+
+    :raises TimeLimitError: the deadline passes.
     """
     tree.require(kinds=DECISION_KINDS, tuples=False, endpoint=TWO_PLAYER_HINT)
+    if deadline is None:
+        deadline = current_deadline()
     seen = horizon(tree, depth)
     covered = seen.covered
-    backed = _levels_numpy(tree, seen, covered, deadline=deadline)
+    backed = (
+        _levels_numpy(tree, seen, covered, deadline=deadline)
+        if _wide_levels(tree, covered)
+        else None
+    )
     if backed is None:
         backed = back_up(tree, seen, deadline)
     values, best_child = backed
@@ -83,6 +93,15 @@ def minimax(
 
 Backed = tuple[list[Exact | None], list[int]]
 
+NARROWEST: Final = 32
+"""Fewest nodes per level, on average, for which numpy pays: each level costs a dozen
+numpy calls, which a deep, narrow tree (a 100,000-ply chain) pays at every level."""
+
+
+def _wide_levels(tree: Tree, covered: int) -> bool:
+    """Whether the searched part of ``tree`` has NARROWEST nodes or more per level."""
+    return (tree.depths[covered - 1] + 1) * NARROWEST <= covered
+
 
 def _levels_numpy(
     tree: Tree,
@@ -104,6 +123,8 @@ def _levels_numpy(
         values = np.array([0 if v is None else v for v in islice(static, covered)], dtype=np.int64)
     except OverflowError:
         return None
+    if deadline is not None:
+        deadline.check()
     depths = tree.depths
     bottom = depths[covered - 1]
     starts = [bisect_left(depths, level) for level in range(bottom + 2)]

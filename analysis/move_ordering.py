@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from analysis.alphabeta import count_evaluations
 from analysis.horizon import horizon
 from analysis.minimax import minimax
+from games.limits import current_deadline
 from games.numbers import Exact
 from games.tree import MAX, Tree
 
@@ -48,13 +49,19 @@ def minimal_tree_size(branching: int, depth: int) -> int:
 def move_ordering(
     tree: Tree, *, depth: int | None = None, prune_on_equality: bool = True
 ) -> MoveOrderingReport:
-    """Compare the posted child order with best-first and worst-first order."""
+    """Compare the posted child order with best-first and worst-first order.
+
+    Every step spends on the deadline of the computation in progress.
+    """
     seen = horizon(tree, depth)
     values = minimax(tree, depth=depth).values
     kinds = tree.kinds
+    spend = current_deadline().spend
     best_order: list[Sequence[int]] = []
     worst_order: list[Sequence[int]] = []
     for index, kids in enumerate(seen.children):
+        # two sorts, each comparing exact values about log2(len) times per child
+        spend(1 + 2 * len(kids) * len(kids).bit_length())
         if len(kids) < 2:
             best_order.append(kids)
             worst_order.append(kids)
@@ -96,7 +103,9 @@ def _shape(
     static_depths: set[int] = set()
     leaves = 0
     depths = tree.depths
+    spend = current_deadline().spend
     for index, kids in enumerate(children):
+        spend(1)
         if cutoff is not None and depths[index] > cutoff:
             continue
         if kids:

@@ -16,6 +16,7 @@ from analysis.alphabeta import AlphaBetaResult, alpha_beta
 from analysis.expectimax import ExpectimaxResult, expectimax
 from analysis.maxn import MAXN_HINT, MAXN_KINDS, movers
 from games.errors import InvalidInputError
+from games.limits import Deadline, current_deadline
 from games.numbers import Exact
 from games.tree import CHANCE, MAX, MIN, PLAYER, Tree, Utility
 
@@ -29,19 +30,26 @@ def paranoid_tree(tree: Tree, player: int) -> Tree:
             "/paranoid",
         )
     turn = movers(tree)
+    # each list is built in one pass that runs mostly in C; the clock is read between them
+    clock = current_deadline()
     kinds = [
         kind if kind != PLAYER else (MAX if turn[index] == player else MIN)
         for index, kind in enumerate(tree.kinds)
     ]
+    clock.check()
 
     def mine(value: Utility | None) -> Exact | None:
         return None if value is None else cast(tuple[Exact, ...], value)[player]
 
+    values: list[Utility | None] = [mine(v) for v in tree.values]
+    clock.check()
+    evals: list[Utility | None] = [mine(v) for v in tree.evals]
+    clock.check()
     return dataclasses.replace(
         tree,
         kinds=kinds,
-        values=[mine(v) for v in tree.values],
-        evals=[mine(v) for v in tree.evals],
+        values=values,
+        evals=evals,
         players=[None] * len(tree),
         utility_size=0,
         _index={},
@@ -50,10 +58,13 @@ def paranoid_tree(tree: Tree, player: int) -> Tree:
 
 
 def paranoid(
-    tree: Tree, player: int, *, depth: int | None = None
+    tree: Tree, player: int, *, depth: int | None = None, deadline: Deadline | None = None
 ) -> AlphaBetaResult | ExpectimaxResult:
-    """Solve the paranoid reduction: alpha-beta, or expectiminimax when there are chance nodes."""
+    """Solve the paranoid reduction: alpha-beta, or expectiminimax when there are chance nodes.
+
+    Both spend on ``deadline``, by default the one of the computation in progress.
+    """
     reduced = paranoid_tree(tree, player)
-    if CHANCE in reduced.kinds:
-        return expectimax(reduced, depth=depth)
-    return alpha_beta(reduced, depth=depth)
+    if CHANCE in reduced.kind_set:
+        return expectimax(reduced, depth=depth, deadline=deadline)
+    return alpha_beta(reduced, depth=depth, deadline=deadline)

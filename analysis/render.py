@@ -15,18 +15,21 @@ rounded box naming its player. The principal variation is drawn in red and
 thick; pruned subtrees are grey and dashed. Elements carry the classes
 ``node``, ``edge``, ``pv`` and ``pruned`` and a ``data-id`` attribute, so
 tools and tests can find them.
+
+Labels write numbers through :func:`games.numbers.exact_text`, and every pass over
+the nodes spends on the deadline of the computation in progress.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Final
 from xml.sax.saxutils import escape, quoteattr
 
 from games.errors import LimitExceededError
-from games.numbers import Exact
+from games.limits import current_deadline
+from games.numbers import Exact, exact_text
 from games.tree import CHANCE, LEAF, MAX, MIN, PLAYER, Tree, Utility
 
 MAX_SVG_NODES: Final = 2_000
@@ -82,10 +85,21 @@ def value_label(value: Utility | None, bound: str | None = None) -> str | None:
     return text
 
 
+MAX_LABEL: Final = 60
+"""Longest exact number shown on a drawing; longer ones are shown rounded."""
+
+
 def _exact(value: Exact) -> str:
-    if isinstance(value, Fraction):
-        return f"{value.numerator}/{value.denominator}"
-    return str(value)
+    """The exact text of ``value`` when short enough to read, else ``≈`` its double."""
+    # 3 bits per digit: numbers under this many bits have at most MAX_LABEL digits in all
+    if value.numerator.bit_length() + value.denominator.bit_length() <= 3 * MAX_LABEL:
+        text = exact_text(value)
+        if text is not None:
+            return text
+    try:
+        return f"≈ {float(value):.6g}"
+    except OverflowError:
+        return "≈ ∞" if value > 0 else "≈ -∞"
 
 
 def solved_tree(
@@ -108,21 +122,27 @@ def solved_tree(
     bounds
         Per node ``"exact"``, ``"lower"`` or ``"upper"`` (alpha-beta), if any.
     """
-    labels = [
-        value_label(value, None if bounds is None else bounds[index])
-        if value is not None
-        else value_label(tree.values[index])  # a leaf the search skipped keeps its value
-        for index, value in enumerate(values)
-    ]
+    spend = current_deadline().spend
+
+    def label(index: int, value: Utility | None) -> str | None:
+        spend(1 + tree.utility_size)
+        if value is None:
+            return value_label(tree.values[index])  # a leaf the search skipped keeps its value
+        return value_label(value, None if bounds is None else bounds[index])
+
+    labels = list(map(label, range(len(values)), values))
     return SolvedTree(tree, labels, frozenset([0, *principal_variation]), frozenset(pruned), title)
 
 
 def unsolved_tree(tree: Tree, title: str = "") -> SolvedTree:
     """The tree as posted: leaf values (and evals) as labels, nothing highlighted."""
-    labels = [
-        value_label(value if value is not None else static)
-        for value, static in zip(tree.values, tree.evals, strict=True)
-    ]
+    spend = current_deadline().spend
+
+    def label(value: Utility | None, static: Utility | None) -> str | None:
+        spend(1 + tree.utility_size)
+        return value_label(value if value is not None else static)
+
+    labels = list(map(label, tree.values, tree.evals))
     return SolvedTree(tree, labels, frozenset(), frozenset(), title)
 
 
@@ -133,6 +153,17 @@ def greyed(solved: SolvedTree) -> set[int]:
         if top not in inside:
             inside.update(solved.tree.preorder(top))
     return inside
+
+
+def check_drawable(tree: Tree, drawing: str) -> None:
+    """Refuse a tree too large for an ``"svg"`` or ``"dot"`` drawing before solving it.
+
+    :raises LimitExceededError: the tree has more nodes than that drawing is offered for.
+    """
+    if drawing == "dot":
+        _check_size(tree, MAX_DOT_NODES, "DOT output")
+    else:
+        _check_size(tree, MAX_SVG_NODES, "an SVG drawing")
 
 
 def _check_size(tree: Tree, limit: int, what: str) -> None:
@@ -191,8 +222,10 @@ def render_dot(solved: SolvedTree) -> str:
         "  edge [fontname=Helvetica, fontsize=9, arrowhead=none];",
     ]
     ids = tree.ids
+    spend = current_deadline().spend
     for index, kind in enumerate(tree.kinds):
         label = solved.labels[index] or ""
+        spend(4 + len(label) // 64)
         if kind == PLAYER:
             player = tree.players[index]
             label = (f"P{player + 1}" if player is not None else "player") + (
@@ -213,6 +246,7 @@ def render_dot(solved: SolvedTree) -> str:
             attributes += [f'color="{PV_COLOUR}"', "penwidth=2.5"]
         lines.append(f"  {_dot_text(ids[index])} [{', '.join(attributes)}];")
     for child in range(1, len(tree)):
+        spend(4)
         parent = tree.parents[child]
         attributes = []
         label = _edge_label(tree, child)
@@ -299,8 +333,10 @@ def render_svg(solved: SolvedTree) -> str:
             f'<text x="{width / 2:.1f}" y="{_MARGIN - 8}" text-anchor="middle" '
             f'font-size="15" font-weight="bold">{escape(solved.title)}</text>'
         )
+    spend = current_deadline().spend
     out.append('<g class="edges">')
     for child in range(1, len(tree)):
+        spend(8)
         parent = tree.parents[child]
         (x1, y1), (x2, y2) = centre(parent), centre(child)
         classes = ["edge"]
@@ -329,6 +365,7 @@ def render_svg(solved: SolvedTree) -> str:
     out.append("</g>")
     out.append('<g class="nodes">')
     for index, kind in enumerate(tree.kinds):
+        spend(16)
         x, y = centre(index)
         classes = ["node", kind]
         stroke, fill, text_colour, stroke_width = "#222222", "white", "#111111", 1.5

@@ -14,18 +14,23 @@ most ``A_i`` (its value is then an upper bound) or at least ``B_i`` (a lower
 bound). MAX and MIN nodes prune as in alpha-beta. The search is fail-soft and
 iterative, and the root value always equals full expectiminimax. Outcomes of
 probability 0 never affect the value and are never searched.
+
+The running sums and the windows are exact and grow with every division by a
+probability on the way down; past ``Limits.max_exact_digits`` the search stops with
+a pointer to the chance node (its sum) or the outcome's ``p`` (its window).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from fractions import Fraction
+from typing import Any, cast
 
 from analysis.alphabeta import EXACT, LOWER, NEG_INF, POS_INF, UPPER, AlphaBetaResult, Cutoff
 from analysis.expectimax import EXPECTIMAX_HINT, EXPECTIMAX_KINDS
 from analysis.horizon import Horizon, horizon, numeric, static_nodes, static_pointer
 from analysis.stats import SearchStats
 from games.errors import InvalidInputError
-from games.limits import Deadline
+from games.limits import Deadline, active_limits, check_exact_size, current_deadline
 from games.numbers import Exact, normalize
 from games.tree import CHANCE, MAX, MIN, Tree
 
@@ -52,15 +57,17 @@ def star1(
             f"bounds must be [lo, hi] with lo <= hi, got [{low}, {high}]", "/bounds"
         )
     seen = horizon(tree, depth)
-    _check_bounds(tree, seen, low, high)
-    if deadline is not None:
-        deadline.check()
-    return _Search(tree, seen, low, high, prune_on_equality, deadline).run()
+    clock = deadline if deadline is not None else current_deadline()
+    _check_bounds(tree, seen, low, high, clock)
+    clock.check()
+    return _Search(tree, seen, low, high, prune_on_equality, clock).run()
 
 
-def _check_bounds(tree: Tree, seen: Horizon, low: Exact, high: Exact) -> None:
+def _check_bounds(tree: Tree, seen: Horizon, low: Exact, high: Exact, clock: Deadline) -> None:
     static = numeric(seen.static)
+    spend = clock.spend
     for index in static_nodes(seen):
+        spend(1)
         value = static[index]
         assert value is not None
         if value < low or value > high:
@@ -81,7 +88,7 @@ class _Search:
         low: Exact,
         high: Exact,
         prune_on_equality: bool,
-        deadline: Deadline | None,
+        deadline: Deadline,
     ):
         self.tree = tree
         self.seen = seen
@@ -110,6 +117,8 @@ class _Search:
         probabilities = tree.probabilities
         low, high, strict = self.low, self.high, self.strict
         values, bounds, best_child = self.values, self.bounds, self.best_child
+        spend = self.deadline.spend
+        bits = active_limits().max_exact_bits
         visited = 1
         if not children[0]:
             values[0], bounds[0] = static[0], EXACT
@@ -135,6 +144,10 @@ class _Search:
                     elif returned_bound == UPPER and returned <= low:
                         returned_bound = EXACT
                     v = v + probabilities[child] * returned
+                    size = _bits(v)
+                    if size > bits:
+                        self.refuse(v, node)
+                    spend(1 + size // 256)
                     exact_end = rest == 0 and returned_bound == EXACT
                     if returned_bound == UPPER or (
                         returned < fail_low if strict else returned <= fail_low
@@ -178,6 +191,10 @@ class _Search:
                     rest = rest - chance
                     fail_low = (alpha - v - high * rest) / chance
                     fail_high = (beta - v - low * rest) / chance
+                    size = max(_bits(fail_low), _bits(fail_high))
+                    if size > bits:
+                        self.refuse_window(fail_low, fail_high, child)
+                    spend(1 + size // 128)
                     window = (max(fail_low, low), min(fail_high, high))
                 else:
                     window = (alpha, beta)
@@ -191,10 +208,9 @@ class _Search:
                 returned, returned_bound = score, EXACT
                 break
             frame[1:10] = [alpha, beta, v, slot, best, best_bound, rest, fail_low, fail_high]
+            spend(1)
             if descend != -1:
                 visited += 1
-                if self.deadline is not None and not visited & 0x3FFF:
-                    self.deadline.check()
                 stack.append(self.frame(descend, *window))
                 continue
             if returned is not None:
@@ -218,6 +234,23 @@ class _Search:
             stack.pop()
             returned, returned_bound, child = value, bound, node
         return self.result(visited)
+
+    def refuse(self, value: Exact, node: int) -> None:
+        """The running sum of chance node ``node`` is too large: stop, pointing at it."""
+        check_exact_size(
+            value,
+            self.tree.pointer(node),
+            f"partial expected value of chance node {self.tree.ids[node]!r}",
+        )
+
+    def refuse_window(self, fail_low: Any, fail_high: Any, child: int) -> None:
+        """The window of outcome ``child`` is too large: stop, pointing at its ``p``."""
+        for value in (fail_low, fail_high):
+            check_exact_size(
+                value,
+                self.tree.field_pointer(child, "p"),
+                f"Star1 window of outcome {self.tree.ids[child]!r}",
+            )
 
     def result(self, visited: int) -> AlphaBetaResult:
         tree = self.tree
@@ -252,6 +285,16 @@ class _Search:
             stats=stats,
             search_children=self.seen.children,
         )
+
+
+def _bits(value: Any) -> int:
+    """Binary digits of the larger of numerator and denominator; 0 for +/- infinity."""
+    if type(value) is int:
+        return value.bit_length()
+    if type(value) is float:
+        return 0
+    fraction = cast(Fraction, value)
+    return max(fraction.numerator.bit_length(), fraction.denominator.bit_length())
 
 
 def _exact(value: Any) -> Exact:

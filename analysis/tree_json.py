@@ -5,11 +5,15 @@ by hand rather than by a marshmallow dump (which costs microseconds per field);
 ``api.tree_schemas`` documents the same shapes and the contract tests check
 real responses against it. Node entries are shared between nodes with the
 same value and bound, which keeps building the ``nodes`` map cheap.
+
+Every number is written by :mod:`games.numbers` (the one writer of numbers), and
+building an answer spends on the deadline of the computation in progress: a
+million distinct fractions take seconds to hash and write out.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from analysis.alphabeta import EXACT, AlphaBetaResult, Cutoff, TraceEvent
 from analysis.expectimax import ExpectimaxResult
@@ -17,9 +21,14 @@ from analysis.maxn import MaxnResult
 from analysis.minimax import MinimaxResult
 from analysis.move_ordering import MoveOrderingReport
 from analysis.stats import SearchStats
-from games.numbers import Exact, to_float
+from games.errors import ExactSizeError
+from games.limits import current_deadline
+from games.numbers import Exact, exact_text, to_float
 from games.numbers import put_number as write_number
 from games.tree import CHANCE, Tree
+
+CHUNK: Final = 16_384
+"""Nodes handled by one whole-list pass (in C) between two readings of the clock."""
 
 
 def put_number(target: dict[str, Any], name: str, value: Exact | float | None) -> None:
@@ -45,10 +54,17 @@ def node_map(
     per-node work is a dictionary lookup done in C by ``map``.
     """
     keys: list[Any] = values if bounds is None else list(zip(values, bounds, strict=True))
+    spend = current_deadline().spend
+    # hashing a Fraction costs about a microsecond, so the keys are taken a chunk at a time
+    distinct: set[Any] = set()
+    for start in range(0, len(keys), CHUNK):
+        distinct.update(keys[start : start + CHUNK])
+        spend(CHUNK)
     entries: dict[Any, dict[str, Any] | None] = {}
     gaps = False
-    for key in set(keys):
+    for key in distinct:
         value, bound = (key, EXACT) if bounds is None else key
+        spend(1 + _size(value) // 64)
         if value is None:
             entries[key] = None
             gaps = True
@@ -57,10 +73,20 @@ def node_map(
         put_number(entry, "value", value)
         entry["bound"] = bound
         entries[key] = entry
-    shared = map(entries.__getitem__, keys)
+    shared: list[dict[str, Any] | None] = []
+    for start in range(0, len(keys), CHUNK):
+        shared.extend(map(entries.__getitem__, keys[start : start + CHUNK]))
+        spend(CHUNK)
     if not gaps:
         return dict(zip(tree.ids, shared, strict=True))
     return {name: entry for name, entry in zip(tree.ids, shared, strict=True) if entry is not None}
+
+
+def _size(value: Exact | None) -> int:
+    """Binary digits of an exact value (writing it costs about their square)."""
+    if value is None:
+        return 0
+    return value.numerator.bit_length() + value.denominator.bit_length()
 
 
 def stats_json(stats: SearchStats) -> dict[str, int]:
@@ -130,10 +156,19 @@ def alpha_beta_json(result: AlphaBetaResult, ordering: MoveOrderingReport | None
     out["pruned"] = [ids[i] for i in result.pruned]
     out["pruned_leaves"] = [ids[i] for i in result.pruned_leaves]
     out["evaluated_leaves"] = [ids[i] for i in result.evaluated_leaves]
-    out["cutoffs"] = [_cutoff_json(ids, c) for c in result.cutoffs]
+    spend = current_deadline().spend
+    cutoffs = []
+    for cutoff in result.cutoffs:
+        spend(4 + len(cutoff.cut) // 16)
+        cutoffs.append(_cutoff_json(ids, cutoff))
+    out["cutoffs"] = cutoffs
     out["stats"] = stats_json(result.stats)
     if result.trace is not None:
-        out["trace"] = [_event_json(ids, e) for e in result.trace]
+        trace = []
+        for event in result.trace:
+            spend(4 + len(event.cut) // 16)
+            trace.append(_event_json(ids, event))
+        out["trace"] = trace
     if ordering is not None:
         out["move_ordering"] = {
             "given": ordering.given,
@@ -163,12 +198,14 @@ def _outcomes(
 ) -> list[dict[str, Any]]:
     """For each chance node on the principal variation, all its outcomes."""
     ids = tree.ids
+    spend = current_deadline().spend
     found = []
     for node in [0, *line]:
         if tree.kinds[node] != CHANCE or not tree.children[node]:
             continue
         outcomes = []
         for kid in tree.children[node]:
+            spend(4)
             entry: dict[str, Any] = {"child": ids[kid]}
             put_number(entry, "p", tree.probabilities[kid])
             put_number(entry, "value", values[kid])
@@ -210,10 +247,19 @@ def star1_json(result: AlphaBetaResult, bounds: tuple[Exact, Exact]) -> dict[str
 
 
 def _tuple_entry(payoffs: tuple[Exact, ...]) -> dict[str, Any]:
+    current_deadline().spend(len(payoffs))
     return {
         "value": [to_float(u) for u in payoffs],
-        "value_exact": [str(u) for u in payoffs],
+        "value_exact": [_exact_string(u) for u in payoffs],
     }
+
+
+def _exact_string(value: Exact) -> str:
+    """The exact string of a utility (max^n answers always give one)."""
+    text = exact_text(value)
+    if text is None:  # only when the server allows exact numbers of ~4,000 digits or more
+        raise ExactSizeError("a utility is too large to write out exactly", "")
+    return text
 
 
 def maxn_json(
@@ -229,9 +275,12 @@ def maxn_json(
     out["principal_variation"] = [ids[i] for i in result.principal_variation]
     shared: dict[tuple[Exact, ...], dict[str, Any]] = {}
     nodes: dict[str, Any] = {}
+    spend = current_deadline().spend
+    width = tree.utility_size
     for index, payoffs in enumerate(result.values):
         if payoffs is None:
             continue
+        spend(width)
         entry = shared.get(payoffs)
         if entry is None:
             entry = shared[payoffs] = _tuple_entry(payoffs)
@@ -242,6 +291,7 @@ def maxn_json(
         for i, mover in enumerate(result.movers)
         if mover is not None and tree.kinds[i] != CHANCE and result.values[i] is not None
     }
+    spend(len(ids))
     out["decisions"] = _decisions(tree, result.best_child, result.values)
     out["ties"] = [ids[i] for i in result.ties]
     out["tie_break"] = result.tie_break

@@ -1,10 +1,16 @@
-"""Pause Python's cyclic garbage collector while one large request is handled.
+"""Pause Python's cyclic garbage collector while large requests are handled.
 
 Parsing a million-node tree allocates millions of containers; each allocation
 burst triggers collections that rescan every live object, which costs more
 than the parsing itself. Nothing built while handling a request forms a
 reference cycle (results are trees of dicts and lists), so reference counting
-frees it all; the collector is switched back on when the request ends.
+frees it all.
+
+The collector is process-wide, so pauses are counted: with several requests in
+threads, it is switched back on when the last paused request ends (and only if
+it was on when the first began), never while another one still runs, and never
+left off when requests end out of order or with an error (a request stopped by its
+deadline leaves a traceback cycle, collected once the collector is back on).
 """
 
 from __future__ import annotations
@@ -12,14 +18,25 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
+from threading import Lock
+
+_lock = Lock()
+_paused = 0
+_was_enabled = False
 
 
 @contextmanager
 def gc_paused() -> Iterator[None]:
-    was_enabled = gc.isenabled()
-    gc.disable()
+    global _paused, _was_enabled
+    with _lock:
+        if _paused == 0:
+            _was_enabled = gc.isenabled()
+            gc.disable()
+        _paused += 1
     try:
         yield
     finally:
-        if was_enabled:
-            gc.enable()
+        with _lock:
+            _paused -= 1
+            if _paused == 0 and _was_enabled:
+                gc.enable()

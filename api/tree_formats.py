@@ -11,7 +11,14 @@ from analysis.cs188 import graph_search
 from analysis.expectimax import expectimax
 from analysis.maxn import maxn, movers
 from analysis.minimax import minimax
-from analysis.render import SolvedTree, render_dot, render_svg, solved_tree, unsolved_tree
+from analysis.render import (
+    SolvedTree,
+    check_drawable,
+    render_dot,
+    render_svg,
+    solved_tree,
+    unsolved_tree,
+)
 from analysis.star1 import star1
 from analysis.tree_json import put_number
 from api.body import load
@@ -29,7 +36,7 @@ from api.tree_format_schemas import (
 from api.trees import limits
 from games.cs188 import graph_game_tree, parse_graph_game
 from games.efg import parse_efg, write_efg
-from games.limits import Limits
+from games.limits import Limits, current_deadline
 from games.numbers import parse_exact
 from games.tree import CHANCE, Tree
 from games.tree_document import tree_document
@@ -81,6 +88,7 @@ def _both(first: str, second: str, description: str) -> dict[str, Any]:
     response=ImportResultSchema,
     example={"format": "efg", "text": _EFG_EXAMPLE, "mode": "zero_sum"},
 )
+@gc_paused()
 def import_view() -> Response:
     options = load(ImportRequestSchema())
     bounds = limits()
@@ -112,9 +120,12 @@ def import_view() -> Response:
     extra_responses=_both(EFG, DOT, "The tree as text in the chosen format"),
     example={"tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]], "format": "efg"},
 )
+@gc_paused()
 def export_view() -> Response:
     options = load(ExportRequestSchema())
     tree = _read_tree(options, limits())
+    if options["format"] == "dot":
+        check_drawable(tree, "dot")  # before labelling every node
     if options["format"] == "efg":
         turns = movers(tree) if tree.utility_size else None
         text = write_efg(tree, title=options["title"] or "Arbiter tree", movers=turns)
@@ -141,7 +152,8 @@ def render_view() -> Response:
         options = load(RenderRequestSchema())
         bounds = limits()
         tree = _read_tree(options, bounds)
-        solved = _solve_for_drawing(tree, options, bounds)
+        check_drawable(tree, options["format"])  # before spending time on solving it
+        solved = _solve_for_drawing(tree, options)
         if options["format"] == "dot":
             return _text_response(render_dot(solved), DOT)
         return _text_response(render_svg(solved), SVG)
@@ -159,6 +171,7 @@ def render_view() -> Response:
     response=GraphTestResultSchema,
     example={"text": _CS188_EXAMPLE},
 )
+@gc_paused()
 def cs188_view() -> Response:
     options = load(GraphTestRequestSchema())
     graph = parse_graph_game(options["text"])
@@ -195,7 +208,7 @@ def _pruned_drawing(tree: Tree, result: AlphaBetaResult, title: str) -> SolvedTr
     )
 
 
-def _solve_for_drawing(tree: Tree, options: dict[str, Any], bounds: Limits) -> SolvedTree:
+def _solve_for_drawing(tree: Tree, options: dict[str, Any]) -> SolvedTree:
     """Solve with the chosen algorithm and keep what the drawing shows."""
     algorithm = options["algorithm"]
     depth = options["depth"]
@@ -207,19 +220,19 @@ def _solve_for_drawing(tree: Tree, options: dict[str, Any], bounds: Limits) -> S
     if algorithm == "none":
         return unsolved_tree(tree, title)
     if algorithm == "minimax":
-        plain = minimax(tree, depth=depth, deadline=bounds.deadline())
+        plain = minimax(tree, depth=depth, deadline=current_deadline())
         return solved_tree(tree, plain.values, plain.principal_variation, title=title)
     if algorithm == "alphabeta":
         searched = alpha_beta(
             tree,
             depth=depth,
             prune_on_equality=options["prune_on_equality"],
-            deadline=bounds.deadline(),
+            deadline=current_deadline(),
         )
         return _pruned_drawing(tree, searched, title)
     if algorithm == "expectimax":
         if options["bounds"] is None:
-            expected = expectimax(tree, depth=depth, deadline=bounds.deadline())
+            expected = expectimax(tree, depth=depth, deadline=current_deadline())
             return solved_tree(tree, expected.values, expected.principal_variation, title=title)
         low, high = (parse_exact(raw, f"/bounds/{i}") for i, raw in enumerate(options["bounds"]))
         pruned = star1(
@@ -227,7 +240,7 @@ def _solve_for_drawing(tree: Tree, options: dict[str, Any], bounds: Limits) -> S
             (low, high),
             depth=depth,
             prune_on_equality=options["prune_on_equality"],
-            deadline=bounds.deadline(),
+            deadline=current_deadline(),
         )
         return _pruned_drawing(tree, pruned, title)
     raw_sum = options["max_sum"]
@@ -236,7 +249,7 @@ def _solve_for_drawing(tree: Tree, options: dict[str, Any], bounds: Limits) -> S
         depth=depth,
         tie_break=options["tie_break"],
         max_sum=None if raw_sum is None else parse_exact(raw_sum, "/max_sum"),
-        deadline=bounds.deadline(),
+        deadline=current_deadline(),
     )
     return solved_tree(
         tree,

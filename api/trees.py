@@ -19,7 +19,6 @@ from analysis.tree_json import (
     star1_json,
 )
 from api.body import load
-from api.config import limits_from
 from api.gc_pause import gc_paused
 from api.openapi import operation
 from api.responses import json_response
@@ -33,7 +32,7 @@ from api.tree_schemas import (
     MinimaxRequestSchema,
     MinimaxResultSchema,
 )
-from games.limits import Limits
+from games.limits import Limits, active_limits, current_deadline
 from games.numbers import parse_exact
 from games.tree import Tree
 from games.tree_format import parse_tree
@@ -42,8 +41,8 @@ bp = Blueprint("trees", __name__, url_prefix="/v1/trees")
 
 
 def limits() -> Limits:
-    """This request's limits; their deadline is the one the request started with."""
-    return limits_from(current_app.config)
+    """This request's limits (``api`` enters them once per request, with its deadline)."""
+    return active_limits()
 
 
 def read_tree(options: dict[str, object], bounds: Limits) -> Tree:
@@ -65,7 +64,7 @@ def minimax_view() -> Response:
         options = load(MinimaxRequestSchema())
         bounds = limits()
         tree = read_tree(options, bounds)
-        result = minimax(tree, depth=options["depth"], deadline=bounds.deadline())
+        result = minimax(tree, depth=options["depth"], deadline=current_deadline())
         return json_response(minimax_json(result))
 
 
@@ -90,7 +89,7 @@ def alpha_beta_view() -> Response:
             depth=options["depth"],
             prune_on_equality=options["prune_on_equality"],
             trace=options["trace"],
-            deadline=bounds.deadline(),
+            deadline=current_deadline(),
             max_trace_nodes=current_app.config["ARBITER_MAX_TRACE_NODES"],
         )
         ordering = None
@@ -129,7 +128,7 @@ def expectimax_view() -> Response:
         bounds = limits()
         tree = read_tree(options, bounds)
         if options["bounds"] is None:
-            result = expectimax(tree, depth=options["depth"], deadline=bounds.deadline())
+            result = expectimax(tree, depth=options["depth"], deadline=current_deadline())
             return json_response(expectimax_json(result))
         low, high = (parse_exact(raw, f"/bounds/{i}") for i, raw in enumerate(options["bounds"]))
         pruned = star1(
@@ -137,7 +136,7 @@ def expectimax_view() -> Response:
             (low, high),
             depth=options["depth"],
             prune_on_equality=options["prune_on_equality"],
-            deadline=bounds.deadline(),
+            deadline=current_deadline(),
         )
         return json_response(star1_json(pruned, (low, high)))
 
@@ -176,8 +175,12 @@ def maxn_view() -> Response:
             depth=options["depth"],
             tie_break=options["tie_break"],
             max_sum=max_sum,
-            deadline=bounds.deadline(),
+            deadline=current_deadline(),
         )
         player = options["paranoid"]
-        reduced = None if player is None else paranoid(tree, player, depth=options["depth"])
+        reduced = (
+            None
+            if player is None
+            else paranoid(tree, player, depth=options["depth"], deadline=current_deadline())
+        )
         return json_response(maxn_json(result, reduced, player))

@@ -23,7 +23,8 @@ entries, as there; inside a block every line is data. The keys read here:
 
 Blank lines in a block are skipped (the grader would stop on them); any
 other line without exactly 3 (successors) or 2 (evaluation) fields is an
-error naming its line.
+error naming its line. Reading the file and unfolding the graph spend on the
+deadline of the computation in progress, line by line and node by node.
 '''
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from games.errors import InvalidInputError, LimitExceededError
-from games.limits import Limits
+from games.limits import Limits, current_deadline
 from games.numbers import Exact, parse_exact
 from games.tree import CHANCE, MAX, MIN, Tree
 from games.tree_document import exact_json, unique_id
@@ -121,9 +122,12 @@ def read_test_file(text: str, pointer: str = "/text") -> tuple[dict[str, str], d
     lines = text.split("\n")
     entries: dict[str, str] = {}
     starts: dict[str, int] = {}
+    spend = current_deadline().spend
     at = 0
     while at < len(lines):
         raw = lines[at]
+        # a line is matched by regular expressions in time proportional to its length
+        spend(1 + len(raw) // 64)
         bare = raw.split("#", 1)[0]
         number = at + 1
         at += 1
@@ -143,6 +147,7 @@ def read_test_file(text: str, pointer: str = "/text") -> tuple[dict[str, str], d
             )
         block: list[str] = []
         while at < len(lines) and not _BLOCK_CLOSE.fullmatch(lines[at]):
+            spend(1 + len(lines[at]) // 64)
             block.append(lines[at])
             at += 1
         if at == len(lines):
@@ -185,9 +190,11 @@ def parse_graph_game(text: str, *, pointer: str = "/text") -> GraphGame:
         raise InvalidInputError(
             f"line {starts['start_state']}: start_state must be one state name", pointer
         )
+    spend = current_deadline().spend
     transitions: dict[str, dict[str, str]] = {}
     first = starts["successors"]
     for offset, line in enumerate(entries["successors"].split("\n")):
+        spend(1 + len(line) // 64)
         fields = line.split()
         if not fields:
             continue
@@ -202,6 +209,7 @@ def parse_graph_game(text: str, *, pointer: str = "/text") -> GraphGame:
     evaluation: dict[str, Exact] = {}
     first = starts["evaluation"]
     for offset, line in enumerate(entries["evaluation"].split("\n")):
+        spend(4 + len(line) // 64)
         fields = line.split()
         if not fields:
             continue
@@ -267,10 +275,12 @@ def graph_game_tree(
     # breadth-first: (state, ply, node object)
     root: dict[str, Any] = {"id": unique_id(game.start_state, used)}
     queue: list[tuple[str, int, dict[str, Any]]] = [(game.start_state, 0, root)]
+    spend = current_deadline().spend
     head = 0
     while head < len(queue):
         state, ply, node = queue[head]
         head += 1
+        spend(2)
         nodes.append(node)
         actions = game.transitions.get(state, {})
         if not actions or game.stops_at(state, ply):
@@ -278,6 +288,7 @@ def graph_game_tree(
             continue
         node["kind"] = MAX if ply % game.num_agents == 0 else other
         children: list[str] = []
+        spend(2 * len(actions))
         for action, following in actions.items():
             if len(queue) >= limits.max_nodes:
                 raise LimitExceededError(

@@ -24,7 +24,10 @@ information sets may be shared (the later node reuses the actions and
 probabilities). Probabilities must be exact and sum to exactly 1.
 
 The text is tokenised and read in one pass with an explicit stack (no
-recursion), nothing is evaluated, and every error names its line.
+recursion), nothing is evaluated, and every error names its line. Both passes
+spend on the deadline of the computation in progress, and the exact sums that
+grow (a chance node's probabilities, the payoffs added up along a path) are
+bounded by ``Limits.max_exact_digits``.
 """
 
 from __future__ import annotations
@@ -35,12 +38,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
 
-from games.errors import InvalidInputError, LimitExceededError
-from games.limits import Limits
-from games.numbers import Exact, normalize, parse_exact
+from games.errors import ExactSizeError, InvalidInputError, LimitExceededError
+from games.limits import Limits, active_limits, check_exact_size, current_deadline
+from games.numbers import Exact, exact_text, normalize, parse_exact
 from games.tree import CHANCE, LEAF, MAX, MIN, PLAYER, Tree
 from games.tree_document import exact_json, unique_id
-from games.tree_format import parse_tree
+from games.tree_format import exact_sum, parse_tree, short_text
 
 MAXN: Final = "maxn"
 ZERO_SUM: Final = "zero_sum"
@@ -100,6 +103,7 @@ class _Reader:
 
     def __init__(self, tokens: list[Token], pointer: str, last_line: int):
         self.tokens = tokens
+        self.spend = current_deadline().spend
         self.at = 0
         self.pointer = pointer
         self.last_line = last_line
@@ -111,6 +115,7 @@ class _Reader:
         return self.tokens[self.at] if self.at < len(self.tokens) else None
 
     def next(self, kind: str, what: str) -> Token:
+        self.spend(1)
         token = self.peek()
         if token is None:
             raise self.fail(self.last_line, f"expected {what}, but the text ends")
@@ -132,6 +137,7 @@ class _Reader:
         return self.optional("close") is not None
 
     def optional(self, kind: str) -> Token | None:
+        self.spend(1)
         token = self.peek()
         if token is not None and token.kind == kind:
             self.at += 1
@@ -159,6 +165,7 @@ def tokenize(text: str, pointer: str = "/text") -> list[Token]:
     position = 0
     size = len(text)
     match = _TOKEN.match
+    spend = current_deadline().spend
     while position < size:
         found = match(text, position)
         if found is None:
@@ -171,6 +178,8 @@ def tokenize(text: str, pointer: str = "/text") -> list[Token]:
         assert kind is not None
         piece = found.group()
         position = found.end()
+        # a match costs about a microsecond, and more in proportion to its length
+        spend(1 + len(piece) // 64)
         if kind == "newline":
             line += 1
             continue
@@ -306,10 +315,13 @@ def _nodes(
     chances_of: list[list[Exact] | None] = []
     # Each entry: [node position, children still to come]
     stack: list[list[int]] = []
+    bits = active_limits().max_exact_bits
+    spend = current_deadline().spend
     while True:
         token = reader.peek()
         if token is None:
             break
+        spend(1 + count)
         if not stack and nodes:
             raise reader.fail(
                 token.line, "the tree is already complete; extra node after the last subtree"
@@ -380,6 +392,8 @@ def _nodes(
         own = outcomes.read()
         above = totals[stack[-1][0]] if stack else zero
         total = above if own is None else tuple(a + b for a, b in zip(above, own, strict=True))
+        if own is not None:
+            _check_payoffs(reader, line, name, total, bits)
         if stack:
             parent = stack[-1]
             slot = len(actions_of[parent[0]]) - parent[1]
@@ -415,18 +429,41 @@ def _nodes(
     return nodes
 
 
+def _check_payoffs(
+    reader: _Reader, line: int, name: str, total: tuple[Exact, ...], bits: int
+) -> None:
+    """Payoffs add up along a path; refuse a sum whose exact form has grown too large."""
+    for value in total:
+        if value.numerator.bit_length() > bits or value.denominator.bit_length() > bits:
+            check_exact_size(
+                value,
+                reader.pointer,
+                f"payoff of node {name!r} (line {line}), summed along its path",
+            )
+
+
 def _check_chances(reader: _Reader, line: int, name: str, listed: list[tuple[str, Exact]]) -> None:
     if not listed:
         raise reader.fail(line, f"chance node {name!r} has no actions")
     for action, chance in listed:
         if chance < 0 or chance > 1:
-            raise reader.fail(line, f"probability {chance} of {action!r} is not in [0, 1]")
-    total = sum((chance for _, chance in listed), Fraction(0))
+            raise reader.fail(
+                line, f"probability {short_text(chance)} of {action!r} is not in [0, 1]"
+            )
+
+    def refuse(total: Exact) -> None:
+        check_exact_size(
+            total,
+            reader.pointer,
+            f"sum of the probabilities at chance node {name!r} (line {line})",
+        )
+
+    total = exact_sum((chance for _, chance in listed), refuse=refuse)
     if total != 1:
         raise reader.fail(
             line,
-            f"the probabilities at chance node {name!r} sum to {total}, not exactly 1 "
-            "(write repeating decimals as fractions, e.g. 1/3)",
+            f"the probabilities at chance node {name!r} sum to {short_text(total)}, not "
+            "exactly 1 (write repeating decimals as fractions, e.g. 1/3)",
         )
 
 
@@ -436,7 +473,8 @@ def _leaf_value(reader: _Reader, line: int, name: str, total: tuple[Exact, ...],
         if first + second != 0:
             raise reader.fail(
                 line,
-                f"terminal node {name!r} pays ({first}, {second}), which is not zero-sum; "
+                f"terminal node {name!r} pays ({short_text(first)}, {short_text(second)}), "
+                "which is not zero-sum; "
                 'import it with mode "maxn"',
             )
         return exact_json(normalize(Fraction(first)))
@@ -448,7 +486,10 @@ def _quote(text: str) -> str:
 
 
 def _number(value: Exact) -> str:
-    return str(value)
+    text = exact_text(value)
+    if text is None:  # never for values read from a tree, which are capped at 1e300
+        raise ExactSizeError("a number of the tree is too large to write exactly", "/tree")
+    return text
 
 
 def write_efg(
@@ -481,7 +522,9 @@ def write_efg(
     lines = [f"EFG 2 R {_quote(title)} {{ {' '.join(map(_quote, names))} }}", '""', ""]
     infosets = [0] * (len(names) + 1)
     outcome = 0
+    spend = current_deadline().spend
     for index in tree.preorder(0):
+        spend(1 + len(tree.children[index]) + size)
         node_id = tree.ids[index]
         kind = tree.kinds[index]
         kids = tree.children[index]

@@ -17,6 +17,7 @@ from itertools import chain
 from typing import Final
 
 from games.errors import InvalidInputError, join_pointer
+from games.limits import current_deadline
 from games.numbers import Exact
 
 MAX: Final = "max"
@@ -60,9 +61,13 @@ def node_pointer(
 def leaves_below_all(tree: Tree, tops: list[int], children: Sequence[Sequence[int]]) -> list[int]:
     """Leaves (static nodes, under ``children``) of the subtrees under ``tops``, in order."""
     below = tree.leaves_below
-    return list(
-        chain.from_iterable(below(top, children) if children[top] else (top,) for top in tops)
-    )
+    spend = current_deadline().spend
+
+    def leaves_of(top: int) -> Sequence[int]:
+        spend(1)
+        return below(top, children) if children[top] else (top,)
+
+    return list(chain.from_iterable(map(leaves_of, tops)))
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -136,6 +141,7 @@ class Tree:
         """Indices of the subtree under ``top`` in preorder (parents first, left to right)."""
         if children is None:
             children = self.children
+        spend = current_deadline().spend
         order: list[int] = []
         stack = [top]
         while stack:
@@ -144,6 +150,7 @@ class Tree:
             kids = children[node]
             if kids:
                 stack.extend(reversed(kids))
+                spend(len(kids))
         return order
 
     def leaves(self) -> list[int]:
@@ -162,8 +169,11 @@ class Tree:
         several levels, children reordered) the subtree is walked.
         """
         kids = self.children if children is None else children
+        spend = current_deadline().spend
         low, high = top, top + 1
         while True:
+            # a level is sliced and tested in C: far cheaper than a step per node
+            spend(1 + (high - low) // 64)
             block = kids[low:high]
             if all(block):
                 if getattr(block[0], "step", 0) != 1 or getattr(block[-1], "step", 0) != 1:

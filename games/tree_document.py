@@ -9,10 +9,11 @@ parsers refuse nesting beyond a few hundred levels.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any, Final
 
-from games.numbers import Exact
+from games.errors import ExactSizeError
+from games.limits import current_deadline
+from games.numbers import Exact, exact_text, is_json_exact
 from games.tree import CHANCE, LEAF, Tree, Utility
 
 NESTING_LIMIT: Final = 100
@@ -20,10 +21,19 @@ NESTING_LIMIT: Final = 100
 
 
 def exact_json(value: Exact) -> int | str:
-    """An integer as itself, a fraction as the exact string ``"p/q"``."""
-    if isinstance(value, Fraction):
-        return f"{value.numerator}/{value.denominator}"
-    return value
+    """An integer within 64 bits as itself; any other number (a fraction, a larger
+    integer) as its exact string, ``"p/q"`` or the digits, which every tree endpoint
+    reads back exactly (JSON encoders refuse integers past 64 bits).
+
+    :raises ExactSizeError: the number is too long to write (never for numbers read
+        from a tree, which are capped at 1e300, nor for sums bounded as they grow).
+    """
+    if type(value) is int and is_json_exact(value):
+        return value
+    text = exact_text(value)
+    if text is None:
+        raise ExactSizeError("a number of the tree is too large to write exactly", "")
+    return text
 
 
 def utility_json(value: Utility) -> int | str | list[int | str]:
@@ -69,15 +79,23 @@ def tree_document(tree: Tree, *, flat: bool | None = None) -> dict[str, Any]:
     """
     if flat is None:
         flat = tree.max_depth() > NESTING_LIMIT
-    objects = [node_object(tree, index) for index in range(len(tree))]
+    spend = current_deadline().spend
+
+    def write(index: int) -> dict[str, Any]:
+        spend(4 + tree.utility_size)
+        return node_object(tree, index)
+
+    objects = list(map(write, range(len(tree))))
     ids = tree.ids
     if flat:
         for index, kids in enumerate(tree.children):
             if kids:
+                spend(len(kids))
                 objects[index]["children"] = [ids[kid] for kid in kids]
         return {"root": ids[0], "nodes": objects}
     for index, kids in enumerate(tree.children):
         if kids:
+            spend(len(kids))
             objects[index]["children"] = [objects[kid] for kid in kids]
     return objects[0]
 

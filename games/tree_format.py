@@ -14,19 +14,32 @@ Nodes without ``kind`` alternate from their parent (the root takes the
 request's root kind); nodes without ``id`` are named
 ``<parent id>.<position>`` with the root called ``root``. The walk is
 iterative, so depth is bounded by the configured limit, not by Python's stack.
+
+Every pass over the input spends on the deadline of the computation in progress
+(``games.limits.current_deadline``) in proportion to the work it does, and the
+exact sum of a chance node's probabilities is bounded by ``Limits.max_exact_digits``
+as it is added up, so no input shape keeps the parser busy past the time limit.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
-from itertools import accumulate, chain, repeat
-from math import lcm
+from itertools import accumulate, chain, islice, repeat
+from math import gcd
 from operator import add
 from typing import Any, Final, cast
 
 from games.errors import InvalidInputError, LimitExceededError, join_pointer
-from games.limits import Limits
-from games.numbers import Exact, describe_json, normalize, parse_exact
+from games.limits import Deadline, Limits, active_limits, check_exact_size, current_deadline
+from games.numbers import (
+    MAX_MAGNITUDE,
+    Exact,
+    describe_json,
+    exact_text,
+    normalize,
+    parse_exact,
+)
 from games.tree import CHANCE, LEAF, MAX, MIN, PLAYER, ROOT_ID, Tree, Utility, node_pointer
 
 NODE_FIELDS: Final = frozenset({"id", "kind", "value", "eval", "move", "children", "p", "player"})
@@ -62,6 +75,11 @@ def parse_tree(
         On any structural or value error, with a pointer to the field.
     LimitExceededError
         When the tree has more nodes or levels than ``limits`` allow.
+    ExactSizeError
+        When the exact sum of a chance node's probabilities needs more digits than
+        ``Limits.max_exact_digits``.
+    TimeLimitError
+        When the deadline of the computation in progress passes.
     """
     if root not in (MAX, MIN):
         raise InvalidInputError(f'root must be "max" or "min", got {root!r}', "/root")
@@ -94,6 +112,11 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
     """
     if not _plain_internal(raw):
         return None
+    deadline = current_deadline()
+    # Each level is handled by a dozen whole-list passes; the level's width is spent
+    # before the first and between the costly ones, so a level of a million nodes
+    # reads the clock several times.
+    spend = deadline.spend
     ids = [ROOT_ID]
     kinds: list[str] = []
     values: list[Utility | None] = []
@@ -116,12 +139,16 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
     depth = 0
     leaves = 0
     while True:
+        width = len(level)
+        spend(width)
         shapes = list(map(type, level))
         classified = _classify_level(level, shapes)
         if classified is None:
             return None
+        spend(width)
         subs, scores, stated, chances = classified
-        width = len(level)
+        if not _within_magnitude(scores):
+            return None  # the general walk refuses the integer with its pointer
         if stated is None and type(turns) is str:
             internal = scores.count(None)
             if internal == width:
@@ -154,10 +181,11 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
             above: list[str | None] = list(
                 chain.from_iterable(map(repeat, parent_kinds, parent_counts))
             )
-            read = _plain_probabilities(chances, above or [None], numbers)
+            read = _plain_probabilities(chances, above or [None], numbers, deadline)
             if read is None:
                 return None
             probabilities.extend(read)
+        spend(width)
         start = len(kinds)
         kinds.extend(level_kinds)
         if CHANCE in level_kinds:
@@ -175,28 +203,33 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
         else:
             counts = [0 if sub is None else len(sub) for sub in subs]
         leaves += counts.count(0)
+        spend(width)
         total = len(ids)
         ends = list(accumulate(counts, initial=total))
-        children.extend(map(range, ends[:-1], ends[1:]))
+        _extend(children, map(range, ends[:-1], ends[1:]), spend)
         added = ends[-1] - total
         if not added:
             break
         if ends[-1] > limits.max_nodes or depth + 1 > limits.max_depth:
             return None  # the general walk raises the limit error with its pointer
+        spend(added)
         first = total - len(level)
         slots = [str(slot) for slot in range(max(counts))]
         prefixes = [ids[first + i] + "." for i, count in enumerate(counts) if count]
         sizes = list(filter(None, counts))
-        ids.extend(
+        _extend(
+            ids,
             map(
                 add,
                 chain.from_iterable(map(repeat, prefixes, sizes)),
                 chain.from_iterable(map(slots.__getitem__, map(slice, sizes))),
-            )
+            ),
+            spend,
         )
-        parents.extend(chain.from_iterable(map(repeat, range(first, total), counts)))
-        positions.extend(chain.from_iterable(map(range, counts)))
+        _extend(parents, chain.from_iterable(map(repeat, range(first, total), counts)), spend)
+        _extend(positions, chain.from_iterable(map(range, counts)), spend)
         depths.extend(repeat(depth + 1, added))
+        spend(added)
         # below MAX comes MIN and below MIN comes MAX; chance passes its turn on
         if type(turns) is str and stated is None and CHANCE not in level_kinds:
             turns = MIN if turns == MAX else MAX
@@ -207,11 +240,17 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
                 for kind, turn in zip(level_kinds, per_node, strict=True)
             ]
             turns = list(chain.from_iterable(map(repeat, handed, counts)))
+            spend(added)
         parent_kinds, parent_counts = level_kinds, counts
         level = list(chain.from_iterable(filter(None, subs)))
         depth += 1
-    if chance_nodes and _settle_chance(children, probabilities, chance_nodes) is not None:
-        return None
+    if chance_nodes:
+
+        def pointer(index: int) -> str:
+            return node_pointer(base, parents, positions, array_nodes, index)
+
+        if _settle_chance(children, probabilities, chance_nodes, ids, pointer) is not None:
+            return None
     count = len(ids)
     return Tree(
         ids=ids,
@@ -346,11 +385,12 @@ def _uniform_objects(level: list[dict[str, Any]]) -> Level | None:
 
 
 def _plain_probabilities(
-    chances: list[Any], above: list[str | None], numbers: dict[str, Exact]
+    chances: list[Any], above: list[str | None], numbers: dict[str, Exact], deadline: Deadline
 ) -> list[Exact | None] | None:
     """Stated probabilities of one level, each distinct string parsed once; None when
     one is malformed, out of [0, 1] or under a node that is not a chance node."""
     read: list[Exact | None] = []
+    spend = deadline.spend
     for chance, parent in zip(chances, above, strict=True):
         if chance is None:
             read.append(None)
@@ -359,6 +399,7 @@ def _plain_probabilities(
             return None
         value = numbers.get(chance) if type(chance) is str else None
         if value is None:
+            spend(_PARSE_COST)
             try:
                 value = parse_exact(chance, "")
             except InvalidInputError:
@@ -371,17 +412,31 @@ def _plain_probabilities(
     return read
 
 
+_PARSE_COST: Final = 8
+"""Units of work charged for reading one numeric string (up to 200 characters)."""
+
+
 def _settle_chance(
-    children: list[range], probabilities: list[Exact | None], chance_nodes: list[int]
+    children: list[range],
+    probabilities: list[Exact | None],
+    chance_nodes: list[int],
+    ids: list[str],
+    pointer: Callable[[int], str],
 ) -> tuple[int, int, Exact | None] | None:
     """Give every outcome of an all-silent chance node the uniform probability and check
     that stated ones sum to exactly 1.
 
     Returns None when all is well, else (culprit, chance node, sum): the sum is None
     when the culprit is an outcome lacking ``p`` among siblings that state it.
+
+    :raises ExactSizeError: the exact sum of one node's probabilities grows past
+        ``Limits.max_exact_digits`` (the pointer, from ``pointer``, is that node's
+        ``children``).
     """
+    deadline = current_deadline()
     for node in chance_nodes:
         kids = children[node]
+        deadline.spend(1)
         stated = probabilities[kids.start : kids.stop]
         # (identity tests: == against None would call Fraction.__eq__ for each outcome)
         missing = [slot for slot, chance in enumerate(stated) if chance is None]
@@ -391,12 +446,122 @@ def _settle_chance(
                 probabilities[kids.start : kids.stop] = [uniform] * len(kids)
                 continue
             return kids.start + missing[0], node, None
-        exact = cast(list[Exact], stated)
-        # sum over a common denominator in integers: several times faster than Fractions
-        common = lcm(*(chance.denominator for chance in exact))
-        if sum(chance.numerator * (common // chance.denominator) for chance in exact) != common:
-            return node, node, normalize(Fraction(sum(exact, Fraction(0))))
+        total = exact_sum(
+            cast(list[Exact], stated), deadline=deadline, refuse=_refuser(ids, pointer, node)
+        )
+        if total != 1:
+            return node, node, total
     return None
+
+
+def _refuser(ids: list[str], pointer: Callable[[int], str], node: int) -> Callable[[Exact], None]:
+    """Refuse the probability sum of chance node ``node``, pointing at its children."""
+
+    def refuse(total: Exact) -> None:
+        check_exact_size(
+            total,
+            join_pointer(pointer(node), "children"),
+            f"sum of the probabilities of chance node {ids[node]!r}",
+        )
+
+    return refuse
+
+
+def exact_sum(
+    values: Iterable[Exact],
+    *,
+    deadline: Deadline | None = None,
+    refuse: Callable[[Exact], None] | None = None,
+) -> Exact:
+    """Exact sum of ``values``, added in integers over a common denominator.
+
+    The denominator grows one term at a time (one gcd where it changes, none while the
+    terms share it, the usual case), so a sum that grows too large is refused as soon
+    as it does, rather than after one huge ``lcm``; intermediate numbers may reach
+    twice ``Limits.max_exact_digits``, the sum itself that many. Each term is charged
+    to ``deadline`` (by default the one of the computation in progress) by its size.
+
+    :raises ExactSizeError: the sum, or its running denominator, grows past the limit;
+        ``refuse`` is called with the number (and only then, so working out its
+        pointer costs nothing otherwise) and raises the error naming the field.
+    :raises TimeLimitError: the deadline passes.
+    """
+    clock = deadline if deadline is not None else current_deadline()
+    refused = refuse if refuse is not None else _refuse_sum
+    bits = active_limits().max_exact_bits
+    ceiling = 2 * bits
+    numerator = 0
+    common = 1
+    cost = 1
+    for value in values:
+        denominator = value.denominator
+        if denominator == common:
+            numerator += value.numerator
+        elif not common % denominator:
+            numerator += value.numerator * (common // denominator)
+        else:
+            shared = gcd(common, denominator)
+            scale = denominator // shared
+            numerator = numerator * scale + value.numerator * (common // shared)
+            common *= scale
+            size = common.bit_length()
+            if size > ceiling:
+                refused(common)
+            cost = 1 + size // 512
+        clock.spend(cost)
+    total = normalize(Fraction(numerator, common))
+    if total.numerator.bit_length() > bits or total.denominator.bit_length() > bits:
+        refused(total)
+    return total
+
+
+def _refuse_sum(total: Exact) -> None:
+    check_exact_size(total, "", "sum")
+
+
+def short_text(value: Exact) -> str:
+    """``value`` for an error message: exact when short, else its approximate size.
+
+    Messages never convert an unbounded number to a string (Python refuses integers
+    past 4,300 digits, and a message that long helps nobody).
+    """
+    text = exact_text(value) if _digits_at_most(value, 80) else None
+    if text is not None and len(text) <= 80:
+        return text
+    try:
+        approximate = f"{float(value):.6g}"
+    except OverflowError:
+        approximate = "a number beyond 1e308"
+    return f"{approximate} (exact form too long to show)"
+
+
+def _digits_at_most(value: Exact, digits: int) -> bool:
+    # 3.33 bits per digit, so this many bits never needs more digits than that
+    limit = digits * 3
+    return value.numerator.bit_length() <= limit and value.denominator.bit_length() <= limit
+
+
+_CHUNK: Final = 32_768
+"""Items one whole-list step of :func:`plain_tree` adds between two spends."""
+
+
+def _extend(target: list[Any], items: Iterator[Any], spend: Callable[[int], None]) -> None:
+    """``target.extend(items)`` a chunk at a time (each chunk in C), spending on each."""
+    while True:
+        size = len(target)
+        target.extend(islice(items, _CHUNK))
+        added = len(target) - size
+        spend(added)
+        if added < _CHUNK:
+            return
+
+
+def _within_magnitude(scores: list[Any]) -> bool:
+    """Whether every integer leaf value of a level (None elsewhere) is within 1e300."""
+    return (
+        max(filter(None, scores), default=0) <= MAX_MAGNITUDE
+        and min(filter(None, scores), default=0) >= -MAX_MAGNITUDE
+    )
 
 
 def _plain_internal(node: Any) -> bool:
@@ -433,6 +598,7 @@ class _TreeBuilder:
         self.given_ids = bytearray()
         self.bare_leaves = bytearray()
         self.number_cache: dict[str, Exact] = {}
+        self.spend = current_deadline().spend
         self.any_given = False
         self.any_array = False
         self.source_pointers: list[str] | None = None
@@ -480,8 +646,10 @@ class _TreeBuilder:
             )
         if len(nodes) > self.limits.max_nodes:
             raise _too_many_nodes(self.limits, join_pointer(base, "nodes"))
+        spend = current_deadline().spend
         by_id: dict[str, int] = {}
         for position, node in enumerate(nodes):
+            spend(1)
             where = f"{base}/nodes/{position}"
             if not isinstance(node, dict):
                 raise InvalidInputError(
@@ -505,6 +673,7 @@ class _TreeBuilder:
             kids = node.get("children")
             if kids is None:
                 continue
+            spend(1 + len(kids) if isinstance(kids, list) else 1)
             where = f"{base}/nodes/{position}/children"
             if not isinstance(kids, list):
                 raise InvalidInputError(
@@ -555,6 +724,8 @@ class _TreeBuilder:
     def raise_unreachable(
         self, nodes: list[dict[str, Any]], parent_of: list[int], by_id: dict[str, int]
     ) -> None:
+        spend = current_deadline().spend
+        spend(len(self.ids))
         reached = {by_id[name] for name in self.ids}
         for position in range(len(nodes)):
             if position in reached:
@@ -564,6 +735,7 @@ class _TreeBuilder:
             seen = {position}
             step = parent_of[position]
             while step != -1 and step not in seen:
+                spend(1)
                 seen.add(step)
                 step = parent_of[step]
             where = f"{self.base}/nodes/{position}"
@@ -601,6 +773,7 @@ class _TreeBuilder:
         flat_children = self.flat_children
         base = self.base
         node_fields = NODE_FIELDS
+        spend = current_deadline().spend
         # queue entries: (raw node, parent index, position among siblings, default kind, source)
         queue: list[tuple[Any, int, int, str, int] | None] = [(top, -1, 0, self.root, top_source)]
         enqueue = queue.append
@@ -612,6 +785,7 @@ class _TreeBuilder:
             node, parent, position, turn, source = entry
             index = head
             head += 1
+            spend(1)
             parents.append(parent)
             positions.append(position)
             if parent >= 0:
@@ -739,7 +913,7 @@ class _TreeBuilder:
                 players.append(None)
                 if self.utility_size != 0:
                     self.check_size(0, index, None)
-                if kind_of is int:
+                if kind_of is int and -MAX_MAGNITUDE <= node <= MAX_MAGNITUDE:
                     values.append(node)
                 else:
                     values.append(self.number(node, index, None))
@@ -784,7 +958,9 @@ class _TreeBuilder:
         raw = node["value"]
         self.values.append(
             raw
-            if type(raw) is int and self.utility_size == 0
+            if type(raw) is int
+            and self.utility_size == 0
+            and -MAX_MAGNITUDE <= raw <= MAX_MAGNITUDE
             else self.read_utility(raw, index, "value")
         )
         self.evals.append(None)
@@ -798,6 +974,7 @@ class _TreeBuilder:
             return value
         if not raw:
             raise self.fail(index, field, "a utility list needs one number per player")
+        current_deadline().spend(len(raw))
         utilities = tuple(
             self.number(item, index, f"{field}/{slot}") for slot, item in enumerate(raw)
         )
@@ -810,12 +987,13 @@ class _TreeBuilder:
         Numeric strings repeat a lot in large trees (probabilities such as "0.25"),
         so each distinct string is parsed once.
         """
-        if type(raw) is int:
+        if type(raw) is int and -MAX_MAGNITUDE <= raw <= MAX_MAGNITUDE:
             return raw
         if type(raw) is str:
             known = self.number_cache.get(raw)
             if known is not None:
                 return known
+        self.spend(_PARSE_COST)
         try:
             value = parse_exact(raw, "")
         except InvalidInputError as error:
@@ -859,7 +1037,9 @@ class _TreeBuilder:
 
     def check_chance_nodes(self) -> None:
         """Fill in uniform probabilities; make sure stated ones sum to exactly 1."""
-        problem = _settle_chance(self.children, self.probabilities, self.chance_nodes)
+        problem = _settle_chance(
+            self.children, self.probabilities, self.chance_nodes, self.ids, self.pointer
+        )
         if problem is None:
             return
         index, node, total = problem
@@ -874,7 +1054,7 @@ class _TreeBuilder:
             node,
             "children",
             f"the probabilities of the outcomes of chance node {self.ids[node]!r} sum to "
-            f"{total}, not 1",
+            f"{short_text(total)}, not 1",
         )
 
     def bad_internal_kind(self, index: int, kind: object) -> InvalidInputError:
@@ -914,7 +1094,9 @@ class _TreeBuilder:
 
     def check_unique_ids(self) -> None:
         seen: dict[str, int] = {}
+        spend = self.spend
         for index, node_id in enumerate(self.ids):
+            spend(1)
             first = seen.setdefault(node_id, index)
             if first == index:
                 continue
