@@ -5,7 +5,13 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from api.fields import StrictBoolean, StrictInteger
-from api.tree_schemas import bounds_field, max_sum_field, ref, tie_break_field
+from api.tree_schemas import (
+    MAX_DEPTH_CUTOFF,
+    bounds_field,
+    max_sum_field,
+    ref,
+    tie_break_field,
+)
 
 IMPORT_FORMATS = ("efg", "cs188")
 EXPORT_FORMATS = ("efg", "dot")
@@ -115,7 +121,7 @@ class RenderRequestSchema(TreeInputSchema):
     depth = StrictInteger(
         load_default=None,
         allow_none=True,
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=MAX_DEPTH_CUTOFF),
         metadata={"description": "Depth cutoff in plies; null searches to the leaves."},
     )
     prune_on_equality = StrictBoolean(

@@ -18,6 +18,11 @@ def ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
+MAX_DEPTH_CUTOFF = 2**63 - 1
+"""Largest depth cutoff taken: answers echo it, and JSON integers stop at 64 bits (a
+cutoff past the deepest node searches the whole tree anyway)."""
+
+
 class TreeInputSchema(Schema):
     tree = fields.Raw(
         required=True,
@@ -30,7 +35,7 @@ class TreeInputSchema(Schema):
     depth = StrictInteger(
         load_default=None,
         allow_none=True,
-        validate=validate.Range(min=0),
+        validate=validate.Range(min=0, max=MAX_DEPTH_CUTOFF),
         metadata={
             "description": "Depth cutoff in plies (H-minimax): nodes at this depth are "
             "scored by their eval. null searches to the leaves."

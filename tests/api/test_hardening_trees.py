@@ -551,3 +551,21 @@ def test_render_refuses_a_large_tree_before_solving_it() -> None:
     body = problem(response, 413, "limit-exceeded")
     assert "2000 nodes" in body["detail"] and "2002" in body["detail"]
     assert elapsed < 5.0 + 1
+
+
+@pytest.mark.parametrize(
+    "path", ["/v1/trees/minimax", "/v1/trees/alphabeta", "/v1/trees/expectimax", "/v1/trees/maxn"]
+)
+def test_depth_cutoffs_past_64_bits_are_refused_and_the_largest_is_echoed(path: str) -> None:
+    # answers echo the cutoff, and a JSON integer past 64 bits made the answer a 500
+    tree: Any = [[1, 2], [3]]
+    if path.endswith("maxn"):
+        tree = {"player": 0, "children": [{"value": [1, 2]}, {"value": [2, 1]}]}
+    client = client_for(5.0)
+    response, elapsed = post(client, path, {"tree": tree, "depth": 2**63})
+    body = problem(response, 422, "invalid-request")
+    assert body["errors"][0]["pointer"] == "/depth"
+    assert elapsed < 5.0 + 1
+    answer, _ = post(client, path, {"tree": tree, "depth": 2**63 - 1})
+    assert answer.status_code == 200, answer.get_data(as_text=True)
+    assert answer.get_json()["depth"] == 2**63 - 1
