@@ -43,7 +43,7 @@ from games.limits import Limits, active_limits, check_exact_size, current_deadli
 from games.numbers import Exact, exact_text, normalize, parse_exact
 from games.tree import CHANCE, LEAF, MAX, MIN, PLAYER, Tree
 from games.tree_document import exact_json, unique_id
-from games.tree_format import exact_sum, parse_tree, short_text
+from games.tree_format import exact_sum, parse_tree, short_text, sum_text
 
 MAXN: Final = "maxn"
 ZERO_SUM: Final = "zero_sum"
@@ -462,7 +462,7 @@ def _check_chances(reader: _Reader, line: int, name: str, listed: list[tuple[str
     if total != 1:
         raise reader.fail(
             line,
-            f"the probabilities at chance node {name!r} sum to {short_text(total)}, not "
+            f"the probabilities at chance node {name!r} sum to {sum_text(total)}, not "
             "exactly 1 (write repeating decimals as fractions, e.g. 1/3)",
         )
 

@@ -520,25 +520,66 @@ def _refuse_sum(total: Exact) -> None:
 
 
 def short_text(value: Exact) -> str:
-    """``value`` for an error message: exact when short, else its approximate size.
+    """``value`` for an error message: exact when short, else to six significant digits.
 
     Messages never convert an unbounded number to a string (Python refuses integers
     past 4,300 digits, and a message that long helps nobody).
     """
-    text = exact_text(value) if _digits_at_most(value, 80) else None
-    if text is not None and len(text) <= 80:
+    text = _short_exact(value)
+    if text is not None:
         return text
-    try:
-        approximate = f"{float(value):.6g}"
-    except OverflowError:
-        approximate = "a number beyond 1e308"
-    return f"{approximate} (exact form too long to show)"
+    return f"{_approximate(value)} (exact form too long to show)"
 
 
-def _digits_at_most(value: Exact, digits: int) -> bool:
-    # 3.33 bits per digit, so this many bits never needs more digits than that
-    limit = digits * 3
-    return value.numerator.bit_length() <= limit and value.denominator.bit_length() <= limit
+def sum_text(total: Exact, target: int = 1) -> str:
+    """A sum that should have been ``target``, for an error message: as
+    :func:`short_text`, but ``target`` plus or minus the difference when the sum rounds
+    to ``target`` (so a sum that misses 1 by 1e-400 does not read "sums to 1, not 1")."""
+    text = _short_exact(total)
+    if text is not None:
+        return text
+    if _approximate(total) != _approximate(target):
+        return short_text(total)
+    difference = total - target
+    sign = "+" if difference > 0 else "-"
+    return f"{target} {sign} {short_text(-difference if difference < 0 else difference)}"
+
+
+def _approximate(value: Exact) -> str:
+    """Six significant digits of ``value``, worked out in integers (no float overflow or
+    underflow, whatever the exponent)."""
+    if value == 0:
+        return "0"
+    numerator, denominator = abs(value.numerator), value.denominator
+    # log10(n / d) from the binary lengths, then corrected by at most a step or two
+    exponent = int((numerator.bit_length() - denominator.bit_length()) * 0.30103)
+    if exponent >= 0:
+        mantissa = Fraction(numerator, denominator * 10**exponent)
+    else:
+        mantissa = Fraction(numerator * 10**-exponent, denominator)
+    while mantissa >= 10:
+        mantissa /= 10
+        exponent += 1
+    while mantissa < 1:
+        mantissa *= 10
+        exponent -= 1
+    digits = f"{float(mantissa):.6g}"
+    if digits == "10":  # rounding carried into the next power of ten
+        digits, exponent = "1", exponent + 1
+    sign = "-" if value < 0 else ""
+    if -4 <= exponent < 6:
+        return f"{sign}{float(Fraction(digits) * Fraction(10) ** exponent):.6g}"
+    return f"{sign}{digits}e{exponent:+03d}"
+
+
+def _short_exact(value: Exact, longest: int = 80) -> str | None:
+    """The exact text of ``value`` if at most ``longest`` characters, else None (without
+    converting a long number: 3 bits per digit bounds the digits from above)."""
+    bits = 3 * longest
+    if value.numerator.bit_length() > bits or value.denominator.bit_length() > bits:
+        return None
+    text = exact_text(value)
+    return text if text is not None and len(text) <= longest else None
 
 
 _CHUNK: Final = 32_768
@@ -1054,7 +1095,7 @@ class _TreeBuilder:
             node,
             "children",
             f"the probabilities of the outcomes of chance node {self.ids[node]!r} sum to "
-            f"{short_text(total)}, not 1",
+            f"{sum_text(total)}, not 1",
         )
 
     def bad_internal_kind(self, index: int, kind: object) -> InvalidInputError:

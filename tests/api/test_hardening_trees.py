@@ -426,6 +426,19 @@ def test_probability_sum_too_long_to_print_is_described_not_printed() -> None:
     assert elapsed < 0.5 + 1
 
 
+def test_probability_sum_missing_1_by_a_hair_says_by_how_much() -> None:
+    # 1e-400 + 1 has 401 digits; rounded it reads 1, so the message gives the difference
+    tree = {"kind": "chance", "children": [{"p": "1e-400", "value": 1}, {"p": 1, "value": 2}]}
+    response, elapsed = post(client_for(0.5), "/v1/trees/expectimax", {"tree": tree})
+    body = problem(response, 422, "invalid-input")
+    assert "sum to 1 + 1e-400 (exact form too long to show), not 1" in body["detail"]
+    text = 'EFG 2 R "x" { "A" } ""\nc "" 1 "" { "a" 1e-400 "b" 1 } 0\nt "" 1 "o" { 1 }\nt "" 0\n'
+    imported, _ = post(client_for(0.5), "/v1/trees/import", {"format": "efg", "text": text})
+    detail = problem(imported, 422, "invalid-input")["detail"]
+    assert "sum to 1 + 1e-400 (exact form too long to show), not exactly 1" in detail
+    assert elapsed < 0.5 + 1
+
+
 def test_efg_chance_probabilities_past_the_digit_limit_are_refused() -> None:
     moves = " ".join(f'"a{k}" {p}' for k, p in enumerate(huge_denominators(4000)))
     text = f'EFG 2 R "c" {{ "A" }} ""\nc "" 1 "" {{ {moves} }} 0\n' + 't "" 1 "o" { 1 }\n' * 4000
