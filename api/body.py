@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from typing import Any
 
 import orjson
@@ -13,6 +12,7 @@ from marshmallow import Schema
 
 from api.problems import ApiProblem
 from games.errors import FieldError
+from games.limits import current_deadline
 
 
 def json_body() -> Any:
@@ -31,6 +31,7 @@ def json_body() -> Any:
             [FieldError("", "Content-Type must be application/json")],
         )
     data = _read_body()
+    current_deadline().check()
     if not data:
         raise ApiProblem(
             400,
@@ -40,7 +41,7 @@ def json_body() -> Any:
             [FieldError("", "empty body")],
         )
     try:
-        if _LONG_DIGITS.search(data):
+        if _LONG_RUN in data.translate(_DIGITS_AS_ZERO):
             return _exact_loads(data)
         return orjson.loads(data)
     except RecursionError:
@@ -67,7 +68,10 @@ def json_body() -> Any:
 
 # A run of 19 digits may be an integer beyond 64 bits, which orjson would turn into a
 # float; such bodies are read by the standard library, which keeps every integer exact.
-_LONG_DIGITS = re.compile(rb"\d{19}")
+# (Found by mapping every digit to "0" and looking for 19 zeros: both run in C at
+# memory speed, where a regular expression takes most of a second on 20 MB.)
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
+_LONG_RUN = b"0" * 19
 
 _MAX_INTEGER_DIGITS = 4000
 """Longest JSON integer read (Python refuses to convert longer ones)."""
@@ -146,6 +150,7 @@ def _read_body() -> bytes:
 def load(schema: Schema) -> Any:
     """Decode the JSON body and validate its envelope with ``schema``."""
     data = json_body()
+    current_deadline().check()
     if not isinstance(data, dict):
         raise ApiProblem(
             422,

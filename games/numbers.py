@@ -150,7 +150,7 @@ def to_float(value: Exact) -> int | float:
     try:
         return float(value)
     except OverflowError:
-        return math.copysign(sys.float_info.max, value)
+        return sys.float_info.max if value > 0 else -sys.float_info.max
 
 
 def is_json_exact(value: Exact) -> bool:
