@@ -42,10 +42,11 @@ max_requests_jitter = max(1, max_requests // 10)
 limit_request_line = 8190
 
 
-LONG_REQUEST = 1.0
-"""Seconds after which a request's worker yields CPU to the others (nice 10)."""
+LONG_REQUEST = 0.25
+"""Seconds after which a request's worker yields CPU to the others (nice 19); the small
+requests of a course (a homework tree, a 3x3 game, a lottery) take a few milliseconds."""
 
-LONG_NICENESS = 10
+LONG_NICENESS = 19
 
 
 def _lower_priority(worker: Any, thread_id: int) -> None:
@@ -58,10 +59,10 @@ def _lower_priority(worker: Any, thread_id: int) -> None:
 
 def pre_request(worker: Any, req: Any) -> None:
     """Start the clock that lowers this worker's priority if the request runs long."""
-    # Linux keeps a niceness per thread: aim at the thread that handles the request
-    timer = threading.Timer(
-        LONG_REQUEST, _lower_priority, (worker, threading.current_thread().native_id)
-    )
+    # Linux keeps a niceness per thread: aim at the thread that handles the request. Ask
+    # the kernel for its id: a worker forked from a preloaded master inherits the
+    # master's thread objects, whose ``native_id`` is the master's.
+    timer = threading.Timer(LONG_REQUEST, _lower_priority, (worker, threading.get_native_id()))
     timer.daemon = True
     worker.long_request_timer = timer
     worker.lowered = False
@@ -76,7 +77,7 @@ def post_request(worker: Any, req: Any, environ: Any, resp: Any) -> None:
         timer.join()
     if getattr(worker, "lowered", False):
         try:
-            os.setpriority(os.PRIO_PROCESS, threading.current_thread().native_id, 0)
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 0)
             worker.lowered = False
         except OSError:
             # raising priority needs CAP_SYS_NICE: let a fresh worker take this one's place

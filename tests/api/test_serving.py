@@ -23,6 +23,7 @@ from api.config import DEFAULTS
 
 ROOT = Path(__file__).resolve().parents[2]
 PROBLEM = "application/problem+json"
+MASTER: dict[str, int] = {}
 
 
 def test_hard_timeout_comes_well_after_the_apps_time_limit() -> None:
@@ -59,6 +60,7 @@ def server() -> Iterator[int]:
                 if time.monotonic() > deadline or process.poll() is not None:
                     raise RuntimeError("gunicorn did not start") from None
                 time.sleep(0.2)
+        MASTER["pid"] = process.pid
         yield port
     finally:
         process.terminate()
@@ -158,3 +160,47 @@ def test_a_quick_request_keeps_its_priority() -> None:
     serving.post_request(worker, None, {}, None)
     assert os.getpriority(os.PRIO_PROCESS, me) == before
     assert worker.alive
+
+
+def _niceness(pid: int) -> int:
+    # field 19 of /proc/<pid>/stat, counted after the command name in parentheses
+    return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[16])
+
+
+def test_only_the_worker_of_a_long_request_is_lowered(server: int) -> None:
+    hunt = json.dumps(
+        {"type": "alphabeta", "depth": 4, "branching": [6, 6], "min_pruned_leaves": 1295}
+    )
+    outcome: list[int] = []
+    slow = threading.Thread(
+        target=lambda: outcome.append(
+            _request(
+                server,
+                "POST",
+                "/v1/problems/generate",
+                hunt,
+                headers={"Content-Type": "application/json"},
+            )[0]
+        )
+    )
+    slow.start()
+    time.sleep(serving.LONG_REQUEST + 0.5)
+    master = MASTER["pid"]
+    workers = [
+        int(entry.name)
+        for entry in Path("/proc").iterdir()
+        if entry.name.isdigit()
+        and (entry / "stat").exists()
+        and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == master
+    ]
+    lowered = [_niceness(pid) for pid in workers]
+    slow.join()
+    assert _niceness(master) == 0
+    assert lowered == [serving.LONG_NICENESS]
+    assert outcome and outcome[0] in (413, 422)
+    # the worker has its priority back for the next request (post_request runs just
+    # after the answer is sent)
+    settle = time.monotonic() + 5
+    while any(_niceness(pid) for pid in workers) and time.monotonic() < settle:
+        time.sleep(0.05)
+    assert all(_niceness(pid) == 0 for pid in workers)
