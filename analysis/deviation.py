@@ -14,6 +14,7 @@ from fractions import Fraction
 
 import numpy as np
 
+from games.limits import current_deadline
 from games.matrix import NormalFormGame, ObjectArray
 from games.numbers import Exact, normalize
 
@@ -33,11 +34,18 @@ class DeviationCheck:
 def pure_payoffs_against(
     game: NormalFormGame, player: int, profile: Sequence[Sequence[Exact | float]]
 ) -> list[Fraction]:
-    """Player's expected payoff from each pure strategy when the others play ``profile``."""
+    """Player's expected payoff from each pure strategy when the others play ``profile``.
+
+    :raises TimeLimitError: the request's deadline passed.
+    """
+    clock = current_deadline()
     array: ObjectArray = np.moveaxis(game.payoffs[player], player, -1)
     for other in range(game.players):
         if other == player:
             continue
+        # one exact multiply-add per entry, on numbers the size of the probabilities
+        bits = max(Fraction(p).denominator.bit_length() for p in profile[other])
+        clock.spend(array.size * (1 + bits // 256))
         weights = np.empty(len(profile[other]), dtype=object)
         weights[:] = [Fraction(p) for p in profile[other]]
         array = np.tensordot(weights, array, axes=([0], [0]))

@@ -23,9 +23,9 @@ import numpy.typing as npt
 from scipy.optimize import linprog
 
 from analysis.rational_linalg import solve_exact
-from games.limits import Deadline
+from games.limits import Deadline, current_deadline, spend_on_size
 from games.matrix import NormalFormGame
-from games.numbers import Exact, normalize
+from games.numbers import Exact, exact_text, normalize, to_float
 
 _DENOMINATORS = (2, 3, 4, 6, 10, 12, 100, 1000, 10**6)
 
@@ -68,9 +68,12 @@ def iterated_elimination(
     mixed
         Look for domination by mixed strategies too (one LP per candidate).
     deadline
-        Checked before every linear program.
+        Charged by the work done (the request's deadline by default); each linear
+        program is given the time left.
+
+    :raises TimeLimitError: the deadline passed.
     """
-    clock = deadline or Deadline(None)
+    clock = deadline or current_deadline()
     alive = [list(range(size)) for size in game.shape]
     integers = [game.integer_payoffs(player) for player in range(game.players)]
     steps: list[DominanceStep] = []
@@ -96,7 +99,8 @@ def _next_step(
             continue
         table = _own_table(integers[player], alive, player)
         for position, strategy in enumerate(alive[player]):
-            clock.check()
+            # one comparison per entry of the table, vectorised
+            clock.spend(1 + table.size // 64)
             found = _pure_dominator(table, position, weak)
             kind_weak = weak and found is not None and _only_weak(table, position, found)
             weights: list[tuple[int, Fraction]] | None = None
@@ -104,10 +108,10 @@ def _next_step(
                 weights = [(found, Fraction(1))]
             elif mixed and len(alive[player]) > 2:
                 clock.check()
-                weights = _mixed_dominator(table, position, weak=False)
+                weights = _mixed_dominator(table, position, False, clock)
                 kind_weak = False
                 if weights is None and weak:
-                    weights = _mixed_dominator(table, position, weak=True)
+                    weights = _mixed_dominator(table, position, True, clock)
                     kind_weak = weights is not None
             if weights is not None:
                 dominated_by = tuple((alive[player][k], normalize(p)) for k, p in weights)
@@ -145,15 +149,14 @@ def _only_weak(table: npt.NDArray[Any], position: int, other: int) -> bool:
 
 
 def _mixed_dominator(
-    integers: npt.NDArray[Any], position: int, weak: bool
+    integers: npt.NDArray[Any], position: int, weak: bool, clock: Deadline
 ) -> list[tuple[int, Fraction]] | None:
     """An exact mixed strategy dominating row ``position``, or ``None``."""
     table = integers.astype(object)
     others = [k for k in range(table.shape[0]) if k != position]
-    values = np.asarray(table.astype(np.float64), dtype=np.float64)
-    scale = max(1.0, float(np.abs(values).max()))
-    others_values = values[others] / scale
-    target = values[position] / scale
+    values = _ratios(table)
+    others_values = values[others]
+    target = values[position]
     count, columns = len(others), values.shape[1]
     if weak:
         cost = -others_values.sum(axis=1)
@@ -168,41 +171,65 @@ def _mixed_dominator(
         rhs = -target
         bounds = [(0.0, None)] * count + [(None, 1.0)]
         equality = np.hstack([np.ones((1, count)), np.zeros((1, 1))])
+    left = clock.remaining()
     result = linprog(
-        cost, A_ub=upper, b_ub=rhs, A_eq=equality, b_eq=[1.0], bounds=bounds, method="highs"
+        cost,
+        A_ub=upper,
+        b_ub=rhs,
+        A_eq=equality,
+        b_eq=[1.0],
+        bounds=bounds,
+        method="highs",
+        options={} if left is None else {"time_limit": max(left, 1e-3)},
     )
+    clock.check()
     if result.status != 0:
         return None
     margin = -result.fun - (0.0 if not weak else float(target.sum()))
     if margin <= 1e-9:
         return None
     sigma = np.clip(result.x[:count], 0.0, None)
-    for candidate in _exact_candidates(table, others, position, sigma, weak):
-        if _dominates(table, others, position, candidate, weak):
+    for candidate in _exact_candidates(table, values, others, position, sigma, weak, clock):
+        if _dominates(table, others, position, candidate, weak, clock):
             return [(others[k], p) for k, p in enumerate(candidate) if p]
     return None
 
 
+def _ratios(table: npt.NDArray[np.object_]) -> npt.NDArray[np.float64]:
+    """``table`` divided by its largest absolute entry, in floats (the entries are integers
+    that may be far beyond the float range; the division is exact, then rounded)."""
+    entries: list[int] = table.ravel().tolist()
+    largest = max((abs(v) for v in entries), default=0) or 1
+    ratios = np.array([v / largest for v in entries], dtype=np.float64)
+    return ratios.reshape(table.shape)
+
+
 def _exact_candidates(
     table: npt.NDArray[np.object_],
+    values: npt.NDArray[np.float64],
     others: list[int],
     position: int,
     sigma: npt.NDArray[np.float64],
     weak: bool,
+    clock: Deadline,
 ) -> list[list[Fraction]]:
-    """Rational guesses near the LP's ``sigma``: simple fractions first, then the vertex."""
+    """Rational guesses near the LP's ``sigma``: simple fractions first, then the vertex.
+
+    ``values`` is ``table`` rescaled to floats (:func:`_ratios`).
+    """
     guesses = []
     for bound in _DENOMINATORS:
+        clock.spend(len(sigma))
         rounded = [Fraction(float(p)).limit_denominator(bound) for p in sigma]
         total = sum(rounded, Fraction(0))
         if total > 0:
             guesses.append([p / total for p in rounded])
     if weak:
         support = [k for k, p in enumerate(sigma) if p > 1e-9]
-        payoff = sigma @ np.asarray(table[others].astype(np.float64))
-        tight = np.flatnonzero(np.abs(payoff - table[position].astype(np.float64)) < 1e-7)
+        payoff = sigma @ values[others]
+        tight = np.flatnonzero(np.abs(payoff - values[position]) < 1e-7)
         equations = [[1] * len(support)] + [[table[others[k], c] for k in support] for c in tight]
-        solution = solve_exact(equations, [1] + [table[position, c] for c in tight])
+        solution = solve_exact(equations, [1] + [table[position, c] for c in tight], clock)
         if solution is not None:
             full = [Fraction(0)] * len(others)
             for k, p in zip(support, solution, strict=True):
@@ -217,13 +244,17 @@ def _dominates(
     position: int,
     sigma: list[Fraction],
     weak: bool,
+    clock: Deadline,
 ) -> bool:
     if any(p < 0 for p in sigma):
         return False
-    mixed = [
-        sum((p * table[others[k], c] for k, p in enumerate(sigma) if p), Fraction(0))
-        for c in range(table.shape[1])
-    ]
+    support = [(others[k], p) for k, p in enumerate(sigma) if p]
+    mixed = []
+    for c in range(table.shape[1]):
+        total = sum((p * table[row, c] for row, p in support), Fraction(0))
+        clock.spend(len(support))
+        spend_on_size(clock, total)
+        mixed.append(total)
     target = table[position]
     if weak:
         return all(u >= t for u, t in zip(mixed, target, strict=True)) and any(
@@ -248,7 +279,7 @@ def _explain(
     if len(dominated_by) == 1:
         by = labels[dominated_by[0][0]]
     else:
-        by = " + ".join(f"{p} {labels[k]}" for k, p in dominated_by)
+        by = " + ".join(f"{_text(p)} {labels[k]}" for k, p in dominated_by)
     who = (
         "row player"
         if game.is_bimatrix and player == 0
@@ -273,6 +304,11 @@ def _explain(
         "/".join(game.labels[p][s] for p, s in zip(others, profile, strict=True))
         for profile in itertools.product(*(alive[p] for p in others))
     ]
-    mine = ", ".join(str(v) for v in table[own.index(strategy)])
-    theirs = ", ".join(str(normalize(v)) for v in mixed)
+    mine = ", ".join(_text(v) for v in table[own.index(strategy)])
+    theirs = ", ".join(_text(normalize(v)) for v in mixed)
     return f"{text} ({', '.join(profiles)}): {by} pays {theirs}; {labels[strategy]} pays {mine}."
+
+
+def _text(value: Exact) -> str:
+    """``value`` exactly (``"2/3"``), or its nearest double when the exact form is too long."""
+    return exact_text(value) or repr(float(to_float(value)))

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from games.errors import DomainError, InvalidInputError
-from games.limits import Deadline
+from games.limits import Deadline, current_deadline
 from games.matrix import FloatArray, NormalFormGame
 
 
@@ -44,6 +44,8 @@ def lemke_howson(
         If ``label`` is not a label of the game.
     DomainError
         If the game has not two players or the path does not end (degenerate game).
+    TimeLimitError
+        When ``deadline`` (the request's by default) passes; every pivot is charged to it.
     """
     if not game.is_bimatrix:
         raise DomainError("Lemke-Howson needs a two-player game", "")
@@ -55,9 +57,7 @@ def lemke_howson(
         )
     first = game.float_payoffs(0)
     second = game.float_payoffs(1)
-    x, y, pivots = _walk(
-        first - first.min() + 1.0, second - second.min() + 1.0, label, deadline or Deadline(None)
-    )
+    x, y, pivots = _walk(_positive(first), _positive(second), label, deadline or current_deadline())
     row = x / x.sum()
     col = y / y.sum()
     row_payoff = float(row @ first @ col)
@@ -73,6 +73,19 @@ def lemke_howson(
     )
 
 
+def _positive(payoffs: FloatArray) -> FloatArray:
+    """Payoffs mapped into [1, 2] by a positive affine map (the equilibria stay the same).
+
+    Payoffs may be as large as 1e300; pivoting on them unscaled would overflow.
+    """
+    low = float(payoffs.min())
+    span = float(payoffs.max()) - low  # at most 2e300: finite
+    if span == 0.0:
+        return np.ones_like(payoffs)
+    shifted: FloatArray = (payoffs - low) / span + 1.0
+    return shifted
+
+
 def _walk(
     first: FloatArray, second: FloatArray, label: int, deadline: Deadline
 ) -> tuple[FloatArray, FloatArray, int]:
@@ -84,7 +97,19 @@ def _walk(
     entering = label
     in_row_tableau = label < rows
     limit = 50 * (rows + cols) ** 2 + 100
-    for pivots in range(1, limit + 1):
+    # one pivot updates every entry of a tableau, about a nanosecond each
+    row_cost = 1 + row_tableau.size // 1000
+    col_cost = 1 + col_tableau.size // 1000
+    pivots = 0
+    while True:
+        pivots += 1
+        if pivots > limit:
+            raise DomainError(
+                "Lemke-Howson did not end (the game is probably degenerate); "
+                "try another starting label",
+                "/lemke_howson_label",
+            )
+        deadline.spend(row_cost if in_row_tableau else col_cost)
         if in_row_tableau:
             leaving = _pivot(row_tableau, row_basis, entering)
         else:
@@ -93,14 +118,6 @@ def _walk(
             break
         entering = leaving
         in_row_tableau = not in_row_tableau
-        if pivots % 256 == 0:
-            deadline.check()
-    else:
-        raise DomainError(
-            "Lemke-Howson did not end (the game is probably degenerate); "
-            "try another starting label",
-            "/lemke_howson_label",
-        )
     x = np.zeros(rows)
     y = np.zeros(cols)
     for r, variable in enumerate(row_basis):

@@ -24,7 +24,7 @@ from analysis.pure_equilibria import (
 )
 from analysis.zero_sum import SecurityLevel, ZeroSumSolution, security_levels, zero_sum_solution
 from games.errors import DomainError, LimitExceededError
-from games.limits import Deadline
+from games.limits import Deadline, current_deadline
 from games.matrix import NormalFormGame
 
 MAX_AUTO_MIXED_DOMINANCE = 30
@@ -71,12 +71,19 @@ def analyze_matrix(
 ) -> MatrixReport:
     """Compute the requested parts of the analysis of ``game``.
 
+    Every part is charged to ``deadline`` (the request's by default).
+
     Raises
     ------
     LimitExceededError, DomainError
         When a part asked for explicitly cannot be computed for this game.
+    TimeLimitError
+        When the deadline passes.
+    ExactSizeError
+        When an exact number computed on the way grows past the exact-size limit
+        (its pointer is empty: the payoffs are responsible).
     """
-    clock = deadline or Deadline(None)
+    clock = deadline or current_deadline()
     parts = options.parts
     notes: list[str] = []
     exact = {"auto": None, "exact": True, "float": False}[options.arithmetic]
@@ -109,16 +116,21 @@ def analyze_matrix(
         checks = tuple(check(game, (e.row, e.col)) for e in equilibria.equilibria)
     if equilibria is not None and equilibria.exact:
         if "explanations" in parts and explainable(game):
-            explanations = tuple(
-                tuple(indifference_equations(game, e.row, e.col)) for e in equilibria.equilibria
-            )
+            explained = []
+            for e in equilibria.equilibria:
+                clock.check()
+                explained.append(tuple(indifference_equations(game, e.row, e.col)))
+            explanations = tuple(explained)
+    clock.check()
     solution = None
     if "zero_sum" in parts:
         if game.is_bimatrix and game.is_zero_sum():
             solution = zero_sum_solution(game, exact)
         elif "zero_sum" in options.explicit:
             notes.append("zero_sum is null: the payoffs do not add up to 0 in every cell")
+    clock.check()
     levels = tuple(security_levels(game, exact)) if "security_levels" in parts else None
+    clock.check()
     path = None
     if "lemke_howson" in parts:
         path = lemke_howson(game, options.lemke_howson_label, clock)
@@ -158,15 +170,19 @@ def _equilibria(
             )
         notes.append("equilibria skipped: mixed equilibria are computed for two players only")
         return None
-    if max(game.shape) > options.max_strategies and not explicit:
+    if max(game.shape) > options.max_strategies:
+        if explicit:
+            raise LimitExceededError(
+                f"enumerating all equilibria is limited to {options.max_strategies} "
+                "strategies per player; ask for lemke_howson to find one equilibrium of a "
+                "larger game",
+                "/include",
+            )
         notes.append(
             f"equilibria skipped: more than {options.max_strategies} strategies per "
             "player; ask for lemke_howson to find one equilibrium"
         )
         return None
-    try:
-        return extreme_equilibria(
-            game, exact=exact, max_strategies=options.max_strategies, deadline=clock
-        )
-    except LimitExceededError as error:
-        raise LimitExceededError(error.message, "/include") from None
+    return extreme_equilibria(
+        game, exact=exact, max_strategies=options.max_strategies, deadline=clock
+    )

@@ -26,8 +26,9 @@ from fractions import Fraction
 from xml.sax.saxutils import escape
 
 from games.errors import DomainError
+from games.limits import Deadline, current_deadline
 from games.matrix import NormalFormGame
-from games.numbers import Exact
+from games.numbers import Exact, exact_text, to_float
 
 _WIDTH, _HEIGHT, _MARGIN = 520, 360, 50
 _COLOURS = (
@@ -108,10 +109,17 @@ def best_response_svg(game: NormalFormGame, equilibria: Sequence[Profile] = ()) 
         parts.append(
             f'<circle cx="{point(row[0], col[0]).split(",")[0]}" '
             f'cy="{point(row[0], col[0]).split(",")[1]}" r="5" fill="red">'
-            f"<title>equilibrium p = {row[0]}, q = {col[0]}</title></circle>"
+            f"<title>equilibrium p = {_text(row[0])}, q = {_text(col[0])}</title></circle>"
         )
     parts.append("</svg>")
     return "\n".join(parts)
+
+
+def _text(value: Exact | float) -> str:
+    """A probability as written in a title: exact (``2/3``), else its nearest double."""
+    if isinstance(value, float):
+        return repr(value)
+    return exact_text(value) or repr(float(to_float(value)))
 
 
 def _staircase(
@@ -149,6 +157,8 @@ def envelope_svg(game: NormalFormGame, marks: Sequence[Exact | float] = ()) -> s
     ------
     DomainError
         Unless the game has two players and one of them has exactly two strategies.
+    TimeLimitError
+        When the request's deadline passes.
     """
     if not game.is_bimatrix or 2 not in game.shape:
         raise DomainError(
@@ -167,7 +177,7 @@ def envelope_svg(game: NormalFormGame, marks: Sequence[Exact | float] = ()) -> s
         second = payoffs[1, k] if mixer == 0 else payoffs[k, 1]
         lines.append((game.labels[opponent][k], Fraction(first), Fraction(second)))
     lower = zero_sum and mixer == 0
-    envelope = _envelope(lines, lower)
+    envelope = _envelope(lines, lower, current_deadline())
     mix_name = f"P({game.labels[mixer][0]})"
     who = "row player's payoff" if shown == 0 else "column player's payoff"
     title = f"{'Lower' if lower else 'Upper'} envelope of the {who} against {mix_name}"
@@ -175,19 +185,49 @@ def envelope_svg(game: NormalFormGame, marks: Sequence[Exact | float] = ()) -> s
 
 
 def _envelope(
-    lines: list[tuple[str, Fraction, Fraction]], lower: bool
+    lines: list[tuple[str, Fraction, Fraction]], lower: bool, clock: Deadline
 ) -> list[tuple[Fraction, Fraction]]:
-    """Corner points of the min (``lower``) or max of the lines over ``t`` in [0, 1]."""
-    breaks = {Fraction(0), Fraction(1)}
-    for _, a1, a2 in lines:
-        for _, b1, b2 in lines:
-            slope = (a1 - a2) - (b1 - b2)
-            if slope:
-                t = (b2 - a2) / slope
-                if 0 < t < 1:
-                    breaks.add(t)
-    pick = min if lower else max
-    return [(t, pick(u1 * t + u2 * (1 - t) for _, u1, u2 in lines)) for t in sorted(breaks)]
+    """Corner points of the min (``lower``) or max of the lines over ``t`` in [0, 1].
+
+    The line through ``(1, u1)`` and ``(0, u2)`` is ``u2 + (u1 - u2) t``. The upper
+    envelope of lines sorted by slope is a stack (a line is dropped when its neighbours
+    meet no later than it meets the one before): ``n log n`` exact steps for ``n`` lines.
+    A lower envelope is the upper envelope of the negated lines.
+    """
+    sign = -1 if lower else 1
+    ordered = sorted({(sign * (u1 - u2), sign * u2) for _, u1, u2 in lines})
+    clock.spend(len(ordered) * (1 + len(ordered).bit_length()))
+    hull: list[tuple[Fraction, Fraction]] = []
+    for slope, intercept in ordered:
+        clock.spend(4)
+        if hull and hull[-1][0] == slope:
+            hull.pop()  # same slope: the later one has the larger intercept
+        while len(hull) >= 2 and _hidden(hull[-2], hull[-1], (slope, intercept)):
+            hull.pop()
+        hull.append((slope, intercept))
+    # where each hull line takes over from the previous one, in increasing order
+    crossings = [(b1 - b2) / (s2 - s1) for (s1, b1), (s2, b2) in zip(hull, hull[1:], strict=False)]
+
+    def value(index: int, t: Fraction) -> Fraction:
+        slope, intercept = hull[index]
+        return sign * (intercept + slope * t)
+
+    first = next((k for k, x in enumerate(crossings) if x > 0), len(crossings))
+    last = next((k for k, x in enumerate(crossings) if x >= 1), len(crossings))
+    corners = [(Fraction(0), value(first, Fraction(0)))]
+    corners += [(crossings[k], value(k, crossings[k])) for k in range(first, last)]
+    corners.append((Fraction(1), value(last, Fraction(1))))
+    return corners
+
+
+Line = tuple[Fraction, Fraction]
+
+
+def _hidden(left: Line, middle: Line, right: Line) -> bool:
+    """Whether ``middle`` (slope between the others') is nowhere strictly above both others."""
+    (s1, b1), (s2, b2), (s3, b3) = left, middle, right
+    # left meets right no later than left meets middle
+    return (b1 - b3) * (s2 - s1) <= (b1 - b2) * (s3 - s1)
 
 
 def _draw(

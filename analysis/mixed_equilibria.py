@@ -31,8 +31,8 @@ import numpy.typing as npt
 from scipy.spatial import HalfspaceIntersection, QhullError
 
 from analysis.rational_linalg import solve_exact
-from games.errors import DomainError, LimitExceededError
-from games.limits import Deadline
+from games.errors import DomainError, LimitExceededError, TimeLimitError
+from games.limits import Deadline, check_exact_size, current_deadline, spend_on_size
 from games.matrix import FloatArray, NormalFormGame, ObjectArray, entries, scaled_to_integers
 from games.numbers import Exact, normalize
 
@@ -44,6 +44,11 @@ MAX_BASES = 100_000
 
 MAX_EXACT_BASES = 1_000
 """Most constraint subsets tried with rationals when the float search is in doubt."""
+
+QHULL_SECONDS_PER_VERTEX = 1e-4
+"""Generous cost of one vertex found by qhull (about 4e-5 s measured in 15 dimensions).
+A qhull call cannot be interrupted, so it is made only when the most vertices the
+polytope can have (the upper bound theorem) cost less than the time left."""
 
 _TOL = 1e-9
 
@@ -141,7 +146,7 @@ def extreme_equilibria(
     max_strategies
         Refuse games where a player has more strategies.
     deadline
-        Checked between stages.
+        Charged by the work done (the request's deadline by default).
 
     Raises
     ------
@@ -149,6 +154,10 @@ def extreme_equilibria(
         If the game does not have two players.
     LimitExceededError
         If a player has more than ``max_strategies`` strategies.
+    TimeLimitError
+        When the deadline passes, or the vertex search could not end before it.
+    ExactSizeError
+        When an exact probability or payoff grows past the exact-size limit.
     """
     if not game.is_bimatrix:
         raise DomainError("mixed equilibria are computed for two-player games only", "")
@@ -159,28 +168,29 @@ def extreme_equilibria(
             "ask for lemke_howson to find one equilibrium of a larger game",
             "",
         )
-    clock = deadline or Deadline(None)
-    first = _positive_integers(game.row_payoffs)
-    second = _positive_integers(game.col_payoffs)
-    p = _polytope(second.T, own_first=True)
-    q = _polytope(first, own_first=False)
+    clock = deadline or current_deadline()
+    for dimension in (rows, cols):
+        _afford_vertex_search(dimension, rows + cols, clock)
+    first = _positive_integers(game.row_payoffs, clock)
+    second = _positive_integers(game.col_payoffs, clock)
+    p = _polytope(second.T, own_first=True, clock=clock)
+    q = _polytope(first, own_first=False, clock=clock)
     clock.check()
     full = (1 << (rows + cols)) - 1
-    pairs = _complementary_pairs(p.labels, q.labels, rows, cols)
+    pairs = _complementary_pairs(p.labels, q.labels, rows, cols, clock)
     clock.check()
-    degenerate = _degenerate(p, exact) or _degenerate(q, exact)
+    degenerate = _degenerate(p, exact, clock) or _degenerate(q, exact, clock)
     if not exact:
         return _float_set(game, p, q, pairs, degenerate, clock)
     found: dict[tuple[tuple[Fraction, ...], tuple[Fraction, ...]], None] = {}
     doubtful = False
     for x_index, y_index in pairs:
-        x_vertex = _certify(p, int(x_index))
-        y_vertex = _certify(q, int(y_index))
+        x_vertex = _certify(p, int(x_index), clock)
+        y_vertex = _certify(q, int(y_index), clock)
         if x_vertex is None or y_vertex is None or (x_vertex[1] | y_vertex[1]) != full:
             doubtful = True
             continue
-        found[(_normalised(x_vertex[0]), _normalised(y_vertex[0]))] = None
-        clock.check()
+        found[(_normalised(x_vertex[0], clock), _normalised(y_vertex[0], clock))] = None
     if not found or doubtful:
         # Nash: every finite game has an equilibrium, and a float candidate that fails its
         # exact check means the float search was misled: in a small game, enumerate exactly.
@@ -196,17 +206,45 @@ def extreme_equilibria(
     return _exact_set(game, sorted(found), degenerate, clock)
 
 
-def _positive_integers(matrix: ObjectArray) -> ObjectArray:
+def most_vertices(dimension: int, facets: int) -> int:
+    """The most vertices a ``dimension``-polytope with ``facets`` facets can have.
+
+    McMullen's upper bound theorem, in its dual form (attained by dual cyclic polytopes).
+    """
+    if facets <= dimension:
+        return 1
+    return comb(facets - (dimension + 1) // 2, dimension // 2) + comb(
+        facets - dimension // 2 - 1, (dimension + 1) // 2 - 1
+    )
+
+
+def _afford_vertex_search(dimension: int, facets: int, clock: Deadline) -> None:
+    """Refuse, before it starts, a qhull call that could outlast the deadline."""
+    left = clock.remaining()
+    if left is None or dimension < 2:
+        return
+    bound = most_vertices(dimension, facets)
+    needed = bound * QHULL_SECONDS_PER_VERTEX
+    if needed > left:
+        raise TimeLimitError(
+            f"enumerating the equilibria may need up to {bound} vertices (about "
+            f"{needed:.3g} s), more than the {left:.3g} s left of the time limit of "
+            f"{clock.seconds} s; ask for lemke_howson to find one equilibrium"
+        )
+
+
+def _positive_integers(matrix: ObjectArray, clock: Deadline) -> ObjectArray:
     """``matrix`` shifted to entries >= 1 and scaled to integers (equilibria unchanged)."""
     shifted = matrix - min(entries(matrix)) + 1
-    integers, _ = scaled_to_integers(shifted)
+    integers, _ = scaled_to_integers(shifted, clock)
     return integers
 
 
-def _polytope(matrix: ObjectArray, own_first: bool) -> _Polytope:
+def _polytope(matrix: ObjectArray, own_first: bool, clock: Deadline) -> _Polytope:
     """P (``own_first``: labels of z_i = 0 come first) or Q, with its float vertices.
 
-    ``matrix`` has one row per payoff constraint and one column per coordinate.
+    ``matrix`` has one row per payoff constraint and one column per coordinate; its
+    entries are positive integers.
     """
     constraints, dimension = matrix.shape
     identity = -np.eye(dimension, dtype=np.int64).astype(object)
@@ -215,12 +253,15 @@ def _polytope(matrix: ObjectArray, own_first: bool) -> _Polytope:
     zero, one = [0] * dimension, [1] * constraints
     exact_rhs = zero + one if own_first else one + zero
     # Dividing the payoffs by their largest entry only rescales the polytope; it keeps
-    # float vertices of order 1 so that one tolerance fits every game.
-    payoff = np.asarray(matrix.astype(np.float64), dtype=np.float64) / float(max(entries(matrix)))
+    # float vertices of order 1 so that one tolerance fits every game. The division is
+    # done on the integers (correctly rounded): they may be far beyond the float range.
+    largest = max(entries(matrix))
+    payoff = np.array([value / largest for value in entries(matrix)], dtype=np.float64)
+    payoff = payoff.reshape(matrix.shape)
     identity_float = -np.eye(dimension)
     rows = np.vstack([identity_float, payoff] if own_first else [payoff, identity_float])
     rhs = np.asarray(exact_rhs, dtype=np.float64)
-    vertices = _float_vertices(rows, rhs, dimension)
+    vertices = _float_vertices(rows, rhs, dimension, clock)
     slack = rhs[None, :] - vertices @ rows.T
     scale = np.maximum(1.0, np.abs(rows).sum(axis=1))[None, :] * np.maximum(
         1.0, np.abs(vertices).max(axis=1, keepdims=True)
@@ -235,24 +276,30 @@ def _polytope(matrix: ObjectArray, own_first: bool) -> _Polytope:
     return _Polytope(rows, rhs, exact_rows, exact_rhs, vertices, labels, dimension, {})
 
 
-def _float_vertices(rows: FloatArray, rhs: FloatArray, dimension: int) -> FloatArray:
+def _float_vertices(
+    rows: FloatArray, rhs: FloatArray, dimension: int, clock: Deadline
+) -> FloatArray:
     """Vertices of ``{z : rows @ z <= rhs}`` other than 0, by qhull (or bases when 1-D)."""
     if dimension >= 2:
         interior = np.full(dimension, 0.5 / float(rows.sum(axis=1).max()))
         halfspaces = np.hstack([rows, -rhs[:, None]])
+        # the caller checked that the largest possible vertex count fits the time left
         try:
             points = HalfspaceIntersection(halfspaces, interior).intersections
         except QhullError:
-            points = _vertices_by_bases(rows, rhs, dimension)
+            points = _vertices_by_bases(rows, rhs, dimension, clock)
+        clock.spend(len(points) * dimension)
     else:
-        points = _vertices_by_bases(rows, rhs, dimension)
+        points = _vertices_by_bases(rows, rhs, dimension, clock)
     points = points[np.abs(points).max(axis=1) > _TOL]
     if len(points) == 0:
         return np.zeros((0, dimension))
     return np.asarray(np.unique(np.round(points, 12), axis=0), dtype=np.float64)
 
 
-def _vertices_by_bases(rows: FloatArray, rhs: FloatArray, dimension: int) -> FloatArray:
+def _vertices_by_bases(
+    rows: FloatArray, rhs: FloatArray, dimension: int, clock: Deadline
+) -> FloatArray:
     """Vertices by solving every system of ``dimension`` constraints (small cases only)."""
     if comb(rows.shape[0], dimension) > MAX_BASES:
         raise DomainError(
@@ -261,7 +308,9 @@ def _vertices_by_bases(rows: FloatArray, rhs: FloatArray, dimension: int) -> Flo
             "/include",
         )
     found = []
+    cost = 10 + dimension**2
     for basis in combinations(range(rows.shape[0]), dimension):
+        clock.spend(cost)
         system = rows[list(basis)]
         if abs(np.linalg.det(system)) < 1e-12:
             continue
@@ -272,7 +321,11 @@ def _vertices_by_bases(rows: FloatArray, rhs: FloatArray, dimension: int) -> Flo
 
 
 def _complementary_pairs(
-    x_labels: npt.NDArray[np.int64], y_labels: npt.NDArray[np.int64], rows: int, cols: int
+    x_labels: npt.NDArray[np.int64],
+    y_labels: npt.NDArray[np.int64],
+    rows: int,
+    cols: int,
+    clock: Deadline,
 ) -> npt.NDArray[np.int64]:
     """Index pairs ``(i, j)`` with ``x_labels[i] | y_labels[j]`` covering all labels.
 
@@ -285,20 +338,28 @@ def _complementary_pairs(
     if len(x_labels) == 0 or len(y_labels) == 0:
         return np.zeros((0, 2), dtype=np.int64)
     by_labels: dict[int, list[int]] = {}
+    clock.spend(len(y_labels) + len(x_labels))
     for j, bits in enumerate(y_labels.tolist()):
         by_labels.setdefault(bits, []).append(j)
     found: set[tuple[int, int]] = set()
     for i, bits in enumerate(x_labels.tolist()):
         for j in by_labels.get(full ^ bits, ()):
+            clock.spend(1)
             found.add((i, j))
     x_counts = _label_counts(x_labels)
     y_counts = _label_counts(y_labels)
+    # one vectorised scan per degenerate vertex, about a nanosecond per partner
+    x_scan, y_scan = 1 + len(y_labels) // 256, 1 + len(x_labels) // 256
     for x_index in np.flatnonzero(x_counts > rows).tolist():
+        clock.spend(x_scan)
         need = full ^ int(x_labels[x_index])
         for y_index in np.flatnonzero((y_labels & need) == need).tolist():
+            clock.spend(1)
             found.add((x_index, y_index))
     for y_index in np.flatnonzero(y_counts > cols).tolist():
+        clock.spend(y_scan)
         for x_index in np.flatnonzero((x_labels | y_labels[y_index]) == full).tolist():
+            clock.spend(1)
             found.add((x_index, y_index))
     return np.array(sorted(found), dtype=np.int64).reshape(-1, 2)
 
@@ -312,29 +373,35 @@ def _label_counts(labels: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
     return counts
 
 
-def _certify(polytope: _Polytope, index: int) -> tuple[tuple[Fraction, ...], int] | None:
+def _certify(
+    polytope: _Polytope, index: int, clock: Deadline
+) -> tuple[tuple[Fraction, ...], int] | None:
     """The exact vertex near float vertex ``index`` and its exact labels, or ``None``."""
     if index in polytope.certified:
         return polytope.certified[index]
     label_bits = int(polytope.labels[index])
     tight = [k for k in range(polytope.rows.shape[0]) if label_bits >> k & 1]
-    result = _exact_point(polytope, tight)
+    result = _exact_point(polytope, tight, clock)
     polytope.certified[index] = result
     return result
 
 
 def _exact_point(
-    polytope: _Polytope, tight: Sequence[int]
+    polytope: _Polytope, tight: Sequence[int], clock: Deadline
 ) -> tuple[tuple[Fraction, ...], int] | None:
     """The point where the constraints ``tight`` hold with equality, if unique and feasible,
     with its exact labels."""
     solution = solve_exact(
-        [list(polytope.exact_rows[k]) for k in tight], [polytope.exact_rhs[k] for k in tight]
+        [list(polytope.exact_rows[k]) for k in tight],
+        [polytope.exact_rhs[k] for k in tight],
+        clock,
     )
     if solution is None:
         return None
     labels = 0
     for k in range(polytope.rows.shape[0]):
+        spend_on_size(clock, solution[0])
+        clock.spend(polytope.dimension)
         lhs = sum(
             (c * z for c, z in zip(polytope.exact_rows[k], solution, strict=True)), Fraction(0)
         )
@@ -353,10 +420,9 @@ def _exact_by_bases(
     for polytope in (p, q):
         found: dict[tuple[Fraction, ...], int] = {}
         for basis in combinations(range(polytope.rows.shape[0]), polytope.dimension):
-            point = _exact_point(polytope, basis)
+            point = _exact_point(polytope, basis, clock)
             if point is not None and any(point[0]):
                 found[point[0]] = point[1]
-            clock.check()
         vertices.append(found)
     full = (1 << p.rows.shape[0]) - 1
     degenerate = any(
@@ -364,8 +430,9 @@ def _exact_by_bases(
         for polytope, found in zip((p, q), vertices, strict=True)
         for bits in found.values()
     )
+    clock.spend(len(vertices[0]) * len(vertices[1]))
     pairs = [
-        (_normalised(x), _normalised(y))
+        (_normalised(x, clock), _normalised(y, clock))
         for x, x_bits in vertices[0].items()
         for y, y_bits in vertices[1].items()
         if x_bits | y_bits == full
@@ -373,24 +440,33 @@ def _exact_by_bases(
     return sorted(set(pairs)), degenerate
 
 
-def _degenerate(polytope: _Polytope, exact: bool) -> bool:
+def _degenerate(polytope: _Polytope, exact: bool, clock: Deadline) -> bool:
     suspects = np.flatnonzero(_label_counts(polytope.labels) > polytope.dimension)
     if not exact:
         return bool(len(suspects))
     for index in suspects:
-        certified = _certify(polytope, int(index))
+        certified = _certify(polytope, int(index), clock)
         if certified is not None and bin(certified[1]).count("1") > polytope.dimension:
             return True
     return False
 
 
-def _normalised(vertex: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
+def _normalised(vertex: tuple[Fraction, ...], clock: Deadline) -> tuple[Fraction, ...]:
+    """The vertex scaled to a probability vector, each entry within the exact-size limit."""
     total = sum(vertex, Fraction(0))
-    return tuple(z / total for z in vertex)
+    spend_on_size(clock, total)
+    clock.spend(len(vertex))
+    probabilities = tuple(z / total for z in vertex)
+    for probability in probabilities:
+        check_exact_size(probability, "", "equilibrium probability")
+    return probabilities
 
 
 def _payoff(
-    matrix: ObjectArray, x: tuple[Exact | float, ...], y: tuple[Exact | float, ...]
+    matrix: ObjectArray,
+    x: tuple[Exact | float, ...],
+    y: tuple[Exact | float, ...],
+    clock: Deadline,
 ) -> Exact | float:
     total: Fraction | float = Fraction(0)
     for i, p in enumerate(x):
@@ -398,7 +474,11 @@ def _payoff(
             for j, q in enumerate(y):
                 if q:
                     total += p * matrix[i, j] * q
-    return normalize(total) if isinstance(total, Fraction) else float(total)
+                    spend_on_size(clock, total)
+    if isinstance(total, Fraction):
+        check_exact_size(total, "", "equilibrium payoff")
+        return normalize(total)
+    return float(total)
 
 
 def _exact_set(
@@ -424,6 +504,7 @@ def _float_set(
     strategies = []
     seen = set()
     for x_index, y_index in pairs:
+        clock.spend(10 + len(p.vertices[x_index]) + len(q.vertices[y_index]))
         x = p.vertices[x_index] / p.vertices[x_index].sum()
         y = q.vertices[y_index] / q.vertices[y_index].sum()
         key = (tuple(np.round(x, 9)), tuple(np.round(y, 9)))
@@ -445,9 +526,10 @@ def _assemble(
     col_index: dict[tuple[Exact | float, ...], int] = {}
     equilibria = []
     for x, y in strategies:
+        clock.spend(len(x) + len(y))
         r = row_index.setdefault(x, len(row_index))
         c = col_index.setdefault(y, len(col_index))
-        payoffs = (_payoff(game.row_payoffs, x, y), _payoff(game.col_payoffs, x, y))
+        payoffs = (_payoff(game.row_payoffs, x, y, clock), _payoff(game.col_payoffs, x, y, clock))
         equilibria.append(MixedEquilibrium(x, y, payoffs, r, c))
     components = nash_components([(e.row_vertex, e.col_vertex) for e in equilibria], clock)
     return EquilibriumSet(
@@ -464,15 +546,16 @@ def nash_components(
     maximal subsets are the closed column sets: intersections of neighbourhoods
     of row vertices, closed under intersection (found iteratively).
     """
+    clock = deadline or current_deadline()
     neighbours: dict[int, frozenset[int]] = {}
     for r, c in edges:
+        clock.spend(1)
         neighbours[r] = neighbours.get(r, frozenset()) | {c}
     closed: set[frozenset[int]] = set(neighbours.values())
     frontier = list(closed)
-    clock = deadline or Deadline(None)
     while frontier:
-        clock.check()
         current = frontier.pop()
+        clock.spend(len(closed))
         for other in list(closed):
             meet = current & other
             if meet and meet not in closed:
@@ -480,18 +563,23 @@ def nash_components(
                 frontier.append(meet)
     subsets = []
     for cols in closed:
+        clock.spend(len(neighbours))
         rows = frozenset(r for r, near in neighbours.items() if cols <= near)
         subsets.append(NashSubset(tuple(sorted(rows)), tuple(sorted(cols))))
-    subsets = [
-        s
-        for s in subsets
+    spans = [(set(s.row), set(s.col)) for s in subsets]
+    maximal = []
+    for s, (s_rows, s_cols) in zip(subsets, spans, strict=True):
+        clock.spend(len(subsets))
         if not any(
-            t != s and set(s.row) <= set(t.row) and set(s.col) <= set(t.col) for t in subsets
-        )
-    ]
+            t != s and s_rows <= t_rows and s_cols <= t_cols
+            for t, (t_rows, t_cols) in zip(subsets, spans, strict=True)
+        ):
+            maximal.append(s)
+    subsets = maximal
     edge_index = {edge: k for k, edge in enumerate(edges)}
     groups: list[tuple[set[int], set[int], list[NashSubset]]] = []
     for subset in sorted(subsets, key=lambda s: (s.row, s.col)):
+        clock.spend(len(groups))
         group_rows, group_cols = set(subset.row), set(subset.col)
         joined = [g for g in groups if g[0] & group_rows or g[1] & group_cols]
         for g in joined:
@@ -501,6 +589,7 @@ def nash_components(
         groups.append((group_rows, group_cols, [s for g in joined for s in g[2]] + [subset]))
     components = []
     for group_rows, group_cols, members in groups:
+        clock.spend(len(edge_index))
         inside = sorted(
             k for (r, c), k in edge_index.items() if r in group_rows and c in group_cols
         )

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from games.limits import current_deadline
 from games.matrix import NormalFormGame
 from games.numbers import Exact
 
@@ -46,9 +47,11 @@ class PureEquilibrium:
 
 def best_response_masks(game: NormalFormGame) -> list[npt.NDArray[np.bool_]]:
     """``masks[i][s]`` is true when ``s[i]`` is a best response of player ``i`` to ``s[-i]``."""
+    clock = current_deadline()
     masks = []
     for player in range(game.players):
         scaled = game.integer_payoffs(player)
+        clock.spend(scaled.size // (16 if scaled.dtype == np.int64 else 1))
         best = scaled.max(axis=player, keepdims=True)
         masks.append(np.asarray(scaled == best, dtype=np.bool_))
     return masks
@@ -56,10 +59,12 @@ def best_response_masks(game: NormalFormGame) -> list[npt.NDArray[np.bool_]]:
 
 def pure_nash_equilibria(game: NormalFormGame) -> list[PureEquilibrium]:
     """Every pure Nash equilibrium, in lexicographic order of the profiles."""
+    clock = current_deadline()
     masks = best_response_masks(game)
     stable = np.logical_and.reduce(masks)
     found = []
     for index in np.argwhere(stable):
+        clock.spend(2 * game.players)
         profile = tuple(int(s) for s in index)
         payoffs = tuple(game.payoffs[player][profile] for player in range(game.players))
         found.append(PureEquilibrium(profile, payoffs))
@@ -68,6 +73,7 @@ def pure_nash_equilibria(game: NormalFormGame) -> list[PureEquilibrium]:
 
 def best_responses(game: NormalFormGame) -> list[BestResponses]:
     """Each player's best responses to every pure profile of the others."""
+    clock = current_deadline()
     masks = best_response_masks(game)
     result = []
     for player, mask in enumerate(masks):
@@ -76,6 +82,7 @@ def best_responses(game: NormalFormGame) -> list[BestResponses]:
         against = []
         best = []
         for profile in np.ndindex(*others):
+            clock.spend(2 + moved.shape[-1] // 16)
             against.append(tuple(int(s) for s in profile))
             best.append(tuple(int(s) for s in np.flatnonzero(moved[profile])))
         result.append(BestResponses(player, tuple(against), tuple(best)))

@@ -15,17 +15,24 @@ from math import lcm
 import numpy as np
 import numpy.typing as npt
 
+from games.limits import Deadline, current_deadline
 from games.numbers import Exact
 
 
-def solve_exact(rows: Sequence[Sequence[Exact]], rhs: Sequence[Exact]) -> list[Fraction] | None:
+def solve_exact(
+    rows: Sequence[Sequence[Exact]], rhs: Sequence[Exact], deadline: Deadline | None = None
+) -> list[Fraction] | None:
     """The unique solution of ``rows @ x == rhs``, or ``None``.
 
     ``rows`` may have more equations than unknowns; the answer is ``None`` when
-    the system is inconsistent or does not determine ``x`` uniquely.
+    the system is inconsistent or does not determine ``x`` uniquely. Elimination is
+    charged to ``deadline`` (the current one by default) by the size of the numbers.
+
+    :raises TimeLimitError: the deadline passed.
     """
     if not rows:
         return None
+    clock = deadline or current_deadline()
     unknowns = len(rows[0])
     matrix = [
         [Fraction(value) for value in row] + [Fraction(b)] for row, b in zip(rows, rhs, strict=True)
@@ -40,7 +47,15 @@ def solve_exact(rows: Sequence[Sequence[Exact]], rhs: Sequence[Exact]) -> list[F
         inverse = 1 / pivot[column]
         for k in range(column, unknowns + 1):
             pivot[k] *= inverse
+        # one row update costs (unknowns - column) Fraction operations on numbers of the
+        # pivot row's size; charge every update before it is done
+        size = max(
+            (v.numerator.bit_length() + v.denominator.bit_length() for v in pivot[column:]),
+            default=0,
+        )
+        row_cost = (unknowns + 1 - column) * (2 + size // 128)
         for r in range(len(matrix)):
+            clock.spend(row_cost)
             if r == pivot_row:
                 continue
             factor = matrix[r][column]
@@ -56,6 +71,8 @@ def solve_exact(rows: Sequence[Sequence[Exact]], rhs: Sequence[Exact]) -> list[F
 
 def common_denominator(values: Sequence[Exact]) -> int:
     """Least common multiple of the denominators of ``values``."""
+    clock = current_deadline()
+    clock.spend(len(values))
     return lcm(*(Fraction(value).denominator for value in values)) if values else 1
 
 

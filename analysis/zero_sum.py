@@ -9,7 +9,9 @@ minmax strategy (von Neumann's minimax theorem makes both values equal). When
 the optimal supports are small enough, the solution is recomputed exactly from
 the tight constraints with rationals and *verified*: ``min_j (x^T A)_j == v ==
 max_i (A y)_i`` exactly. A failed or skipped certification leaves the float
-answer, flagged ``exact=False``.
+answer, flagged ``exact=False``; so does an exact answer whose numbers would pass the
+exact-size limit. Everything is charged to the request's deadline; HiGHS is given the
+time left.
 """
 
 from __future__ import annotations
@@ -23,7 +25,8 @@ from scipy.optimize import linprog
 
 from analysis.mixed_equilibria import MAX_STRATEGIES, extreme_equilibria
 from analysis.rational_linalg import common_denominator, scaled_integers, solve_exact
-from games.errors import DomainError
+from games.errors import DomainError, ExactSizeError
+from games.limits import Deadline, check_exact_size, current_deadline
 from games.matrix import (
     FloatArray,
     NormalFormGame,
@@ -121,42 +124,55 @@ def solve_matrix_game(
 
     ``values`` is ``matrix`` in floats, when the caller has it already.
     """
+    clock = current_deadline()
     if values is None:
+        clock.spend(matrix.size)
         values = np.asarray(matrix.astype(np.float64), dtype=np.float64)
-    value, x, y = maxmin_lp(values)
+    value, x, y = maxmin_lp(values, clock)
     if exact is False:
         return ZeroSumSolution(value, tuple(x.tolist()), tuple(y.tolist()), False)
     support = max(int(np.count_nonzero(x > _TIGHT)), int(np.count_nonzero(y > _TIGHT)))
     if support > (MAX_EXACT_SUPPORT if exact is None else MAX_FORCED_EXACT_SUPPORT):
         return ZeroSumSolution(value, tuple(x.tolist()), tuple(y.tolist()), False)
-    certified = _certify(matrix, values, value, x, y)
+    certified = _certify(matrix, values, value, x, y, clock)
     if certified is None and max(matrix.shape) <= MAX_STRATEGIES:
-        certified = _by_enumeration(matrix)
+        certified = _by_enumeration(matrix, clock)
     if certified is None:
         return ZeroSumSolution(value + 0.0, tuple(x.tolist()), tuple(y.tolist()), False)
     return certified
 
 
-def _by_enumeration(matrix: ObjectArray) -> ZeroSumSolution | None:
+def _by_enumeration(matrix: ObjectArray, clock: Deadline) -> ZeroSumSolution | None:
     """Exact optimal strategies from an extreme equilibrium of ``(A, -A)`` (small games).
 
     Used when the LP's tight constraints do not certify, e.g. when payoffs span many orders
     of magnitude and HiGHS's tolerances blur the small ones.
     """
-    found = extreme_equilibria(zero_sum_game(matrix))
+    try:
+        found = extreme_equilibria(zero_sum_game(matrix), deadline=clock)
+    except ExactSizeError:
+        return None
     first = found.equilibria[0]
     x = [Fraction(p) for p in first.row]
     y = [Fraction(q) for q in first.col]
     value = verified_value(matrix, x, y)
-    if value is None:
+    if value is None or not _within_size([value]):
         return None
     return ZeroSumSolution(
         normalize(value), tuple(normalize(p) for p in x), tuple(normalize(q) for q in y), True
     )
 
 
-def maxmin_lp(values: FloatArray) -> tuple[float, FloatArray, FloatArray]:
-    """HiGHS solution of the maxmin LP: value, row strategy, column strategy (duals)."""
+def maxmin_lp(
+    values: FloatArray, deadline: Deadline | None = None
+) -> tuple[float, FloatArray, FloatArray]:
+    """HiGHS solution of the maxmin LP: value, row strategy, column strategy (duals).
+
+    HiGHS is given the time left of ``deadline`` (the request's by default).
+
+    :raises TimeLimitError: the deadline passed.
+    """
+    clock = deadline or current_deadline()
     rows, cols = values.shape
     largest = float(np.abs(values).max())
     # HiGHS treats coefficients beyond 1e20 as infinite: solve a rescaled game instead.
@@ -168,6 +184,7 @@ def maxmin_lp(values: FloatArray) -> tuple[float, FloatArray, FloatArray]:
     upper = np.hstack([-values.T, np.ones((cols, 1))])
     equality = np.hstack([np.ones((1, rows)), np.zeros((1, 1))])
     bounds = [(0.0, None)] * rows + [(None, None)]
+    left = clock.remaining()
     result = linprog(
         cost,
         A_ub=upper,
@@ -176,7 +193,9 @@ def maxmin_lp(values: FloatArray) -> tuple[float, FloatArray, FloatArray]:
         b_eq=[1.0],
         bounds=bounds,
         method="highs",
+        options={} if left is None else {"time_limit": max(left, 1e-3)},
     )
+    clock.check()
     if result.status != 0:
         raise DomainError(f"the linear program failed: {result.message}", "")
     x = np.clip(result.x[:rows], 0.0, None)
@@ -185,15 +204,20 @@ def maxmin_lp(values: FloatArray) -> tuple[float, FloatArray, FloatArray]:
 
 
 def _certify(
-    matrix: ObjectArray, values: FloatArray, value: float, x: FloatArray, y: FloatArray
+    matrix: ObjectArray,
+    values: FloatArray,
+    value: float,
+    x: FloatArray,
+    y: FloatArray,
+    clock: Deadline,
 ) -> ZeroSumSolution | None:
     scale = max(1.0, float(np.abs(values).max()))
-    x_exact = _optimal_side(matrix, values, value, x, scale)
-    y_exact = _optimal_side(-matrix.T, -values.T, -value, y, scale)
-    if x_exact is None or y_exact is None:
+    x_exact = _optimal_side(matrix, values, value, x, scale, clock)
+    y_exact = _optimal_side(-matrix.T, -values.T, -value, y, scale, clock)
+    if x_exact is None or y_exact is None or not _within_size(x_exact + y_exact):
         return None
     exact_value = verified_value(matrix, x_exact, y_exact)
-    if exact_value is None:
+    if exact_value is None or not _within_size([exact_value]):
         return None
     return ZeroSumSolution(
         normalize(Fraction(exact_value)),
@@ -203,8 +227,23 @@ def _certify(
     )
 
 
+def _within_size(values: list[Fraction]) -> bool:
+    """Whether every value is within the exact-size limit (else the float answer stands)."""
+    try:
+        for value in values:
+            check_exact_size(value, "", "optimal strategy")
+    except ExactSizeError:
+        return False
+    return True
+
+
 def _optimal_side(
-    matrix: ObjectArray, values: FloatArray, value: float, strategy: FloatArray, scale: float
+    matrix: ObjectArray,
+    values: FloatArray,
+    value: float,
+    strategy: FloatArray,
+    scale: float,
+    clock: Deadline,
 ) -> list[Fraction] | None:
     """Exact maxmin strategy on the float one's support, from its tight columns."""
     support = np.flatnonzero(strategy > _TIGHT)
@@ -215,9 +254,10 @@ def _optimal_side(
     equations: list[list[Fraction | int]] = [[*total_row, 0]]
     rhs: list[Fraction | int] = [1]
     for column in tight:
+        clock.spend(len(support))
         equations.append([matrix[row, column] for row in support] + [-1])
         rhs.append(0)
-    solution = solve_exact(equations, rhs)
+    solution = solve_exact(equations, rhs, clock)
     if solution is None:
         return None
     full = [Fraction(0)] * values.shape[0]
@@ -239,9 +279,12 @@ def _extreme_payoff(
     matrix: ObjectArray, mix: list[Fraction], against_rows: bool
 ) -> tuple[Fraction, npt.NDArray[np.object_]]:
     """``min_j (x^T A)_j`` (row mix) or ``max_i (A y)_i`` (column mix), exactly, via integers."""
-    integers, matrix_scale = scaled_to_integers(matrix)
+    clock = current_deadline()
+    integers, matrix_scale = scaled_to_integers(matrix, clock)
     mix_scale = common_denominator(mix)
     weights = scaled_integers(mix, mix_scale)
+    bits = mix_scale.bit_length() + max(abs(int(v)) for v in integers.flat).bit_length()
+    clock.spend(integers.size * (1 + bits // 256))
     if against_rows:
         products = weights @ integers
         extreme = min(products)
@@ -253,8 +296,10 @@ def _extreme_payoff(
 
 def security_levels(game: NormalFormGame, exact: bool | None = None) -> list[SecurityLevel]:
     """Pure security level of every player; mixed (maxmin) levels in two-player games."""
+    clock = current_deadline()
     levels = []
     for player in range(game.players):
+        clock.spend(game.payoffs[player].size)
         own = np.moveaxis(game.payoffs[player], player, 0).reshape(game.shape[player], -1)
         worst = [min(row) for row in own]
         pure = max(worst)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Response
 
 from api.body import load
 from api.lottery_output import (
@@ -128,17 +128,13 @@ def read_lotteries(raw: dict[str, Any]) -> dict[str, Lottery]:
 def eu_consistency_view() -> Response:
     options = load(ConsistencyRequestSchema())
     lotteries = read_lotteries(options["lotteries"])
-    names = list(lotteries)
+    names = set(lotteries)
     choices = [
         parse_choice(raw, names, join_pointer("/choices", i))
         for i, raw in enumerate(options["choices"])
     ]
-    result = eu_consistency(
-        lotteries,
-        choices,
-        increasing=options["increasing"],
-        time_limit=current_app.config["ARBITER_TIME_LIMIT"],
-    )
+    # the LPs run under the request's deadline (games.limits.current_deadline)
+    result = eu_consistency(lotteries, choices, increasing=options["increasing"], time_limit=None)
     return json_response(consistency_json(result))
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from games.limits import current_deadline
 from games.numbers import Exact, put_number, to_float
 from utility.compare import Comparison
 from utility.eu_consistency import Consistency
@@ -31,8 +32,10 @@ def evaluation_json(result: Evaluation) -> dict[str, Any]:
 
 
 def lottery_json(lottery: Lottery) -> list[dict[str, Any]]:
+    clock = current_deadline()
     branches = []
     for p, x in lottery:
+        clock.spend(4)
         branch: dict[str, Any] = {}
         exact_pair(branch, "p", p)
         exact_pair(branch, "x", x)

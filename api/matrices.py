@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Response
 
 from analysis.matrix_report import AnalysisOptions, analyze_matrix
 from api.body import load
@@ -12,8 +12,9 @@ from api.matrix_output import report_json
 from api.matrix_schemas import DEFAULT_PARTS, MatrixAnalysisSchema, MatrixAnalyzeRequestSchema
 from api.openapi import operation
 from api.responses import json_response
-from games.limits import Deadline
-from games.matrix_format import parse_game
+from games.errors import ExactSizeError
+from games.limits import current_deadline
+from games.matrix_format import FORMS, parse_game
 
 bp = Blueprint("matrices", __name__, url_prefix="/v1/matrices")
 
@@ -46,7 +47,16 @@ def analysis_options(body: dict[str, Any]) -> AnalysisOptions:
 def analyze_view() -> Response:
     body = load(MatrixAnalyzeRequestSchema())
     game = parse_game(body)
-    report = analyze_matrix(
-        game, analysis_options(body), Deadline(current_app.config["ARBITER_TIME_LIMIT"])
-    )
+    try:
+        report = analyze_matrix(game, analysis_options(body), current_deadline())
+    except ExactSizeError as error:
+        if error.errors[0].pointer:
+            raise
+        # an exact number grew from the payoffs: point at them
+        raise ExactSizeError(error.message, payoff_field(body)) from None
     return json_response(report_json(report))
+
+
+def payoff_field(body: dict[str, Any]) -> str:
+    """The pointer of the field holding the payoffs (``/A``, ``/payoffs``, ...)."""
+    return next((f"/{name}" for name in FORMS if body.get(name) is not None), "")

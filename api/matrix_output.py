@@ -17,6 +17,7 @@ from analysis.matrix_report import MatrixReport
 from analysis.mixed_equilibria import EquilibriumSet, MixedEquilibrium
 from analysis.pure_equilibria import BestResponses
 from analysis.zero_sum import SecurityLevel, ZeroSumSolution
+from games.limits import current_deadline
 from games.matrix import NormalFormGame
 from games.numbers import Exact, exact_text, put_number, to_float
 
@@ -29,9 +30,17 @@ def put_value(target: dict[str, Any], name: str, value: Exact | float | None) ->
         put_number(target, name, value)
 
 
+def number_text(value: Exact | float) -> str:
+    """The exact string (``"2/3"``); a float, or an exact value too long to write out
+    (past :data:`games.numbers.MAX_EXACT_TEXT_BITS`), as the shortest repr of a double."""
+    if isinstance(value, float):
+        return repr(value)
+    return exact_text(value) or repr(float(to_float(value)))
+
+
 def texts(values: Sequence[Exact | float]) -> list[str]:
     """Exact strings (``"2/3"``); floats as their shortest repr."""
-    return [repr(v) if isinstance(v, float) else exact_text(v) or repr(float(v)) for v in values]
+    return [number_text(v) for v in values]
 
 
 def numbers(values: Sequence[Exact | float]) -> list[float | int]:
@@ -49,15 +58,20 @@ def report_json(report: MatrixReport) -> dict[str, Any]:
     if report.best_responses is not None:
         out["best_responses"] = [_responses(game, entry) for entry in report.best_responses]
     if report.pure_equilibria is not None:
-        out["pure_equilibria"] = [
-            {
-                "profile": list(e.profile),
-                "labels": game.profile_labels(e.profile),
-                "payoffs": numbers(e.payoffs),
-                "payoffs_exact": texts(e.payoffs),
-            }
-            for e in report.pure_equilibria
-        ]
+        # a game of equal payoffs has an equilibrium in every cell: writing is charged too
+        clock = current_deadline()
+        listed = []
+        for e in report.pure_equilibria:
+            clock.spend(4 * game.players)
+            listed.append(
+                {
+                    "profile": list(e.profile),
+                    "labels": game.profile_labels(e.profile),
+                    "payoffs": numbers(e.payoffs),
+                    "payoffs_exact": texts(e.payoffs),
+                }
+            )
+        out["pure_equilibria"] = listed
     if report.dominance is not None:
         out["dominance"] = _dominance(game, report.dominance)
     if report.equilibria is not None:
@@ -79,9 +93,11 @@ def report_json(report: MatrixReport) -> dict[str, Any]:
 
 
 def _responses(game: NormalFormGame, entry: BestResponses) -> dict[str, Any]:
+    clock = current_deadline()
     others = [p for p in range(game.players) if p != entry.player]
     rows = []
     for against, best in zip(entry.against, entry.best, strict=True):
+        clock.spend(2 + len(best))
         rows.append(
             {
                 "against": list(against),
@@ -102,7 +118,11 @@ def _dominance(game: NormalFormGame, result: DominanceResult) -> dict[str, Any]:
                 "strategy": step.strategy,
                 "label": game.labels[step.player][step.strategy],
                 "dominated_by": [
-                    {"strategy": k, "label": game.labels[step.player][k], "probability": str(p)}
+                    {
+                        "strategy": k,
+                        "label": game.labels[step.player][k],
+                        "probability": number_text(p),
+                    }
                     for k, p in step.dominated_by
                 ],
                 "weak": step.weak,
@@ -136,7 +156,7 @@ def _equilibrium(
     }
     put_value(out, "max_deviation_gain", check.max_gain)
     if not isinstance(check.max_gain, float):
-        out["max_deviation_gain_exact"] = str(check.max_gain)
+        out["max_deviation_gain_exact"] = number_text(check.max_gain)
     if explanation is not None:
         out["explanation"] = [
             {

@@ -18,6 +18,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from games.limits import Deadline, check_exact_size, current_deadline
 from games.numbers import Exact
 
 ObjectArray = npt.NDArray[np.object_]
@@ -94,6 +95,7 @@ class NormalFormGame:
 
     @cached_property
     def _sums_to_zero(self) -> bool:
+        current_deadline().spend(self.payoffs[0].size * self.players)
         total = self.payoffs[0].copy()
         for array in self.payoffs[1:]:
             total = total + array
@@ -114,13 +116,46 @@ def integer_scaled(array: ObjectArray) -> npt.NDArray[Any]:
     return scaled
 
 
-def scaled_to_integers(array: ObjectArray) -> tuple[ObjectArray, int]:
-    """``(array * scale, scale)`` with Python ints, ``scale`` the lcm of the denominators."""
+def payoff_scale(array: ObjectArray, pointer: str = "", deadline: Deadline | None = None) -> int:
+    """The least common multiple of the denominators of ``array``'s entries.
+
+    :raises ExactSizeError: the multiple has more digits than the active limit allows
+        (``pointer`` names the array).
+    :raises TimeLimitError: the deadline passed.
+    """
+    clock = deadline or current_deadline()
+    scale = 1
+    for value in entries(array):
+        clock.spend(1)
+        if type(value) is int:
+            continue
+        denominator = value.denominator
+        if scale % denominator:
+            scale = lcm(scale, denominator)
+            check_exact_size(scale, pointer, "common denominator of the payoffs")
+            clock.spend(1 + scale.bit_length() // 256)
+    return scale
+
+
+def scaled_to_integers(
+    array: ObjectArray, deadline: Deadline | None = None
+) -> tuple[ObjectArray, int]:
+    """``(array * scale, scale)`` with Python ints, ``scale`` the lcm of the denominators.
+
+    :raises ExactSizeError: the common denominator is too large (see :func:`payoff_scale`).
+    """
+    clock = deadline or current_deadline()
+    scale = payoff_scale(array, deadline=clock)
     values = entries(array)
-    denominators = [value.denominator for value in values if isinstance(value, Fraction)]
-    scale = lcm(*denominators) if denominators else 1
+    clock.spend(len(values) * (1 + scale.bit_length() // 512))
     scaled = np.empty(array.shape, dtype=object)
-    scaled.flat[:] = [int(value * scale) for value in values]
+    if scale == 1:
+        scaled.flat[:] = values
+    else:
+        scaled.flat[:] = [
+            value * scale if type(value) is int else value.numerator * (scale // value.denominator)
+            for value in values
+        ]
     return scaled, scale
 
 

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from math import lcm
 from typing import Any
 
 import numpy as np
 
 from games.errors import InvalidInputError, LimitExceededError, join_pointer
+from games.limits import check_exact_size, current_deadline
 from games.matrix import NormalFormGame, ObjectArray, default_labels
 from games.numbers import Exact, describe_json, parse_exact
 
@@ -68,7 +70,9 @@ def parse_game(
         On a missing or ambiguous form, a ragged or mismatched array, a
         non-numeric or non-finite payoff, or bad labels.
     LimitExceededError
-        When the game is larger than ``limits`` allows.
+        When the game is larger than ``limits`` allows, or the common denominator of a
+        player's payoffs has more digits than ``Limits.max_exact_digits`` (every exact
+        computation on the game scales payoffs to integers by it).
     """
     bounds = limits or MatrixLimits()
     present = [name for name in FORMS if data.get(name) is not None]
@@ -177,8 +181,10 @@ def read_array(
 
     The array is read one nesting level at a time; every list at a level must
     have the length of the first one there. ``per_cell`` numbers may sit in one
-    cell of the game (the payoff tuples of the cell form).
+    cell of the game (the payoff tuples of the cell form). The common denominator
+    of each player's payoffs is checked against the exact-size limit as they are read.
     """
+    deadline = current_deadline()
     shape: list[int] = []
     level: list[tuple[Any, str]] = [(raw, pointer)]
     for depth in range(ndim):
@@ -199,11 +205,24 @@ def read_array(
                     f"has {size}",
                     where,
                 )
+            deadline.spend(len(item))
             following.extend(
                 (child, join_pointer(where, index)) for index, child in enumerate(item)
             )
         level = following
-    values: list[Exact] = [parse_exact(item, where) for item, where in level]
+    values: list[Exact] = []
+    scales = [1] * per_cell  # one common denominator per player
+    for index, (item, where) in enumerate(level):
+        deadline.spend(1)
+        value = parse_exact(item, where)
+        values.append(value)
+        if type(value) is not int:
+            player = index % per_cell
+            scale = scales[player]
+            if scale % value.denominator:
+                scales[player] = scale = lcm(scale, value.denominator)
+                deadline.spend(1 + scale.bit_length() // 256)
+                check_exact_size(scale, where, "common denominator of the payoffs")
     array = np.empty(tuple(shape), dtype=object)
     array.flat[:] = values
     return array

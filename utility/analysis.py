@@ -7,6 +7,10 @@ the grid step: the answer says "on the domain, sampled", and the formulas are
 returned so a reader can confirm them. Arrow-Pratt absolute risk aversion is
 ``A(x) = -U''(x)/U'(x)``, relative is ``x*A(x)``; both are unchanged by
 ``a*U + b`` with ``a > 0`` (the factor ``a`` cancels), which is checked symbolically.
+
+SymPy's rewritings are only tried on small expressions (:data:`MAX_REWRITE_OPS`, and
+``cancel`` only on small rational functions): on larger ones a single call can run for
+minutes and cannot be interrupted.
 """
 
 from __future__ import annotations
@@ -20,11 +24,12 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import brentq
 
-from games.errors import DomainError, InvalidInputError
-from games.numbers import Exact
-from utility.evaluate import evaluate
+from games.errors import DomainError, FieldError, InvalidInputError
+from games.limits import current_deadline
+from games.numbers import Exact, exact_text, to_float
+from utility.evaluate import MAX_UTILITY, evaluate
 from utility.formula import X, rational
-from utility.function import UtilityFunction, compile_numeric, make_utility
+from utility.function import UtilityFunction, compile_numeric, exact_at, make_utility
 from utility.lottery import Lottery
 
 Curvature = Literal["concave", "convex", "linear", "mixed"]
@@ -33,6 +38,12 @@ GRID = 2001
 """Points at which derivative signs are sampled on the domain."""
 FLAT = 1e-10
 """|U''| below this fraction of max |U''|, or of |U'|/span, counts as zero."""
+MAX_REWRITE_OPS = 120
+"""Largest expression (SymPy operations) that ``powsimp`` and ``together`` rewrite."""
+MAX_CANCEL_OPS = 60
+"""Largest rational function (SymPy operations) that ``cancel`` rewrites ..."""
+MAX_CANCEL_DEGREE = 12
+"""... and highest degree it may have (``cancel`` takes seconds on degree 20)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,14 +92,51 @@ class UtilityAnalysis:
 
 
 def _simplest(expr: sp.Expr) -> sp.Expr:
-    """The shortest of a few cheap rewritings (no general ``simplify``: its time is unbounded)."""
+    """The shortest of a few cheap rewritings (no general ``simplify``: its time is unbounded).
+
+    Rewritings are tried only on small expressions, where each call is quick; the
+    deadline is checked between them.
+    """
+    clock = current_deadline()
+    size = sp.count_ops(expr)
+    if size > MAX_REWRITE_OPS:
+        return expr
+    rewrites = [sp.powsimp, sp.together]
+    if size <= MAX_CANCEL_OPS and _small_rational_function(expr):
+        rewrites.insert(0, sp.cancel)
     candidates = [expr]
-    for rewrite in (sp.cancel, sp.powsimp, sp.together):
+    for rewrite in rewrites:
+        clock.check()
         try:
             candidates.append(rewrite(expr))
         except (sp.PolynomialError, TypeError, ValueError):
             continue
+    clock.check()
     return min(candidates, key=lambda e: (sp.count_ops(e), len(str(e))))
+
+
+def _small_rational_function(expr: sp.Expr) -> bool:
+    """Whether ``expr`` is a ratio of polynomials in x of degree at most
+    :data:`MAX_CANCEL_DEGREE`, judged from its structure (nothing is expanded)."""
+    degree: dict[sp.Basic, int] = {}
+    for node in sp.postorder_traversal(expr):
+        if node in degree:
+            continue
+        if node == X:
+            degree[node] = 1
+        elif not node.has(X):
+            degree[node] = 0
+        elif isinstance(node, sp.Add):
+            degree[node] = max(degree[a] for a in node.args)
+        elif isinstance(node, sp.Mul):
+            degree[node] = sum(degree[a] for a in node.args)
+        elif isinstance(node, sp.Pow) and node.exp.is_Integer:
+            degree[node] = abs(int(node.exp)) * degree[node.base]
+        else:
+            return False  # a root, exp, log, abs: not a rational function
+        if degree[node] > MAX_CANCEL_DEGREE:
+            return False
+    return True
 
 
 def arrow_pratt(utility: UtilityFunction) -> tuple[sp.Expr, sp.Expr]:
@@ -113,8 +161,16 @@ def analyze(
     InvalidInputError
         If ``low >= high``, a point lies outside the domain, or ``a <= 0``.
     DomainError
-        If ``U`` or ``U'`` is undefined somewhere on the domain.
+        If ``U`` or ``U'`` is undefined somewhere on the domain, or ``U`` is beyond
+        :data:`utility.evaluate.MAX_UTILITY` in magnitude at a point.
+    LimitExceededError
+        If ``U'`` is too large an expression (see :meth:`UtilityFunction.derivative`).
+    ExactSizeError
+        If an exact value at a point would pass the exact-size limit.
+    TimeLimitError
+        When the request's deadline passes.
     """
+    clock = current_deadline()
     if not low < high:
         raise InvalidInputError("the domain needs low < high", "/domain")
     if a <= 0:
@@ -122,10 +178,12 @@ def analyze(
     for index, point in enumerate(points):
         if not low <= point <= high:
             raise InvalidInputError(
-                f"point {point} is outside the domain [{low}, {high}]", f"/points/{index}"
+                f"point {_text(point)} is outside the domain [{_text(low)}, {_text(high)}]",
+                f"/points/{index}",
             )
     first, second = utility.derivative(1), utility.derivative(2)
-    grid = np.linspace(float(low), float(high), GRID)
+    clock.check()
+    grid = np.linspace(to_float(low), to_float(high), GRID)
     with np.errstate(all="ignore"):
         values = utility.numeric(grid)
         slopes = compile_numeric(first)(grid)
@@ -136,16 +194,18 @@ def analyze(
         if bad.size:
             raise DomainError(
                 f"{name} is undefined at x = {grid[int(bad[0])]:.10g}, inside the "
-                f"domain [{low}, {high}]; narrow the domain",
+                f"domain [{_text(low)}, {_text(high)}]; narrow the domain",
                 "/domain",
             )
     slope_scale = float(np.max(np.abs(slopes[1:-1]))) or 1.0
     falling = np.flatnonzero(slopes < -FLAT * slope_scale)
     # SymPy differentiates a piecewise or abs piece by piece: U'' = 0 misses the kinks
     smooth = not utility.expr.has(sp.Piecewise, sp.Abs)
+    clock.check()
     curvature, changes = _curvature(
-        second, grid, bends, slopes, slope_scale / (float(high) - float(low)), smooth
+        second, grid, bends, slopes, slope_scale / (grid[-1] - grid[0]), smooth
     )
+    clock.check()
     absolute, relative = arrow_pratt(utility)
     attitude: Attitude = {
         "concave": "risk_averse",
@@ -166,9 +226,17 @@ def analyze(
         changes_at=changes,
         arrow_pratt_absolute=str(absolute),
         arrow_pratt_relative=str(relative),
-        at_points=tuple(_at(utility, first, absolute, relative, p) for p in points),
+        at_points=tuple(
+            _at(utility, first, absolute, relative, p, f"/points/{index}")
+            for index, p in enumerate(points)
+        ),
         affine=_affine(utility, absolute, lotteries or {}, a, b),
     )
+
+
+def _text(value: Exact) -> str:
+    """An amount for a message: exact when short, else its nearest double."""
+    return exact_text(value) or f"{to_float(value):.10g}"
 
 
 def _curvature(
@@ -225,11 +293,26 @@ def _curvature(
 
 
 def _at(
-    utility: UtilityFunction, first: sp.Expr, absolute: sp.Expr, relative: sp.Expr, point: Exact
+    utility: UtilityFunction,
+    first: sp.Expr,
+    absolute: sp.Expr,
+    relative: sp.Expr,
+    point: Exact,
+    pointer: str,
 ) -> PointValues:
+    current_deadline().check()
     here = rational(point)
-    exact = [_exact(e.subs(X, here)) for e in (utility.expr, absolute, relative)]
-    numbers = [_float(e.subs(X, here)) for e in (utility.expr, first, absolute, relative)]
+    values = [
+        exact_at(e, X, here, utility.pointer, "value at a point")
+        for e in (utility.expr, first, absolute, relative)
+    ]
+    numbers = [_float(value, point, pointer) for value in values]
+    if abs(numbers[0]) > MAX_UTILITY:
+        message = f"U({_text(point)}) is beyond {MAX_UTILITY:g} in magnitude"
+        raise DomainError(
+            message, errors=[FieldError(utility.pointer, message), FieldError(pointer, message)]
+        )
+    exact = [_exact(values[k]) for k in (0, 2, 3)]
     return PointValues(
         point, numbers[0], exact[0], numbers[1], numbers[2], exact[1], numbers[3], exact[2]
     )
@@ -238,14 +321,17 @@ def _at(
 def _exact(value: sp.Expr) -> str | None:
     if not value.is_number or value.has(sp.nan, sp.zoo, sp.oo, -sp.oo, sp.I):
         return None
-    return str(_simplest(value))
+    try:
+        return str(_simplest(value))
+    except ValueError:  # an integer past Python's digit limit for str()
+        return None
 
 
-def _float(value: sp.Expr) -> float:
+def _float(value: sp.Expr, point: Exact, pointer: str) -> float:
     number = complex(sp.N(value, 17))
     if number.imag or not math.isfinite(number.real):
         raise DomainError(
-            f"the utility or a derivative is undefined at a requested point ({value})", "/points"
+            f"the utility or a derivative is undefined at x = {_text(point)}", pointer
         )
     return number.real
 
@@ -257,9 +343,11 @@ def _affine(
     a: Exact,
     b: Exact,
 ) -> AffineCheck:
-    transformed = make_utility(rational(a) * utility.expr + rational(b))
+    transformed = make_utility(rational(a) * utility.expr + rational(b), pointer=utility.pointer)
     absolute_t, _ = arrow_pratt(transformed)
-    unchanged = sp.cancel(absolute_t - absolute) == 0
+    difference = absolute_t - absolute
+    # SymPy cancels the factor a as it builds -a U''/(a U'): the difference is 0 as built
+    unchanged = difference == 0 or _simplest(difference) == 0
     rows: list[tuple[str, float, float]] = []
     for name, lottery in lotteries.items():
         plain = evaluate(lottery, utility).certainty_equivalent

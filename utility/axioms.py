@@ -17,16 +17,19 @@ or follows by chaining statements (:func:`utility.preferences.closure`):
 
 When no axiom fails, the statements are also written as an expected-utility LP
 (:mod:`utility.eu_consistency`) over the prizes, which yields a utility for every
-prize consistent with them, or the certificate that none exists.
+prize consistent with them, or the certificate that none exists. Every check is
+charged to the request's deadline.
 """
 
 from __future__ import annotations
 
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from games.limits import current_deadline
+from games.numbers import exact_text, to_float
 from utility.eu_consistency import Choice, Consistency, eu_consistency
 from utility.lottery import Lottery
 from utility.preferences import Closure, PreferenceProblem, closure
@@ -75,25 +78,25 @@ def check_axioms(problem: PreferenceProblem) -> AxiomReport:
 
 
 def _orderability(problem: PreferenceProblem, relation: Closure) -> AxiomResult:
+    clock = current_deadline()
     items = problem.items
-    unranked = [
-        [a, b]
-        for i, a in enumerate(items)
-        for b in items[i + 1 :]
-        if relation.relation(a, b) is None
-    ]
-    stated: dict[tuple[str, str], list[int]] = {}
+    unranked: list[list[str]] = []
+    for i, a in enumerate(items):
+        clock.spend(len(items) - i)
+        unranked.extend([a, b] for b in items[i + 1 :] if relation.relation(a, b) is None)
+    # the first statement of each kind (>, <, ~) about each pair; a later statement of
+    # another kind conflicts with it
+    first: dict[tuple[str, str], dict[str, int]] = {}
     conflicts = []
     for s in problem.statements:
+        clock.spend(4)
         key = (s.better, s.worse) if s.better < s.worse else (s.worse, s.better)
         kind = "~" if s.relation == "~" else (">" if key[0] == s.better else "<")
-        for other in stated.get(key, []):
-            other_s = problem.statements[other]
-            other_key_first = other_s.better == key[0]
-            other_kind = "~" if other_s.relation == "~" else (">" if other_key_first else "<")
+        seen = first.setdefault(key, {})
+        for other_kind, other in seen.items():
             if other_kind != kind:
                 conflicts.append({"statements": [other, s.index], "pair": list(key)})
-        stated.setdefault(key, []).append(s.index)
+        seen.setdefault(kind, s.index)
     return AxiomResult(
         not unranked and not conflicts, {"unranked": unranked, "conflicts": conflicts}
     )
@@ -101,8 +104,8 @@ def _orderability(problem: PreferenceProblem, relation: Closure) -> AxiomResult:
 
 def _transitivity(problem: PreferenceProblem, relation: Closure) -> AxiomResult:
     for s in problem.statements:
-        if s.relation != ">":
-            continue
+        if s.relation != ">" or s.better not in relation.weak[s.worse]:
+            continue  # no chain leads back from worse to better
         path = _path(relation, s.worse, s.better)
         if path is None:
             continue
@@ -113,10 +116,12 @@ def _transitivity(problem: PreferenceProblem, relation: Closure) -> AxiomResult:
 
 def _path(relation: Closure, start: str, goal: str) -> list[str] | None:
     """Shortest chain ``start >= ... >= goal`` of stated preferences (BFS)."""
+    clock = current_deadline()
     parent: dict[str, str | None] = {start: None}
     queue = deque([start])
     while queue:
         node = queue.popleft()
+        clock.spend(1 + len(relation.edges[node]))
         if node == goal:
             chain = [node]
             while parent[chain[-1]] is not None:
@@ -148,9 +153,15 @@ def _money_pump(cycle: list[str], relation: Closure) -> list[dict[str, Any]]:
     return trades
 
 
+def _text(value: Fraction) -> str:
+    """A probability as written in a witness: exact, or its nearest double when too long."""
+    return exact_text(value) or repr(float(to_float(value)))
+
+
 def _two_point(problem: PreferenceProblem, name: str) -> tuple[str, str, Fraction] | None:
     """``(A, C, p)`` when lottery ``name`` is [p, A; 1-p, C] with A != C (direct branches)."""
     branches = problem.branches[name]
+    current_deadline().spend(len(branches))
     totals: dict[str, Fraction] = {}
     for p, target in branches:
         totals[target] = totals.get(target, Fraction(0)) + p
@@ -197,21 +208,37 @@ def _continuity(problem: PreferenceProblem, relation: Closure) -> AxiomResult:
                 },
             )
         if exact:
-            points.append({"better": a, "middle": b, "worse": c, "p": str(exact[0])})
+            points.append({"better": a, "middle": b, "worse": c, "p": _text(exact[0])})
     return AxiomResult(True, {"indifference_points": points})
 
 
 def _substitutability(problem: PreferenceProblem, relation: Closure) -> AxiomResult:
+    clock = current_deadline()
     names = list(problem.branches)
+    counts: dict[str, Counter[tuple[Fraction, str]]] = {}
+
+    def branches(name: str) -> Counter[tuple[Fraction, str]]:
+        if name not in counts:
+            clock.spend(len(problem.branches[name]))
+            counts[name] = Counter(problem.branches[name])
+        return counts[name]
+
     checked = []
     for i, first in enumerate(names):
+        clock.spend(len(names) - i)
         for second in names[i + 1 :]:
-            swap = _single_swap(problem.branches[first], problem.branches[second])
+            outer = relation.relation(first, second)
+            if outer is None:
+                continue  # unranked: nothing to compare (checked first: it is cheap)
+            if len(problem.branches[first]) != len(problem.branches[second]):
+                continue
+            clock.spend(len(problem.branches[first]))
+            swap = _single_swap(branches(first), branches(second))
             if swap is None:
                 continue
             a, b = swap
-            inner, outer = relation.relation(a, b), relation.relation(first, second)
-            if inner is None or outer is None:
+            inner = relation.relation(a, b)
+            if inner is None:
                 continue
             checked.append([first, second])
             if inner != outer:
@@ -228,25 +255,24 @@ def _substitutability(problem: PreferenceProblem, relation: Closure) -> AxiomRes
 
 
 def _single_swap(
-    x: tuple[tuple[Fraction, str], ...], y: tuple[tuple[Fraction, str], ...]
+    x: Counter[tuple[Fraction, str]], y: Counter[tuple[Fraction, str]]
 ) -> tuple[str, str] | None:
-    if len(x) != len(y):
-        return None
-    left, right = list(x), list(y)
-    for branch in list(left):
-        if branch in right:
-            right.remove(branch)
-            left.remove(branch)
+    """The one branch target that differs between two lotteries with as many branches,
+    at the same probability, or ``None``."""
+    left = list((x - y).elements())
+    right = list((y - x).elements())
     if len(left) == 1 and len(right) == 1 and left[0][0] == right[0][0]:
         return left[0][1], right[0][1]
     return None
 
 
 def _monotonicity(problem: PreferenceProblem, relation: Closure) -> AxiomResult:
+    clock = current_deadline()
     shapes = {n: s for n in problem.branches if (s := _two_point(problem, n)) is not None}
     names = list(shapes)
     checked = []
     for i, first in enumerate(names):
+        clock.spend(len(names) - i)
         for second in names[i + 1 :]:
             a1, c1, p1 = shapes[first]
             a2, c2, p2 = shapes[second]
@@ -271,16 +297,18 @@ def _monotonicity(problem: PreferenceProblem, relation: Closure) -> AxiomResult:
 
 
 def _decomposability(problem: PreferenceProblem, relation: Closure) -> AxiomResult:
+    clock = current_deadline()
     names = list(problem.named)
     same = []
     for i, first in enumerate(names):
         for second in names[i + 1 :]:
+            clock.spend(1 + len(problem.reduced[first]))
             if problem.reduced[first] != problem.reduced[second]:
                 continue
             same.append([first, second])
             stated = relation.relation(first, second)
             if stated in (">", "<"):
-                reduced = {k: str(v) for k, v in sorted(problem.reduced[first].items())}
+                reduced = {k: _text(v) for k, v in sorted(problem.reduced[first].items())}
                 return AxiomResult(
                     False,
                     {"lotteries": [first, second], "stated": stated, "same_reduction": reduced},

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Literal
 
+from games.limits import current_deadline, spend_on_size
 from utility.lottery import Lottery
 
 
@@ -30,7 +31,11 @@ class Dominance:
 
 
 def _profiles(lottery: Lottery, points: list[Fraction]) -> tuple[list[Fraction], list[Fraction]]:
-    """CDF and integrated CDF of ``lottery`` at each of the sorted ``points``."""
+    """CDF and integrated CDF of ``lottery`` at each of the sorted ``points``.
+
+    :raises TimeLimitError: the request's deadline passed.
+    """
+    clock = current_deadline()
     mass = dict(zip(lottery.outcomes, lottery.probabilities, strict=True))
     cdf: list[Fraction] = []
     area: list[Fraction] = []
@@ -40,6 +45,7 @@ def _profiles(lottery: Lottery, points: list[Fraction]) -> tuple[list[Fraction],
     for point in points:
         if previous is not None:
             integral += running * (point - previous)
+            spend_on_size(clock, integral)
         running += Fraction(mass.get(point, 0))
         cdf.append(running)
         area.append(integral)
@@ -49,6 +55,7 @@ def _profiles(lottery: Lottery, points: list[Fraction]) -> tuple[list[Fraction],
 
 def dominates(a: Lottery, b: Lottery) -> Literal["first", "second"] | None:
     """The lowest order to which ``a`` dominates ``b``, or ``None``."""
+    current_deadline().spend(4 * (len(a) + len(b)))
     points = sorted({Fraction(o) for o in (*a.outcomes, *b.outcomes)})
     cdf_a, area_a = _profiles(a, points)
     cdf_b, area_b = _profiles(b, points)

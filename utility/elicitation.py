@@ -29,7 +29,8 @@ import numpy as np
 from scipy.optimize import brentq, minimize_scalar
 
 from games.errors import InvalidInputError
-from games.numbers import Exact
+from games.limits import current_deadline
+from games.numbers import Exact, to_float
 from utility.lottery import Lottery
 
 TOLERANCE = 0.01
@@ -116,6 +117,8 @@ def elicit(
     ------
     InvalidInputError
         If ``best <= worst``, a prize or outcome lies outside [worst, best], or p is not in [0, 1].
+    TimeLimitError
+        When the request's deadline passes (every evaluation of a fit is charged to it).
     """
     if not worst < best:
         raise InvalidInputError("best must exceed worst", "/best")
@@ -137,27 +140,28 @@ def elicit(
             )
     if not gambles and not stated:
         raise InvalidInputError("give at least one standard gamble or certainty equivalent", "")
-    low, high = float(worst), float(best)
-    points = [(worst, 0.0), *[(g.prize, float(g.p)) for g in gambles], (best, 1.0)]
+    low, high = to_float(worst), to_float(best)
+    points = [(worst, 0.0), *[(g.prize, to_float(g.p)) for g in gambles], (best, 1.0)]
     for s in stated:
         if set(s.lottery.outcomes) <= {worst, best}:
             share = dict(zip(s.lottery.outcomes, s.lottery.probabilities, strict=True))
-            points.append((s.ce, float(share.get(best, 0))))
+            points.append((s.ce, to_float(share.get(best, 0))))
     residual = _residuals(gambles, stated)
     cara = _fit("cara", _cara(low, high), residual, (-SPAN / (high - low), SPAN / (high - low)))
     crra: Fit | None = None
     note: str | None = None
-    base = float(wealth) + low
+    base = to_float(wealth) + low
     if base > 0:
-        crra = _fit("crra", _crra(low, high, float(wealth)), residual, (-SPAN / 5, SPAN / 5))
+        crra = _fit("crra", _crra(low, high, to_float(wealth)), residual, (-SPAN / 5, SPAN / 5))
     elif base == 0:
         # x^(1-g) at 0 is finite only for g < 1
-        crra = _fit("crra", _crra(low, high, float(wealth)), residual, (-SPAN / 5, 1 - 1e-9))
+        crra = _fit("crra", _crra(low, high, to_float(wealth)), residual, (-SPAN / 5, 1 - 1e-9))
         note = "wealth + worst = 0, so gamma was searched below 1 only"
     else:
         note = "CRRA needs wealth + worst >= 0; set wealth"
     implied = tuple(
-        _implied(_cara(low, high), float(g.prize), float(g.p), SPAN / (high - low)) for g in gambles
+        _implied(_cara(low, high), to_float(g.prize), to_float(g.p), SPAN / (high - low))
+        for g in gambles
     )
     flagged, reasons = _flags(gambles, implied)
     return Elicitation(tuple(sorted(set(points))), cara, crra, note, implied, flagged, reasons)
@@ -166,16 +170,24 @@ def elicit(
 def _residuals(
     gambles: Sequence[StandardGamble], stated: Sequence[StatedCertaintyEquivalent]
 ) -> Callable[[Model, float], np.ndarray]:
-    prizes = np.array([float(g.prize) for g in gambles])
-    answers = np.array([float(g.p) for g in gambles])
+    clock = current_deadline()
+    prizes = np.array([to_float(g.prize) for g in gambles], dtype=float)
+    answers = np.array([to_float(g.p) for g in gambles], dtype=float)
+    # every stated lottery's outcomes in one array, so each evaluation is vectorised
+    sizes = [len(s.lottery) for s in stated]
+    clock.spend(sum(sizes) * 2)
+    outcomes = np.array([to_float(o) for s in stated for o in s.lottery.outcomes], dtype=float)
+    weights = np.array([to_float(p) for s in stated for p in s.lottery.probabilities], dtype=float)
+    starts = np.cumsum([0, *sizes[:-1]], dtype=np.int64)
+    equivalents = np.array([to_float(s.ce) for s in stated], dtype=float)
+    cost = 1 + (len(prizes) + len(outcomes) + len(equivalents)) // 32
 
     def residuals(model: Model, c: float) -> np.ndarray:
-        out = [model(prizes, c) - answers] if gambles else []
-        for s in stated:
-            outcomes = np.array([float(o) for o in s.lottery.outcomes])
-            weights = np.array([float(p) for p in s.lottery.probabilities])
-            eu = float(weights @ model(outcomes, c))
-            out.append(np.array([float(model(np.array([float(s.ce)]), c)[0]) - eu]))
+        clock.spend(cost)
+        out = [model(prizes, c) - answers]
+        if stated:
+            expected = np.add.reduceat(weights * model(outcomes, c), starts)
+            out.append(model(equivalents, c) - expected)
         return np.concatenate(out)
 
     return residuals

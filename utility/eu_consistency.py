@@ -15,20 +15,26 @@ constraints (free on indifferences), not all zero on the strict ones, that combi
 the constraints into ``0 > 0``. A second LP finds them; they are scaled so the
 largest is 1 and checked exactly. For AIMA's Allais choices (B > A, C > D) they
 are 1/4 and 1.
+
+Rows are sparse (a choice involves the prizes of two lotteries only), so the LPs stay
+small however many prizes there are; HiGHS is given the time left of the request's
+deadline, and the exact checks are charged to it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 from scipy.optimize import linprog
+from scipy.sparse import coo_matrix, csr_matrix, vstack
 
-from games.errors import InvalidInputError, LimitExceededError, join_pointer
+from games.errors import InvalidInputError, LimitExceededError, TimeLimitError, join_pointer
+from games.limits import Deadline, current_deadline, spend_on_size
 from games.numbers import Exact, normalize
 from utility.lottery import Lottery
 
@@ -39,7 +45,11 @@ MAX_PRIZES = 5_000
 DENOMINATOR = 10**6
 """Largest denominator tried when rationalising LP solutions."""
 TIME_LIMIT = 60.0
-"""Default seconds HiGHS may spend on each of the (at most two) LPs."""
+"""Default seconds HiGHS may spend on each of the (at most two) LPs (less when the
+request's deadline is nearer)."""
+
+Row = dict[int, Fraction]
+"""One linear constraint: prize index to coefficient (zero coefficients left out)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +94,7 @@ class Consistency:
     certificate: Certificate | None
 
 
-def parse_choice(raw: object, names: Sequence[str], pointer: str) -> Choice:
+def parse_choice(raw: object, names: Collection[str], pointer: str) -> Choice:
     """Read ``["B", ">", "A"]``; the names must be declared lotteries."""
     if not isinstance(raw, list) or len(raw) != 3 or not all(isinstance(item, str) for item in raw):
         raise InvalidInputError('a choice is ["B", ">", "A"] (relation >, <, ~, >= or <=)', pointer)
@@ -103,17 +113,23 @@ def parse_choice(raw: object, names: Sequence[str], pointer: str) -> Choice:
 
 def _difference(
     choice: Choice, lotteries: Mapping[str, Lottery], index: Mapping[Exact, int]
-) -> tuple[list[Fraction], bool, bool]:
+) -> tuple[Row, bool, bool]:
     """Row ``better - worse``, whether it is strict, whether it is an equality."""
     better, worse = choice.left, choice.right
     if choice.relation in ("<", "<="):
         better, worse = worse, better
-    row = [Fraction(0)] * len(index)
+    row: Row = {}
     for p, x in lotteries[better]:
-        row[index[x]] += Fraction(p)
+        k = index[x]
+        row[k] = row.get(k, Fraction(0)) + p
     for p, x in lotteries[worse]:
-        row[index[x]] -= Fraction(p)
-    return row, choice.relation in (">", "<"), choice.relation == "~"
+        k = index[x]
+        row[k] = row.get(k, Fraction(0)) - p
+    return (
+        {k: v for k, v in row.items() if v},
+        choice.relation in (">", "<"),
+        choice.relation == "~",
+    )
 
 
 def eu_consistency(
@@ -132,31 +148,33 @@ def eu_consistency(
     ------
     LimitExceededError
         With more than ``MAX_PRIZES`` distinct prizes.
+    TimeLimitError
+        When the request's deadline passes (HiGHS stops itself at it).
     """
+    clock = current_deadline()
+    clock.spend(sum(len(lottery) for lottery in lotteries.values()))
     prizes = tuple(sorted({x for lottery in lotteries.values() for x in lottery.outcomes}))
     if len(prizes) > MAX_PRIZES:
         raise LimitExceededError(f"more than {MAX_PRIZES} distinct prizes", "/lotteries")
     index = {x: k for k, x in enumerate(prizes)}
-    rows: list[list[Fraction]] = []
+    rows: list[Row] = []
     kinds: list[str] = []  # "strict", "weak" or "equal"
     for choice in choices:
+        clock.spend(len(lotteries[choice.left]) + len(lotteries[choice.right]))
         row, strict, equal = _difference(choice, lotteries, index)
         rows.append(row)
         kinds.append("equal" if equal else "strict" if strict else "weak")
     monotone: list[tuple[int, int]] = []
     if increasing:
         for k in range(len(prizes) - 1):
-            row = [Fraction(0)] * len(prizes)
-            row[k + 1], row[k] = Fraction(1), Fraction(-1)
-            rows.append(row)
+            rows.append({k: Fraction(-1), k + 1: Fraction(1)})
             kinds.append("strict")
             monotone.append((k, k + 1))
-    options = {} if time_limit is None else {"time_limit": time_limit}
-    witness = _witness(rows, kinds, len(prizes), options)
+    witness = _witness(rows, kinds, len(prizes), clock, time_limit)
     if witness is not None:
         values, exact = witness
         return Consistency(True, prizes, values, exact, None)
-    certificate = _certificate(rows, kinds, choices, lotteries, prizes, monotone, options)
+    certificate = _certificate(rows, kinds, choices, lotteries, prizes, monotone, clock, time_limit)
     if labels:
         names = {str(prize): name for prize, name in labels.items()}
         text = re.sub(
@@ -168,35 +186,57 @@ def eu_consistency(
     return Consistency(False, prizes, None, False, certificate)
 
 
-def _matrix(rows: Sequence[Sequence[Fraction]]) -> np.ndarray:
-    return np.array([[float(v) for v in row] for row in rows], dtype=float).reshape(len(rows), -1)
+def _matrix(rows: Sequence[Row], width: int) -> csr_matrix:
+    """The rows as a sparse float matrix with ``width`` columns."""
+    entries = [(i, k, float(v)) for i, row in enumerate(rows) for k, v in row.items()]
+    data = [v for _, _, v in entries]
+    at = ([i for i, _, _ in entries], [k for _, k, _ in entries])
+    return coo_matrix((data, at), shape=(len(rows), width)).tocsr()
+
+
+def _options(clock: Deadline, time_limit: float | None) -> dict[str, Any]:
+    """HiGHS options: the time left of the deadline, or ``time_limit`` if sooner."""
+    left = clock.remaining()
+    limits = [t for t in (left, time_limit) if t is not None]
+    return {"time_limit": max(min(limits), 1e-3)} if limits else {}
+
+
+def _stopped(result: Any, clock: Deadline, what: str) -> LimitExceededError:
+    """The error for an LP that HiGHS gave up on."""
+    clock.check()
+    if result.status == 1 and clock.seconds is not None:
+        return TimeLimitError(
+            f"the LP solver ran out of the time limit of {clock.seconds} s {what}"
+        )
+    return LimitExceededError(f"the LP solver stopped {what}: {result.message}", "")
 
 
 def _witness(
-    rows: list[list[Fraction]], kinds: list[str], size: int, options: dict[str, float]
+    rows: list[Row], kinds: list[str], size: int, clock: Deadline, time_limit: float | None
 ) -> tuple[tuple[Fraction | float, ...], bool] | None:
+    clock.spend(sum(len(row) for row in rows))
     inequality = [r for r, k in zip(rows, kinds, strict=True) if k != "equal"]
     lower = [1.0 if k == "strict" else 0.0 for k in kinds if k != "equal"]
     equality = [r for r, k in zip(rows, kinds, strict=True) if k == "equal"]
     result = linprog(
         np.zeros(size),
-        A_ub=-_matrix(inequality) if inequality else None,
+        A_ub=-_matrix(inequality, size) if inequality else None,
         b_ub=-np.array(lower) if inequality else None,
-        A_eq=_matrix(equality) if equality else None,
+        A_eq=_matrix(equality, size) if equality else None,
         b_eq=np.zeros(len(equality)) if equality else None,
         bounds=[(None, None)] * size,
         method="highs",
-        options=options,
+        options=_options(clock, time_limit),
     )
     if result.status == 2:
         return None
     if result.status != 0:
-        raise LimitExceededError(f"the LP solver stopped: {result.message}", "")
+        raise _stopped(result, clock, "looking for a utility")
     values = np.asarray(result.x, dtype=float)
     low, high = float(values.min()), float(values.max())
     scaled = (values - low) / (high - low) if high > low else values - low
     exact = _rationalise(scaled)
-    if exact is not None and _satisfies(rows, kinds, exact):
+    if exact is not None and _satisfies(rows, kinds, exact, clock):
         return tuple(normalize(v) for v in exact), True
     return tuple(float(v) for v in scaled), False
 
@@ -208,13 +248,16 @@ def _rationalise(values: np.ndarray) -> list[Fraction] | None:
         return None
 
 
-def _dot(row: Sequence[Fraction], values: Sequence[Fraction]) -> Fraction:
-    return sum((a * b for a, b in zip(row, values, strict=True) if a), Fraction(0))
+def _dot(row: Row, values: Sequence[Fraction], clock: Deadline) -> Fraction:
+    total = sum((a * values[k] for k, a in row.items()), Fraction(0))
+    clock.spend(len(row))
+    spend_on_size(clock, total)
+    return total
 
 
-def _satisfies(rows: list[list[Fraction]], kinds: list[str], values: list[Fraction]) -> bool:
+def _satisfies(rows: list[Row], kinds: list[str], values: list[Fraction], clock: Deadline) -> bool:
     for row, kind in zip(rows, kinds, strict=True):
-        total = _dot(row, values)
+        total = _dot(row, values, clock)
         if (
             (kind == "strict" and total <= 0)
             or (kind == "weak" and total < 0)
@@ -225,34 +268,38 @@ def _satisfies(rows: list[list[Fraction]], kinds: list[str], values: list[Fracti
 
 
 def _certificate(
-    rows: list[list[Fraction]],
+    rows: list[Row],
     kinds: list[str],
     choices: Sequence[Choice],
     lotteries: Mapping[str, Lottery],
     prizes: tuple[Exact, ...],
     monotone: list[tuple[int, int]],
-    options: dict[str, float],
+    clock: Deadline,
+    time_limit: float | None,
 ) -> Certificate:
     count = len(rows)
     strict = np.array([1.0 if k == "strict" else 0.0 for k in kinds])
     # variables: one multiplier per row; sum_i m_i row_i = 0, sum over strict rows = 1
-    a_eq = np.vstack([_matrix(rows).T, strict[None, :]])
+    a_eq = vstack([_matrix(rows, len(prizes)).T, csr_matrix(strict[None, :])]).tocsr()
     b_eq = np.zeros(len(prizes) + 1)
     b_eq[-1] = 1.0
     bounds = [(None, None) if k == "equal" else (0, None) for k in kinds]
     result = linprog(
-        np.zeros(count), A_eq=a_eq, b_eq=b_eq, bounds=bounds, method="highs", options=options
+        np.zeros(count),
+        A_eq=a_eq,
+        b_eq=b_eq,
+        bounds=bounds,
+        method="highs",
+        options=_options(clock, time_limit),
     )
     if result.status != 0:
-        raise LimitExceededError(
-            f"the LP solver could not find the certificate: {result.message}", ""
-        )
+        raise _stopped(result, clock, "looking for the certificate")
     raw = np.asarray(result.x, dtype=float)
     raw[np.abs(raw) < 1e-12] = 0.0
     largest = float(np.abs(raw).max())
     scaled = raw / largest
     exact = _rationalise(scaled)
-    verified = exact is not None and _is_certificate(rows, kinds, exact)
+    verified = exact is not None and _is_certificate(rows, kinds, exact, len(prizes), clock)
     multipliers: list[Fraction | float] = [float(v) for v in scaled]
     if verified and exact is not None:
         multipliers = [normalize(v) for v in exact]
@@ -266,16 +313,20 @@ def _certificate(
     return Certificate(choice_multipliers, monotonicity, verified, explanation)
 
 
-def _is_certificate(rows: list[list[Fraction]], kinds: list[str], values: list[Fraction]) -> bool:
+def _is_certificate(
+    rows: list[Row], kinds: list[str], values: list[Fraction], width: int, clock: Deadline
+) -> bool:
     if any(v < 0 for v, k in zip(values, kinds, strict=True) if k != "equal"):
         return False
     if sum((v for v, k in zip(values, kinds, strict=True) if k == "strict"), Fraction(0)) <= 0:
         return False
-    width = len(rows[0]) if rows else 0
-    return all(
-        sum((v * row[j] for v, row in zip(values, rows, strict=True)), Fraction(0)) == 0
-        for j in range(width)
-    )
+    combined = [Fraction(0)] * width
+    for v, row in zip(values, rows, strict=True):
+        if v:
+            clock.spend(len(row))
+            for k, a in row.items():
+                combined[k] += v * a
+    return not any(combined)
 
 
 # -- the readable argument --------------------------------------------------------

@@ -10,6 +10,9 @@ continuous and increasing there ("root_finding", to an absolute tolerance of
 Exact strings are produced for lotteries of at most ``EXACT_OUTCOMES`` outcomes
 (the expected utility as a SymPy sum, the CE as the inverse of that sum); a
 closed-form value is kept only if it agrees numerically with the float answer.
+Exact values are computed within the exact-size limit (past it the request is
+refused, pointing at the utility), and utilities beyond :data:`MAX_UTILITY` in
+magnitude are refused, so every answer has a finite float.
 """
 
 from __future__ import annotations
@@ -23,10 +26,11 @@ import numpy as np
 import sympy as sp
 from scipy.optimize import brentq
 
-from games.errors import DomainError
-from games.numbers import Exact
+from games.errors import DomainError, FieldError
+from games.limits import current_deadline
+from games.numbers import Exact, exact_text, to_float
 from utility.formula import X, rational
-from utility.function import UtilityFunction, Y, compile_numeric
+from utility.function import UtilityFunction, Y, compile_numeric, exact_at, exact_sum
 from utility.lottery import Lottery, expected_value
 
 Attitude = Literal["risk_averse", "risk_neutral", "risk_seeking"]
@@ -41,6 +45,10 @@ NEUTRAL_TOLERANCE = 1e-9
 """A float risk premium within this fraction of the outcome scale counts as zero."""
 GRID = 257
 """Points at which U' is sampled between the smallest and largest outcome."""
+MAX_UTILITY = 1e300
+"""Largest utility magnitude accepted (the cap on every number in a request)."""
+MAX_TIDY_OPS = 200
+"""Largest exact form (in SymPy operations) whose logarithms are combined."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,22 +82,36 @@ def utility_values(
     Raises
     ------
     DomainError
-        Pointing at the outcome where ``U`` is undefined, or stating where ``U`` decreases.
+        Pointing at the outcome where ``U`` is undefined, infinite or beyond
+        :data:`MAX_UTILITY` in magnitude (then at the utility too), or stating where
+        ``U`` decreases.
     """
-    points = np.array([float(o + wealth) for o in lottery.outcomes], dtype=float)
+    current_deadline().spend(len(lottery) * 4)
+    points = np.array([to_float(o + wealth) for o in lottery.outcomes], dtype=float)
     with np.errstate(all="ignore"):
         values = utility.numeric(points)
-    bad = np.flatnonzero(~np.isfinite(values))
+    bad = np.flatnonzero(~(np.abs(values) <= MAX_UTILITY))
     if bad.size:
         index = int(bad[0])
         where = pointers[index] if pointers else "/lottery"
-        raise DomainError(
-            f"U(x) = {utility.formula} is undefined (or infinite) at wealth + outcome = "
-            f"{lottery.outcomes[index] + wealth}",
-            where,
+        at = f"wealth + outcome = {_text(lottery.outcomes[index] + wealth)}"
+        if np.isnan(values[index]):
+            raise DomainError(f"U(x) = {utility.formula} is undefined at {at}", where)
+        message = (
+            f"U(x) = {utility.formula} is infinite or beyond {MAX_UTILITY:g} in magnitude at {at}"
         )
+        # a pole (log at 0) is the outcome's doing; a finite value past the cap, the utility's
+        fields = [where, utility.pointer]
+        if np.isfinite(values[index]):
+            fields.reverse()
+        raise DomainError(message, errors=[FieldError(f, message) for f in fields])
     _check_increasing(utility, points, values)
     return values
+
+
+def _text(value: Exact) -> str:
+    """An amount for a message: exact when short, else its nearest double."""
+    return exact_text(value) or f"{to_float(value):.10g}"
 
 
 def _check_increasing(utility: UtilityFunction, points: np.ndarray, values: np.ndarray) -> None:
@@ -102,7 +124,7 @@ def _check_increasing(utility: UtilityFunction, points: np.ndarray, values: np.n
         raise DomainError(
             f"U(x) = {utility.formula} is not increasing on the support: U({points[index]:.10g}) "
             f"= {values[index]:.10g} > U({points[index + 1]:.10g}) = {values[index + 1]:.10g}",
-            "/utility",
+            utility.pointer,
         )
     slope = compile_numeric(utility.derivative())
     grid = np.linspace(points[0], points[-1], GRID)
@@ -115,7 +137,7 @@ def _check_increasing(utility: UtilityFunction, points: np.ndarray, values: np.n
         raise DomainError(
             f"U(x) = {utility.formula} is not increasing on the support: U'({at:.10g}) = "
             f"{slopes[int(falling[0])]:.6g} < 0",
-            "/utility",
+            utility.pointer,
         )
 
 
@@ -130,14 +152,22 @@ def evaluate(
     Raises
     ------
     DomainError
-        If ``U`` is undefined at some ``wealth + x`` or not increasing between the outcomes.
+        If ``U`` is undefined at some ``wealth + x``, beyond :data:`MAX_UTILITY` in magnitude
+        or not increasing between the outcomes.
+    ExactSizeError
+        If the EMV (pointing at an outcome) or an exact utility value (pointing at the
+        utility) would pass the exact-size limit.
+    TimeLimitError
+        When the request's deadline passes.
     """
-    emv = expected_value(lottery)
+    clock = current_deadline()
+    emv = expected_value(lottery, pointers)
     values = utility_values(lottery, utility, wealth, pointers)
     probabilities = [float(p) for p in lottery.probabilities]
     eu = math.fsum(p * v for p, v in zip(probabilities, values, strict=True))
     eu_exact = _exact_expected_utility(lottery, utility, wealth)
-    low, high = float(lottery.outcomes[0] + wealth), float(lottery.outcomes[-1] + wealth)
+    clock.check()
+    low, high = to_float(lottery.outcomes[0] + wealth), to_float(lottery.outcomes[-1] + wealth)
     method: Literal["closed_form", "root_finding", "degenerate"]
     tolerance: float | None = None
     if lottery.degenerate:
@@ -150,25 +180,40 @@ def evaluate(
             tolerance = ROOT_TOLERANCE * max(1.0, high - low)
             point = _root(utility, eu, low, high, tolerance)
             method = "root_finding"
-    ce = point - float(wealth)
+    ce = point - to_float(wealth)
+    clock.check()
     ce_exact = _exact_certainty_equivalent(lottery, utility, wealth, eu_exact, point)
-    premium = float(emv) - ce
+    clock.check()
+    premium = to_float(emv) - ce
     premium_exact: sp.Expr | None = None
     if ce_exact is not None:
         premium_exact = rational(emv) - ce_exact
         premium = float(sp.N(premium_exact, 20))
+    attitude = _attitude(premium, premium_exact, to_float(emv), lottery, wealth)
+    clock.check()
     return Evaluation(
         emv=emv,
         expected_utility=float(sp.N(eu_exact, 17)) if eu_exact is not None else eu,
-        expected_utility_exact=None if eu_exact is None else str(eu_exact),
+        expected_utility_exact=_form(eu_exact),
         certainty_equivalent=float(sp.N(ce_exact, 17)) if ce_exact is not None else ce,
-        certainty_equivalent_exact=None if ce_exact is None else str(ce_exact),
+        certainty_equivalent_exact=_form(ce_exact),
         risk_premium=premium,
-        risk_premium_exact=None if premium_exact is None else str(premium_exact),
-        attitude=_attitude(premium, premium_exact, float(emv), lottery, wealth),
+        risk_premium_exact=_form(premium_exact),
+        attitude=attitude,
         method=method,
         tolerance=tolerance,
     )
+
+
+def _form(expr: sp.Expr | None) -> str | None:
+    """The exact form as text, or ``None`` when there is none or it is too long."""
+    if expr is None:
+        return None
+    try:
+        text = str(expr)
+    except ValueError:  # an integer past Python's digit limit for str()
+        return None
+    return text if len(text) <= MAX_EXACT_TEXT else None
 
 
 def _exact_expected_utility(
@@ -176,17 +221,26 @@ def _exact_expected_utility(
 ) -> sp.Expr | None:
     if len(lottery) > EXACT_OUTCOMES:
         return None
-    terms = [rational(p) * utility.expr.subs(X, rational(o + wealth)) for p, o in lottery]
-    total = sp.Add(*terms)
+    terms = [
+        exact_at(rational(p) * utility.expr, X, rational(o + wealth), utility.pointer)
+        for p, o in lottery
+    ]
+    total = exact_sum(terms, utility.pointer, "expected utility")
+    clock = current_deadline()
+    clock.check()
     if total.has(sp.nan, sp.zoo, sp.oo, -sp.oo, sp.Piecewise) or not total.is_number:
         return None
+    if _form(total) is None:
+        return None
+    clock.check()
     total = _tidy(total)
-    return total if len(str(total)) <= MAX_EXACT_TEXT else None
+    clock.check()
+    return total if _form(total) is not None else None
 
 
 def _tidy(expr: sp.Expr) -> sp.Expr:
     """The shorter of ``expr`` and its combined logs, e.g. ``log(200)``."""
-    if not expr.has(sp.log):
+    if not expr.has(sp.log) or sp.count_ops(expr) > MAX_TIDY_OPS:
         return expr
     combined = sp.logcombine(expr, force=True)
     return min((expr, combined), key=lambda e: (sp.count_ops(e), len(str(e))))
@@ -233,12 +287,20 @@ def _exact_certainty_equivalent(
         return rational(lottery.outcomes[0])
     if eu_exact is None or utility.inverse is None:
         return None
-    candidate = utility.inverse.subs(Y, eu_exact) - rational(wealth)
+    clock = current_deadline()
+    inverse = utility.inverse - rational(wealth)
+    candidate = exact_at(inverse, Y, eu_exact, utility.pointer, "certainty equivalent")
+    clock.check()
+    if _form(candidate) is None:
+        return None
+    clock.check()
     candidate = _tidy(candidate)
-    if len(str(candidate)) > MAX_EXACT_TEXT:
+    clock.check()
+    if _form(candidate) is None:
         return None
     if not candidate.is_number or candidate.has(sp.I, sp.nan, sp.zoo):
         return None
+    clock.check()
     value = complex(sp.N(candidate, 20))
     target = point - float(wealth)
     if abs(value.imag) > 1e-12 or abs(value.real - target) > 1e-8 * max(1.0, abs(target)):
@@ -252,8 +314,10 @@ def _attitude(
     if lottery.degenerate:
         return "risk_neutral"
     if premium_exact is not None:
+        current_deadline().check()
         if premium_exact.is_zero:
             return "risk_neutral"
+        current_deadline().check()
         sign = sp.N(premium_exact, 50)
         if abs(sign) > sp.Float("1e-40"):
             return "risk_averse" if sign > 0 else "risk_seeking"

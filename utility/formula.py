@@ -9,9 +9,11 @@ keywords, strings, lambdas, comprehensions...) is refused with an
 :class:`~games.errors.InvalidInputError` pointing at the formula.
 
 Symbolic work is bounded by construction: the caps below bound the text length,
-the number of AST nodes, the nesting depth, every constant exponent and the size
-of every number a constant power produces, so no later step (derivatives,
-inversion, evaluation) can blow up.
+the number of AST nodes, the nesting depth, every exponent and the size of every
+number in the built formula (SymPy combines ``(x^100)^100`` into ``x^10000`` and
+multiplies constants out, so the built expression is checked again as a whole).
+Exact values at given points are computed within the exact-size limit by
+:func:`utility.function.exact_at`.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from fractions import Fraction
 import sympy as sp
 
 from games.errors import InvalidInputError, join_pointer
+from games.limits import current_deadline
 from games.numbers import Exact
 
 X = sp.Symbol("x", real=True)
@@ -114,7 +117,30 @@ def parse_formula(
     if count > MAX_NODES:
         raise InvalidInputError(f"formula has {count} nodes, more than {MAX_NODES}", pointer)
     builder = _Builder(dict(parameters or {}), pointer)
-    return builder.build(tree.body, 1)
+    expr = builder.build(tree.body, 1)
+    _check_built(expr, pointer)
+    return expr
+
+
+def _check_built(expr: sp.Expr, pointer: str) -> None:
+    """Refuse a built formula whose combined exponents or constants passed the caps."""
+    for node in sp.preorder_traversal(expr):
+        if isinstance(node, sp.Rational):
+            if max(node.p.bit_length(), node.q.bit_length()) > MAX_DIGITS * 3322 // 1000 + 1:
+                raise InvalidInputError(
+                    f"a number in the formula has more than {MAX_DIGITS} digits", pointer
+                )
+        elif isinstance(node, sp.Pow) and node.exp.is_number:
+            if node.exp.is_comparable and abs(float(node.exp)) > MAX_EXPONENT:
+                raise InvalidInputError(
+                    f"exponents must be real numbers within +/-{MAX_EXPONENT} "
+                    f"(the formula combines to a power of {_power_text(node.exp)})",
+                    pointer,
+                )
+
+
+def _power_text(exponent: sp.Expr) -> str:
+    return str(exponent) if len(str(exponent)) <= 40 else f"{float(exponent):.6g}"
 
 
 class _Builder:
@@ -130,6 +156,7 @@ class _Builder:
     def build(self, node: ast.expr, depth: int) -> sp.Expr:
         if depth > MAX_DEPTH:
             raise self.fail(f"formula nests deeper than {MAX_DEPTH} levels")
+        current_deadline().check()  # SymPy may evaluate constants as it builds them
         if isinstance(node, ast.Constant):
             return self.constant(node.value)
         if isinstance(node, ast.Name):
@@ -191,7 +218,12 @@ class _Builder:
             if not exponent.is_real or abs(float(exponent)) > MAX_EXPONENT:
                 raise self.fail(f"exponents must be real numbers within +/-{MAX_EXPONENT}")
             if base.is_number:
-                magnitude = abs(float(sp.N(base, 15)))
+                value = complex(sp.N(base, 15))
+                if value.imag or (value.real < 0 and not exponent.is_integer):
+                    raise self.fail(
+                        "a negative or complex number raised to a fractional power is not real"
+                    )
+                magnitude = abs(value.real)
                 digits = abs(float(exponent)) * abs(math.log10(magnitude)) if magnitude else 0.0
                 if digits > MAX_DIGITS:
                     raise self.fail(f"a constant power has more than {MAX_DIGITS} digits")

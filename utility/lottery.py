@@ -6,17 +6,21 @@ accepted too. An outcome ``x`` may itself be a lottery (a compound lottery), whi
 is reduced to a simple one by multiplying probabilities along each branch.
 Probabilities are exact (:mod:`games.numbers`) and must sum to exactly 1.
 Parsing is iterative, so nesting depth is bounded by the limit, not by recursion.
+Exact sums and products are checked against the exact-size limit as they grow
+(the error points at the probability that pushed them past it) and charged to the
+request's deadline.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from games.errors import InvalidInputError, LimitExceededError, join_pointer
-from games.numbers import Exact, describe_json, normalize, parse_exact
+from games.limits import active_limits, check_exact_size, current_deadline, spend_on_size
+from games.numbers import Exact, describe_json, exact_text, normalize, parse_exact, to_float
 
 MAX_OUTCOMES = 100_000
 """Most branches one request's lottery may have, counted over all nesting levels."""
@@ -82,9 +86,19 @@ class ParsedLottery:
     pointers: tuple[str, ...]
 
 
-def expected_value(lottery: Lottery) -> Exact:
-    """The expected monetary value (EMV), exactly."""
-    total = sum((Fraction(p) * o for p, o in lottery), Fraction(0))
+def expected_value(lottery: Lottery, pointers: Sequence[str] | None = None) -> Exact:
+    """The expected monetary value (EMV), exactly.
+
+    :raises ExactSizeError: the sum passes the exact-size limit; the error points at the
+        outcome whose term pushed it there (``pointers`` gives each outcome's pointer).
+    :raises TimeLimitError: the request's deadline passed.
+    """
+    clock = current_deadline()
+    total = Fraction(0)
+    for index, (p, o) in enumerate(lottery):
+        total += Fraction(p) * o
+        spend_on_size(clock, total)
+        check_exact_size(total, pointers[index] if pointers else "", "expected monetary value")
     return normalize(total)
 
 
@@ -110,7 +124,14 @@ def parse_lottery(
         probabilities not summing to exactly 1, or a non-finite outcome.
     LimitExceededError
         If the lottery has more than ``max_outcomes`` branches or deeper nesting.
+    ExactSizeError
+        If a sum or product of probabilities passes the exact-size limit (pointing at
+        the probability responsible).
+    TimeLimitError
+        When the request's deadline passes.
     """
+    clock = current_deadline()
+    bits = active_limits().max_exact_bits
     totals: dict[Exact, Fraction] = {}
     first_pointer: dict[Exact, str] = {}
     branches = 0
@@ -129,28 +150,44 @@ def parse_lottery(
             # array indices need no RFC 6901 escaping, so pointers are plain f-strings (fast)
             p, x, p_pointer, x_pointer = _branch(entry, f"{where}/{index}")
             total += p
+            if type(total) is int:
+                clock.spend(1)
+            else:
+                size = total.denominator.bit_length()
+                clock.spend(1 + size // 256)
+                if size > bits or total.numerator.bit_length() > bits:
+                    check_exact_size(total, p_pointer, "sum of probabilities")
             if isinstance(x, (list, dict)):
                 compound = True
                 if level + 1 > max_nesting:
                     raise LimitExceededError(
                         f"compound lotteries nest deeper than {max_nesting} levels", x_pointer
                     )
-                stack.append((x, x_pointer, reach * p, level + 1))
+                inner = reach * p
+                check_exact_size(inner, p_pointer, "probability of reaching a branch")
+                stack.append((x, x_pointer, inner, level + 1))
                 continue
             outcome = parse_exact(x, x_pointer)
             if p == 0:
                 dropped = True
                 continue
-            weight = p if level == 0 else reach * p
+            if level == 0:
+                weight = p  # read, not computed: the number cap bounds it
+            else:
+                weight = reach * p
+                check_exact_size(weight, p_pointer, "probability of an outcome")
             if outcome in totals:
                 dropped = True
-                totals[outcome] += weight
+                merged = totals[outcome] + weight
+                spend_on_size(clock, merged)
+                check_exact_size(merged, p_pointer, "probability of an outcome")
+                totals[outcome] = merged
             else:
                 totals[outcome] = Fraction(weight)
                 first_pointer[outcome] = x_pointer
         if total != 1:
             raise InvalidInputError(
-                f"probabilities must sum to exactly 1, but they sum to {total}", where
+                f"probabilities must sum to exactly 1, but they sum to {_text(total)}", where
             )
     if not totals:
         raise InvalidInputError("the lottery has no outcome with positive probability", pointer)
@@ -158,6 +195,11 @@ def parse_lottery(
     return ParsedLottery(
         lottery, compound, dropped, tuple(first_pointer[o] for o in lottery.outcomes)
     )
+
+
+def _text(value: Exact) -> str:
+    """A number for a message: exact when short enough to write, else its nearest double."""
+    return exact_text(value) or f"about {to_float(value):.17g}"
 
 
 def _branches(node: object, where: str) -> list[Any]:

@@ -10,7 +10,8 @@ from html import escape
 
 import numpy as np
 
-from games.numbers import Exact
+from games.limits import current_deadline
+from games.numbers import Exact, to_float
 from utility.evaluate import Evaluation
 from utility.function import UtilityFunction
 from utility.lottery import Lottery
@@ -64,7 +65,8 @@ def utility_curve_svg(
     lottery: Lottery, utility: UtilityFunction, result: Evaluation, wealth: Exact = 0
 ) -> str:
     """``U(w + x)`` over the outcomes, the chord between the extreme outcomes, EMV, CE, premium."""
-    outcomes = [float(o) for o in lottery.outcomes]
+    current_deadline().spend(20 * len(lottery))
+    outcomes = [to_float(o) for o in lottery.outcomes]
     low, high = outcomes[0], outcomes[-1]
     if high == low:
         low, high = low - 1, high + 1
@@ -112,7 +114,8 @@ def utility_curve_svg(
 
 def risk_profile_svg(lottery: Lottery) -> str:
     """The cumulative risk profile ``P(X <= x)``, a step function."""
-    outcomes = [float(o) for o in lottery.outcomes]
+    current_deadline().spend(20 * len(lottery))
+    outcomes = [to_float(o) for o in lottery.outcomes]
     span = (outcomes[-1] - outcomes[0]) or 1.0
     frame = _Frame([outcomes[0] - 0.05 * span, outcomes[-1] + 0.05 * span], [0.0, 1.0])
     points = [(frame.x0, 0.0)]

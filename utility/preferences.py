@@ -4,7 +4,9 @@ A problem names ``prizes`` (any labels), ``lotteries`` over prizes and other
 lotteries (``[{"p": "1/2", "x": "A"}, ...]``, or a nested array as ``x``) and
 ``preferences`` such as ``["A", ">", "B"]``, ``["A", "~", "L1"]``. Every lottery
 is reduced to a distribution over prizes. The closure of the stated relation
-(what follows by chaining statements) tells which pairs are ranked.
+(what follows by chaining statements) tells which pairs are ranked. Reduction is
+iterative (lotteries may nest hundreds deep), exact sums and products are checked
+against the exact-size limit, and all the work is charged to the request's deadline.
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from fractions import Fraction
 from typing import Any
 
 from games.errors import InvalidInputError, LimitExceededError, join_pointer
-from games.numbers import parse_exact
+from games.limits import check_exact_size, current_deadline, spend_on_size
+from games.numbers import exact_text, parse_exact, to_float
 
 MAX_ITEMS = 300
 """Most prizes plus lotteries in one problem."""
@@ -61,6 +64,10 @@ def parse_problem(
     ------
     InvalidInputError
         With a pointer, for unknown names, bad probabilities or a lottery containing itself.
+    ExactSizeError
+        When a sum or product of probabilities passes the exact-size limit.
+    TimeLimitError
+        When the request's deadline passes.
     """
     names: list[str] = []
     for index, prize in enumerate(prizes):
@@ -81,10 +88,11 @@ def parse_problem(
     if len(preferences) > MAX_STATEMENTS:
         raise LimitExceededError(f"more than {MAX_STATEMENTS} preferences", "/preferences")
     branches: dict[str, tuple[tuple[Fraction, str], ...]] = {}
+    pointers: dict[str, str] = {}
     known = set(names) | set(lotteries)
     for name, raw in lotteries.items():
-        _read_lottery(name, raw, join_pointer("/lotteries", name), known, branches)
-    reduced = _reduce_all(names, branches)
+        _read_lottery(name, raw, join_pointer("/lotteries", name), known, branches, pointers)
+    reduced = _reduce_all(names, branches, pointers)
     statements = tuple(_statement(raw, index, known) for index, raw in enumerate(preferences))
     return PreferenceProblem(tuple(names), tuple(lotteries), branches, reduced, statements)
 
@@ -95,8 +103,10 @@ def _read_lottery(
     pointer: str,
     known: set[str],
     out: dict[str, tuple[tuple[Fraction, str], ...]],
+    pointers: dict[str, str],
 ) -> None:
     """Read lottery ``name``; nested arrays become anonymous lotteries ``name/i``."""
+    clock = current_deadline()
     pending = [(name, raw, pointer)]
     while pending:
         label, body, where = pending.pop()
@@ -108,12 +118,13 @@ def _read_lottery(
             here = join_pointer(where, index)
             if not isinstance(branch, dict) or set(branch) != {"p", "x"}:
                 raise InvalidInputError('a branch is {"p": probability, "x": name}', here)
-            p = Fraction(parse_exact(branch["p"], join_pointer(here, "p")))
+            p_pointer = join_pointer(here, "p")
+            p = Fraction(parse_exact(branch["p"], p_pointer))
             if not 0 <= p <= 1:
-                raise InvalidInputError(
-                    f"probability must lie in [0, 1], got {p}", join_pointer(here, "p")
-                )
+                raise InvalidInputError(f"probability must lie in [0, 1], got {p}", p_pointer)
             total += p
+            spend_on_size(clock, total)
+            check_exact_size(total, p_pointer, "sum of probabilities")
             target = branch["x"]
             if isinstance(target, list):
                 inner = f"{label}/{index}"
@@ -127,35 +138,54 @@ def _read_lottery(
                 )
             entries.append((p, target))
         if total != 1:
-            raise InvalidInputError(f"probabilities must sum to exactly 1, not {total}", where)
+            raise InvalidInputError(
+                f"probabilities must sum to exactly 1, not {_text(total)}", where
+            )
         out[label] = tuple(entries)
+        pointers[label] = where
+
+
+def _text(value: Fraction) -> str:
+    """A number for a message: exact when short enough to write, else its nearest double."""
+    return exact_text(value) or f"about {to_float(value):.17g}"
 
 
 Branches = Mapping[str, tuple[tuple[Fraction, str], ...]]
 
 
-def _reduce_all(prizes: list[str], branches: Branches) -> dict[str, Distribution]:
+def _reduce_all(
+    prizes: list[str], branches: Branches, pointers: Mapping[str, str]
+) -> dict[str, Distribution]:
+    """Every lottery as a distribution over prizes, by an iterative depth-first walk."""
+    clock = current_deadline()
     reduced: dict[str, Distribution] = {p: {p: Fraction(1)} for p in prizes}
-    visiting: set[str] = set()
-
-    def reduce(name: str) -> Distribution:
-        if name in reduced:
-            return reduced[name]
-        if name in visiting:
-            raise InvalidInputError(
-                f"lottery {name!r} contains itself", join_pointer("/lotteries", name.split("/")[0])
-            )
-        visiting.add(name)
-        total: dict[str, Fraction] = {}
-        for p, target in branches[name]:
-            for prize, q in reduce(target).items():
-                total[prize] = total.get(prize, Fraction(0)) + p * q
-        visiting.discard(name)
-        reduced[name] = {k: v for k, v in total.items() if v}
-        return reduced[name]
-
-    for name in branches:
-        reduce(name)
+    for start in branches:
+        # (lottery, whether its branches are reduced already)
+        stack = [(start, False)]
+        visiting: set[str] = set()
+        while stack:
+            name, ready = stack.pop()
+            if name in reduced:
+                continue
+            if not ready:
+                if name in visiting:
+                    raise InvalidInputError(
+                        f"lottery {name!r} contains itself",
+                        join_pointer("/lotteries", name.split("/")[0]),
+                    )
+                visiting.add(name)
+                stack.append((name, True))
+                stack.extend((target, False) for _, target in branches[name])
+                continue
+            total: dict[str, Fraction] = {}
+            for p, target in branches[name]:
+                for prize, q in reduced[target].items():
+                    weight = total.get(prize, Fraction(0)) + p * q
+                    spend_on_size(clock, weight)
+                    check_exact_size(weight, pointers[name], "probability of a prize")
+                    total[prize] = weight
+            visiting.discard(name)
+            reduced[name] = {k: v for k, v in total.items() if v}
     return reduced
 
 
@@ -206,6 +236,7 @@ def closure(problem: PreferenceProblem) -> Closure:
         edges[s.better].append((s.worse, s.relation == ">", s.index))
         if s.relation == "~":
             edges[s.worse].append((s.better, False, s.index))
+    clock = current_deadline()
     weak: dict[str, frozenset[str]] = {}
     strict: dict[str, frozenset[str]] = {}
     for start in edges:
@@ -213,6 +244,7 @@ def closure(problem: PreferenceProblem) -> Closure:
         queue = deque([(start, False)])
         while queue:
             node, was_strict = queue.popleft()
+            clock.spend(1 + len(edges[node]))
             for target, is_strict, _ in edges[node]:
                 state = (target, was_strict or is_strict)
                 if state not in seen:
