@@ -368,12 +368,20 @@ def _size_bound(node: sp.Basic, args: list[tuple[sp.Basic, int]]) -> int:
     heights = [h for _, h in args]
     if isinstance(node, sp.Pow):
         (base, base_height), (power, power_height) = args
-        if isinstance(power, sp.Rational) and not isinstance(base, sp.Add):
+        if isinstance(base, sp.Add):
+            return base_height + power_height  # (a + b)**n is left as it is
+        if isinstance(power, sp.Rational):
             # a number to a rational power is multiplied out: b**(p/q) has the
             # integer part b**(p // q) and a root of b
             whole: int = abs(power.p) // power.q
-            return max(1, whole + 1) * base_height + power_height
-        return base_height + power_height
+        elif power.is_number and power.is_comparable:
+            # an irrational power stays symbolic as built, but rewriting it (powsimp)
+            # multiplies out its integer part: bound it by the power's size too
+            magnitude = abs(float(power))
+            whole = int(magnitude) if math.isfinite(magnitude) else 1 << 64
+        else:
+            return base_height + power_height
+        return max(1, whole + 1) * base_height + power_height
     if isinstance(node, sp.exp):
         return _exp_bound(args[0][0]) + heights[0]
     # sums and products of rationals; other functions keep their argument's numbers

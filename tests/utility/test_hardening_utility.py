@@ -43,6 +43,8 @@ def test_exact_values_within_the_limit(formula: str, at: Fraction | int, value: 
         ("2^x", 10**6),
         ("1.0000001^x", 10**6),  # a double near 1.105, 24 million bits exactly
         ("x^100", Fraction(10**47 + 1, 10**46)),  # 4700 digits
+        # an irrational power 7.5^(35/3) = 1.6e10 of 9/10: powsimp multiplied it out
+        ("sqrt((0.9^(x^12 * (x^(1/3))^-1))^(2/5))", Fraction(15, 2)),
     ],
 )
 def test_exact_values_past_the_limit_are_refused_before_they_are_built(
