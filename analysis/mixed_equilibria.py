@@ -126,7 +126,13 @@ class _Polytope:
     vertices: FloatArray
     labels: npt.NDArray[np.int64]
     dimension: int
+    unscale: FloatArray
+    """Float vertices are in scaled coordinates: ``vertex * unscale`` is proportional to
+    the point of the polytope itself."""
     certified: dict[int, tuple[tuple[Fraction, ...], int] | None]
+    reliable: bool = True
+    """False when the float search met vertices beyond the float range (badly scaled
+    payoffs): its vertex list may then be incomplete."""
 
 
 def extreme_equilibria(
@@ -180,10 +186,18 @@ def extreme_equilibria(
     pairs = _complementary_pairs(p.labels, q.labels, rows, cols, clock)
     clock.check()
     degenerate = _degenerate(p, exact, clock) or _degenerate(q, exact, clock)
+    reliable = p.reliable and q.reliable
+    small = comb(rows + cols, rows) <= MAX_EXACT_BASES
+    if not reliable and not (exact and small):
+        raise DomainError(
+            "the payoffs span too many orders of magnitude for the floating-point vertex "
+            "search" + ("" if exact else " (try arithmetic: exact)") + "; rescale them",
+            "",
+        )
     if not exact:
         return _float_set(game, p, q, pairs, degenerate, clock)
     found: dict[tuple[tuple[Fraction, ...], tuple[Fraction, ...]], None] = {}
-    doubtful = False
+    doubtful = not reliable
     for x_index, y_index in pairs:
         x_vertex = _certify(p, int(x_index), clock)
         y_vertex = _certify(q, int(y_index), clock)
@@ -194,7 +208,7 @@ def extreme_equilibria(
     if not found or doubtful:
         # Nash: every finite game has an equilibrium, and a float candidate that fails its
         # exact check means the float search was misled: in a small game, enumerate exactly.
-        if comb(rows + cols, rows) <= MAX_EXACT_BASES:
+        if small:
             exact_pairs, degenerate = _exact_by_bases(p, q, clock)
             return _exact_set(game, exact_pairs, degenerate, clock)
         if not found:
@@ -252,20 +266,31 @@ def _polytope(matrix: ObjectArray, own_first: bool, clock: Deadline) -> _Polytop
     exact_rows = np.vstack(blocks)
     zero, one = [0] * dimension, [1] * constraints
     exact_rhs = zero + one if own_first else one + zero
-    # Dividing the payoffs by their largest entry only rescales the polytope; it keeps
-    # float vertices of order 1 so that one tolerance fits every game. The division is
+    # The float search runs in the coordinates z_i = c_i z'_i, c_i the largest payoff
+    # of coordinate i: every coefficient is then at most 1 and every vertex has z <= 1,
+    # so one tolerance fits every game and nothing overflows however the payoffs are
+    # scaled (the labels, which constraints are tight, are the same). The divisions are
     # done on the integers (correctly rounded): they may be far beyond the float range.
-    largest = max(entries(matrix))
-    payoff = np.array([value / largest for value in entries(matrix)], dtype=np.float64)
-    payoff = payoff.reshape(matrix.shape)
+    largest = [max(matrix[:, i].tolist()) for i in range(dimension)]
+    payoff = np.array(
+        [[matrix[k, i] / largest[i] for i in range(dimension)] for k in range(constraints)],
+        dtype=np.float64,
+    ).reshape(constraints, dimension)
+    smallest = min(largest)
+    unscale = np.array([smallest / c for c in largest], dtype=np.float64)
     identity_float = -np.eye(dimension)
     rows = np.vstack([identity_float, payoff] if own_first else [payoff, identity_float])
     rhs = np.asarray(exact_rhs, dtype=np.float64)
     vertices = _float_vertices(rows, rhs, dimension, clock)
-    slack = rhs[None, :] - vertices @ rows.T
-    scale = np.maximum(1.0, np.abs(rows).sum(axis=1))[None, :] * np.maximum(
-        1.0, np.abs(vertices).max(axis=1, keepdims=True)
-    )
+    # tiny payoff ratios put vertices near the float range's end: drop what overflows
+    with np.errstate(all="ignore"):
+        slack = rhs[None, :] - vertices @ rows.T
+        scale = np.maximum(1.0, np.abs(rows).sum(axis=1))[None, :] * np.maximum(
+            1.0, np.abs(vertices).max(axis=1, keepdims=True)
+        )
+    usable = np.isfinite(slack).all(axis=1) & np.isfinite(scale).all(axis=1)
+    reliable = bool(usable.all())
+    vertices, slack, scale = vertices[usable], slack[usable], scale[usable]
     tight = slack <= _TOL * scale
     weights = np.left_shift(np.int64(1), np.arange(rows.shape[0], dtype=np.int64))
     labels = (tight.astype(np.int64) * weights[None, :]).sum(axis=1)
@@ -273,7 +298,9 @@ def _polytope(matrix: ObjectArray, own_first: bool, clock: Deadline) -> _Polytop
     _, first = np.unique(labels, return_index=True)
     keep = np.sort(first)
     vertices, labels = vertices[keep], labels[keep]
-    return _Polytope(rows, rhs, exact_rows, exact_rhs, vertices, labels, dimension, {})
+    return _Polytope(
+        rows, rhs, exact_rows, exact_rhs, vertices, labels, dimension, unscale, {}, reliable
+    )
 
 
 def _float_vertices(
@@ -285,16 +312,20 @@ def _float_vertices(
         halfspaces = np.hstack([rows, -rhs[:, None]])
         # the caller checked that the largest possible vertex count fits the time left
         try:
-            points = HalfspaceIntersection(halfspaces, interior).intersections
+            with np.errstate(all="ignore"):
+                points = HalfspaceIntersection(halfspaces, interior).intersections
         except QhullError:
             points = _vertices_by_bases(rows, rhs, dimension, clock)
         clock.spend(len(points) * dimension)
     else:
         points = _vertices_by_bases(rows, rhs, dimension, clock)
-    points = points[np.abs(points).max(axis=1) > _TOL]
-    if len(points) == 0:
-        return np.zeros((0, dimension))
-    return np.asarray(np.unique(np.round(points, 12), axis=0), dtype=np.float64)
+    # a vertex at infinity (a direction the float search saw as unbounded) is kept as
+    # such: the caller finds it unusable and distrusts the search
+    with np.errstate(all="ignore"):
+        points = points[~(np.abs(points).max(axis=1) <= _TOL)]
+        if len(points) == 0:
+            return np.zeros((0, dimension))
+        return np.asarray(np.unique(np.round(points, 12), axis=0), dtype=np.float64)
 
 
 def _vertices_by_bases(
@@ -312,11 +343,12 @@ def _vertices_by_bases(
     for basis in combinations(range(rows.shape[0]), dimension):
         clock.spend(cost)
         system = rows[list(basis)]
-        if abs(np.linalg.det(system)) < 1e-12:
-            continue
-        point = np.linalg.solve(system, rhs[list(basis)])
-        if np.all(rows @ point <= rhs + 1e-9):
-            found.append(point)
+        with np.errstate(all="ignore"):
+            if not abs(np.linalg.det(system)) >= 1e-12:
+                continue
+            point = np.linalg.solve(system, rhs[list(basis)])
+            if np.all(rows @ point <= rhs + 1e-9):
+                found.append(point)
     return np.array(found).reshape(-1, dimension)
 
 
@@ -505,8 +537,12 @@ def _float_set(
     seen = set()
     for x_index, y_index in pairs:
         clock.spend(10 + len(p.vertices[x_index]) + len(q.vertices[y_index]))
-        x = p.vertices[x_index] / p.vertices[x_index].sum()
-        y = q.vertices[y_index] / q.vertices[y_index].sum()
+        with np.errstate(all="ignore"):
+            x = p.vertices[x_index] * p.unscale
+            y = q.vertices[y_index] * q.unscale
+            x, y = x / x.sum(), y / y.sum()
+        if not (np.isfinite(x).all() and np.isfinite(y).all()):
+            continue
         key = (tuple(np.round(x, 9)), tuple(np.round(y, 9)))
         if key not in seen:
             seen.add(key)

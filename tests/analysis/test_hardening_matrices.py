@@ -145,3 +145,15 @@ def test_equilibrium_probabilities_past_the_exact_size_limit_are_refused() -> No
     assert p * col[0][0] + (1 - p) * col[1][0] == p * col[0][1] + (1 - p) * col[1][1]
     assert q * row[0][0] + (1 - q) * row[0][1] == q * row[1][0] + (1 - q) * row[1][1]
     assert len(str(Fraction(p).denominator)) > 40
+
+
+def test_float_search_on_payoffs_spanning_450_orders_of_magnitude() -> None:
+    # coordination on 1e300 vs 1e-150: dividing by the largest payoff made the small ones
+    # underflow, the polytope unbounded in float and its vertices overflow (a RuntimeWarning,
+    # an error under this suite's filterwarnings). Each player mixes to make the other
+    # indifferent: p tiny = (1 - p) big, q big = (1 - q) tiny.
+    big, tiny = Fraction(10**300), Fraction(1, 10**150)
+    game = bimatrix([[big, 0], [0, tiny]], [[tiny, 0], [0, big]])
+    p, q = big / (big + tiny), tiny / (big + tiny)
+    found = [(e.row, e.col) for e in extreme_equilibria(game).equilibria]
+    assert found == [((0, 1), (0, 1)), ((p, 1 - p), (q, 1 - q)), ((1, 0), (1, 0))]
