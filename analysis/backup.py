@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from math import gcd
 from typing import cast
 
 from analysis.horizon import Horizon, start_values
-from games.limits import Deadline, active_limits, check_exact_size, current_deadline
-from games.numbers import Exact, normalize
+from games.limits import Deadline, check_exact_size, current_deadline
+from games.numbers import Exact
 from games.tree import CHANCE, MAX, Tree
+from games.tree_format import sum_of_ratios
 
 
 def weighted_sum(
@@ -39,35 +39,14 @@ def weighted_sum(
         ``Limits.max_exact_digits`` or the sum passes it.
     :raises TimeLimitError: the deadline passes.
     """
-    clock = deadline if deadline is not None else current_deadline()
-    refused = refuse if refuse is not None else _refuse
-    # intermediate terms may carry factors the reduced sum loses: allow them twice the room
-    ceiling = 2 * active_limits().max_exact_bits
-    numerator = 0
-    common = 1
-    cost = 1
-    for weight, score in zip(weights, scores, strict=True):
-        denominator = weight.denominator * score.denominator
-        term = weight.numerator * score.numerator
-        if denominator == common:
-            numerator += term
-        elif not common % denominator:
-            numerator += term * (common // denominator)
-        else:
-            shared = gcd(common, denominator)
-            scale = denominator // shared
-            numerator = numerator * scale + term * (common // shared)
-            common *= scale
-            size = common.bit_length()
-            if size > ceiling:
-                refused(common)
-            cost = 1 + size // 512
-        clock.spend(cost)
-    total = normalize(Fraction(numerator, common))
-    bits = ceiling // 2
-    if total.numerator.bit_length() > bits or total.denominator.bit_length() > bits:
-        refused(total)
-    return total
+    return sum_of_ratios(
+        (
+            (weight.numerator * score.numerator, weight.denominator * score.denominator)
+            for weight, score in zip(weights, scores, strict=True)
+        ),
+        deadline=deadline,
+        refuse=refuse if refuse is not None else _refuse,
+    )
 
 
 def _refuse(value: Exact) -> None:

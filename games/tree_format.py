@@ -473,7 +473,22 @@ def exact_sum(
     deadline: Deadline | None = None,
     refuse: Callable[[Exact], None] | None = None,
 ) -> Exact:
-    """Exact sum of ``values``, added in integers over a common denominator.
+    """Exact sum of ``values``: :func:`sum_of_ratios` of their numerators and denominators."""
+    return sum_of_ratios(
+        ((value.numerator, value.denominator) for value in values),
+        deadline=deadline,
+        refuse=refuse,
+    )
+
+
+def sum_of_ratios(
+    terms: Iterable[tuple[int, int]],
+    *,
+    deadline: Deadline | None = None,
+    refuse: Callable[[Exact], None] | None = None,
+) -> Exact:
+    """Exact sum of the ratios ``n / d`` in ``terms``, added in integers over a common
+    denominator.
 
     The denominator grows one term at a time (one gcd where it changes, none while the
     terms share it, the usual case), so a sum that grows too large is refused as soon
@@ -493,16 +508,15 @@ def exact_sum(
     numerator = 0
     common = 1
     cost = 1
-    for value in values:
-        denominator = value.denominator
+    for term, denominator in terms:
         if denominator == common:
-            numerator += value.numerator
+            numerator += term
         elif not common % denominator:
-            numerator += value.numerator * (common // denominator)
+            numerator += term * (common // denominator)
         else:
             shared = gcd(common, denominator)
             scale = denominator // shared
-            numerator = numerator * scale + value.numerator * (common // shared)
+            numerator = numerator * scale + term * (common // shared)
             common *= scale
             size = common.bit_length()
             if size > ceiling:
