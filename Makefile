@@ -49,7 +49,7 @@ lint: $(VENV)/.dev-installed
 check: test lint
 
 spec: $(VENV)/.dev-installed
-	$(BIN)/python -m api.spec > openapi.yaml
+	$(BIN)/python -m api.openapi > openapi.yaml
 
 # refresh the lock file to the newest releases the pyproject ranges allow
 lock: $(UV)

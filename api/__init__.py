@@ -14,6 +14,16 @@ from flask_cors import CORS
 
 from api.config import limits_from, settings
 from api.problems import register_error_handlers
+from api.views import (
+    grading,
+    lotteries,
+    matrices,
+    meta,
+    preferences,
+    tree_formats,
+    trees,
+    utility_functions,
+)
 from games.limits import limited
 
 
@@ -24,17 +34,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     _run_under_limits(app)
     _set_headers(app)
-
-    from api import (
-        grading,
-        lotteries,
-        matrices,
-        meta,
-        preferences,
-        tree_formats,
-        trees,
-        utility_functions,
-    )
 
     for module in (
         meta,

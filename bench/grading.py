@@ -21,12 +21,12 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analysis.alphabeta import alpha_beta  # noqa: E402
-from analysis.problem_generator import ProblemSettings, generate_problem  # noqa: E402
-from analysis.tree_json import alpha_beta_json  # noqa: E402
+from analysis.grading.problem_generator import ProblemSettings, generate_problem  # noqa: E402
+from analysis.trees.alpha_beta import alpha_beta  # noqa: E402
+from analysis.trees.json_output import alpha_beta_json  # noqa: E402
 from api import create_app  # noqa: E402
 from bench.trees import best_of  # noqa: E402
-from games.tree_format import parse_tree  # noqa: E402
+from games.trees.parser import parse_tree  # noqa: E402
 
 
 def answer_from(key: dict[str, Any]) -> dict[str, Any]:

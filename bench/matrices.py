@@ -36,9 +36,9 @@ from scipy.optimize import linprog
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analysis.mixed_equilibria import extreme_equilibria  # noqa: E402
-from analysis.zero_sum import zero_sum_solution  # noqa: E402
-from games.matrix import bimatrix, zero_sum_game  # noqa: E402
+from analysis.equilibria.vertex_enumeration import extreme_equilibria  # noqa: E402
+from analysis.equilibria.zero_sum import zero_sum_solution  # noqa: E402
+from games.matrices.model import bimatrix, zero_sum_game  # noqa: E402
 from games.numbers import parse_exact  # noqa: E402
 
 

@@ -27,10 +27,10 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analysis.alphabeta import alpha_beta  # noqa: E402
+from analysis.trees.alpha_beta import alpha_beta  # noqa: E402
 from api import create_app  # noqa: E402
-from games.tree import Tree  # noqa: E402
-from games.tree_format import parse_tree  # noqa: E402
+from games.trees.model import Tree  # noqa: E402
+from games.trees.parser import parse_tree  # noqa: E402
 
 
 def random_tree(seed: int, depth: int = 8) -> list[Any]:

@@ -9,8 +9,8 @@ from games.errors import (
 )
 from games.limits import Limits
 from games.numbers import Exact, parse_exact
-from games.tree import CHANCE, LEAF, MAX, MIN, PLAYER, Tree
-from games.tree_format import parse_tree
+from games.trees.model import CHANCE, LEAF, MAX, MIN, PLAYER, Tree
+from games.trees.parser import parse_tree
 
 __all__ = [
     "CHANCE",

@@ -12,10 +12,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from games.numbers import Exact
-from utility.dominance import Dominance, dominance_pairs
 from utility.evaluate import Evaluation, evaluate
 from utility.function import UtilityFunction
 from utility.lottery import Lottery
+from utility.stochastic_dominance import Dominance, dominance_pairs
 
 TIE_TOLERANCE = 1e-12
 

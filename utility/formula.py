@@ -27,7 +27,7 @@ import sympy as sp
 
 from games.errors import InvalidInputError, join_pointer
 from games.limits import current_deadline
-from games.numbers import Exact
+from games.numbers import Exact, parse_exact
 
 X = sp.Symbol("x", real=True)
 """The variable of every utility formula (money, or wealth + money)."""
@@ -64,8 +64,6 @@ def rational(value: Exact) -> sp.Rational:
 
 def parse_parameters(raw: Mapping[str, object], pointer: str) -> dict[str, Exact]:
     """Check declared parameter names and read their values exactly."""
-    from games.numbers import parse_exact
-
     values: dict[str, Exact] = {}
     for name, value in raw.items():
         where = join_pointer(pointer, name)

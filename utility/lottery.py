@@ -197,6 +197,14 @@ def parse_lottery(
     )
 
 
+def parse_named_lotteries(raw: Mapping[str, object], pointer: str) -> dict[str, Lottery]:
+    """Read ``{name: lottery}``, each reduced; errors point under ``pointer``."""
+    return {
+        name: parse_lottery(value, join_pointer(pointer, name)).lottery
+        for name, value in raw.items()
+    }
+
+
 def _text(value: Exact) -> str:
     """A number for a message: exact when short enough to write, else its nearest double."""
     return exact_text(value) or f"about {to_float(value):.17g}"

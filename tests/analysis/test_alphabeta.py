@@ -6,11 +6,11 @@ from fractions import Fraction
 
 import pytest
 
-from analysis.alphabeta import EXACT, LOWER, UPPER, alpha_beta
-from analysis.minimax import minimax
-from analysis.move_ordering import minimal_tree_size, move_ordering
+from analysis.trees.alpha_beta import EXACT, LOWER, UPPER, alpha_beta
+from analysis.trees.minimax import minimax
+from analysis.trees.move_ordering import minimal_tree_size, move_ordering
 from games.errors import InvalidInputError, LimitExceededError
-from games.tree_format import parse_tree
+from games.trees.parser import parse_tree
 
 AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 

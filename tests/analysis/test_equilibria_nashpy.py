@@ -16,10 +16,10 @@ import nashpy
 import numpy as np
 import pytest
 
-from analysis.lemke_howson import lemke_howson
-from analysis.mixed_equilibria import extreme_equilibria
-from analysis.zero_sum import solve_matrix_game
-from games.matrix import bimatrix, exact_array
+from analysis.equilibria.lemke_howson import lemke_howson
+from analysis.equilibria.vertex_enumeration import extreme_equilibria
+from analysis.equilibria.zero_sum import solve_matrix_game
+from games.matrices.model import bimatrix, exact_array
 from tests.reference import exact_support_enumeration, indifferent_mix, is_exact_equilibrium
 
 Profile = tuple[tuple[Fraction, ...], tuple[Fraction, ...]]

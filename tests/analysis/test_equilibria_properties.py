@@ -9,12 +9,12 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.dominance import iterated_elimination
-from analysis.mixed_equilibria import extreme_equilibria
-from analysis.pure_equilibria import pure_nash_equilibria
-from analysis.zero_sum import security_levels, zero_sum_solution
-from games.matrix import bimatrix, zero_sum_game
-from games.matrix_format import parse_game
+from analysis.equilibria.iterated_dominance import iterated_elimination
+from analysis.equilibria.pure import pure_nash_equilibria
+from analysis.equilibria.vertex_enumeration import extreme_equilibria
+from analysis.equilibria.zero_sum import security_levels, zero_sum_solution
+from games.matrices.model import bimatrix, zero_sum_game
+from games.matrices.parser import parse_game
 from tests.matrix_strategies import bimatrices, matrices
 
 Matrix = list[list[int]]

@@ -9,13 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.alphabeta import UPPER
-from analysis.backup import weighted_sum
-from analysis.expectimax import expectimax
-from analysis.minimax import minimax
-from analysis.star1 import star1
+from analysis.trees.alpha_beta import UPPER
+from analysis.trees.backup import weighted_sum
+from analysis.trees.expectimax import expectimax
+from analysis.trees.minimax import minimax
+from analysis.trees.star1 import star1
 from games.errors import InvalidInputError
-from games.tree_format import parse_tree
+from games.trees.parser import parse_tree
 from tests.reference import assert_bounds_hold
 from tests.strategies import chance_trees, shorthand_trees
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from analysis.grading import Grader, parse_rubric
+from analysis.grading.tree_problems import Grader, parse_rubric
 from games.errors import InvalidInputError
 
 AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
@@ -286,7 +286,7 @@ def test_minimax_first_wrong_value_explained() -> None:
 
 
 def test_generator_is_deterministic_and_meets_constraints() -> None:
-    from analysis.problem_generator import ProblemSettings, generate_problem
+    from analysis.grading.problem_generator import ProblemSettings, generate_problem
     from tests.reference import alpha_beta_leaves, leaf_names, minimax_value
 
     settings = ProblemSettings(

@@ -10,14 +10,14 @@ from typing import Any
 
 import pytest
 
-from analysis.answer_key import parse_problem
-from analysis.consistency_grading import ConsistencyGrader
-from analysis.graders import MAX_LISTED, grade_batch, make_grader
-from analysis.grading import Grader, Rubric, answer_json, number_json
-from analysis.lottery_grading import LotteryGrader
-from analysis.matrix_grading import MatrixGrader
-from analysis.preference_grading import PreferenceGrader
-from analysis.problem_generator import ProblemSettings, generate_problem
+from analysis.grading.answer_key import parse_problem
+from analysis.grading.consistency_problems import ConsistencyGrader
+from analysis.grading.lottery_problems import LotteryGrader
+from analysis.grading.matrix_problems import MatrixGrader
+from analysis.grading.preference_problems import PreferenceGrader
+from analysis.grading.problem_generator import ProblemSettings, generate_problem
+from analysis.grading.registry import MAX_LISTED, grade_batch, make_grader
+from analysis.grading.tree_problems import Grader, Rubric, answer_json, number_json
 from games.errors import InvalidInputError, TimeLimitError
 from games.limits import Deadline, Limits, limited
 

@@ -13,7 +13,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.grading import Grader, parse_rubric
+from analysis.grading.tree_problems import Grader, parse_rubric
 from tests.reference import alpha_beta_leaves, leaf_names
 from tests.strategies import shorthand_trees
 
@@ -98,7 +98,7 @@ def test_min_root_taken_for_max_is_named(tree: Any) -> None:
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10**6), st.integers(1, 3), st.booleans())
 def test_generated_problems_meet_their_constraints(seed: int, depth: int, ties: bool) -> None:
-    from analysis.problem_generator import ProblemSettings, generate_problem
+    from analysis.grading.problem_generator import ProblemSettings, generate_problem
     from games.errors import InvalidInputError
     from tests.reference import minimax_value
 
@@ -121,7 +121,7 @@ def test_generated_problems_meet_their_constraints(seed: int, depth: int, ties: 
 def test_generated_chance_probabilities(seed: int) -> None:
     from fractions import Fraction
 
-    from analysis.problem_generator import ProblemSettings, generate_problem
+    from analysis.grading.problem_generator import ProblemSettings, generate_problem
 
     made = generate_problem(
         ProblemSettings(type="expectimax", depth=3, seed=seed, denominators=(2, 3, 4))

@@ -9,14 +9,14 @@ from fractions import Fraction
 
 import pytest
 
-from analysis.dominance import iterated_elimination
-from analysis.lemke_howson import lemke_howson
-from analysis.matrix_svg import _envelope
-from analysis.mixed_equilibria import extreme_equilibria, most_vertices
-from analysis.rational_linalg import solve_exact
+from analysis.equilibria.drawing import _envelope
+from analysis.equilibria.exact_linear_algebra import solve_exact
+from analysis.equilibria.iterated_dominance import iterated_elimination
+from analysis.equilibria.lemke_howson import lemke_howson
+from analysis.equilibria.vertex_enumeration import extreme_equilibria, most_vertices
 from games.errors import ExactSizeError, TimeLimitError
 from games.limits import Deadline, Limits, limited
-from games.matrix import bimatrix
+from games.matrices.model import bimatrix
 
 
 def _brute_envelope(

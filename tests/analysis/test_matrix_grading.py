@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from analysis.graders import make_grader
+from analysis.grading.registry import make_grader
 from games.errors import InvalidInputError
 
 # Battle of the sexes: pure equilibria (Opera, Opera) and (Fight, Fight).

@@ -7,9 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from analysis.matrix_svg import matrix_plot_svg
+from analysis.equilibria.drawing import matrix_plot_svg
 from games.errors import DomainError
-from games.matrix import bimatrix, zero_sum_game
+from games.matrices.model import bimatrix, zero_sum_game
 
 SVG = "{http://www.w3.org/2000/svg}"
 

@@ -7,10 +7,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.maxn import maxn
-from analysis.minimax import minimax
-from analysis.paranoid import paranoid
-from games.tree_format import parse_tree
+from analysis.trees.max_n import maxn
+from analysis.trees.minimax import minimax
+from analysis.trees.paranoid import paranoid
+from games.trees.parser import parse_tree
 from tests.strategies import multiplayer_trees, shorthand_trees
 
 

@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from analysis.backup import back_up
-from analysis.horizon import horizon
-from analysis.minimax import _levels_numpy, minimax
-from games.tree_format import parse_tree
+from analysis.trees.backup import back_up
+from analysis.trees.horizon import horizon
+from analysis.trees.minimax import _levels_numpy, minimax
+from games.trees.parser import parse_tree
 from tests.reference import minimax_value
 
 

@@ -10,10 +10,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from analysis.mixed_equilibria import extreme_equilibria
+from analysis.equilibria.vertex_enumeration import extreme_equilibria
 from games.errors import DomainError, LimitExceededError
-from games.matrix import bimatrix
-from games.matrix_format import parse_game
+from games.matrices.model import bimatrix
+from games.matrices.parser import parse_game
 
 CASES = json.loads((Path(__file__).with_name("classic_games.json")).read_text())["games"]
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from analysis.graders import grade_batch, make_grader
-from analysis.grading import Rubric, parse_rubric
+from analysis.grading.registry import grade_batch, make_grader
+from analysis.grading.tree_problems import Rubric, parse_rubric
 from games.errors import InvalidInputError, LimitExceededError
 
 BATTLE = {"type": "matrix", "A": [[2, 0], [0, 1]], "B": [[1, 0], [0, 2]]}

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from analysis.graders import make_grader
-from analysis.grading import parse_rubric
+from analysis.grading.registry import make_grader
+from analysis.grading.tree_problems import parse_rubric
 from games.errors import InvalidInputError
 
 CYCLE = {

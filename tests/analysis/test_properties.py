@@ -8,12 +8,12 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.alphabeta import EXACT, alpha_beta
-from analysis.backup import back_up
-from analysis.horizon import horizon
-from analysis.minimax import _levels_numpy, minimax
-from analysis.move_ordering import minimal_tree_size, move_ordering
-from games.tree_format import parse_tree
+from analysis.trees.alpha_beta import EXACT, alpha_beta
+from analysis.trees.backup import back_up
+from analysis.trees.horizon import horizon
+from analysis.trees.minimax import _levels_numpy, minimax
+from analysis.trees.move_ordering import minimal_tree_size, move_ordering
+from games.trees.parser import parse_tree
 from tests.reference import alpha_beta_leaves, assert_bounds_hold, leaf_names, minimax_value
 from tests.strategies import shorthand_trees, uniform_trees
 

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from analysis.alphabeta import alpha_beta
-from analysis.minimax import minimax
-from games.tree_format import parse_tree
+from analysis.trees.alpha_beta import alpha_beta
+from analysis.trees.minimax import minimax
+from games.trees.parser import parse_tree
 
 CASES: list[dict[str, Any]] = json.loads(
     (Path(__file__).parent / "golden" / "trees.json").read_text()

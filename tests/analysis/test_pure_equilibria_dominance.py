@@ -6,13 +6,13 @@ from fractions import Fraction
 
 import pytest
 
-from analysis.dominance import iterated_elimination
-from analysis.lemke_howson import lemke_howson
-from analysis.pure_equilibria import best_responses, pure_nash_equilibria
-from analysis.zero_sum import security_levels, zero_sum_solution
+from analysis.equilibria.iterated_dominance import iterated_elimination
+from analysis.equilibria.lemke_howson import lemke_howson
+from analysis.equilibria.pure import best_responses, pure_nash_equilibria
+from analysis.equilibria.zero_sum import security_levels, zero_sum_solution
 from games.errors import DomainError, InvalidInputError
-from games.matrix import bimatrix, zero_sum_game
-from games.matrix_format import parse_game
+from games.matrices.model import bimatrix, zero_sum_game
+from games.matrices.parser import parse_game
 
 LECTURE = {"payoffs": [[[3, 4], [1, 2]], [[4, 1], [2, 3]]]}
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from analysis.render import (
+from analysis.trees.drawing import (
     MAX_SVG_NODES,
     layout,
     render_dot,
@@ -17,7 +17,7 @@ from analysis.render import (
     value_label,
 )
 from games.errors import LimitExceededError
-from games.tree_format import parse_tree
+from games.trees.parser import parse_tree
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 

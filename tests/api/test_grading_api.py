@@ -214,20 +214,6 @@ def test_matrix_problem_through_the_api(client: FlaskClient) -> None:
     assert bad.json["errors"][0]["pointer"] == "/answer/pure_equilibria/0/1"
 
 
-def test_core_does_not_import_flask() -> None:
-    import subprocess
-    import sys
-
-    code = (
-        "import sys, analysis.grading, analysis.diagnosis, analysis.graders, "
-        "analysis.grade_cli, analysis.problem_generator, analysis.grade_report, "
-        "analysis.preference_grading, analysis.consistency_grading; "
-        "print('flask' in sys.modules)"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
-
-
 def test_preferences_problem_through_the_api(client: FlaskClient) -> None:
     problem = {
         "type": "preferences",

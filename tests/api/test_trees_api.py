@@ -218,23 +218,6 @@ def test_health_and_docs(client: FlaskClient) -> None:
     problem(client.get("/docs/assets/secret.txt"), 404)
 
 
-def test_core_does_not_import_flask() -> None:
-    import subprocess
-    import sys
-
-    code = (
-        "import importlib, pkgutil, sys\n"
-        "for package in ('games', 'analysis', 'utility'):\n"
-        "    root = importlib.import_module(package)\n"
-        "    for module in pkgutil.walk_packages(root.__path__, package + '.'):\n"
-        "        if module.name != 'analysis.cli':\n"
-        "            importlib.import_module(module.name)\n"
-        "print('flask' in sys.modules)"
-    )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.strip() == "False"
-
-
 @pytest.mark.parametrize(
     "path", ["/v1/trees/minimax", "/v1/trees/alphabeta", "/v1/trees/expectimax"]
 )

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from api import create_app
-from api.spec import spec_yaml
+from api.openapi.spec import spec_yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC_FILE = ROOT / "openapi.yaml"

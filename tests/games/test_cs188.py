@@ -11,13 +11,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.cs188 import graph_search
-from analysis.expectimax import expectimax
-from analysis.minimax import minimax
-from games.cs188 import graph_game_tree, parse_graph_game, read_test_file
+from analysis.trees.cs188_agents import graph_search
+from analysis.trees.expectimax import expectimax
+from analysis.trees.minimax import minimax
 from games.errors import InvalidInputError, LimitExceededError
+from games.formats.cs188 import graph_game_tree, parse_graph_game, read_test_file
 from games.limits import Limits
-from games.tree import CHANCE, MAX, MIN
+from games.trees.model import CHANCE, MAX, MIN
 
 
 def graph_test_text(successors: str, evaluation: str, **keys: str) -> str:

@@ -7,14 +7,14 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 
-from analysis.expectimax import expectimax
-from analysis.maxn import maxn, movers
-from analysis.minimax import minimax
-from games.efg import parse_efg, tokenize, write_efg
+from analysis.trees.expectimax import expectimax
+from analysis.trees.max_n import maxn, movers
+from analysis.trees.minimax import minimax
 from games.errors import InvalidInputError, LimitExceededError
+from games.formats.efg import parse_efg, tokenize, write_efg
 from games.limits import Limits
-from games.tree import CHANCE, LEAF, MAX, MIN, PLAYER
-from games.tree_format import parse_tree
+from games.trees.model import CHANCE, LEAF, MAX, MIN, PLAYER
+from games.trees.parser import parse_tree
 from tests.strategies import chance_trees, multiplayer_trees
 
 # A bet on a die-like draw. Alice (player 1) bets or passes. Betting costs the stake,

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from games.errors import ArbiterError, InvalidInputError, LimitExceededError
-from games.matrix_format import MatrixLimits, parse_game
+from games.matrices.parser import MatrixLimits, parse_game
 
 
 def test_three_forms_give_the_same_game() -> None:

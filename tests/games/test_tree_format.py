@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from games.errors import InvalidInputError, LimitExceededError
 from games.limits import Limits
-from games.tree import LEAF, MAX, MIN
-from games.tree_format import _TreeBuilder, parse_tree, plain_tree
+from games.trees.model import LEAF, MAX, MIN
+from games.trees.parser import _TreeBuilder, parse_tree, plain_tree
 from tests.strategies import chance_trees
 
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import pytest
 import sympy as sp
 
-from utility.analysis import analyze
 from utility.formula import X, parse_formula
 from utility.function import make_utility
 from utility.lottery import parse_lottery
+from utility.shape import analyze
 
 
 @pytest.mark.parametrize(

@@ -13,11 +13,11 @@ import sympy as sp
 
 from games.errors import ExactSizeError, InvalidInputError, LimitExceededError
 from games.limits import Limits, limited
-from utility.analysis import _simplest
 from utility.formula import X, parse_formula
 from utility.function import exact_at, make_utility, read_utility
 from utility.lottery import expected_value, parse_lottery
 from utility.preferences import parse_problem
+from utility.shape import _simplest
 
 
 @pytest.mark.parametrize(

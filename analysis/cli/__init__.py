@@ -1,0 +1,1 @@
+"""The ``arbiter`` command line: thin commands over the library."""

@@ -1,0 +1,154 @@
+"""Command line: solve a tree file without the server.
+
+    arbiter minimax TREE.json [--root min] [--depth N]
+    arbiter alphabeta TREE.json [--strict] [--trace] [--move-ordering] [--depth N]
+    arbiter expectimax TREE.json [--bounds LO HI] [--depth N]
+    arbiter maxn TREE.json [--tie-break rightmost] [--max-sum S] [--paranoid K]
+    arbiter grade PROBLEM.json ANSWERS [--format json|csv|gradescope]  (analysis.cli.commands)
+    arbiter solve FILE
+
+TREE.json holds a tree in any posted form, or a whole request body
+(``{"tree": ..., "root": ..., "depth": ...}``); ``-`` reads standard input.
+The output is the same JSON the API returns. Errors go to standard error with
+the JSON pointer of the offending field, and the exit status is 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from analysis.cli import commands as grade_cli
+from analysis.trees.alpha_beta import alpha_beta
+from analysis.trees.expectimax import expectimax
+from analysis.trees.json_output import (
+    alpha_beta_json,
+    expectimax_json,
+    maxn_json,
+    minimax_json,
+    star1_json,
+)
+from analysis.trees.max_n import maxn
+from analysis.trees.minimax import minimax
+from analysis.trees.move_ordering import move_ordering
+from analysis.trees.paranoid import paranoid
+from analysis.trees.star1 import star1
+from games.errors import ArbiterError
+from games.numbers import parse_exact
+from games.trees.model import Tree
+from games.trees.parser import parse_tree
+
+
+def _read(source: str) -> Any:
+    text = sys.stdin.read() if source == "-" else Path(source).read_text()
+    return json.loads(text)
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="arbiter", description="Solve game trees exactly.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    for name, text in (
+        ("minimax", "value of every node"),
+        ("alphabeta", "alpha-beta search"),
+        ("expectimax", "expectiminimax with chance nodes (Star1 with --bounds)"),
+        ("maxn", "max^n for multiplayer trees"),
+    ):
+        command = commands.add_parser(name, help=text)
+        command.add_argument("tree", help="JSON file with a tree or a request body; - for stdin")
+        command.add_argument("--root", choices=["max", "min"], default=None)
+        command.add_argument("--depth", type=int, default=None, help="cutoff in plies")
+        if name in ("alphabeta", "expectimax"):
+            command.add_argument(
+                "--strict",
+                action="store_true",
+                help="prune only on strict inequality (CS188 convention)",
+            )
+        if name == "alphabeta":
+            command.add_argument("--trace", action="store_true")
+            command.add_argument("--move-ordering", action="store_true")
+        if name == "expectimax":
+            command.add_argument(
+                "--bounds",
+                nargs=2,
+                metavar=("LO", "HI"),
+                default=None,
+                help="bounds on leaf values: prune chance nodes (Star1)",
+            )
+        if name == "maxn":
+            command.add_argument("--tie-break", choices=["leftmost", "rightmost"], default=None)
+            command.add_argument("--max-sum", default=None, help="enables shallow pruning")
+            command.add_argument("--paranoid", type=int, default=None, metavar="PLAYER")
+    grade_cli.add_commands(commands)
+    return parser
+
+
+def _expectimax(
+    tree: Tree, depth: int | None, args: argparse.Namespace, request: dict[str, Any]
+) -> dict[str, Any]:
+    raw = args.bounds if args.bounds is not None else request.get("bounds")
+    if raw is None:
+        return expectimax_json(expectimax(tree, depth=depth))
+    bounds = (parse_exact(raw[0], "/bounds/0"), parse_exact(raw[1], "/bounds/1"))
+    equality = not args.strict and request.get("prune_on_equality", True)
+    return star1_json(star1(tree, bounds, depth=depth, prune_on_equality=equality), bounds)
+
+
+def _maxn(
+    tree: Tree, depth: int | None, args: argparse.Namespace, request: dict[str, Any]
+) -> dict[str, Any]:
+    raw_sum = args.max_sum if args.max_sum is not None else request.get("max_sum")
+    max_sum = None if raw_sum is None else parse_exact(raw_sum, "/max_sum")
+    tie_break = args.tie_break or request.get("tie_break", "leftmost")
+    player = args.paranoid if args.paranoid is not None else request.get("paranoid")
+    result = maxn(tree, depth=depth, tie_break=tie_break, max_sum=max_sum)
+    reduced = None if player is None else paranoid(tree, player, depth=depth)
+    return maxn_json(result, reduced, player)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.command in grade_cli.COMMANDS:
+        try:
+            return grade_cli.run(args)
+        except ArbiterError as error:
+            for problem in error.errors:
+                print(f"arbiter: {problem.pointer or '/'}: {problem.message}", file=sys.stderr)
+            return 2
+    document = _read(args.tree)
+    request = document if isinstance(document, dict) and "tree" in document else {"tree": document}
+    root = args.root or request.get("root", "max")
+    depth = args.depth if args.depth is not None else request.get("depth")
+    try:
+        tree = parse_tree(request["tree"], root=root)
+        if args.command == "minimax":
+            output = minimax_json(minimax(tree, depth=depth))
+        elif args.command == "expectimax":
+            output = _expectimax(tree, depth, args, request)
+        elif args.command == "maxn":
+            output = _maxn(tree, depth, args, request)
+        else:
+            equality = not args.strict and request.get("prune_on_equality", True)
+            result = alpha_beta(
+                tree,
+                depth=depth,
+                prune_on_equality=equality,
+                trace=args.trace or request.get("trace", False),
+            )
+            ordering = None
+            if args.move_ordering or request.get("move_ordering", False):
+                ordering = move_ordering(tree, depth=depth, prune_on_equality=equality)
+            output = alpha_beta_json(result, ordering)
+    except ArbiterError as error:
+        for problem in error.errors:
+            print(f"arbiter: {problem.pointer or '/'}: {problem.message}", file=sys.stderr)
+        return 2
+    json.dump(output, sys.stdout, indent=2)
+    print()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Normal-form games: pure and mixed equilibria, zero-sum values, dominance, reports."""

@@ -1,0 +1,640 @@
+"""All extreme Nash equilibria of a bimatrix game, exactly, by vertex enumeration.
+
+With payoffs shifted to be positive, the best-response polytopes are
+
+    P = {x >= 0 : B^T x <= 1}   (labels: i where x_i = 0, m + j where (B^T x)_j = 1)
+    Q = {y >= 0 : A y <= 1}     (labels: i where (A y)_i = 1, m + j where y_j = 0)
+
+and ``(x/sum x, y/sum y)`` is a Nash equilibrium exactly when ``(x, y) != (0, 0)``
+is a pair of vertices whose labels together cover all ``m + n`` labels (von
+Stengel 2007, *Algorithmic Game Theory* ch. 3). Vertices are found in floating
+point by qhull (``scipy.spatial.HalfspaceIntersection``); each vertex taking part
+in a candidate pair is then recomputed with rationals from its tight constraints,
+checked feasible, and its labels recomputed exactly, so every published
+equilibrium is exact. The game is *degenerate* when some vertex has more labels
+than its dimension; then equilibria may form continua: every maximal set
+``X x Y`` of extreme equilibria with all pairs equilibria spans the convex set
+``conv(X) x conv(Y)`` of equilibria (a maximal Nash subset; Gambit's "cliques"),
+and overlapping ones form connected components.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from itertools import combinations
+from math import comb
+
+import numpy as np
+import numpy.typing as npt
+from scipy.spatial import HalfspaceIntersection, QhullError
+
+from analysis.equilibria.exact_linear_algebra import solve_exact
+from games.errors import DomainError, LimitExceededError, TimeLimitError
+from games.limits import Deadline, check_exact_size, current_deadline, spend_on_size
+from games.matrices.model import (
+    FloatArray,
+    NormalFormGame,
+    ObjectArray,
+    entries,
+    scaled_to_integers,
+)
+from games.numbers import Exact, normalize
+
+MAX_STRATEGIES = 15
+"""Most strategies per player for full enumeration (use Lemke-Howson beyond)."""
+
+MAX_BASES = 100_000
+"""Most constraint subsets tried when qhull cannot be used."""
+
+MAX_EXACT_BASES = 1_000
+"""Most constraint subsets tried with rationals when the float search is in doubt."""
+
+QHULL_SECONDS_PER_VERTEX = 1e-4
+"""Generous cost of one vertex found by qhull (about 4e-5 s measured in 15 dimensions).
+A qhull call cannot be interrupted, so it is made only when the most vertices the
+polytope can have (the upper bound theorem) cost less than the time left."""
+
+_TOL = 1e-9
+
+
+@dataclass(frozen=True, slots=True)
+class MixedEquilibrium:
+    """One extreme equilibrium: mixed strategies and expected payoffs.
+
+    ``row_vertex`` and ``col_vertex`` number the distinct extreme strategies of
+    each player, as used by :class:`NashSubset`.
+    """
+
+    row: tuple[Exact | float, ...]
+    col: tuple[Exact | float, ...]
+    payoffs: tuple[Exact | float, Exact | float]
+    row_vertex: int
+    col_vertex: int
+
+
+@dataclass(frozen=True, slots=True)
+class NashSubset:
+    """A maximal Nash subset: every mix of ``row`` strategies against every mix of ``col`` ones."""
+
+    row: tuple[int, ...]
+    col: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    """A connected set of equilibria: the union of overlapping maximal Nash subsets."""
+
+    equilibria: tuple[int, ...]
+    subsets: tuple[NashSubset, ...]
+
+    @property
+    def continuum(self) -> bool:
+        return any(len(s.row) > 1 or len(s.col) > 1 for s in self.subsets)
+
+
+@dataclass(frozen=True, slots=True)
+class EquilibriumSet:
+    """All extreme equilibria of a bimatrix game.
+
+    Attributes
+    ----------
+    equilibria
+        Extreme equilibria, sorted by the row then the column strategy.
+    row_vertices, col_vertices
+        The distinct extreme strategies, numbered as in the equilibria.
+    degenerate
+        Whether some mixed strategy with support size k has more than k pure best
+        responses.
+    components
+        Connected components with their maximal Nash subsets.
+    exact
+        False in the floating-point mode.
+    """
+
+    equilibria: tuple[MixedEquilibrium, ...]
+    row_vertices: tuple[tuple[Exact | float, ...], ...]
+    col_vertices: tuple[tuple[Exact | float, ...], ...]
+    degenerate: bool
+    components: tuple[Component, ...]
+    exact: bool
+
+
+@dataclass
+class _Polytope:
+    """Constraints ``rows @ z <= rhs`` of P or Q in float and exact integer form."""
+
+    rows: FloatArray
+    rhs: FloatArray
+    exact_rows: ObjectArray
+    exact_rhs: list[int]
+    vertices: FloatArray
+    labels: npt.NDArray[np.int64]
+    dimension: int
+    unscale: FloatArray
+    """Float vertices are in scaled coordinates: ``vertex * unscale`` is proportional to
+    the point of the polytope itself."""
+    certified: dict[int, tuple[tuple[Fraction, ...], int] | None]
+    reliable: bool = True
+    """False when the float search met vertices beyond the float range (badly scaled
+    payoffs): its vertex list may then be incomplete."""
+
+
+def extreme_equilibria(
+    game: NormalFormGame,
+    exact: bool = True,
+    max_strategies: int = MAX_STRATEGIES,
+    deadline: Deadline | None = None,
+) -> EquilibriumSet:
+    """Enumerate the extreme Nash equilibria of a two-player game.
+
+    Parameters
+    ----------
+    game
+        A bimatrix game.
+    exact
+        True: rational equilibria, each certified. False: floats, faster.
+    max_strategies
+        Refuse games where a player has more strategies.
+    deadline
+        Charged by the work done (the request's deadline by default).
+
+    Raises
+    ------
+    DomainError
+        If the game does not have two players.
+    LimitExceededError
+        If a player has more than ``max_strategies`` strategies.
+    TimeLimitError
+        When the deadline passes, or the vertex search could not end before it.
+    ExactSizeError
+        When an exact probability or payoff grows past the exact-size limit.
+    """
+    if not game.is_bimatrix:
+        raise DomainError("mixed equilibria are computed for two-player games only", "")
+    rows, cols = game.shape
+    if max(rows, cols) > max_strategies:
+        raise LimitExceededError(
+            f"enumerating all equilibria is limited to {max_strategies} strategies per player; "
+            "ask for lemke_howson to find one equilibrium of a larger game",
+            "",
+        )
+    clock = deadline or current_deadline()
+    for dimension in (rows, cols):
+        _afford_vertex_search(dimension, rows + cols, clock)
+    first = _positive_integers(game.row_payoffs, clock)
+    second = _positive_integers(game.col_payoffs, clock)
+    p = _polytope(second.T, own_first=True, clock=clock)
+    q = _polytope(first, own_first=False, clock=clock)
+    clock.check()
+    full = (1 << (rows + cols)) - 1
+    pairs = _complementary_pairs(p.labels, q.labels, rows, cols, clock)
+    clock.check()
+    degenerate = _degenerate(p, exact, clock) or _degenerate(q, exact, clock)
+    reliable = p.reliable and q.reliable
+    small = comb(rows + cols, rows) <= MAX_EXACT_BASES
+    if not reliable and not (exact and small):
+        raise DomainError(
+            "the payoffs span too many orders of magnitude for the floating-point vertex "
+            "search" + ("" if exact else " (try arithmetic: exact)") + "; rescale them",
+            "",
+        )
+    if not exact:
+        return _float_set(game, p, q, pairs, degenerate, clock)
+    found: dict[tuple[tuple[Fraction, ...], tuple[Fraction, ...]], None] = {}
+    doubtful = not reliable
+    for x_index, y_index in pairs:
+        x_vertex = _certify(p, int(x_index), clock)
+        y_vertex = _certify(q, int(y_index), clock)
+        if x_vertex is None or y_vertex is None or (x_vertex[1] | y_vertex[1]) != full:
+            doubtful = True
+            continue
+        found[(_normalised(x_vertex[0], clock), _normalised(y_vertex[0], clock))] = None
+    if not found or doubtful:
+        # Nash: every finite game has an equilibrium, and a float candidate that fails its
+        # exact check means the float search was misled: in a small game, enumerate exactly.
+        if small:
+            exact_pairs, degenerate = _exact_by_bases(p, q, clock)
+            return _exact_set(game, exact_pairs, degenerate, clock)
+        if not found:
+            raise DomainError(
+                "the payoffs are too badly scaled for the floating-point vertex search to be "
+                "certified; rescale them",
+                "",
+            )
+    return _exact_set(game, sorted(found), degenerate, clock)
+
+
+def most_vertices(dimension: int, facets: int) -> int:
+    """The most vertices a ``dimension``-polytope with ``facets`` facets can have.
+
+    McMullen's upper bound theorem, in its dual form (attained by dual cyclic polytopes).
+    """
+    if facets <= dimension:
+        return 1
+    return comb(facets - (dimension + 1) // 2, dimension // 2) + comb(
+        facets - dimension // 2 - 1, (dimension + 1) // 2 - 1
+    )
+
+
+def _afford_vertex_search(dimension: int, facets: int, clock: Deadline) -> None:
+    """Refuse, before it starts, a qhull call that could outlast the deadline."""
+    left = clock.remaining()
+    if left is None or dimension < 2:
+        return
+    bound = most_vertices(dimension, facets)
+    needed = bound * QHULL_SECONDS_PER_VERTEX
+    if needed > left:
+        raise TimeLimitError(
+            f"enumerating the equilibria may need up to {bound} vertices (about "
+            f"{needed:.3g} s), more than the {left:.3g} s left of the time limit of "
+            f"{clock.seconds} s; ask for lemke_howson to find one equilibrium"
+        )
+
+
+def _positive_integers(matrix: ObjectArray, clock: Deadline) -> ObjectArray:
+    """``matrix`` shifted to entries >= 1 and scaled to integers (equilibria unchanged)."""
+    shifted = matrix - min(entries(matrix)) + 1
+    integers, _ = scaled_to_integers(shifted, clock)
+    return integers
+
+
+def _polytope(matrix: ObjectArray, own_first: bool, clock: Deadline) -> _Polytope:
+    """P (``own_first``: labels of z_i = 0 come first) or Q, with its float vertices.
+
+    ``matrix`` has one row per payoff constraint and one column per coordinate; its
+    entries are positive integers.
+    """
+    constraints, dimension = matrix.shape
+    identity = -np.eye(dimension, dtype=np.int64).astype(object)
+    blocks = [identity, matrix] if own_first else [matrix, identity]
+    exact_rows = np.vstack(blocks)
+    zero, one = [0] * dimension, [1] * constraints
+    exact_rhs = zero + one if own_first else one + zero
+    # The float search runs in the coordinates z_i = c_i z'_i, c_i the largest payoff
+    # of coordinate i: every coefficient is then at most 1 and every vertex has z <= 1,
+    # so one tolerance fits every game and nothing overflows however the payoffs are
+    # scaled (the labels, which constraints are tight, are the same). The divisions are
+    # done on the integers (correctly rounded): they may be far beyond the float range.
+    largest = [max(matrix[:, i].tolist()) for i in range(dimension)]
+    payoff = np.array(
+        [[matrix[k, i] / largest[i] for i in range(dimension)] for k in range(constraints)],
+        dtype=np.float64,
+    ).reshape(constraints, dimension)
+    smallest = min(largest)
+    unscale = np.array([smallest / c for c in largest], dtype=np.float64)
+    identity_float = -np.eye(dimension)
+    rows = np.vstack([identity_float, payoff] if own_first else [payoff, identity_float])
+    rhs = np.asarray(exact_rhs, dtype=np.float64)
+    vertices = _float_vertices(rows, rhs, dimension, clock)
+    # tiny payoff ratios put vertices near the float range's end: drop what overflows
+    with np.errstate(all="ignore"):
+        slack = rhs[None, :] - vertices @ rows.T
+        scale = np.maximum(1.0, np.abs(rows).sum(axis=1))[None, :] * np.maximum(
+            1.0, np.abs(vertices).max(axis=1, keepdims=True)
+        )
+    usable = np.isfinite(slack).all(axis=1) & np.isfinite(scale).all(axis=1)
+    reliable = bool(usable.all())
+    vertices, slack, scale = vertices[usable], slack[usable], scale[usable]
+    tight = slack <= _TOL * scale
+    weights = np.left_shift(np.int64(1), np.arange(rows.shape[0], dtype=np.int64))
+    labels = (tight.astype(np.int64) * weights[None, :]).sum(axis=1)
+    # A vertex is determined by its tight constraints: keep one point per label set.
+    _, first = np.unique(labels, return_index=True)
+    keep = np.sort(first)
+    vertices, labels = vertices[keep], labels[keep]
+    return _Polytope(
+        rows, rhs, exact_rows, exact_rhs, vertices, labels, dimension, unscale, {}, reliable
+    )
+
+
+def _float_vertices(
+    rows: FloatArray, rhs: FloatArray, dimension: int, clock: Deadline
+) -> FloatArray:
+    """Vertices of ``{z : rows @ z <= rhs}`` other than 0, by qhull (or bases when 1-D)."""
+    if dimension >= 2:
+        interior = np.full(dimension, 0.5 / float(rows.sum(axis=1).max()))
+        halfspaces = np.hstack([rows, -rhs[:, None]])
+        # the caller checked that the largest possible vertex count fits the time left
+        try:
+            with np.errstate(all="ignore"):
+                points = HalfspaceIntersection(halfspaces, interior).intersections
+        except QhullError:
+            points = _vertices_by_bases(rows, rhs, dimension, clock)
+        clock.spend(len(points) * dimension)
+    else:
+        points = _vertices_by_bases(rows, rhs, dimension, clock)
+    # a vertex at infinity (a direction the float search saw as unbounded) is kept as
+    # such: the caller finds it unusable and distrusts the search
+    with np.errstate(all="ignore"):
+        points = points[~(np.abs(points).max(axis=1) <= _TOL)]
+        if len(points) == 0:
+            return np.zeros((0, dimension))
+        return np.asarray(np.unique(np.round(points, 12), axis=0), dtype=np.float64)
+
+
+def _vertices_by_bases(
+    rows: FloatArray, rhs: FloatArray, dimension: int, clock: Deadline
+) -> FloatArray:
+    """Vertices by solving every system of ``dimension`` constraints (small cases only)."""
+    if comb(rows.shape[0], dimension) > MAX_BASES:
+        raise DomainError(
+            "qhull could not enumerate the vertices of this game and it is too large to try "
+            "every basis; ask for lemke_howson instead",
+            "/include",
+        )
+    found = []
+    cost = 10 + dimension**2
+    for basis in combinations(range(rows.shape[0]), dimension):
+        clock.spend(cost)
+        system = rows[list(basis)]
+        with np.errstate(all="ignore"):
+            if not abs(np.linalg.det(system)) >= 1e-12:
+                continue
+            point = np.linalg.solve(system, rhs[list(basis)])
+            if np.all(rows @ point <= rhs + 1e-9):
+                found.append(point)
+    return np.array(found).reshape(-1, dimension)
+
+
+def _complementary_pairs(
+    x_labels: npt.NDArray[np.int64],
+    y_labels: npt.NDArray[np.int64],
+    rows: int,
+    cols: int,
+    clock: Deadline,
+) -> npt.NDArray[np.int64]:
+    """Index pairs ``(i, j)`` with ``x_labels[i] | y_labels[j]`` covering all labels.
+
+    Every vertex has at least its dimension in labels. A vertex of P with exactly
+    ``rows`` labels needs a partner whose labels are exactly the complement, or a
+    superset of it when the partner is degenerate; so pairs are found by a lookup of
+    the complement, plus a vectorised scan for the few degenerate vertices only.
+    """
+    full = (1 << (rows + cols)) - 1
+    if len(x_labels) == 0 or len(y_labels) == 0:
+        return np.zeros((0, 2), dtype=np.int64)
+    by_labels: dict[int, list[int]] = {}
+    clock.spend(len(y_labels) + len(x_labels))
+    for j, bits in enumerate(y_labels.tolist()):
+        by_labels.setdefault(bits, []).append(j)
+    found: set[tuple[int, int]] = set()
+    for i, bits in enumerate(x_labels.tolist()):
+        for j in by_labels.get(full ^ bits, ()):
+            clock.spend(1)
+            found.add((i, j))
+    x_counts = _label_counts(x_labels)
+    y_counts = _label_counts(y_labels)
+    # one vectorised scan per degenerate vertex, about a nanosecond per partner
+    x_scan, y_scan = 1 + len(y_labels) // 256, 1 + len(x_labels) // 256
+    for x_index in np.flatnonzero(x_counts > rows).tolist():
+        clock.spend(x_scan)
+        need = full ^ int(x_labels[x_index])
+        for y_index in np.flatnonzero((y_labels & need) == need).tolist():
+            clock.spend(1)
+            found.add((x_index, y_index))
+    for y_index in np.flatnonzero(y_counts > cols).tolist():
+        clock.spend(y_scan)
+        for x_index in np.flatnonzero((x_labels | y_labels[y_index]) == full).tolist():
+            clock.spend(1)
+            found.add((x_index, y_index))
+    return np.array(sorted(found), dtype=np.int64).reshape(-1, 2)
+
+
+def _label_counts(labels: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    counts = np.zeros(len(labels), dtype=np.int64)
+    remaining = labels.copy()
+    while remaining.any():
+        counts += remaining & 1
+        remaining >>= 1
+    return counts
+
+
+def _certify(
+    polytope: _Polytope, index: int, clock: Deadline
+) -> tuple[tuple[Fraction, ...], int] | None:
+    """The exact vertex near float vertex ``index`` and its exact labels, or ``None``."""
+    if index in polytope.certified:
+        return polytope.certified[index]
+    label_bits = int(polytope.labels[index])
+    tight = [k for k in range(polytope.rows.shape[0]) if label_bits >> k & 1]
+    result = _exact_point(polytope, tight, clock)
+    polytope.certified[index] = result
+    return result
+
+
+def _exact_point(
+    polytope: _Polytope, tight: Sequence[int], clock: Deadline
+) -> tuple[tuple[Fraction, ...], int] | None:
+    """The point where the constraints ``tight`` hold with equality, if unique and feasible,
+    with its exact labels."""
+    solution = solve_exact(
+        [list(polytope.exact_rows[k]) for k in tight],
+        [polytope.exact_rhs[k] for k in tight],
+        clock,
+    )
+    if solution is None:
+        return None
+    labels = 0
+    for k in range(polytope.rows.shape[0]):
+        spend_on_size(clock, solution[0])
+        clock.spend(polytope.dimension)
+        lhs = sum(
+            (c * z for c, z in zip(polytope.exact_rows[k], solution, strict=True)), Fraction(0)
+        )
+        if lhs > polytope.exact_rhs[k]:
+            return None
+        if lhs == polytope.exact_rhs[k]:
+            labels |= 1 << k
+    return tuple(solution), labels
+
+
+def _exact_by_bases(
+    p: _Polytope, q: _Polytope, clock: Deadline
+) -> tuple[list[tuple[tuple[Fraction, ...], tuple[Fraction, ...]]], bool]:
+    """Equilibria and degeneracy by exact vertex enumeration over every basis (small games)."""
+    vertices = []
+    for polytope in (p, q):
+        found: dict[tuple[Fraction, ...], int] = {}
+        for basis in combinations(range(polytope.rows.shape[0]), polytope.dimension):
+            point = _exact_point(polytope, basis, clock)
+            if point is not None and any(point[0]):
+                found[point[0]] = point[1]
+        vertices.append(found)
+    full = (1 << p.rows.shape[0]) - 1
+    degenerate = any(
+        bin(bits).count("1") > polytope.dimension
+        for polytope, found in zip((p, q), vertices, strict=True)
+        for bits in found.values()
+    )
+    clock.spend(len(vertices[0]) * len(vertices[1]))
+    pairs = [
+        (_normalised(x, clock), _normalised(y, clock))
+        for x, x_bits in vertices[0].items()
+        for y, y_bits in vertices[1].items()
+        if x_bits | y_bits == full
+    ]
+    return sorted(set(pairs)), degenerate
+
+
+def _degenerate(polytope: _Polytope, exact: bool, clock: Deadline) -> bool:
+    suspects = np.flatnonzero(_label_counts(polytope.labels) > polytope.dimension)
+    if not exact:
+        return bool(len(suspects))
+    for index in suspects:
+        certified = _certify(polytope, int(index), clock)
+        if certified is not None and bin(certified[1]).count("1") > polytope.dimension:
+            return True
+    return False
+
+
+def _normalised(vertex: tuple[Fraction, ...], clock: Deadline) -> tuple[Fraction, ...]:
+    """The vertex scaled to a probability vector, each entry within the exact-size limit."""
+    total = sum(vertex, Fraction(0))
+    spend_on_size(clock, total)
+    clock.spend(len(vertex))
+    probabilities = tuple(z / total for z in vertex)
+    for probability in probabilities:
+        check_exact_size(probability, "", "equilibrium probability")
+    return probabilities
+
+
+def _payoff(
+    matrix: ObjectArray,
+    x: tuple[Exact | float, ...],
+    y: tuple[Exact | float, ...],
+    clock: Deadline,
+) -> Exact | float:
+    total: Fraction | float = Fraction(0)
+    for i, p in enumerate(x):
+        if p:
+            for j, q in enumerate(y):
+                if q:
+                    total += p * matrix[i, j] * q
+                    spend_on_size(clock, total)
+    if isinstance(total, Fraction):
+        check_exact_size(total, "", "equilibrium payoff")
+        return normalize(total)
+    return float(total)
+
+
+def _exact_set(
+    game: NormalFormGame,
+    pairs: list[tuple[tuple[Fraction, ...], tuple[Fraction, ...]]],
+    degenerate: bool,
+    clock: Deadline,
+) -> EquilibriumSet:
+    strategies = [
+        (tuple(normalize(p) for p in x), tuple(normalize(q) for q in y)) for x, y in pairs
+    ]
+    return _assemble(game, strategies, degenerate, True, clock)
+
+
+def _float_set(
+    game: NormalFormGame,
+    p: _Polytope,
+    q: _Polytope,
+    pairs: npt.NDArray[np.int64],
+    degenerate: bool,
+    clock: Deadline,
+) -> EquilibriumSet:
+    strategies = []
+    seen = set()
+    for x_index, y_index in pairs:
+        clock.spend(10 + len(p.vertices[x_index]) + len(q.vertices[y_index]))
+        with np.errstate(all="ignore"):
+            x = p.vertices[x_index] * p.unscale
+            y = q.vertices[y_index] * q.unscale
+            x, y = x / x.sum(), y / y.sum()
+        if not (np.isfinite(x).all() and np.isfinite(y).all()):
+            continue
+        key = (tuple(np.round(x, 9)), tuple(np.round(y, 9)))
+        if key not in seen:
+            seen.add(key)
+            strategies.append((tuple(float(v) for v in x), tuple(float(v) for v in y)))
+    strategies.sort()
+    return _assemble(game, strategies, degenerate, False, clock)
+
+
+def _assemble(
+    game: NormalFormGame,
+    strategies: Sequence[tuple[tuple[Exact | float, ...], tuple[Exact | float, ...]]],
+    degenerate: bool,
+    exact: bool,
+    clock: Deadline,
+) -> EquilibriumSet:
+    row_index: dict[tuple[Exact | float, ...], int] = {}
+    col_index: dict[tuple[Exact | float, ...], int] = {}
+    equilibria = []
+    for x, y in strategies:
+        clock.spend(len(x) + len(y))
+        r = row_index.setdefault(x, len(row_index))
+        c = col_index.setdefault(y, len(col_index))
+        payoffs = (_payoff(game.row_payoffs, x, y, clock), _payoff(game.col_payoffs, x, y, clock))
+        equilibria.append(MixedEquilibrium(x, y, payoffs, r, c))
+    components = nash_components([(e.row_vertex, e.col_vertex) for e in equilibria], clock)
+    return EquilibriumSet(
+        tuple(equilibria), tuple(row_index), tuple(col_index), degenerate, components, exact
+    )
+
+
+def nash_components(
+    edges: list[tuple[int, int]], deadline: Deadline | None = None
+) -> tuple[Component, ...]:
+    """Maximal Nash subsets and connected components of the extreme-equilibrium graph.
+
+    ``edges`` are (row vertex, column vertex) pairs that are equilibria. The
+    maximal subsets are the closed column sets: intersections of neighbourhoods
+    of row vertices, closed under intersection (found iteratively).
+    """
+    clock = deadline or current_deadline()
+    neighbours: dict[int, frozenset[int]] = {}
+    for r, c in edges:
+        clock.spend(1)
+        neighbours[r] = neighbours.get(r, frozenset()) | {c}
+    closed: set[frozenset[int]] = set(neighbours.values())
+    frontier = list(closed)
+    while frontier:
+        current = frontier.pop()
+        clock.spend(len(closed))
+        for other in list(closed):
+            meet = current & other
+            if meet and meet not in closed:
+                closed.add(meet)
+                frontier.append(meet)
+    subsets = []
+    for cols in closed:
+        clock.spend(len(neighbours))
+        rows = frozenset(r for r, near in neighbours.items() if cols <= near)
+        subsets.append(NashSubset(tuple(sorted(rows)), tuple(sorted(cols))))
+    spans = [(set(s.row), set(s.col)) for s in subsets]
+    maximal = []
+    for s, (s_rows, s_cols) in zip(subsets, spans, strict=True):
+        clock.spend(len(subsets))
+        if not any(
+            t != s and s_rows <= t_rows and s_cols <= t_cols
+            for t, (t_rows, t_cols) in zip(subsets, spans, strict=True)
+        ):
+            maximal.append(s)
+    subsets = maximal
+    edge_index = {edge: k for k, edge in enumerate(edges)}
+    groups: list[tuple[set[int], set[int], list[NashSubset]]] = []
+    for subset in sorted(subsets, key=lambda s: (s.row, s.col)):
+        clock.spend(len(groups))
+        group_rows, group_cols = set(subset.row), set(subset.col)
+        joined = [g for g in groups if g[0] & group_rows or g[1] & group_cols]
+        for g in joined:
+            groups.remove(g)
+            group_rows |= g[0]
+            group_cols |= g[1]
+        groups.append((group_rows, group_cols, [s for g in joined for s in g[2]] + [subset]))
+    components = []
+    for group_rows, group_cols, members in groups:
+        clock.spend(len(edge_index))
+        inside = sorted(
+            k for (r, c), k in edge_index.items() if r in group_rows and c in group_cols
+        )
+        ordered = tuple(sorted(members, key=lambda s: (s.row, s.col)))
+        components.append(Component(tuple(inside), ordered))
+    return tuple(sorted(components, key=lambda comp: comp.equilibria))

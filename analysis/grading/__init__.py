@@ -1,0 +1,1 @@
+"""Grading students' answers with partial credit and diagnoses; problems and class reports."""

@@ -1,0 +1,139 @@
+"""Reports on many grades: a summary, CSV, and Gradescope's ``results.json``."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from statistics import mean, median
+from typing import Any, Protocol
+
+from analysis.grading.tree_problems import DEFAULT_POINTS, Diagnosis, Grade
+from games.errors import FieldError
+from games.limits import current_deadline
+
+
+class FieldScore(Protocol):
+    """What a report reads of one graded field."""
+
+    @property
+    def field(self) -> str: ...
+
+    @property
+    def score(self) -> float: ...
+
+
+class Scored(Protocol):
+    """What a report reads of one student's grade (a full or a batch grade)."""
+
+    @property
+    def score(self) -> float: ...
+
+    @property
+    def max_score(self) -> float: ...
+
+    @property
+    def items(self) -> Sequence[FieldScore]: ...
+
+    @property
+    def diagnosis(self) -> Sequence[Diagnosis]: ...
+
+    @property
+    def error(self) -> FieldError | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class BatchSummary:
+    """Mean and median score, counts per tenth of the maximum, and the commonest mistakes.
+
+    Malformed answers count as 0 in every figure; ``errors`` counts them.
+    """
+
+    count: int
+    errors: int
+    max_score: float
+    mean: float | None
+    median: float | None
+    full_marks: int
+    distribution: dict[str, int]
+    common_mistakes: list[dict[str, Any]]
+
+
+def summarize(grades: Mapping[str, Scored]) -> BatchSummary:
+    current_deadline().spend(len(grades))
+    scores = [grade.score for grade in grades.values()]
+    most = max((grade.max_score for grade in grades.values()), default=0.0)
+    bins = {f"{10 * i}-{10 * (i + 1)}%": 0 for i in range(10)}
+    labels = list(bins)
+    for grade in grades.values():
+        share = grade.score / grade.max_score if grade.max_score else 1.0
+        if grade.error is not None:
+            share = 0.0
+        bins[labels[min(int(share * 10), 9)]] += 1
+    codes = Counter(code for grade in grades.values() for code in {d.code for d in grade.diagnosis})
+    return BatchSummary(
+        count=len(scores),
+        errors=sum(1 for grade in grades.values() if grade.error is not None),
+        max_score=most,
+        mean=mean(scores) if scores else None,
+        median=median(scores) if scores else None,
+        full_marks=sum(
+            1 for g in grades.values() if g.error is None and g.max_score and g.score == g.max_score
+        ),
+        distribution=bins,
+        common_mistakes=[{"code": c, "count": n} for c, n in codes.most_common()],
+    )
+
+
+def grades_csv(grades: Mapping[str, Scored]) -> str:
+    """One row per student: total, maximum, the score of each field, diagnosis codes, and
+    ``pointer: message`` for a malformed answer."""
+    deadline = current_deadline()
+    deadline.spend(len(grades))
+    present = [
+        name
+        for name in DEFAULT_POINTS
+        if any(i.field == name for g in grades.values() for i in g.items)
+    ]
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["student", "score", "max_score", *present, "diagnosis", "error"])
+    for student, grade in grades.items():
+        deadline.spend(1 + len(grade.items))
+        by_field = {item.field: item.score for item in grade.items}
+        writer.writerow(
+            [
+                student,
+                f"{grade.score:g}",
+                f"{grade.max_score:g}",
+                *(f"{by_field[n]:g}" if n in by_field else "" for n in present),
+                ";".join(dict.fromkeys(d.code for d in grade.diagnosis)),
+                f"{grade.error.pointer}: {grade.error.message}" if grade.error else "",
+            ]
+        )
+    return out.getvalue()
+
+
+def gradescope_results(grade: Grade) -> dict[str, Any]:
+    """The ``results.json`` a Gradescope autograder writes: one test per graded field."""
+    tests = [
+        {
+            "name": item.field,
+            "score": item.score,
+            "max_score": item.max_score,
+            "output": item.feedback,
+        }
+        for item in grade.items
+    ]
+    if grade.diagnosis:
+        tests.append(
+            {
+                "name": "diagnosis",
+                "score": 0,
+                "max_score": 0,
+                "output": "\n".join(f"[{d.code}] {d.message}" for d in grade.diagnosis),
+            }
+        )
+    return {"score": grade.score, "tests": tests}

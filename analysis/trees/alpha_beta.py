@@ -1,0 +1,393 @@
+"""Alpha-beta pruning over an explicit tree, with everything a student writes down.
+
+Children are searched left to right. ``prune_on_equality=True`` cuts when
+``v >= beta`` at MAX and ``v <= alpha`` at MIN (AIMA, most lecture slides);
+``False`` cuts only on strict inequality (the Berkeley CS188 autograder).
+
+The search is fail-soft: a node that stops early returns the value it had,
+which is a bound on its true value. Each node's result carries whether it is
+exact, a lower bound (MAX stopped at ``v >= beta``) or an upper bound (MIN
+stopped at ``v <= alpha``, or every child it saw was itself an upper bound).
+The root's best move is the leftmost child whose *exact* value achieves the
+root value, so a later child returning a bound equal to alpha never replaces it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, Final, NamedTuple
+
+from analysis.trees.horizon import Horizon, horizon, numeric
+from analysis.trees.search_stats import SearchStats
+from games.errors import LimitExceededError
+from games.limits import Deadline, current_deadline
+from games.numbers import Exact
+from games.trees.model import DECISION_KINDS, MAX, TWO_PLAYER_HINT, Tree, leaves_below_all
+
+EXACT: Final = "exact"
+LOWER: Final = "lower"
+UPPER: Final = "upper"
+
+NEG_INF: Final = float("-inf")
+POS_INF: Final = float("inf")
+
+Bound = Exact | float
+"""An alpha or beta: an exact number or +/- infinity."""
+
+
+class Cutoff(NamedTuple):
+    """A node that stopped early (a named tuple: searches make thousands of them, and
+    a frozen dataclass costs several times as much to build).
+
+    Attributes
+    ----------
+    node
+        Index of the node that stopped.
+    alpha, beta
+        The window at the moment of the cut.
+    value
+        The node's ``v`` at the cut.
+    after
+        Index of the child whose value caused the cut.
+    cut
+        Indices of the children never searched, left to right.
+    """
+
+    node: int
+    alpha: Bound
+    beta: Bound
+    value: Exact
+    after: int
+    cut: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TraceEvent:
+    """One line of a hand-written alpha-beta trace.
+
+    ``event`` is ``enter`` (a node is entered with its window), ``evaluate``
+    (a static value is read), ``update`` (a child's value is folded into
+    ``v``/alpha/beta), ``cutoff`` (remaining children are skipped) or
+    ``return`` (the node's value goes back to its parent).
+    """
+
+    event: str
+    node: int
+    alpha: Bound
+    beta: Bound
+    value: Exact | None
+    child: int = -1
+    bound: str = EXACT
+    cut: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class AlphaBetaResult:
+    """What an alpha-beta search found and touched.
+
+    Attributes
+    ----------
+    values, bounds
+        Per node index: the value the node returned and whether it is
+        ``exact``, a ``lower`` or an ``upper`` bound; ``None`` if never visited.
+    best_child
+        Per node, the child that set its value (the leftmost exact one where
+        possible), ``-1`` where the search stopped.
+    pruned
+        Roots of the subtrees never searched, left to right.
+    pruned_leaves
+        (computed when first read) Static nodes (leaves, or frontier nodes
+        under a depth cutoff) never evaluated, left to right.
+    evaluated_leaves
+        Static nodes in the order they were evaluated.
+    """
+
+    tree: Tree
+    value: Exact
+    best_move: int
+    principal_variation: list[int]
+    values: list[Exact | None]
+    bounds: list[str | None]
+    best_child: list[int]
+    pruned: list[int]
+    evaluated_leaves: list[int]
+    cutoffs: list[Cutoff]
+    trace: list[TraceEvent] | None
+    prune_on_equality: bool
+    depth: int | None
+    stats: SearchStats
+    search_children: Sequence[Sequence[int]] = field(repr=False, default=())
+
+    @cached_property
+    def pruned_leaves(self) -> list[int]:
+        # Listing them touches every pruned leaf (often most of the tree), so it
+        # is done on demand rather than as part of the search.
+        return leaves_below_all(self.tree, self.pruned, self.search_children)
+
+
+def alpha_beta(
+    tree: Tree,
+    *,
+    depth: int | None = None,
+    prune_on_equality: bool = True,
+    trace: bool = False,
+    deadline: Deadline | None = None,
+    max_trace_nodes: int | None = None,
+) -> AlphaBetaResult:
+    """Search ``tree`` with alpha-beta pruning; see the module docstring.
+
+    Raises
+    ------
+    InvalidInputError
+        If a node at the depth cutoff has no eval.
+    LimitExceededError
+        If ``trace`` is asked for a tree larger than ``max_trace_nodes``.
+    TimeLimitError
+        If ``deadline`` (by default the one of the computation in progress) passes.
+    """
+    if trace and max_trace_nodes is not None and len(tree) > max_trace_nodes:
+        raise LimitExceededError(
+            f"a step-by-step trace is offered for trees of up to {max_trace_nodes} nodes; "
+            f"this one has {len(tree)}",
+            "/trace",
+        )
+    tree.require(kinds=DECISION_KINDS, tuples=False, endpoint=TWO_PLAYER_HINT)
+    seen = horizon(tree, depth)
+    clock = deadline if deadline is not None else current_deadline()
+    clock.check()
+    return _search(tree, seen, seen.children, prune_on_equality, trace, clock)
+
+
+def count_evaluations(
+    tree: Tree, seen: Horizon, children: Sequence[Sequence[int]], prune_on_equality: bool
+) -> int:
+    """Static evaluations alpha-beta makes when children are taken in the order given."""
+    search = _search(tree, seen, children, prune_on_equality, False, current_deadline())
+    return len(search.evaluated_leaves)
+
+
+def _search(
+    tree: Tree,
+    seen: Horizon,
+    children: Sequence[Sequence[int]],
+    prune_on_equality: bool,
+    tracing: bool,
+    deadline: Deadline,
+) -> AlphaBetaResult:
+    static = numeric(seen.static)
+    spend = deadline.spend
+    # a traced step builds two events; every step costs more when values are fractions
+    step_cost = 4 if tracing else 1
+    kinds = tree.kinds
+    count = len(tree)
+    values: list[Exact | None] = [None] * count
+    bounds: list[str | None] = [None] * count
+    best_child = [-1] * count
+    evaluated: list[int] = []
+    cutoffs: list[Cutoff] = []
+    events: list[TraceEvent] | None = [] if tracing else None
+    log = events.append if events is not None else None
+    record = evaluated.append
+    strict = not prune_on_equality
+
+    root_max = kinds[0] == MAX
+    # A frame: [node, alpha, beta, v, next slot, best child, bound of best, is MAX]
+    start = NEG_INF if root_max else POS_INF
+    frame: list[Any] = [0, NEG_INF, POS_INF, start, 0, -1, EXACT, root_max]
+    stack = [frame]
+    if not children[0]:
+        # a single static node: nothing to search
+        values[0] = static[0]
+        bounds[0] = EXACT
+        record(0)
+        if log:
+            log(TraceEvent("evaluate", 0, NEG_INF, POS_INF, static[0]))
+        return _result(
+            tree, seen, values, bounds, best_child, evaluated, cutoffs, events, prune_on_equality, 1
+        )
+    if log:
+        log(TraceEvent("enter", 0, NEG_INF, POS_INF, None))
+    returned: Exact | None = None  # value of the internal child just searched, to fold in
+    child = -1
+    child_bound = EXACT
+    entered = 1
+    while True:
+        node, alpha, beta, v, slot, best, best_bound, is_max = frame
+        kids = children[node]
+        left = len(kids)
+        first_slot = slot
+        cut = False
+        if returned is not None:
+            # fold the internal child's value into v and the window
+            if is_max:
+                if returned > v or (
+                    returned == v and child_bound is EXACT and best_bound is not EXACT
+                ):
+                    v, best, best_bound = returned, child, child_bound
+                if (v > beta) if strict else (v >= beta):
+                    cut = slot < left
+                elif v > alpha:
+                    alpha = v
+            else:
+                if returned < v or (
+                    returned == v and child_bound is EXACT and best_bound is not EXACT
+                ):
+                    v, best, best_bound = returned, child, child_bound
+                if (v < alpha) if strict else (v <= alpha):
+                    cut = slot < left
+                elif v < beta:
+                    beta = v
+            if log:
+                log(TraceEvent("update", node, alpha, beta, v, child=child))
+            returned = None
+        descend = -1
+        # Static children are read and folded in a tight loop (one per kind of node:
+        # this is where most of the time goes) until an internal child turns up.
+        if cut:
+            pass
+        elif is_max:
+            while slot < left:
+                child = kids[slot]
+                slot += 1
+                if children[child]:
+                    descend = child
+                    break
+                score = static[child]
+                values[child] = score
+                bounds[child] = EXACT
+                record(child)
+                if log:
+                    log(TraceEvent("evaluate", child, alpha, beta, score))
+                if score > v or (score == v and best_bound is not EXACT):
+                    v, best, best_bound = score, child, EXACT
+                if (v > beta) if strict else (v >= beta):
+                    cut = slot < left
+                elif v > alpha:
+                    alpha = v
+                if log:
+                    log(TraceEvent("update", node, alpha, beta, v, child=child))
+                if cut:
+                    break
+        else:
+            while slot < left:
+                child = kids[slot]
+                slot += 1
+                if children[child]:
+                    descend = child
+                    break
+                score = static[child]
+                values[child] = score
+                bounds[child] = EXACT
+                record(child)
+                if log:
+                    log(TraceEvent("evaluate", child, alpha, beta, score))
+                if score < v or (score == v and best_bound is not EXACT):
+                    v, best, best_bound = score, child, EXACT
+                if (v < alpha) if strict else (v <= alpha):
+                    cut = slot < left
+                elif v < beta:
+                    beta = v
+                if log:
+                    log(TraceEvent("update", node, alpha, beta, v, child=child))
+                if cut:
+                    break
+        spend((slot - first_slot + 1) * step_cost)
+        if descend != -1:
+            frame[1:7] = (alpha, beta, v, slot, best, best_bound)
+            entered += 1
+            child_max = kinds[descend] == MAX
+            frame = [
+                descend,
+                alpha,
+                beta,
+                NEG_INF if child_max else POS_INF,
+                0,
+                -1,
+                EXACT,
+                child_max,
+            ]
+            stack.append(frame)
+            if log:
+                log(TraceEvent("enter", descend, alpha, beta, None))
+            continue
+        if cut:
+            skipped = tuple(kids[slot:])
+            cutoffs.append(Cutoff(node, alpha, beta, v, child, skipped))
+            if log:
+                log(TraceEvent("cutoff", node, alpha, beta, v, child=child, cut=skipped))
+            bound = LOWER if is_max else UPPER
+        else:
+            bound = best_bound
+        values[node] = v
+        bounds[node] = bound
+        best_child[node] = best
+        if log:
+            log(TraceEvent("return", node, alpha, beta, v, bound=bound))
+        stack.pop()
+        if not stack:
+            break
+        returned, child_bound, child = v, bound, node
+        frame = stack[-1]
+    visited = entered + len(evaluated)
+    return _result(
+        tree,
+        seen,
+        values,
+        bounds,
+        best_child,
+        evaluated,
+        cutoffs,
+        events,
+        prune_on_equality,
+        visited,
+    )
+
+
+def _result(
+    tree: Tree,
+    seen: Horizon,
+    values: list[Exact | None],
+    bounds: list[str | None],
+    best_child: list[int],
+    evaluated: list[int],
+    cutoffs: list[Cutoff],
+    events: list[TraceEvent] | None,
+    prune_on_equality: bool,
+    visited: int,
+) -> AlphaBetaResult:
+    # The search runs left to right and each cut skips the rest of one node's
+    # children, so cutoffs come in left-to-right order, and so do their subtrees.
+    pruned = [index for cutoff in cutoffs for index in cutoff.cut]
+    line: list[int] = []
+    step = best_child[0]
+    while step != -1:
+        line.append(step)
+        step = best_child[step]
+    root_value = values[0]
+    assert root_value is not None
+    stats = SearchStats(
+        nodes=len(tree),
+        leaves=seen.static_count,
+        visited=visited,
+        evaluated=len(evaluated),
+        cutoffs=len(cutoffs),
+    )
+    return AlphaBetaResult(
+        tree=tree,
+        value=root_value,
+        best_move=best_child[0],
+        principal_variation=line,
+        values=values,
+        bounds=bounds,
+        best_child=best_child,
+        pruned=pruned,
+        evaluated_leaves=evaluated,
+        cutoffs=cutoffs,
+        trace=events,
+        prune_on_equality=prune_on_equality,
+        depth=seen.depth,
+        stats=stats,
+        search_children=seen.children,
+    )

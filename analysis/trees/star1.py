@@ -1,0 +1,302 @@
+"""Star1: alpha-beta pruning extended to chance nodes (Ballard 1983).
+
+When every leaf value is known to lie in ``[lo, hi]``, a chance node can stop
+early: after its first outcomes, its value is at most ``sum(p v) + hi * rest``
+and at least ``sum(p v) + lo * rest``, where ``rest`` is the probability mass
+still unseen. Each outcome is searched with the window that would make the
+chance node fail low or high,
+
+    A_i = (alpha - sum_{j<i} p_j v_j - hi * rest_i) / p_i
+    B_i = (beta  - sum_{j<i} p_j v_j - lo * rest_i) / p_i
+
+(clipped to ``[lo, hi]``), and the node stops as soon as an outcome returns at
+most ``A_i`` (its value is then an upper bound) or at least ``B_i`` (a lower
+bound). MAX and MIN nodes prune as in alpha-beta. The search is fail-soft and
+iterative, and the root value always equals full expectiminimax. Outcomes of
+probability 0 never affect the value and are never searched.
+
+The running sums and the windows are exact and grow with every division by a
+probability on the way down; past ``Limits.max_exact_digits`` the search stops with
+a pointer to the chance node (its sum) or the outcome's ``p`` (its window).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any, cast
+
+from analysis.trees.alpha_beta import EXACT, LOWER, NEG_INF, POS_INF, UPPER, AlphaBetaResult, Cutoff
+from analysis.trees.expectimax import EXPECTIMAX_HINT, EXPECTIMAX_KINDS
+from analysis.trees.horizon import Horizon, horizon, numeric, static_nodes, static_pointer
+from analysis.trees.search_stats import SearchStats
+from games.errors import InvalidInputError
+from games.limits import Deadline, active_limits, check_exact_size, current_deadline
+from games.numbers import Exact, normalize
+from games.trees.model import CHANCE, MAX, MIN, Tree
+
+
+def star1(
+    tree: Tree,
+    bounds: tuple[Exact, Exact],
+    *,
+    depth: int | None = None,
+    prune_on_equality: bool = True,
+    deadline: Deadline | None = None,
+) -> AlphaBetaResult:
+    """Expectiminimax with pruning at MAX, MIN and chance nodes.
+
+    Raises
+    ------
+    InvalidInputError
+        If ``lo > hi``, or a leaf (or frontier eval) lies outside the bounds.
+    """
+    tree.require(kinds=EXPECTIMAX_KINDS, tuples=False, endpoint=EXPECTIMAX_HINT)
+    low, high = bounds
+    if low > high:
+        raise InvalidInputError(
+            f"bounds must be [lo, hi] with lo <= hi, got [{low}, {high}]", "/bounds"
+        )
+    seen = horizon(tree, depth)
+    clock = deadline if deadline is not None else current_deadline()
+    _check_bounds(tree, seen, low, high, clock)
+    clock.check()
+    return _Search(tree, seen, low, high, prune_on_equality, clock).run()
+
+
+def _check_bounds(tree: Tree, seen: Horizon, low: Exact, high: Exact, clock: Deadline) -> None:
+    static = numeric(seen.static)
+    spend = clock.spend
+    for index in static_nodes(seen):
+        spend(1)
+        value = static[index]
+        assert value is not None
+        if value < low or value > high:
+            raise InvalidInputError(
+                f"node {tree.ids[index]!r} has value {value}, outside the stated bounds "
+                f"[{low}, {high}]",
+                static_pointer(tree, index),
+            )
+
+
+class _Search:
+    """One iterative Star1 search; frames are lists, see ``run``."""
+
+    def __init__(
+        self,
+        tree: Tree,
+        seen: Horizon,
+        low: Exact,
+        high: Exact,
+        prune_on_equality: bool,
+        deadline: Deadline,
+    ):
+        self.tree = tree
+        self.seen = seen
+        self.low = low
+        self.high = high
+        self.strict = not prune_on_equality
+        self.deadline = deadline
+        count = len(tree)
+        self.values: list[Exact | None] = [None] * count
+        self.bounds: list[str | None] = [None] * count
+        self.best_child = [-1] * count
+        self.evaluated: list[int] = []
+        self.cutoffs: list[Cutoff] = []
+        self.pruned: list[int] = []
+
+    def frame(self, node: int, alpha: Any, beta: Any) -> list[Any]:
+        # [node, alpha, beta, v (or sum of p*v), next slot, best, bound of best,
+        #  unseen probability mass, A and B of the outcome being searched]
+        kind = self.tree.kinds[node]
+        start = NEG_INF if kind == MAX else POS_INF if kind == MIN else 0
+        return [node, alpha, beta, start, 0, -1, EXACT, 1, None, None]
+
+    def run(self) -> AlphaBetaResult:
+        tree, seen = self.tree, self.seen
+        children, static, kinds = seen.children, numeric(seen.static), tree.kinds
+        probabilities = tree.probabilities
+        low, high, strict = self.low, self.high, self.strict
+        values, bounds, best_child = self.values, self.bounds, self.best_child
+        spend = self.deadline.spend
+        bits = active_limits().max_exact_bits
+        visited = 1
+        if not children[0]:
+            values[0], bounds[0] = static[0], EXACT
+            self.evaluated.append(0)
+            return self.result(visited)
+        stack = [self.frame(0, NEG_INF, POS_INF)]
+        returned: Any = None
+        returned_bound = EXACT
+        child = -1
+        while stack:
+            frame = stack[-1]
+            node, alpha, beta, v, slot, best, best_bound, rest, fail_low, fail_high = frame
+            kind = kinds[node]
+            kids = children[node]
+            stop = False
+            result_bound = EXACT
+            if returned is not None:
+                # fold the value of the child just searched
+                if kind == CHANCE:
+                    # a bound at the edge of [lo, hi] is the value itself
+                    if returned_bound == LOWER and returned >= high:
+                        returned_bound = EXACT
+                    elif returned_bound == UPPER and returned <= low:
+                        returned_bound = EXACT
+                    v = v + probabilities[child] * returned
+                    size = _bits(v)
+                    if size > bits:
+                        self.refuse(v, node)
+                    spend(1 + size // 256)
+                    exact_end = rest == 0 and returned_bound == EXACT
+                    if returned_bound == UPPER or (
+                        returned < fail_low if strict else returned <= fail_low
+                    ):
+                        if not exact_end:
+                            stop, v, result_bound = True, v + high * rest, UPPER
+                    elif returned_bound == LOWER or (
+                        returned > fail_high if strict else returned >= fail_high
+                    ):
+                        if not exact_end:
+                            stop, v, result_bound = True, v + low * rest, LOWER
+                else:
+                    better = returned > v if kind == MAX else returned < v
+                    if better or (
+                        returned == v and returned_bound == EXACT and best_bound != EXACT
+                    ):
+                        v, best, best_bound = returned, child, returned_bound
+                    if kind == MAX:
+                        if (v > beta) if strict else (v >= beta):
+                            stop, result_bound = True, LOWER
+                        elif v > alpha:
+                            alpha = v
+                    else:
+                        if (v < alpha) if strict else (v <= alpha):
+                            stop, result_bound = True, UPPER
+                        elif v < beta:
+                            beta = v
+                    if stop and slot >= len(kids):
+                        stop = False  # every child was searched: nothing is cut
+                returned = None
+            descend = -1
+            while not stop and slot < len(kids):
+                child = kids[slot]
+                slot += 1
+                if kind == CHANCE:
+                    chance = probabilities[child]
+                    assert chance is not None
+                    if chance == 0:
+                        self.pruned.append(child)  # cannot change the expectation
+                        continue
+                    rest = rest - chance
+                    fail_low = (alpha - v - high * rest) / chance
+                    fail_high = (beta - v - low * rest) / chance
+                    size = max(_bits(fail_low), _bits(fail_high))
+                    if size > bits:
+                        self.refuse_window(fail_low, fail_high, child)
+                    spend(1 + size // 128)
+                    window = (max(fail_low, low), min(fail_high, high))
+                else:
+                    window = (alpha, beta)
+                if children[child]:
+                    descend = child
+                    break
+                score = static[child]
+                values[child], bounds[child] = score, EXACT
+                self.evaluated.append(child)
+                visited += 1
+                returned, returned_bound = score, EXACT
+                break
+            frame[1:10] = [alpha, beta, v, slot, best, best_bound, rest, fail_low, fail_high]
+            spend(1)
+            if descend != -1:
+                visited += 1
+                stack.append(self.frame(descend, *window))
+                continue
+            if returned is not None:
+                continue  # fold the static child just read
+            # the node is done
+            if stop:
+                if slot < len(kids):
+                    self.cutoffs.append(
+                        Cutoff(node, alpha, beta, _exact(v), child, tuple(kids[slot:]))
+                    )
+                    self.pruned.extend(kids[slot:])
+                bound = result_bound
+            elif kind == CHANCE:
+                bound = EXACT
+                weights = [probabilities[kid] for kid in kids]
+                best = kids[weights.index(max(weights))]  # type: ignore[type-var]
+            else:
+                bound = best_bound
+            value = _exact(v)
+            values[node], bounds[node], best_child[node] = value, bound, best
+            stack.pop()
+            returned, returned_bound, child = value, bound, node
+        return self.result(visited)
+
+    def refuse(self, value: Exact, node: int) -> None:
+        """The running sum of chance node ``node`` is too large: stop, pointing at it."""
+        check_exact_size(
+            value,
+            self.tree.pointer(node),
+            f"partial expected value of chance node {self.tree.ids[node]!r}",
+        )
+
+    def refuse_window(self, fail_low: Any, fail_high: Any, child: int) -> None:
+        """The window of outcome ``child`` is too large: stop, pointing at its ``p``."""
+        for value in (fail_low, fail_high):
+            check_exact_size(
+                value,
+                self.tree.field_pointer(child, "p"),
+                f"Star1 window of outcome {self.tree.ids[child]!r}",
+            )
+
+    def result(self, visited: int) -> AlphaBetaResult:
+        tree = self.tree
+        line: list[int] = []
+        step = self.best_child[0]
+        while step != -1:
+            line.append(step)
+            step = self.best_child[step]
+        root_value = self.values[0]
+        assert root_value is not None
+        stats = SearchStats(
+            nodes=len(tree),
+            leaves=self.seen.static_count,
+            visited=visited,
+            evaluated=len(self.evaluated),
+            cutoffs=len(self.cutoffs),
+        )
+        return AlphaBetaResult(
+            tree=tree,
+            value=root_value,
+            best_move=self.best_child[0] if tree.kinds[0] != CHANCE else -1,
+            principal_variation=line,
+            values=self.values,
+            bounds=self.bounds,
+            best_child=self.best_child,
+            pruned=self.pruned,
+            evaluated_leaves=self.evaluated,
+            cutoffs=self.cutoffs,
+            trace=None,
+            prune_on_equality=not self.strict,
+            depth=self.seen.depth,
+            stats=stats,
+            search_children=self.seen.children,
+        )
+
+
+def _bits(value: Any) -> int:
+    """Binary digits of the larger of numerator and denominator; 0 for +/- infinity."""
+    if type(value) is int:
+        return value.bit_length()
+    if type(value) is float:
+        return 0
+    fraction = cast(Fraction, value)
+    return max(fraction.numerator.bit_length(), fraction.denominator.bit_length())
+
+
+def _exact(value: Any) -> Exact:
+    """Sums of p * v are Fractions; integral ones become ints."""
+    return value if isinstance(value, int) else normalize(value)

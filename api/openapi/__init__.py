@@ -1,0 +1,1 @@
+"""The OpenAPI contract: per-view documentation, shared components and the document builder."""

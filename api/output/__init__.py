@@ -1,0 +1,1 @@
+"""Explicit serializers that turn core results into the documented JSON."""

@@ -1,0 +1,1 @@
+"""marshmallow envelopes of every endpoint's request and response."""

@@ -1,0 +1,279 @@
+"""Envelopes of the grading and problem-generator endpoints.
+
+Problems, answers and rubrics are raw fields checked by ``analysis.grading.tree_problems`` in
+one pass, so that every error carries a pointer into ``/answer/...`` (a node id
+the tree lacks, a value that is not a number).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import current_app
+from marshmallow import Schema, fields, validate
+
+from analysis.grading.problem_generator import MAX_ATTEMPTS, MAX_LEAF_VALUE
+from api.schemas.fields import StrictBoolean, StrictInteger
+from games.errors import LimitExceededError
+
+PROBLEM_DOC = (
+    'A solve request tagged with its type: {"type": "minimax" | "alphabeta" | "expectimax" '
+    '| "maxn", "tree": ..., "root": "max", "depth": null, "prune_on_equality": true, '
+    '"tie_break": "leftmost", "max_sum": null}; or {"type": "matrix", "A": ..., "B": ...}; '
+    'or {"type": "lottery", "lottery": ..., "utility": ...}; or {"type": "preferences", '
+    '"prizes": ..., "lotteries": ..., "preferences": ...}; or {"type": "eu-consistency", '
+    '"lotteries": ..., "choices": ..., "increasing": false}.'
+)
+ANSWER_DOC = (
+    "What the student wrote, with the solve response's field names: value, best_move, "
+    "nodes ({id: value} or {id: {value}}), principal_variation, pruned, pruned_leaves, "
+    "evaluated_leaves; or a plain {id: value} map; pure_equilibria, equilibria ([{row: [p, ...], "
+    "col: [q, ...]}]) (matrix problems); emv, "
+    "expected_utility, certainty_equivalent, risk_premium, attitude (lottery problems); "
+    "axioms ({name: true/false or {holds}}), utility ({prize: number} or null) (preference "
+    "problems); consistent (bool), witness ({prize: utility} or null) (eu-consistency "
+    "problems). "
+    'Numbers may be exact strings ("1/2").'
+)
+RUBRIC_DOC = (
+    "points (per field), required (fields graded even if absent), partial_credit (default "
+    'true), tolerance ("exact" or {"mode": "absolute" | "relative", "amount": x}), '
+    'sets ("set" or "ordered").'
+)
+
+
+class GradeRequestSchema(Schema):
+    problem = fields.Raw(required=True, metadata={"description": PROBLEM_DOC})
+    answer = fields.Raw(required=True, metadata={"description": ANSWER_DOC})
+    rubric = fields.Raw(load_default=None, allow_none=True, metadata={"description": RUBRIC_DOC})
+    diagnose = StrictBoolean(
+        load_default=True,
+        metadata={"description": "Look for the usual mistakes when the answer is wrong."},
+    )
+
+
+class BatchAnswers(fields.Dict):
+    """Answers keyed by student id, refused with a 413 past ``ARBITER_MAX_BATCH_ANSWERS``
+    before any is read."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        limit = current_app.config["ARBITER_MAX_BATCH_ANSWERS"]
+        if isinstance(value, dict) and len(value) > limit:
+            raise LimitExceededError(
+                f"the batch has {len(value)} answers; at most {limit} are graded in one "
+                "request (the server's ARBITER_MAX_BATCH_ANSWERS)",
+                "/answers",
+            )
+        return super()._deserialize(value, attr, data, **kwargs)  # type: ignore[no-untyped-call]
+
+
+class GradeBatchRequestSchema(Schema):
+    problem = fields.Raw(required=True, metadata={"description": PROBLEM_DOC})
+    answers = BatchAnswers(
+        keys=fields.String(),
+        values=fields.Raw(),
+        required=True,
+        metadata={
+            "description": "Answers keyed by student id; each as in /v1/grade. At most "
+            "ARBITER_MAX_BATCH_ANSWERS (default 10,000); more is a 413 pointing at /answers."
+        },
+    )
+    rubric = fields.Raw(load_default=None, allow_none=True, metadata={"description": RUBRIC_DOC})
+    diagnose = StrictBoolean(load_default=True)
+
+
+class GradedItemSchema(Schema):
+    field = fields.String(required=True, metadata={"description": "Answer field graded."})
+    score = fields.Float(required=True)
+    max_score = fields.Float(required=True)
+    correct = fields.Boolean(required=True)
+    expected = fields.Raw(required=True, metadata={"description": "The answer key's entry."})
+    given = fields.Raw(required=True, metadata={"description": "What the student wrote."})
+    missing = fields.List(fields.String(), required=True)
+    extra = fields.List(fields.String(), required=True)
+    wrong = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "Nodes with a wrong value; for preference and EU-consistency "
+            "answers, the axioms answered wrongly or the indices of the statements/choices "
+            "the given utility does not reproduce."
+        },
+    )
+    feedback = fields.String(required=True)
+
+
+class DiagnosisSchema(Schema):
+    code = fields.String(
+        required=True,
+        metadata={
+            "description": "Stable code: strict_pruning, prune_on_equality, "
+            "alpha_not_passed_at_root, right_to_left, wrong_root_player, depth_off_by_one, "
+            "depth_in_rounds, uniform_chance, wrong_tie_break, evaluated_pruned_leaf, "
+            "first_departure, one_sided_best_response, own_indifference, "
+            "emv_as_certainty_equivalent, "
+            "utility_not_inverted, risk_premium_sign, missed_eu_violation, "
+            "spurious_eu_violation."
+        },
+    )
+    message = fields.String(required=True)
+    node = fields.String(allow_none=True, required=True)
+
+
+class AnswerErrorSchema(Schema):
+    pointer = fields.String(
+        required=True, metadata={"description": "JSON pointer into the request body."}
+    )
+    message = fields.String(required=True)
+
+
+class GradeResultSchema(Schema):
+    score = fields.Float(required=True)
+    max_score = fields.Float(required=True)
+    items = fields.List(fields.Nested(GradedItemSchema), required=True)
+    diagnosis = fields.List(fields.Nested(DiagnosisSchema), required=True)
+    error = fields.Nested(
+        AnswerErrorSchema,
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "Always null for a single answer (a malformed one is a 422); batch "
+            "grading reports unreadable answers per student."
+        },
+    )
+
+
+class CodeCountSchema(Schema):
+    code = fields.String(required=True)
+    count = fields.Integer(required=True)
+
+
+class GradeSummarySchema(Schema):
+    count = fields.Integer(required=True)
+    errors = fields.Integer(
+        required=True,
+        metadata={"description": "Malformed answers (scored 0 in count, mean, distribution)."},
+    )
+    max_score = fields.Float(required=True)
+    mean = fields.Float(allow_none=True, required=True)
+    median = fields.Float(allow_none=True, required=True)
+    full_marks = fields.Integer(required=True)
+    distribution = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        required=True,
+        metadata={"description": "Students per tenth of the maximum: 0-10%, ..., 90-100%."},
+    )
+    common_mistakes = fields.List(
+        fields.Nested(CodeCountSchema),
+        required=True,
+        metadata={"description": "Diagnosis codes, most frequent first."},
+    )
+
+
+class BatchItemSchema(Schema):
+    field = fields.String(required=True, metadata={"description": "Answer field graded."})
+    score = fields.Float(required=True)
+    max_score = fields.Float(required=True)
+    correct = fields.Boolean(required=True)
+    missing = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "The first 50 entries of the key the answer lacks."},
+    )
+    extra = fields.List(
+        fields.String(), required=True, metadata={"description": "The first 50 extra entries."}
+    )
+    wrong = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "The first 50 wrong entries (as in /v1/grade)."},
+    )
+    missing_count = fields.Integer(required=True)
+    extra_count = fields.Integer(required=True)
+    wrong_count = fields.Integer(required=True)
+    feedback = fields.String(required=True)
+
+
+class BatchGradeSchema(Schema):
+    score = fields.Float(required=True)
+    max_score = fields.Float(required=True)
+    items = fields.List(fields.Nested(BatchItemSchema), required=True)
+    diagnosis = fields.List(fields.Nested(DiagnosisSchema), required=True)
+    error = fields.Nested(
+        AnswerErrorSchema,
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "Why this student's answer could not be read (the score is then "
+            "0); null otherwise."
+        },
+    )
+
+
+class GradeBatchResultSchema(Schema):
+    key = fields.Dict(
+        keys=fields.String(),
+        values=fields.Raw(),
+        required=True,
+        metadata={
+            "description": "The answer key once for the whole batch: each graded field's "
+            "expected entry (the items' expected in /v1/grade)."
+        },
+    )
+    results = fields.Dict(
+        keys=fields.String(), values=fields.Nested(BatchGradeSchema), required=True
+    )
+    summary = fields.Nested(GradeSummarySchema, required=True)
+
+
+class GenerateRequestSchema(Schema):
+    type = fields.String(
+        load_default="alphabeta", validate=validate.OneOf(["minimax", "alphabeta", "expectimax"])
+    )
+    depth = StrictInteger(load_default=3, validate=validate.Range(min=1, max=8))
+    branching = fields.List(
+        StrictInteger(validate=validate.Range(min=1, max=10)),
+        load_default=lambda: [2, 3],
+        validate=validate.Length(equal=2),
+        metadata={"description": "[min, max] children per internal node."},
+    )
+    values = fields.List(
+        StrictInteger(validate=validate.Range(min=-MAX_LEAF_VALUE, max=MAX_LEAF_VALUE)),
+        load_default=lambda: [0, 20],
+        validate=validate.Length(equal=2),
+        metadata={"description": "[min, max] leaf values (integers, at most 1e15 in magnitude)."},
+    )
+    root = fields.String(load_default="max", validate=validate.OneOf(["max", "min"]))
+    prune_on_equality = StrictBoolean(
+        load_default=True, metadata={"description": "The pruning convention (alpha-beta)."}
+    )
+    seed = StrictInteger(load_default=0, metadata={"description": "Same seed, same problem."})
+    min_pruned_leaves = StrictInteger(load_default=0, validate=validate.Range(min=0))
+    unique_best_move = StrictBoolean(load_default=False)
+    no_ties = StrictBoolean(
+        load_default=False,
+        metadata={"description": "No two children of a MAX/MIN node share a value."},
+    )
+    denominators = fields.List(
+        StrictInteger(validate=validate.Range(min=1, max=100)),
+        load_default=lambda: [2, 3, 4],
+        validate=validate.Length(min=1),
+        metadata={"description": "Allowed denominators of chance probabilities."},
+    )
+    max_attempts = StrictInteger(
+        load_default=200,
+        validate=validate.Range(min=1, max=MAX_ATTEMPTS),
+        metadata={
+            "description": "Most trees drawn; all the draws share the request's time limit "
+            "(a 413 when it passes first)."
+        },
+    )
+
+
+class GenerateResultSchema(Schema):
+    problem = fields.Raw(required=True, metadata={"description": "Post it to /v1/grade as is."})
+    answer = fields.Raw(
+        required=True, metadata={"description": "The solve endpoint's response: the key."}
+    )
+    attempts = fields.Integer(required=True, metadata={"description": "Trees drawn."})

@@ -1,0 +1,274 @@
+"""Envelopes of the payoff-matrix endpoints.
+
+Payoff arrays are validated by one iterative pass in ``games.matrices.parser``
+(pointers to ragged rows and bad numbers); here they are raw fields whose JSON
+schema is stated for the OpenAPI document.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import Schema, fields, validate
+
+from api.schemas.fields import StrictBoolean, StrictInteger
+
+PARTS = (
+    "best_responses",
+    "pure_equilibria",
+    "dominance",
+    "equilibria",
+    "zero_sum",
+    "security_levels",
+    "explanations",
+    "lemke_howson",
+    "plot",
+)
+DEFAULT_PARTS = (
+    "best_responses",
+    "pure_equilibria",
+    "dominance",
+    "equilibria",
+    "zero_sum",
+    "security_levels",
+    "explanations",
+)
+
+_NUMBER: dict[str, Any] = {"$ref": "#/components/schemas/ExactNumber"}
+_MATRIX: dict[str, Any] = {
+    "type": "array",
+    "minItems": 1,
+    "items": {"type": "array", "minItems": 1, "items": _NUMBER},
+}
+_NESTED: dict[str, Any] = {
+    "type": "array",
+    "minItems": 1,
+    "items": {"oneOf": [{"type": "array"}, _NUMBER]},
+}
+_NUMBERS = fields.List(fields.Float())
+_TEXTS = fields.List(fields.String())
+
+
+class MatrixGameSchema(Schema):
+    A = fields.Raw(
+        metadata={"description": "Row player's payoffs, one array per row.", "openapi": _MATRIX}
+    )
+    B = fields.Raw(
+        metadata={"description": "Column player's payoffs, same shape as A.", "openapi": _MATRIX}
+    )
+    payoffs = fields.Raw(
+        metadata={
+            "description": "One matrix of payoff tuples as lecture slides write them, e.g. "
+            "[[[3,4],[1,2]],[[4,1],[2,3]]]; for n players an n-dimensional array of n-tuples.",
+            "openapi": _NESTED,
+        }
+    )
+    payoff_arrays = fields.Raw(
+        metadata={
+            "description": "One n-dimensional payoff array per player (n-player games).",
+            "openapi": {"type": "array", "minItems": 2, "items": _NESTED},
+        }
+    )
+    zero_sum = StrictBoolean(
+        load_default=False,
+        metadata={"description": "With A alone: the column player gets -A. With B: checked."},
+    )
+    labels = fields.Raw(
+        metadata={
+            "description": "Strategy names, one array per player (default R1.., C1..).",
+            "openapi": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
+        }
+    )
+
+
+class MatrixAnalyzeRequestSchema(MatrixGameSchema):
+    include = fields.List(
+        fields.String(validate=validate.OneOf(PARTS)),
+        load_default=None,
+        metadata={
+            "description": "Parts to compute; default: every part but lemke_howson and "
+            "plot. equilibria are skipped by default above the enumeration limit."
+        },
+    )
+    weak_dominance = StrictBoolean(
+        load_default=False,
+        metadata={"description": "Also eliminate weakly dominated strategies (order matters)."},
+    )
+    mixed_dominance = StrictBoolean(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "Look for domination by mixed strategies (one LP per candidate); "
+            "null: only when no player has more than 30 strategies."
+        },
+    )
+    arithmetic = fields.String(
+        load_default="auto",
+        validate=validate.OneOf(["auto", "exact", "float"]),
+        metadata={
+            "description": "exact: rational equilibria and zero-sum solutions; float: "
+            "floating point only (faster); auto: exact unless the zero-sum optimal "
+            "support is large."
+        },
+    )
+    lemke_howson_label = StrictInteger(
+        load_default=0,
+        validate=validate.Range(min=0),
+        metadata={
+            "description": "Label dropped first by Lemke-Howson: 0..m-1 rows, m..m+n-1 columns."
+        },
+    )
+
+
+class ResponseEntrySchema(Schema):
+    against = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={"description": "Strategies of the other players, in order."},
+    )
+    against_labels = _TEXTS
+    best = fields.List(fields.Integer(), required=True)
+    best_labels = _TEXTS
+
+
+class BestResponsesSchema(Schema):
+    player = fields.Integer(required=True, metadata={"description": "0 rows, 1 columns, ..."})
+    responses = fields.List(fields.Nested(ResponseEntrySchema), required=True)
+
+
+class PureEquilibriumSchema(Schema):
+    profile = fields.List(fields.Integer(), required=True)
+    labels = _TEXTS
+    payoffs = _NUMBERS
+    payoffs_exact = _TEXTS
+
+
+class DominatorSchema(Schema):
+    strategy = fields.Integer(required=True)
+    label = fields.String(required=True)
+    probability = fields.String(required=True, metadata={"description": 'Exact, "1" if pure.'})
+
+
+class DominanceStepSchema(Schema):
+    player = fields.Integer(required=True)
+    strategy = fields.Integer(required=True)
+    label = fields.String(required=True)
+    dominated_by = fields.List(fields.Nested(DominatorSchema), required=True)
+    weak = fields.Boolean(required=True)
+    explanation = fields.String(required=True)
+
+
+class ReducedGameSchema(Schema):
+    strategies = fields.List(fields.List(fields.Integer()), required=True)
+    labels = fields.List(fields.List(fields.String()), required=True)
+
+
+class DominanceSchema(Schema):
+    weak = fields.Boolean(required=True)
+    steps = fields.List(fields.Nested(DominanceStepSchema), required=True)
+    reduced = fields.Nested(ReducedGameSchema, required=True)
+
+
+class IndifferenceSchema(Schema):
+    mixer = fields.Integer(required=True, metadata={"description": "Player whose mix is solved."})
+    indifferent = fields.Integer(required=True)
+    words = fields.String(required=True)
+    equations_latex = _TEXTS
+    equations_text = _TEXTS
+    solution_latex = fields.String(required=True)
+    solution_text = fields.String(required=True)
+
+
+class EquilibriumSchema(Schema):
+    row = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "Row player's probabilities, exact, in order."},
+    )
+    col = fields.List(fields.String(), required=True)
+    row_float = _NUMBERS
+    col_float = _NUMBERS
+    payoffs = fields.List(fields.Float(), required=True)
+    payoffs_exact = _TEXTS
+    max_deviation_gain = fields.Float(
+        required=True, metadata={"description": "Largest gain from deviating: 0."}
+    )
+    max_deviation_gain_exact = fields.String()
+    explanation = fields.List(fields.Nested(IndifferenceSchema))
+
+
+class NashSubsetSchema(Schema):
+    row = fields.List(
+        fields.List(fields.String()),
+        required=True,
+        metadata={"description": "Extreme row strategies; any mix of them ..."},
+    )
+    col = fields.List(
+        fields.List(fields.String()),
+        required=True,
+        metadata={"description": "... against any mix of these is an equilibrium."},
+    )
+
+
+class ComponentSchema(Schema):
+    equilibria = fields.List(
+        fields.Integer(), required=True, metadata={"description": "Indices into equilibria."}
+    )
+    continuum = fields.Boolean(required=True)
+    subsets = fields.List(fields.Nested(NashSubsetSchema), required=True)
+
+
+class ZeroSumSchema(Schema):
+    value = fields.Float(required=True)
+    value_exact = fields.String()
+    row_strategy = fields.List(fields.String(), required=True)
+    col_strategy = fields.List(fields.String(), required=True)
+    row_strategy_float = _NUMBERS
+    col_strategy_float = _NUMBERS
+    exact = fields.Boolean(required=True)
+
+
+class SecurityLevelSchema(Schema):
+    player = fields.Integer(required=True)
+    pure = fields.Float(required=True)
+    pure_exact = fields.String()
+    pure_strategies = _TEXTS
+    mixed = fields.Float(allow_none=True, required=True)
+    mixed_exact = fields.String()
+    strategy = fields.List(fields.String(), allow_none=True, required=True)
+    exact = fields.Boolean(required=True)
+
+
+class LemkeHowsonSchema(Schema):
+    label = fields.Integer(required=True)
+    row = _NUMBERS
+    col = _NUMBERS
+    payoffs = _NUMBERS
+    pivots = fields.Integer(required=True)
+    max_deviation_gain = fields.Float(required=True)
+
+
+class MatrixAnalysisSchema(Schema):
+    players = fields.Integer(required=True)
+    shape = fields.List(fields.Integer(), required=True)
+    labels = fields.List(fields.List(fields.String()), required=True)
+    best_responses = fields.List(fields.Nested(BestResponsesSchema))
+    pure_equilibria = fields.List(fields.Nested(PureEquilibriumSchema))
+    dominance = fields.Nested(DominanceSchema)
+    equilibria = fields.List(
+        fields.Nested(EquilibriumSchema),
+        allow_none=True,
+        metadata={"description": "All extreme equilibria (two players); null when not computed."},
+    )
+    equilibria_exact = fields.Boolean(allow_none=True)
+    degenerate = fields.Boolean(allow_none=True)
+    components = fields.List(fields.Nested(ComponentSchema), allow_none=True)
+    zero_sum = fields.Nested(
+        ZeroSumSchema,
+        allow_none=True,
+        metadata={"description": "null unless the game is zero-sum."},
+    )
+    security_levels = fields.List(fields.Nested(SecurityLevelSchema))
+    lemke_howson = fields.Nested(LemkeHowsonSchema)
+    plot = fields.String(metadata={"description": "SVG document (2xn or mx2 games)."})
+    notes = _TEXTS

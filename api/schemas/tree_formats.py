@@ -1,0 +1,194 @@
+"""Envelopes of the tree-format endpoints: import, export, render and CS188 graph tests."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from api.schemas.fields import StrictBoolean, StrictInteger
+from api.schemas.trees import (
+    MAX_DEPTH_CUTOFF,
+    bounds_field,
+    max_sum_field,
+    ref,
+    tie_break_field,
+)
+
+IMPORT_FORMATS = ("efg", "cs188")
+EXPORT_FORMATS = ("efg", "dot")
+RENDER_FORMATS = ("svg", "dot")
+RENDER_ALGORITHMS = ("auto", "minimax", "alphabeta", "expectimax", "maxn", "none")
+GRAPH_ALGORITHMS = ("minimax", "alphabeta", "expectimax")
+MAX_TEXT = 20_000_000
+
+_TEXT = {"description": "The file's contents, as one string."}
+_TREE_OUT = {
+    "type": "object",
+    "description": "The tree in Arbiter's JSON form (see the Tree schema): nested node "
+    "objects, or the flat form {root, nodes} for trees deeper than 100 plies. Post it as "
+    '"tree" to any tree endpoint.',
+}
+
+
+class ImportRequestSchema(Schema):
+    format = fields.String(
+        required=True,
+        validate=validate.OneOf(IMPORT_FORMATS),
+        metadata={"description": "efg: Gambit extensive form. cs188: a GraphGameTreeTest file."},
+    )
+    text = fields.String(
+        required=True, validate=validate.Length(min=1, max=MAX_TEXT), metadata=_TEXT
+    )
+    mode = fields.String(
+        load_default="maxn",
+        validate=validate.OneOf(["maxn", "zero_sum"]),
+        metadata={
+            "description": "efg only. maxn: player nodes and a payoff list per leaf. "
+            "zero_sum: a two-player game paying (u, -u) as a MAX (player 1) / MIN tree "
+            "valued u."
+        },
+    )
+    algorithm = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.OneOf(GRAPH_ALGORITHMS),
+        metadata={
+            "description": "cs188 only: expectimax makes the other agents' turns uniform "
+            "chance nodes, otherwise MIN nodes. Defaults to the file's alg."
+        },
+    )
+
+
+class ImportResultSchema(Schema):
+    format = fields.String(required=True, validate=validate.OneOf(IMPORT_FORMATS))
+    tree = fields.Raw(required=True, metadata={"openapi": _TREE_OUT})
+    nodes = fields.Integer(required=True, metadata={"description": "Nodes in the tree."})
+    leaves = fields.Integer(required=True)
+    depth = fields.Integer(required=True, metadata={"description": "Plies of the deepest leaf."})
+    root_kind = fields.String(required=True)
+    title = fields.String(metadata={"description": "efg: the game's title."})
+    comment = fields.String(metadata={"description": "efg: the game's comment."})
+    players = fields.List(fields.String(), metadata={"description": "efg: player names."})
+    mode = fields.String(metadata={"description": "efg: maxn or zero_sum."})
+    start_state = fields.String(metadata={"description": "cs188: the root's state."})
+    num_agents = fields.Integer(metadata={"description": "cs188: agents per round."})
+    rounds = fields.Integer(metadata={"description": "cs188: search depth in rounds."})
+    algorithm = fields.String(metadata={"description": "cs188: the algorithm the tree is for."})
+
+
+class TreeInputSchema(Schema):
+    tree = fields.Raw(
+        required=True,
+        metadata={
+            "description": "The game tree in any form the tree endpoints take.",
+            "openapi": {"allOf": [ref("Tree")]},
+        },
+    )
+    root = fields.String(
+        load_default="max",
+        validate=validate.OneOf(["max", "min"]),
+        metadata={"description": "Kind of the root when the tree does not state it."},
+    )
+    title = fields.String(
+        load_default="",
+        validate=validate.Length(max=200),
+        metadata={"description": "Title of the game (efg) or caption of the drawing."},
+    )
+
+
+class ExportRequestSchema(TreeInputSchema):
+    format = fields.String(
+        required=True,
+        validate=validate.OneOf(EXPORT_FORMATS),
+        metadata={"description": "efg: Gambit .efg text. dot: Graphviz DOT of the unsolved tree."},
+    )
+
+
+class RenderRequestSchema(TreeInputSchema):
+    format = fields.String(
+        load_default="svg",
+        validate=validate.OneOf(RENDER_FORMATS),
+        metadata={"description": "svg (drawn here, no Graphviz needed) or dot."},
+    )
+    algorithm = fields.String(
+        load_default="auto",
+        validate=validate.OneOf(RENDER_ALGORITHMS),
+        metadata={
+            "description": "How to solve the tree before drawing it. auto: maxn for utility "
+            "lists, expectimax when there are chance nodes, minimax otherwise. none: draw the "
+            "tree as posted."
+        },
+    )
+    depth = StrictInteger(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0, max=MAX_DEPTH_CUTOFF),
+        metadata={"description": "Depth cutoff in plies; null searches to the leaves."},
+    )
+    prune_on_equality = StrictBoolean(
+        load_default=True,
+        metadata={
+            "description": "alphabeta, and expectimax with bounds: cut on equality too "
+            "(false: only on strict inequality, as CS188)."
+        },
+    )
+    bounds = bounds_field(
+        "expectimax: [lo, hi] bounds on every leaf value; given, chance nodes are pruned too "
+        "(Star1) and the pruned subtrees drawn grey."
+    )
+    tie_break = tie_break_field("maxn: which of several children best for the mover is chosen.")
+    max_sum = max_sum_field(
+        "maxn: utilities are >= 0 and sum to at most this; enables shallow pruning (Korf), "
+        "drawn grey."
+    )
+
+
+class GraphTestRequestSchema(Schema):
+    text = fields.String(
+        required=True, validate=validate.Length(min=1, max=MAX_TEXT), metadata=_TEXT
+    )
+    algorithm = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.OneOf(GRAPH_ALGORITHMS),
+        metadata={"description": "Which agent to run; defaults to the file's alg."},
+    )
+
+
+class ActionValueSchema(Schema):
+    action = fields.String(required=True)
+    value = fields.Float(required=True)
+    value_exact = fields.String()
+
+
+class GraphTestResultSchema(Schema):
+    algorithm = fields.String(required=True, validate=validate.OneOf(GRAPH_ALGORITHMS))
+    action = fields.String(
+        required=True, metadata={"description": "The action the agent returns (graded)."}
+    )
+    value = fields.Float(required=True, metadata={"description": "Value of the start state."})
+    value_exact = fields.String(metadata={"description": "Exact value, when not an integer."})
+    generated = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "Generated states, sorted as the grader sorts them (graded)."},
+    )
+    generated_text = fields.String(
+        required=True,
+        metadata={"description": "The same, space-separated: the solution file's generated line."},
+    )
+    generation_order = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "Each generateSuccessor result in call order."},
+    )
+    evaluated = fields.List(
+        fields.String(), required=True, metadata={"description": "States scored, in order."}
+    )
+    action_values = fields.List(
+        fields.Nested(ActionValueSchema),
+        required=True,
+        metadata={"description": "Value returned by each root action (alpha-beta: maybe a bound)."},
+    )
+    start_state = fields.String(required=True)
+    num_agents = fields.Integer(required=True)
+    depth = fields.Integer(required=True, metadata={"description": "Depth in rounds."})

@@ -1,0 +1,366 @@
+"""Envelopes of the tree endpoints.
+
+The tree itself is validated by one iterative pass in ``games.trees.parser``,
+not by recursive marshmallow schemas (slow, and bounded by Python's recursion
+limit); here it is a raw field documented by the ``Tree`` component.
+"""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from api.schemas.fields import StrictBoolean, StrictInteger
+
+BOUND = validate.OneOf(["exact", "lower", "upper"])
+
+
+def ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+MAX_DEPTH_CUTOFF = 2**63 - 1
+"""Largest depth cutoff taken: answers echo it, and JSON integers stop at 64 bits (a
+cutoff past the deepest node searches the whole tree anyway)."""
+
+
+class TreeInputSchema(Schema):
+    tree = fields.Raw(
+        required=True,
+        metadata={
+            "description": "The game tree: a node object, nested arrays (shorthand) or "
+            "the flat form. See the Tree schema.",
+            "openapi": {"allOf": [ref("Tree")]},
+        },
+    )
+    depth = StrictInteger(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0, max=MAX_DEPTH_CUTOFF),
+        metadata={
+            "description": "Depth cutoff in plies (H-minimax): nodes at this depth are "
+            "scored by their eval. null searches to the leaves."
+        },
+    )
+
+
+class TreeRequestSchema(TreeInputSchema):
+    root = fields.String(
+        load_default="max",
+        validate=validate.OneOf(["max", "min"]),
+        metadata={
+            "description": "Kind of the root when the tree does not state it; "
+            "levels without a kind alternate from it."
+        },
+    )
+
+
+class MinimaxRequestSchema(TreeRequestSchema):
+    pass
+
+
+class AlphaBetaRequestSchema(TreeRequestSchema):
+    prune_on_equality = StrictBoolean(
+        load_default=True,
+        metadata={
+            "description": "true: cut when v >= beta at MAX and v <= alpha at MIN "
+            "(AIMA, lecture slides). false: cut only on strict inequality (CS188)."
+        },
+    )
+    trace = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "Return the step-by-step trace of (node, alpha, beta, value) events."
+        },
+    )
+    move_ordering = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "Compare the leaves evaluated with the given child order to "
+            "best-first and worst-first order, with the Knuth-Moore minimal tree bound."
+        },
+    )
+
+
+class NodeResultSchema(Schema):
+    value = fields.Float(required=True, metadata={"description": "Value the node returned."})
+    value_exact = fields.String(metadata={"description": "Exact value, when not an integer."})
+    bound = fields.String(
+        required=True,
+        validate=BOUND,
+        metadata={"description": "exact, or lower/upper bound on the true value (alpha-beta)."},
+    )
+
+
+class StatsSchema(Schema):
+    nodes = fields.Integer(required=True, metadata={"description": "Nodes in the tree."})
+    leaves = fields.Integer(
+        required=True,
+        metadata={"description": "Static nodes within the depth cutoff (leaves and frontier)."},
+    )
+    visited = fields.Integer(required=True, metadata={"description": "Nodes entered."})
+    evaluated = fields.Integer(required=True, metadata={"description": "Static evaluations."})
+    cutoffs = fields.Integer(required=True, metadata={"description": "Early stops."})
+
+
+_WINDOW = {"oneOf": [{"type": "number"}, {"type": "string", "enum": ["-inf", "inf"]}]}
+
+
+class CutoffSchema(Schema):
+    node = fields.String(required=True)
+    alpha = fields.Raw(required=True, metadata={"openapi": _WINDOW})
+    beta = fields.Raw(required=True, metadata={"openapi": _WINDOW})
+    alpha_exact = fields.String()
+    beta_exact = fields.String()
+    value = fields.Float(required=True, metadata={"description": "v at the cut."})
+    value_exact = fields.String()
+    after = fields.String(
+        required=True, metadata={"description": "Child whose value caused the cut."}
+    )
+    cut = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "Children never searched, left to right."},
+    )
+
+
+class TraceEventSchema(Schema):
+    event = fields.String(
+        required=True, validate=validate.OneOf(["enter", "evaluate", "update", "cutoff", "return"])
+    )
+    node = fields.String(required=True)
+    alpha = fields.Raw(required=True, metadata={"openapi": _WINDOW})
+    beta = fields.Raw(required=True, metadata={"openapi": _WINDOW})
+    alpha_exact = fields.String()
+    beta_exact = fields.String()
+    value = fields.Float(allow_none=True)
+    value_exact = fields.String()
+    child = fields.String()
+    bound = fields.String(validate=BOUND)
+    cut = fields.List(fields.String())
+
+
+class MoveOrderingSchema(Schema):
+    given = fields.Integer(required=True, metadata={"description": "Leaves evaluated as posted."})
+    best_first = fields.Integer(required=True)
+    worst_first = fields.Integer(required=True)
+    leaves = fields.Integer(required=True, metadata={"description": "Static nodes in the search."})
+    uniform = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "Every internal node "
+            "has the same branching and every leaf the same depth."
+        },
+    )
+    branching = fields.Integer(allow_none=True, required=True)
+    depth = fields.Integer(allow_none=True, required=True)
+    minimal_tree = fields.Integer(
+        allow_none=True,
+        required=True,
+        metadata={
+            "description": "Knuth-Moore bound b^ceil(d/2) + b^floor(d/2) - 1 on a "
+            "uniform tree; null otherwise."
+        },
+    )
+
+
+class TreeResultSchema(Schema):
+    value = fields.Float(required=True, metadata={"description": "Value of the root."})
+    value_exact = fields.String(metadata={"description": "Exact root value, when not an integer."})
+    root_kind = fields.String(
+        required=True, validate=validate.OneOf(["max", "min", "chance", "player", "leaf"])
+    )
+    best_move = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "Id of the root's optimal child (leftmost among ties); null "
+            "when the root is scored statically."
+        },
+    )
+    best_move_label = fields.String(
+        allow_none=True, metadata={"description": "The move label of that child, if given."}
+    )
+    principal_variation = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "Ids from the root's best child to where the search stops."},
+    )
+    nodes = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(NodeResultSchema),
+        required=True,
+        metadata={"description": "Value of every node searched, by id."},
+    )
+    depth = fields.Integer(allow_none=True, required=True)
+    stats = fields.Nested(StatsSchema, required=True)
+
+
+class MinimaxResultSchema(TreeResultSchema):
+    best_moves = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "Every optimal child of the root (ties), left to right."},
+    )
+
+
+class AlphaBetaResultSchema(TreeResultSchema):
+    prune_on_equality = fields.Boolean(required=True)
+    pruned = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "Topmost pruned subtrees, left to right."},
+    )
+    pruned_leaves = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "Leaves never evaluated, left to right."},
+    )
+    evaluated_leaves = fields.List(
+        fields.String(), required=True, metadata={"description": "Leaves in evaluation order."}
+    )
+    cutoffs = fields.List(fields.Nested(CutoffSchema), required=True)
+    trace = fields.List(
+        fields.Nested(TraceEventSchema),
+        metadata={"description": "Present when trace was requested."},
+    )
+    move_ordering = fields.Nested(
+        MoveOrderingSchema, metadata={"description": "Present when requested."}
+    )
+
+
+_EXACT = {"openapi": {"allOf": [ref("ExactNumber")]}}
+
+
+def bounds_field(description: str) -> fields.Field:
+    """``[lo, hi]`` bounds on leaf values, as exact numbers."""
+    return fields.List(
+        fields.Raw(metadata=_EXACT),
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(equal=2),
+        metadata={"description": description},
+    )
+
+
+def tie_break_field(description: str) -> fields.Field:
+    return fields.String(
+        load_default="leftmost",
+        validate=validate.OneOf(["leftmost", "rightmost"]),
+        metadata={"description": description},
+    )
+
+
+def max_sum_field(description: str) -> fields.Field:
+    return fields.Raw(
+        load_default=None, allow_none=True, metadata={"description": description, **_EXACT}
+    )
+
+
+class ExpectimaxRequestSchema(TreeRequestSchema):
+    bounds = bounds_field(
+        "[lo, hi]: every leaf value lies in this range. Given, the search prunes chance nodes "
+        "too (Star1) and reports what it pruned; the value is the same."
+    )
+    prune_on_equality = StrictBoolean(
+        load_default=True,
+        metadata={"description": "With bounds: cut on equality (default) or only strictly."},
+    )
+
+
+class OutcomeSchema(Schema):
+    child = fields.String(required=True)
+    p = fields.Float(required=True)
+    p_exact = fields.String()
+    value = fields.Float(allow_none=True, required=True)
+    value_exact = fields.String()
+    bound = fields.String(validate=BOUND)
+
+
+class ChanceOutcomesSchema(Schema):
+    node = fields.String(required=True)
+    outcomes = fields.List(fields.Nested(OutcomeSchema), required=True)
+
+
+class ExpectimaxResultSchema(TreeResultSchema):
+    best_moves = fields.List(
+        fields.String(),
+        metadata={"description": "Every optimal root move (without bounds)."},
+    )
+    decisions = fields.Dict(
+        keys=fields.String(),
+        values=fields.String(),
+        required=True,
+        metadata={"description": "The child chosen at every MAX and MIN node searched."},
+    )
+    principal_variation_outcomes = fields.List(
+        fields.Nested(ChanceOutcomesSchema),
+        required=True,
+        metadata={
+            "description": "Every outcome of each chance node on the principal "
+            "variation (which follows the most likely outcome)."
+        },
+    )
+    bounds = fields.List(fields.Float(), metadata={"description": "The bounds used (Star1)."})
+    prune_on_equality = fields.Boolean()
+    pruned = fields.List(fields.String())
+    pruned_leaves = fields.List(fields.String())
+    evaluated_leaves = fields.List(fields.String())
+    cutoffs = fields.List(fields.Nested(CutoffSchema))
+
+
+class MaxnRequestSchema(TreeInputSchema):
+    tie_break = tie_break_field("Which of several children best for the mover is chosen.")
+    max_sum = max_sum_field(
+        "Utilities are >= 0 and sum to at most this: enables Korf's shallow pruning."
+    )
+    paranoid = StrictInteger(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0),
+        metadata={
+            "description": "Also solve the paranoid reduction for this player (it "
+            "maximises, all others minimise its utility) by alpha-beta."
+        },
+    )
+
+
+class MaxnResultSchema(Schema):
+    value = fields.List(fields.Float(), required=True, metadata={"description": "Root tuple."})
+    value_exact = fields.List(fields.String(), required=True)
+    root_kind = fields.String(required=True)
+    best_move = fields.String(required=True, allow_none=True)
+    best_move_label = fields.String(allow_none=True, required=True)
+    principal_variation = fields.List(fields.String(), required=True)
+    nodes = fields.Dict(
+        keys=fields.String(),
+        values=fields.Dict(keys=fields.String(), values=fields.List(fields.Raw())),
+        required=True,
+        metadata={"description": "id -> {value: [...], value_exact: [...]} for nodes searched."},
+    )
+    players = fields.Dict(
+        keys=fields.String(),
+        values=fields.Integer(),
+        required=True,
+        metadata={"description": "The player to move at each decision node."},
+    )
+    decisions = fields.Dict(keys=fields.String(), values=fields.String(), required=True)
+    ties = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "Nodes where a tie between different tuples was broken by tie_break."
+        },
+    )
+    tie_break = fields.String(required=True)
+    max_sum = fields.Float(allow_none=True, required=True)
+    pruned = fields.List(fields.String(), required=True)
+    pruned_leaves = fields.List(fields.String(), required=True)
+    depth = fields.Integer(allow_none=True, required=True)
+    stats = fields.Nested(StatsSchema, required=True)
+    paranoid = fields.Dict(
+        metadata={
+            "description": "The paranoid reduction's alpha-beta (or "
+            "expectiminimax) result, as /v1/trees/alphabeta returns it, "
+            "plus player."
+        }
+    )

@@ -1,0 +1,1 @@
+"""Flask blueprints, one per area; each view loads the request, calls the core, dumps."""

@@ -1,0 +1,125 @@
+"""Endpoints that grade students' answers and generate fresh problems."""
+
+from __future__ import annotations
+
+import dataclasses
+
+from flask import Blueprint, Response, request
+
+from analysis.grading.class_report import grades_csv, summarize
+from analysis.grading.problem_generator import ProblemSettings, generate_problem
+from analysis.grading.registry import grade_batch, make_grader
+from analysis.grading.tree_problems import parse_rubric
+from api.body import load
+from api.gc_pause import gc_paused
+from api.openapi.view_docs import operation
+from api.output.responses import json_response
+from api.schemas.grading import (
+    GenerateRequestSchema,
+    GenerateResultSchema,
+    GradeBatchRequestSchema,
+    GradeBatchResultSchema,
+    GradeRequestSchema,
+    GradeResultSchema,
+)
+from games.limits import active_limits
+
+bp = Blueprint("grading", __name__, url_prefix="/v1")
+
+AIMA = {"type": "alphabeta", "tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]]}
+
+
+@bp.post("/grade")
+@operation(
+    summary="Grade one answer, with partial credit and a diagnosis of mistakes",
+    description="Scores each field of the answer against the problem's key (partial credit "
+    "per node and F1 for pruned sets, as in docs/grading.md) and, when it is wrong, names the "
+    "mistaken convention it follows and the first step where it leaves the correct trace.",
+    tag="grading",
+    request=GradeRequestSchema,
+    response=GradeResultSchema,
+    example={
+        "problem": AIMA,
+        "answer": {"value": 3, "best_move": "root.0", "pruned_leaves": ["root.1.2"]},
+        "rubric": {"points": {"value": 1, "best_move": 1, "pruned_leaves": 2}},
+    },
+)
+def grade_view() -> Response:
+    options = load(GradeRequestSchema())
+    grader = make_grader(options["problem"], active_limits())
+    rubric = parse_rubric(options["rubric"])
+    grade = grader.grade(options["answer"], rubric, diagnose=options["diagnose"])
+    return json_response(grade)
+
+
+@bp.post("/grade/batch")
+@operation(
+    summary="Grade many students' answers to one problem",
+    description="The answer key once (key: each graded field's expected entry), every "
+    "student's grade without the key (per field: score, what is missing, extra or wrong, "
+    "at most 50 of each with their counts, feedback; diagnosis) and a summary: mean, median, "
+    "distribution by tenths of the maximum and the most common diagnosis codes. Send "
+    "Accept: text/csv for one CSV row per student. A malformed answer does not fail the "
+    "batch: that student scores 0 with error {pointer, message} (pointing at "
+    "/answers/<student>/...) and is counted in summary.errors; a malformed problem or rubric "
+    "is a 422. At most ARBITER_MAX_BATCH_ANSWERS answers (413 past it); all of them share "
+    "the request's time limit (413).",
+    tag="grading",
+    request=GradeBatchRequestSchema,
+    extra_responses={
+        "200": {
+            "description": "Grades and summary (JSON), or CSV on request",
+            "content": {
+                "application/json": {"schema": GradeBatchResultSchema},
+                "text/csv": {"schema": {"type": "string"}},
+            },
+        }
+    },
+    example={"problem": AIMA, "answers": {"ada": {"value": 3}, "bob": {"value": 2}}},
+)
+def grade_batch_view() -> Response:
+    with gc_paused():
+        options = load(GradeBatchRequestSchema())
+        grader = make_grader(options["problem"], active_limits())
+        rubric = parse_rubric(options["rubric"])
+        graded = grade_batch(grader, options["answers"], rubric, diagnose=options["diagnose"])
+        best = request.accept_mimetypes.best_match(["application/json", "text/csv"])
+        if best == "text/csv":
+            return Response(grades_csv(graded.results), mimetype="text/csv")
+        summary = dataclasses.asdict(summarize(graded.results))
+        return json_response({"key": graded.key, "results": graded.results, "summary": summary})
+
+
+@bp.post("/problems/generate")
+@operation(
+    summary="Generate a fresh tree problem and its answer key",
+    description="Draws a random tree from the seed until it meets the constraints (pruned "
+    "leaves, unique optimal move, no ties, small-denominator probabilities); the same body "
+    "always returns the same problem. 422 if the constraints can never be met (the pointer "
+    "names the field ruling them out) or no draw within max_attempts qualifies; 413 if the "
+    "request's time limit passes first.",
+    tag="grading",
+    request=GenerateRequestSchema,
+    response=GenerateResultSchema,
+    example={"type": "alphabeta", "depth": 3, "seed": 7, "min_pruned_leaves": 3},
+)
+def generate_view() -> Response:
+    options = load(GenerateRequestSchema())
+    settings = ProblemSettings(
+        type=options["type"],
+        depth=options["depth"],
+        branching=(options["branching"][0], options["branching"][1]),
+        values=(options["values"][0], options["values"][1]),
+        root=options["root"],
+        prune_on_equality=options["prune_on_equality"],
+        seed=options["seed"],
+        min_pruned_leaves=options["min_pruned_leaves"],
+        unique_best_move=options["unique_best_move"],
+        no_ties=options["no_ties"],
+        denominators=tuple(options["denominators"]),
+        max_attempts=options["max_attempts"],
+    )
+    generated = generate_problem(settings)
+    return json_response(
+        {"problem": generated.problem, "answer": generated.answer, "attempts": generated.attempts}
+    )

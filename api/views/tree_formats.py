@@ -1,0 +1,259 @@
+"""Endpoints that read and write game trees in other formats and draw solved trees."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response
+
+from analysis.trees.alpha_beta import AlphaBetaResult, alpha_beta
+from analysis.trees.cs188_agents import graph_search
+from analysis.trees.drawing import (
+    SolvedTree,
+    check_drawable,
+    render_dot,
+    render_svg,
+    solved_tree,
+    unsolved_tree,
+)
+from analysis.trees.expectimax import expectimax
+from analysis.trees.json_output import put_number
+from analysis.trees.max_n import maxn, movers
+from analysis.trees.minimax import minimax
+from analysis.trees.star1 import star1
+from api.body import load
+from api.gc_pause import gc_paused
+from api.openapi.view_docs import operation
+from api.output.responses import json_response
+from api.schemas.tree_formats import (
+    ExportRequestSchema,
+    GraphTestRequestSchema,
+    GraphTestResultSchema,
+    ImportRequestSchema,
+    ImportResultSchema,
+    RenderRequestSchema,
+)
+from games.formats.cs188 import graph_game_tree, parse_graph_game
+from games.formats.efg import parse_efg, write_efg
+from games.limits import Limits, active_limits, current_deadline
+from games.numbers import parse_exact
+from games.trees.document import tree_document
+from games.trees.model import CHANCE, Tree
+from games.trees.parser import parse_tree
+
+bp = Blueprint("tree_formats", __name__, url_prefix="/v1/trees")
+
+SVG = "image/svg+xml"
+DOT = "text/vnd.graphviz"
+EFG = "text/plain"
+
+_CS188_EXAMPLE = (
+    'class: "GraphGameTreeTest"\nalg: "MinimaxAgent"\ndepth: "1"\nnum_agents: "2"\n'
+    'start_state: "A"\nwin_states: ""\nlose_states: ""\n'
+    'successors: """\nA Left B\nA Right C\nB Left D\nB Right E\nC Left F\nC Right G\n"""\n'
+    'evaluation: """\nD 3\nE 5\nF 2\nG 9\n"""\n'
+)
+_EFG_EXAMPLE = (
+    'EFG 2 R "Matching pennies, sequential" { "Player 1" "Player 2" } ""\n'
+    'p "root" 1 1 "" { "H" "T" } 0\n'
+    'p "after H" 2 1 "" { "h" "t" } 0\n'
+    't "" 1 "win" { 1, -1 }\n'
+    't "" 2 "lose" { -1, 1 }\n'
+    'p "after T" 2 2 "" { "h" "t" } 0\n'
+    't "" 2\n'
+    't "" 1\n'
+)
+
+
+def _text_response(text: str, media_type: str) -> Response:
+    return Response(text, mimetype=media_type)
+
+
+def _both(first: str, second: str, description: str) -> dict[str, Any]:
+    """A 200 response documented with two media types (the chosen ``format`` decides)."""
+    schema = {"schema": {"type": "string"}}
+    return {"200": {"description": description, "content": {first: schema, second: schema}}}
+
+
+@bp.post("/import")
+@operation(
+    summary="Import a tree from Gambit .efg or a CS188 GraphGameTreeTest file",
+    description="Reads the text into Arbiter's tree form, ready to post to any tree endpoint. "
+    "efg: perfect-information games only (an information set shared by two personal nodes is "
+    "refused); payoffs are the sum of the outcomes along each path. cs188: the game graph "
+    "unfolded to the test's depth, nodes named after states. Syntax errors name the line.",
+    tag="formats",
+    request=ImportRequestSchema,
+    response=ImportResultSchema,
+    example={"format": "efg", "text": _EFG_EXAMPLE, "mode": "zero_sum"},
+)
+@gc_paused()
+def import_view() -> Response:
+    options = load(ImportRequestSchema())
+    bounds = active_limits()
+    out: dict[str, Any] = {"format": options["format"]}
+    if options["format"] == "efg":
+        game = parse_efg(options["text"], mode=options["mode"], limits=bounds)
+        tree = game.tree
+        out.update(title=game.title, comment=game.comment, players=list(game.players))
+        out["mode"] = game.mode
+    else:
+        graph = parse_graph_game(options["text"])
+        algorithm = options["algorithm"] or graph.algorithm or "minimax"
+        tree = graph_game_tree(graph, algorithm=algorithm, limits=bounds)
+        out.update(start_state=graph.start_state, num_agents=graph.num_agents)
+        out.update(rounds=graph.depth, algorithm=algorithm)
+    out.update(tree=tree_document(tree), nodes=len(tree), leaves=tree.leaf_count)
+    out.update(depth=tree.max_depth(), root_kind=tree.root_kind)
+    return json_response(out)
+
+
+@bp.post("/export")
+@operation(
+    summary="Export a tree as Gambit .efg or Graphviz DOT",
+    description="efg: MAX/MIN trees become two-player zero-sum games (MAX is player 1, "
+    "leaves pay (v, -v)); max^n trees have one player per utility. Ids name the nodes, "
+    "moves the actions. dot: the unsolved tree, leaf values on the leaves.",
+    tag="formats",
+    request=ExportRequestSchema,
+    extra_responses=_both(EFG, DOT, "The tree as text in the chosen format"),
+    example={"tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]], "format": "efg"},
+)
+@gc_paused()
+def export_view() -> Response:
+    options = load(ExportRequestSchema())
+    tree = _read_tree(options, active_limits())
+    if options["format"] == "dot":
+        check_drawable(tree, "dot")  # before labelling every node
+    if options["format"] == "efg":
+        turns = movers(tree) if tree.utility_size else None
+        text = write_efg(tree, title=options["title"] or "Arbiter tree", movers=turns)
+        return _text_response(text, EFG)
+    return _text_response(render_dot(unsolved_tree(tree, options["title"])), DOT)
+
+
+@bp.post("/render")
+@operation(
+    summary="Draw a solved tree as SVG (no Graphviz needed) or DOT",
+    description="Solves the tree (minimax, alpha-beta, expectimax or Star1 with bounds, max^n "
+    "with optional shallow pruning), then draws it: MAX triangles up, MIN triangles down, "
+    "chance circles, leaf squares, max^n nodes as boxes naming their player; exact values on "
+    "the nodes (bounds as >= / <=), the principal variation in red, pruned subtrees grey and "
+    "dashed. SVG is laid out here for trees of up to 2,000 nodes; DOT is written for up to "
+    "20,000.",
+    tag="formats",
+    request=RenderRequestSchema,
+    extra_responses=_both(SVG, DOT, "The drawing: SVG by default, DOT when format is dot"),
+    example={"tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]], "algorithm": "alphabeta"},
+)
+def render_view() -> Response:
+    with gc_paused():
+        options = load(RenderRequestSchema())
+        bounds = active_limits()
+        tree = _read_tree(options, bounds)
+        check_drawable(tree, options["format"])  # before spending time on solving it
+        solved = _solve_for_drawing(tree, options)
+        if options["format"] == "dot":
+            return _text_response(render_dot(solved), DOT)
+        return _text_response(render_svg(solved), SVG)
+
+
+@bp.post("/cs188")
+@operation(
+    summary="Run a CS188 GraphGameTreeTest as the autograder's agents do",
+    description="Parses the test file and searches it like the Berkeley multiagent "
+    "project's MinimaxAgent, AlphaBetaAgent (strict-inequality pruning) or ExpectimaxAgent: "
+    "depth in rounds, agent 0 maximising, the others minimising or uniform chance. Returns "
+    "what the grader compares: the chosen action and the generated states.",
+    tag="formats",
+    request=GraphTestRequestSchema,
+    response=GraphTestResultSchema,
+    example={"text": _CS188_EXAMPLE},
+)
+@gc_paused()
+def cs188_view() -> Response:
+    options = load(GraphTestRequestSchema())
+    graph = parse_graph_game(options["text"])
+    result = graph_search(graph, options["algorithm"], limits=active_limits())
+    out: dict[str, Any] = {"algorithm": result.algorithm, "action": result.action}
+    put_number(out, "value", result.value)
+    out["generated"] = list(result.generated)
+    out["generated_text"] = " ".join(result.generated)
+    out["generation_order"] = list(result.generation_order)
+    out["evaluated"] = list(result.evaluated)
+    action_values = []
+    for action, value in result.action_values:
+        entry: dict[str, Any] = {"action": action}
+        put_number(entry, "value", value)
+        action_values.append(entry)
+    out["action_values"] = action_values
+    out.update(start_state=graph.start_state, num_agents=graph.num_agents, depth=graph.depth)
+    return json_response(out)
+
+
+def _read_tree(options: dict[str, Any], bounds: Limits) -> Tree:
+    return parse_tree(options["tree"], root=str(options["root"]), limits=bounds)
+
+
+def _pruned_drawing(tree: Tree, result: AlphaBetaResult, title: str) -> SolvedTree:
+    """Alpha-beta and Star1 results draw the same way: values, bounds, pruned subtrees grey."""
+    return solved_tree(
+        tree,
+        result.values,
+        result.principal_variation,
+        pruned=result.pruned,
+        bounds=result.bounds,
+        title=title,
+    )
+
+
+def _solve_for_drawing(tree: Tree, options: dict[str, Any]) -> SolvedTree:
+    """Solve with the chosen algorithm and keep what the drawing shows."""
+    algorithm = options["algorithm"]
+    depth = options["depth"]
+    title = options["title"]
+    if algorithm == "auto":
+        algorithm = (
+            "maxn" if tree.utility_size else "expectimax" if CHANCE in tree.kinds else "minimax"
+        )
+    if algorithm == "none":
+        return unsolved_tree(tree, title)
+    if algorithm == "minimax":
+        plain = minimax(tree, depth=depth, deadline=current_deadline())
+        return solved_tree(tree, plain.values, plain.principal_variation, title=title)
+    if algorithm == "alphabeta":
+        searched = alpha_beta(
+            tree,
+            depth=depth,
+            prune_on_equality=options["prune_on_equality"],
+            deadline=current_deadline(),
+        )
+        return _pruned_drawing(tree, searched, title)
+    if algorithm == "expectimax":
+        if options["bounds"] is None:
+            expected = expectimax(tree, depth=depth, deadline=current_deadline())
+            return solved_tree(tree, expected.values, expected.principal_variation, title=title)
+        low, high = (parse_exact(raw, f"/bounds/{i}") for i, raw in enumerate(options["bounds"]))
+        pruned = star1(
+            tree,
+            (low, high),
+            depth=depth,
+            prune_on_equality=options["prune_on_equality"],
+            deadline=current_deadline(),
+        )
+        return _pruned_drawing(tree, pruned, title)
+    raw_sum = options["max_sum"]
+    multiplayer = maxn(
+        tree,
+        depth=depth,
+        tie_break=options["tie_break"],
+        max_sum=None if raw_sum is None else parse_exact(raw_sum, "/max_sum"),
+        deadline=current_deadline(),
+    )
+    return solved_tree(
+        tree,
+        multiplayer.values,
+        multiplayer.principal_variation,
+        pruned=multiplayer.pruned,
+        title=title,
+    )

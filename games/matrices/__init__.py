@@ -1,0 +1,1 @@
+"""Normal-form games: the payoff model and its parser."""

@@ -1,0 +1,1 @@
+"""Game trees: the immutable model, its parser and its JSON document form."""
