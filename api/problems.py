@@ -72,6 +72,11 @@ def pointers_from_messages(messages: Any, prefix: str = "") -> list[FieldError]:
     return [FieldError(prefix, str(messages))]
 
 
+def request_field(parameter: str) -> str:
+    """The request pointer of a core parameter: requests name their fields as the core does."""
+    return "/" + parameter
+
+
 def register_error_handlers(app: Flask) -> None:
     """Map every exception to one problem response, once, here."""
 
@@ -81,6 +86,8 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(ArbiterError)
     def arbiter_error(error: ArbiterError) -> Response:
+        # a core parameter not mapped by its view is the request field of the same name
+        error.located(request_field)
         if isinstance(error, LimitExceededError):
             detail = error.message
             setting = _SETTINGS.get(type(error))

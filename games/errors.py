@@ -1,13 +1,16 @@
 """Exceptions raised by the Arbiter core.
 
 Every error is an :class:`ArbiterError` (a ``ValueError``) carrying one or more
-:class:`FieldError` entries, each with an RFC 6901 JSON pointer to the offending
-field of the input, so that callers (the REST layer, the CLI) can point at it.
+:class:`FieldError` entries. A parser's error carries an RFC 6901 JSON pointer to
+the offending field of the document it read; an algorithm's error instead names
+the keyword ``parameter`` it refuses (``depth``, ``bounds``), and each caller says
+where that parameter came from: the REST layer maps it to a request pointer
+(``/depth``), the CLI to an option (``--depth``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 
@@ -17,6 +20,8 @@ class FieldError:
 
     pointer: str
     message: str
+    parameter: str = ""
+    """The algorithm's keyword parameter at fault, when the error is not about a document."""
 
 
 class ArbiterError(ValueError):
@@ -25,11 +30,27 @@ class ArbiterError(ValueError):
     title = "Invalid input"
     slug = "invalid-input"
 
-    def __init__(self, message: str, pointer: str = "", errors: Iterable[FieldError] = ()):
+    def __init__(
+        self,
+        message: str,
+        pointer: str = "",
+        errors: Iterable[FieldError] = (),
+        *,
+        parameter: str = "",
+    ):
         super().__init__(message)
         self.message = message
         collected = list(errors)
-        self.errors: list[FieldError] = collected or [FieldError(pointer, message)]
+        self.errors: list[FieldError] = collected or [FieldError(pointer, message, parameter)]
+
+    def located(self, where: Callable[[str], str]) -> None:
+        """Give each parameter error a pointer: ``where(parameter)`` (the caller's name for it)."""
+        self.errors = [
+            FieldError(where(e.parameter), e.message, e.parameter)
+            if e.parameter and not e.pointer
+            else e
+            for e in self.errors
+        ]
 
 
 class InvalidInputError(ArbiterError):
@@ -51,8 +72,8 @@ class TimeLimitError(LimitExceededError):
     title = "Time limit exceeded"
     slug = "time-limit"
 
-    def __init__(self, message: str, pointer: str = ""):
-        super().__init__(message, pointer)
+    def __init__(self, message: str, pointer: str = "", *, parameter: str = ""):
+        super().__init__(message, pointer, parameter=parameter)
 
 
 class ExactSizeError(LimitExceededError):

@@ -22,23 +22,11 @@ from pathlib import Path
 from typing import Any
 
 from analysis.cli import commands as grade_cli
-from analysis.trees.alpha_beta import alpha_beta
-from analysis.trees.expectimax import expectimax
-from analysis.trees.json_output import (
-    alpha_beta_json,
-    expectimax_json,
-    maxn_json,
-    minimax_json,
-    star1_json,
-)
-from analysis.trees.max_n import maxn
-from analysis.trees.minimax import minimax
+from analysis.trees.json_output import solution_json
 from analysis.trees.move_ordering import move_ordering
-from analysis.trees.paranoid import paranoid
-from analysis.trees.star1 import star1
+from analysis.trees.solve import solve_tree
 from games.errors import ArbiterError
 from games.numbers import parse_exact
-from games.trees.model import Tree
 from games.trees.parser import parse_tree
 
 
@@ -85,27 +73,28 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _expectimax(
-    tree: Tree, depth: int | None, args: argparse.Namespace, request: dict[str, Any]
-) -> dict[str, Any]:
-    raw = args.bounds if args.bounds is not None else request.get("bounds")
-    if raw is None:
-        return expectimax_json(expectimax(tree, depth=depth))
-    bounds = (parse_exact(raw[0], "/bounds/0"), parse_exact(raw[1], "/bounds/1"))
-    equality = not args.strict and request.get("prune_on_equality", True)
-    return star1_json(star1(tree, bounds, depth=depth, prune_on_equality=equality), bounds)
+def _options(args: argparse.Namespace, request: dict[str, Any]) -> dict[str, Any]:
+    """Options for :func:`solve_tree`: a command-line flag wins over the request file."""
 
+    def given(name: str) -> Any:
+        flag = getattr(args, name, None)
+        return flag if flag not in (None, False) else request.get(name)
 
-def _maxn(
-    tree: Tree, depth: int | None, args: argparse.Namespace, request: dict[str, Any]
-) -> dict[str, Any]:
-    raw_sum = args.max_sum if args.max_sum is not None else request.get("max_sum")
-    max_sum = None if raw_sum is None else parse_exact(raw_sum, "/max_sum")
-    tie_break = args.tie_break or request.get("tie_break", "leftmost")
-    player = args.paranoid if args.paranoid is not None else request.get("paranoid")
-    result = maxn(tree, depth=depth, tie_break=tie_break, max_sum=max_sum)
-    reduced = None if player is None else paranoid(tree, player, depth=depth)
-    return maxn_json(result, reduced, player)
+    options: dict[str, Any] = {"depth": given("depth")}
+    if getattr(args, "strict", False):
+        options["prune_on_equality"] = False
+    elif "prune_on_equality" in request:
+        options["prune_on_equality"] = request["prune_on_equality"]
+    raw = given("bounds")
+    if raw is not None:
+        options["bounds"] = (parse_exact(raw[0], "/bounds/0"), parse_exact(raw[1], "/bounds/1"))
+    raw_sum = given("max_sum")
+    if raw_sum is not None:
+        options["max_sum"] = parse_exact(raw_sum, "/max_sum")
+    for name in ("tie_break", "trace", "paranoid"):
+        if given(name) is not None:
+            options[name] = given(name)
+    return options
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -120,28 +109,19 @@ def main(argv: list[str] | None = None) -> int:
     document = _read(args.tree)
     request = document if isinstance(document, dict) and "tree" in document else {"tree": document}
     root = args.root or request.get("root", "max")
-    depth = args.depth if args.depth is not None else request.get("depth")
     try:
         tree = parse_tree(request["tree"], root=root)
-        if args.command == "minimax":
-            output = minimax_json(minimax(tree, depth=depth))
-        elif args.command == "expectimax":
-            output = _expectimax(tree, depth, args, request)
-        elif args.command == "maxn":
-            output = _maxn(tree, depth, args, request)
-        else:
-            equality = not args.strict and request.get("prune_on_equality", True)
-            result = alpha_beta(
-                tree,
-                depth=depth,
-                prune_on_equality=equality,
-                trace=args.trace or request.get("trace", False),
-            )
-            ordering = None
-            if args.move_ordering or request.get("move_ordering", False):
-                ordering = move_ordering(tree, depth=depth, prune_on_equality=equality)
-            output = alpha_beta_json(result, ordering)
+        options = _options(args, request)
+        solution = solve_tree(tree, args.command, **options)
+        ordering = None
+        if args.command == "alphabeta" and (
+            args.move_ordering or request.get("move_ordering", False)
+        ):
+            equality = options.get("prune_on_equality", True)
+            ordering = move_ordering(tree, depth=options["depth"], prune_on_equality=equality)
+        output = solution_json(solution, ordering)
     except ArbiterError as error:
+        error.located(lambda name: "--" + name.replace("_", "-"))
         for problem in error.errors:
             print(f"arbiter: {problem.pointer or '/'}: {problem.message}", file=sys.stderr)
         return 2

@@ -151,7 +151,7 @@ def alpha_beta(
         raise LimitExceededError(
             f"a step-by-step trace is offered for trees of up to {max_trace_nodes} nodes; "
             f"this one has {len(tree)}",
-            "/trace",
+            parameter="trace",
         )
     tree.require(kinds=DECISION_KINDS, tuples=False, endpoint=TWO_PLAYER_HINT)
     seen = horizon(tree, depth)

@@ -27,6 +27,9 @@ from dataclasses import dataclass
 from typing import Final
 from xml.sax.saxutils import escape, quoteattr
 
+from analysis.trees.alpha_beta import AlphaBetaResult
+from analysis.trees.max_n import MaxnResult
+from analysis.trees.solve import TreeSolution
 from games.errors import LimitExceededError
 from games.limits import current_deadline
 from games.numbers import Exact, exact_text
@@ -132,6 +135,26 @@ def solved_tree(
 
     labels = list(map(label, range(len(values)), values))
     return SolvedTree(tree, labels, frozenset([0, *principal_variation]), frozenset(pruned), title)
+
+
+def solution_drawing(solution: TreeSolution, title: str = "") -> SolvedTree:
+    """What a drawing shows of any solved tree: values (bounds after pruning), the
+    principal variation, and the subtrees a pruning search skipped."""
+    search = solution.search
+    pruned: Iterable[int] = ()
+    bounds = None
+    if isinstance(search, AlphaBetaResult):
+        pruned, bounds = search.pruned, search.bounds
+    elif isinstance(search, MaxnResult):
+        pruned = search.pruned
+    return solved_tree(
+        solution.tree,
+        search.values,
+        search.principal_variation,
+        pruned=pruned,
+        bounds=bounds,
+        title=title,
+    )
 
 
 def unsolved_tree(tree: Tree, title: str = "") -> SolvedTree:

@@ -58,7 +58,7 @@ def horizon(tree: Tree, depth: int | None) -> Horizon:
         message names the node and the pointer is its ``eval`` field.
     """
     if depth is not None and depth < 0:
-        raise InvalidInputError(f"depth must be >= 0, got {depth}", "/depth")
+        raise InvalidInputError(f"depth must be >= 0, got {depth}", parameter="depth")
     if depth is None or depth >= tree.max_depth():
         return Horizon(tree.children, tree.values, depth, len(tree), tree.leaf_count)
     depths = tree.depths

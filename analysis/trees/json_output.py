@@ -21,6 +21,7 @@ from analysis.trees.max_n import MaxnResult
 from analysis.trees.minimax import MinimaxResult
 from analysis.trees.move_ordering import MoveOrderingReport
 from analysis.trees.search_stats import SearchStats
+from analysis.trees.solve import TreeSolution
 from games.errors import ExactSizeError
 from games.limits import current_deadline
 from games.numbers import Exact, exact_text, to_float
@@ -244,6 +245,26 @@ def star1_json(result: AlphaBetaResult, bounds: tuple[Exact, Exact]) -> dict[str
     )
     out["bounds"] = [to_float(bounds[0]), to_float(bounds[1])]
     return out
+
+
+def solution_json(
+    solution: TreeSolution, ordering: MoveOrderingReport | None = None
+) -> dict[str, Any]:
+    """The documented answer for a solved tree, whichever search ran."""
+    search = solution.search
+    if isinstance(search, MaxnResult):
+        reduced = solution.paranoid
+        player = solution.parameters.get("paranoid")
+        assert player is None or isinstance(player, int)
+        return maxn_json(search, None if reduced is None else reduced.search, player)
+    if isinstance(search, AlphaBetaResult):
+        bounds = solution.parameters.get("bounds")
+        if solution.algorithm == "star1" and isinstance(bounds, tuple):
+            return star1_json(search, bounds)
+        return alpha_beta_json(search, ordering)
+    if isinstance(search, ExpectimaxResult):
+        return expectimax_json(search)
+    return minimax_json(search)
 
 
 def _tuple_entry(payoffs: tuple[Exact, ...]) -> dict[str, Any]:

@@ -133,7 +133,8 @@ def maxn(
     tree.require(kinds=MAXN_KINDS, tuples=True, endpoint=MAXN_HINT)
     if tie_break not in TIE_BREAKS:
         raise InvalidInputError(
-            f"tie_break must be one of {', '.join(TIE_BREAKS)}, got {tie_break!r}", "/tie_break"
+            f"tie_break must be one of {', '.join(TIE_BREAKS)}, got {tie_break!r}",
+            parameter="tie_break",
         )
     clock = deadline if deadline is not None else current_deadline()
     seen = horizon(tree, depth)

@@ -12,13 +12,11 @@ from __future__ import annotations
 import dataclasses
 from typing import cast
 
-from analysis.trees.alpha_beta import AlphaBetaResult, alpha_beta
-from analysis.trees.expectimax import ExpectimaxResult, expectimax
 from analysis.trees.max_n import MAXN_HINT, MAXN_KINDS, movers
 from games.errors import InvalidInputError
-from games.limits import Deadline, current_deadline
+from games.limits import current_deadline
 from games.numbers import Exact
-from games.trees.model import CHANCE, MAX, MIN, PLAYER, Tree, Utility
+from games.trees.model import MAX, MIN, PLAYER, Tree, Utility
 
 
 def paranoid_tree(tree: Tree, player: int) -> Tree:
@@ -27,7 +25,7 @@ def paranoid_tree(tree: Tree, player: int) -> Tree:
     if not 0 <= player < tree.utility_size:
         raise InvalidInputError(
             f"paranoid player must be between 0 and {tree.utility_size - 1}, got {player}",
-            "/paranoid",
+            parameter="player",
         )
     turn = movers(tree)
     # each list is built in one pass that runs mostly in C; the clock is read between them
@@ -55,16 +53,3 @@ def paranoid_tree(tree: Tree, player: int) -> Tree:
         _index={},
         _kind_set=frozenset(),  # kinds changed: worked out again on first use
     )
-
-
-def paranoid(
-    tree: Tree, player: int, *, depth: int | None = None, deadline: Deadline | None = None
-) -> AlphaBetaResult | ExpectimaxResult:
-    """Solve the paranoid reduction: alpha-beta, or expectiminimax when there are chance nodes.
-
-    Both spend on ``deadline``, by default the one of the computation in progress.
-    """
-    reduced = paranoid_tree(tree, player)
-    if CHANCE in reduced.kind_set:
-        return expectimax(reduced, depth=depth, deadline=deadline)
-    return alpha_beta(reduced, depth=depth, deadline=deadline)

@@ -54,7 +54,7 @@ def star1(
     low, high = bounds
     if low > high:
         raise InvalidInputError(
-            f"bounds must be [lo, hi] with lo <= hi, got [{low}, {high}]", "/bounds"
+            f"bounds must be [lo, hi] with lo <= hi, got [{low}, {high}]", parameter="bounds"
         )
     seen = horizon(tree, depth)
     clock = deadline if deadline is not None else current_deadline()

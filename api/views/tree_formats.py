@@ -6,21 +6,16 @@ from typing import Any
 
 from flask import Blueprint, Response
 
-from analysis.trees.alpha_beta import AlphaBetaResult, alpha_beta
 from analysis.trees.cs188_agents import graph_search
 from analysis.trees.drawing import (
-    SolvedTree,
     check_drawable,
     render_dot,
     render_svg,
-    solved_tree,
+    solution_drawing,
     unsolved_tree,
 )
-from analysis.trees.expectimax import expectimax
 from analysis.trees.json_output import put_number
-from analysis.trees.max_n import maxn, movers
-from analysis.trees.minimax import minimax
-from analysis.trees.star1 import star1
+from analysis.trees.max_n import movers
 from api.body import load
 from api.gc_pause import gc_paused
 from api.openapi.view_docs import operation
@@ -33,13 +28,11 @@ from api.schemas.tree_formats import (
     ImportResultSchema,
     RenderRequestSchema,
 )
+from api.tree_requests import read_tree, solve_request
 from games.formats.cs188 import graph_game_tree, parse_graph_game
 from games.formats.efg import parse_efg, write_efg
-from games.limits import Limits, active_limits, current_deadline
-from games.numbers import parse_exact
+from games.limits import active_limits
 from games.trees.document import tree_document
-from games.trees.model import CHANCE, Tree
-from games.trees.parser import parse_tree
 
 bp = Blueprint("tree_formats", __name__, url_prefix="/v1/trees")
 
@@ -122,7 +115,7 @@ def import_view() -> Response:
 @gc_paused()
 def export_view() -> Response:
     options = load(ExportRequestSchema())
-    tree = _read_tree(options, active_limits())
+    tree = read_tree(options)
     if options["format"] == "dot":
         check_drawable(tree, "dot")  # before labelling every node
     if options["format"] == "efg":
@@ -149,10 +142,13 @@ def export_view() -> Response:
 def render_view() -> Response:
     with gc_paused():
         options = load(RenderRequestSchema())
-        bounds = active_limits()
-        tree = _read_tree(options, bounds)
+        tree = read_tree(options)
         check_drawable(tree, options["format"])  # before spending time on solving it
-        solved = _solve_for_drawing(tree, options)
+        if options["algorithm"] == "none":
+            solved = unsolved_tree(tree, options["title"])
+        else:
+            solution = solve_request(tree, options["algorithm"], options)
+            solved = solution_drawing(solution, options["title"])
         if options["format"] == "dot":
             return _text_response(render_dot(solved), DOT)
         return _text_response(render_svg(solved), SVG)
@@ -189,71 +185,3 @@ def cs188_view() -> Response:
     out["action_values"] = action_values
     out.update(start_state=graph.start_state, num_agents=graph.num_agents, depth=graph.depth)
     return json_response(out)
-
-
-def _read_tree(options: dict[str, Any], bounds: Limits) -> Tree:
-    return parse_tree(options["tree"], root=str(options["root"]), limits=bounds)
-
-
-def _pruned_drawing(tree: Tree, result: AlphaBetaResult, title: str) -> SolvedTree:
-    """Alpha-beta and Star1 results draw the same way: values, bounds, pruned subtrees grey."""
-    return solved_tree(
-        tree,
-        result.values,
-        result.principal_variation,
-        pruned=result.pruned,
-        bounds=result.bounds,
-        title=title,
-    )
-
-
-def _solve_for_drawing(tree: Tree, options: dict[str, Any]) -> SolvedTree:
-    """Solve with the chosen algorithm and keep what the drawing shows."""
-    algorithm = options["algorithm"]
-    depth = options["depth"]
-    title = options["title"]
-    if algorithm == "auto":
-        algorithm = (
-            "maxn" if tree.utility_size else "expectimax" if CHANCE in tree.kinds else "minimax"
-        )
-    if algorithm == "none":
-        return unsolved_tree(tree, title)
-    if algorithm == "minimax":
-        plain = minimax(tree, depth=depth, deadline=current_deadline())
-        return solved_tree(tree, plain.values, plain.principal_variation, title=title)
-    if algorithm == "alphabeta":
-        searched = alpha_beta(
-            tree,
-            depth=depth,
-            prune_on_equality=options["prune_on_equality"],
-            deadline=current_deadline(),
-        )
-        return _pruned_drawing(tree, searched, title)
-    if algorithm == "expectimax":
-        if options["bounds"] is None:
-            expected = expectimax(tree, depth=depth, deadline=current_deadline())
-            return solved_tree(tree, expected.values, expected.principal_variation, title=title)
-        low, high = (parse_exact(raw, f"/bounds/{i}") for i, raw in enumerate(options["bounds"]))
-        pruned = star1(
-            tree,
-            (low, high),
-            depth=depth,
-            prune_on_equality=options["prune_on_equality"],
-            deadline=current_deadline(),
-        )
-        return _pruned_drawing(tree, pruned, title)
-    raw_sum = options["max_sum"]
-    multiplayer = maxn(
-        tree,
-        depth=depth,
-        tie_break=options["tie_break"],
-        max_sum=None if raw_sum is None else parse_exact(raw_sum, "/max_sum"),
-        deadline=current_deadline(),
-    )
-    return solved_tree(
-        tree,
-        multiplayer.values,
-        multiplayer.principal_variation,
-        pruned=multiplayer.pruned,
-        title=title,
-    )

@@ -2,22 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, current_app
+from flask import Blueprint, Response
 
-from analysis.trees.alpha_beta import alpha_beta
-from analysis.trees.expectimax import expectimax
-from analysis.trees.json_output import (
-    alpha_beta_json,
-    expectimax_json,
-    maxn_json,
-    minimax_json,
-    star1_json,
-)
-from analysis.trees.max_n import maxn
-from analysis.trees.minimax import minimax
+from analysis.trees.json_output import solution_json
 from analysis.trees.move_ordering import move_ordering
-from analysis.trees.paranoid import paranoid
-from analysis.trees.star1 import star1
 from api.body import load
 from api.gc_pause import gc_paused
 from api.openapi.view_docs import operation
@@ -32,16 +20,9 @@ from api.schemas.trees import (
     MinimaxRequestSchema,
     MinimaxResultSchema,
 )
-from games.limits import Limits, active_limits, current_deadline
-from games.numbers import parse_exact
-from games.trees.model import Tree
-from games.trees.parser import parse_tree
+from api.tree_requests import read_tree, solve_request
 
 bp = Blueprint("trees", __name__, url_prefix="/v1/trees")
-
-
-def read_tree(options: dict[str, object], bounds: Limits) -> Tree:
-    return parse_tree(options["tree"], root=str(options["root"]), limits=bounds)
 
 
 @bp.post("/minimax")
@@ -57,10 +38,8 @@ def read_tree(options: dict[str, object], bounds: Limits) -> Tree:
 def minimax_view() -> Response:
     with gc_paused():
         options = load(MinimaxRequestSchema())
-        bounds = active_limits()
-        tree = read_tree(options, bounds)
-        result = minimax(tree, depth=options["depth"], deadline=current_deadline())
-        return json_response(minimax_json(result))
+        solution = solve_request(read_tree(options), "minimax", options)
+        return json_response(solution_json(solution))
 
 
 @bp.post("/alphabeta")
@@ -77,22 +56,14 @@ def minimax_view() -> Response:
 def alpha_beta_view() -> Response:
     with gc_paused():
         options = load(AlphaBetaRequestSchema())
-        bounds = active_limits()
-        tree = read_tree(options, bounds)
-        result = alpha_beta(
-            tree,
-            depth=options["depth"],
-            prune_on_equality=options["prune_on_equality"],
-            trace=options["trace"],
-            deadline=current_deadline(),
-            max_trace_nodes=current_app.config["ARBITER_MAX_TRACE_NODES"],
-        )
+        tree = read_tree(options)
+        solution = solve_request(tree, "alphabeta", options)
         ordering = None
         if options["move_ordering"]:
             ordering = move_ordering(
                 tree, depth=options["depth"], prune_on_equality=options["prune_on_equality"]
             )
-        return json_response(alpha_beta_json(result, ordering))
+        return json_response(solution_json(solution, ordering))
 
 
 CHANCE_EXAMPLE = {
@@ -120,20 +91,8 @@ CHANCE_EXAMPLE = {
 def expectimax_view() -> Response:
     with gc_paused():
         options = load(ExpectimaxRequestSchema())
-        bounds = active_limits()
-        tree = read_tree(options, bounds)
-        if options["bounds"] is None:
-            result = expectimax(tree, depth=options["depth"], deadline=current_deadline())
-            return json_response(expectimax_json(result))
-        low, high = (parse_exact(raw, f"/bounds/{i}") for i, raw in enumerate(options["bounds"]))
-        pruned = star1(
-            tree,
-            (low, high),
-            depth=options["depth"],
-            prune_on_equality=options["prune_on_equality"],
-            deadline=current_deadline(),
-        )
-        return json_response(star1_json(pruned, (low, high)))
+        solution = solve_request(read_tree(options), "expectimax", options)
+        return json_response(solution_json(solution))
 
 
 @bp.post("/maxn")
@@ -160,22 +119,5 @@ def expectimax_view() -> Response:
 def maxn_view() -> Response:
     with gc_paused():
         options = load(MaxnRequestSchema())
-        bounds = active_limits()
-        tree = parse_tree(options["tree"], limits=bounds)
-        max_sum = (
-            None if options["max_sum"] is None else parse_exact(options["max_sum"], "/max_sum")
-        )
-        result = maxn(
-            tree,
-            depth=options["depth"],
-            tie_break=options["tie_break"],
-            max_sum=max_sum,
-            deadline=current_deadline(),
-        )
-        player = options["paranoid"]
-        reduced = (
-            None
-            if player is None
-            else paranoid(tree, player, depth=options["depth"], deadline=current_deadline())
-        )
-        return json_response(maxn_json(result, reduced, player))
+        solution = solve_request(read_tree(options), "maxn", options)
+        return json_response(solution_json(solution))

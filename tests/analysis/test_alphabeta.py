@@ -74,7 +74,7 @@ def test_trace_refused_for_huge_trees() -> None:
     tree = parse_tree([[1, 2], [3, 4]])
     with pytest.raises(LimitExceededError) as caught:
         alpha_beta(tree, trace=True, max_trace_nodes=3)
-    assert caught.value.errors[0].pointer == "/trace"
+    assert caught.value.errors[0].parameter == "trace"
 
 
 def test_exact_fractions_flow_through() -> None:

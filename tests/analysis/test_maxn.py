@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from analysis.trees.max_n import maxn
 from analysis.trees.minimax import minimax
-from analysis.trees.paranoid import paranoid
+from analysis.trees.solve import solve_tree
 from games.trees.parser import parse_tree
 from tests.strategies import multiplayer_trees, shorthand_trees
 
@@ -95,7 +95,8 @@ def test_two_player_zero_sum_tuples_match_minimax(raw: Any) -> None:
     result = maxn(tree)
     assert result.value == (expected.value, -expected.value)
     assert result.principal_variation == expected.principal_variation
-    assert paranoid(tree, 0).value == expected.value
+    reduced = solve_tree(tree, paranoid=0).paranoid
+    assert reduced is not None and reduced.value == expected.value
 
 
 @settings(max_examples=200)
