@@ -51,5 +51,6 @@ def solve_request(tree: Tree, algorithm: str, options: dict[str, Any]) -> TreeSo
         max_sum=read_max_sum(options),
         trace=bool(options.get("trace")),
         max_trace_nodes=current_app.config["ARBITER_MAX_TRACE_NODES"],
+        move_ordering=bool(options.get("move_ordering")),
         paranoid=options.get("paranoid"),
     )

@@ -29,14 +29,11 @@ from analysis.grading.class_report import grades_csv, gradescope_results, summar
 from analysis.grading.lottery_problems import LotteryGrader
 from analysis.grading.registry import make_grader
 from analysis.grading.tree_problems import Grade, number_json, parse_rubric
-from analysis.trees.alpha_beta import alpha_beta
-from analysis.trees.expectimax import expectimax
-from analysis.trees.json_output import alpha_beta_json, expectimax_json, maxn_json, minimax_json
-from analysis.trees.max_n import maxn
-from analysis.trees.minimax import minimax
+from analysis.trees.json_output import solution_json
+from analysis.trees.solve import solve_tree
 from games.errors import InvalidInputError
 from games.matrices.parser import parse_game
-from games.trees.model import CHANCE
+from games.numbers import parse_exact
 from games.trees.parser import parse_tree
 
 COMMANDS = ("grade", "solve")
@@ -141,21 +138,25 @@ def solve_command(args: argparse.Namespace) -> int:
         return _print(_solve_lottery({**document, "type": "lottery"}))
     request = document if isinstance(document, dict) and "tree" in document else {"tree": document}
     tree = parse_tree(request["tree"], root=request.get("root", "max"))
-    depth = request.get("depth")
-    kind = request.get("type")
-    if kind is None:
-        kind = "maxn" if tree.utility_size else "expectimax" if CHANCE in tree.kinds else "minimax"
-    if kind == "alphabeta":
-        equality = request.get("prune_on_equality", True)
-        output = alpha_beta_json(alpha_beta(tree, depth=depth, prune_on_equality=equality), None)
-    elif kind == "expectimax":
-        output = expectimax_json(expectimax(tree, depth=depth))
-    elif kind == "maxn":
-        output = maxn_json(maxn(tree, depth=depth))
-    elif kind == "minimax":
-        output = minimax_json(minimax(tree, depth=depth))
-    else:
-        raise InvalidInputError(f"cannot solve a problem of type {kind!r}", "/type")
+    kind = request.get("type", "auto")
+    bounds = request.get("bounds")
+    max_sum = request.get("max_sum")
+    solution = solve_tree(
+        tree,
+        kind,
+        depth=request.get("depth"),
+        prune_on_equality=request.get("prune_on_equality", True),
+        bounds=None
+        if bounds is None
+        else (parse_exact(bounds[0], "/bounds/0"), parse_exact(bounds[1], "/bounds/1")),
+        tie_break=request.get("tie_break", "leftmost"),
+        max_sum=None if max_sum is None else parse_exact(max_sum, "/max_sum"),
+        trace=request.get("trace", False),
+        move_ordering=request.get("move_ordering", False),
+        paranoid=request.get("paranoid"),
+    )
+    output = solution_json(solution)
+    kind = "expectimax" if solution.algorithm == "star1" else solution.algorithm
     return _print({"type": kind, **output})
 
 

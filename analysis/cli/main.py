@@ -23,7 +23,6 @@ from typing import Any
 
 from analysis.cli import commands as grade_cli
 from analysis.trees.json_output import solution_json
-from analysis.trees.move_ordering import move_ordering
 from analysis.trees.solve import solve_tree
 from games.errors import ArbiterError
 from games.numbers import parse_exact
@@ -91,7 +90,7 @@ def _options(args: argparse.Namespace, request: dict[str, Any]) -> dict[str, Any
     raw_sum = given("max_sum")
     if raw_sum is not None:
         options["max_sum"] = parse_exact(raw_sum, "/max_sum")
-    for name in ("tie_break", "trace", "paranoid"):
+    for name in ("tie_break", "trace", "move_ordering", "paranoid"):
         if given(name) is not None:
             options[name] = given(name)
     return options
@@ -113,13 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         tree = parse_tree(request["tree"], root=root)
         options = _options(args, request)
         solution = solve_tree(tree, args.command, **options)
-        ordering = None
-        if args.command == "alphabeta" and (
-            args.move_ordering or request.get("move_ordering", False)
-        ):
-            equality = options.get("prune_on_equality", True)
-            ordering = move_ordering(tree, depth=options["depth"], prune_on_equality=equality)
-        output = solution_json(solution, ordering)
+        output = solution_json(solution)
     except ArbiterError as error:
         error.located(lambda name: "--" + name.replace("_", "-"))
         for problem in error.errors:

@@ -14,11 +14,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from analysis.trees.alpha_beta import AlphaBetaResult, alpha_beta
-from analysis.trees.expectimax import expectimax
+from analysis.trees.alpha_beta import AlphaBetaResult
+from analysis.trees.expectimax import ExpectimaxResult
 from analysis.trees.horizon import horizon
-from analysis.trees.max_n import maxn
-from analysis.trees.minimax import minimax
+from analysis.trees.max_n import MaxnResult
+from analysis.trees.minimax import MinimaxResult
+from analysis.trees.solve import solve_tree
 from games.errors import InvalidInputError
 from games.limits import Limits, current_deadline
 from games.numbers import Exact, parse_exact
@@ -190,7 +191,8 @@ def _split(
 
 def minimax_key(tree: Tree, depth: int | None) -> AnswerKey:
     """Key of a minimax problem: every node's value, any optimal move and line."""
-    result = minimax(tree, depth=depth, deadline=current_deadline())
+    result = solve_tree(tree, "minimax", depth=depth).search
+    assert isinstance(result, MinimaxResult)
     children = horizon(tree, depth).children
     internal, static = _split(children, result.values)
     return AnswerKey(
@@ -206,7 +208,8 @@ def minimax_key(tree: Tree, depth: int | None) -> AnswerKey:
 
 def expectimax_key(tree: Tree, depth: int | None) -> AnswerKey:
     """Key of an expectimax problem; the line follows the most likely outcome at chance nodes."""
-    result = expectimax(tree, depth=depth, deadline=current_deadline())
+    result = solve_tree(tree, "expectimax", depth=depth).search
+    assert isinstance(result, ExpectimaxResult)
     children = horizon(tree, depth).children
     internal, static = _split(children, result.values)
     optimal = _chance_lines(tree, children, _optimal(children, result.values))
@@ -258,9 +261,8 @@ def alpha_beta_key(
 
 def maxn_key(tree: Tree, depth: int | None, tie_break: str, max_sum: Exact | None) -> AnswerKey:
     """Key of a max^n problem: utility tuples; with ``max_sum``, the shallow-pruned nodes."""
-    result = maxn(
-        tree, depth=depth, tie_break=tie_break, max_sum=max_sum, deadline=current_deadline()
-    )
+    result = solve_tree(tree, "maxn", depth=depth, tie_break=tie_break, max_sum=max_sum).search
+    assert isinstance(result, MaxnResult)
     children = horizon(tree, depth).children
     internal, static = _split(children, result.values)
     optimal = _chance_lines(tree, children, _optimal(children, result.values))
@@ -291,11 +293,8 @@ def correct_key(problem: TreeProblem) -> tuple[AnswerKey, AlphaBetaResult | None
         return exact, None
     # the trace feeds the "first departure" feedback; it is skipped on very large trees
     traced = len(tree) <= MAX_TRACED_NODES
-    result = alpha_beta(
-        tree,
-        depth=depth,
-        prune_on_equality=problem.prune_on_equality,
-        trace=traced,
-        deadline=current_deadline(),
-    )
+    result = solve_tree(
+        tree, "alphabeta", depth=depth, prune_on_equality=problem.prune_on_equality, trace=traced
+    ).search
+    assert isinstance(result, AlphaBetaResult)
     return alpha_beta_key(result, horizon(tree, depth).children, exact), result

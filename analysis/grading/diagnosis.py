@@ -25,8 +25,9 @@ from analysis.grading.answer_key import (
     maxn_key,
     minimax_key,
 )
-from analysis.trees.alpha_beta import alpha_beta
+from analysis.trees.alpha_beta import AlphaBetaResult
 from analysis.trees.horizon import horizon
+from analysis.trees.solve import solve_tree
 from games.errors import ArbiterError, LimitExceededError
 from games.limits import current_deadline
 from games.numbers import Exact
@@ -121,12 +122,13 @@ def _fresh_root_windows(problem: TreeProblem) -> AnswerKey:
             lines[kid] = [kid]
         else:
             sub = _subtree(tree, kid)
-            result = alpha_beta(
+            result = solve_tree(
                 sub,
+                "alphabeta",
                 depth=None if depth is None else depth - 1,
                 prune_on_equality=problem.prune_on_equality,
-                deadline=current_deadline(),
-            )
+            ).search
+            assert isinstance(result, AlphaBetaResult)
             key = alpha_beta_key(result, horizon(sub, result.depth).children)
             back = [tree.index_of(name) for name in sub.ids]
             values.update((back[i], v) for i, v in key.nodes.items())
@@ -161,7 +163,8 @@ def _search(problem: TreeProblem, tree: Tree, depth: int | None, equality: bool)
         return minimax_key(tree, depth)
     if problem.type == "expectimax":
         return expectimax_key(tree, depth)
-    result = alpha_beta(tree, depth=depth, prune_on_equality=equality, deadline=current_deadline())
+    result = solve_tree(tree, "alphabeta", depth=depth, prune_on_equality=equality).search
+    assert isinstance(result, AlphaBetaResult)
     return alpha_beta_key(result, horizon(problem.tree, depth).children)
 
 

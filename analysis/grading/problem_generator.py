@@ -16,10 +16,8 @@ from fractions import Fraction
 from functools import partial
 from typing import Any, Final
 
-from analysis.trees.alpha_beta import alpha_beta
-from analysis.trees.expectimax import expectimax
-from analysis.trees.json_output import alpha_beta_json, expectimax_json, minimax_json
-from analysis.trees.minimax import minimax
+from analysis.trees.json_output import solution_json
+from analysis.trees.solve import solve_tree
 from games.errors import InvalidInputError
 from games.limits import Deadline, current_deadline
 from games.trees.model import CHANCE, Tree
@@ -208,22 +206,18 @@ def generate_problem(
         problem: dict[str, Any] = {"type": settings.type, "tree": raw, "root": settings.root}
         render: Callable[[], dict[str, Any]]
         values: Sequence[Any]
-        if settings.type == "expectimax":
-            chance = expectimax(tree, deadline=clock)
-            values, best_moves = chance.values, chance.best_moves
-            render = partial(expectimax_json, chance)
-        else:
-            exact = minimax(tree, deadline=clock)
-            values, best_moves = exact.values, exact.best_moves
-            render = partial(minimax_json, exact)
+        plain = "expectimax" if settings.type == "expectimax" else "minimax"
+        exact = solve_tree(tree, plain, deadline=clock)
+        values, best_moves = exact.search.values, exact.best_moves
+        render = partial(solution_json, exact)
         if settings.type == "alphabeta":
             problem["prune_on_equality"] = settings.prune_on_equality
-            searched = alpha_beta(
-                tree, prune_on_equality=settings.prune_on_equality, deadline=clock
+            searched = solve_tree(
+                tree, "alphabeta", prune_on_equality=settings.prune_on_equality, deadline=clock
             )
             if len(searched.pruned_leaves) < settings.min_pruned_leaves:
                 continue
-            render = partial(alpha_beta_json, searched, None)
+            render = partial(solution_json, searched)
         if settings.unique_best_move and len(best_moves) != 1:
             continue
         if settings.no_ties and _ties(tree, values):

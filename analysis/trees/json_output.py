@@ -247,9 +247,7 @@ def star1_json(result: AlphaBetaResult, bounds: tuple[Exact, Exact]) -> dict[str
     return out
 
 
-def solution_json(
-    solution: TreeSolution, ordering: MoveOrderingReport | None = None
-) -> dict[str, Any]:
+def solution_json(solution: TreeSolution) -> dict[str, Any]:
     """The documented answer for a solved tree, whichever search ran."""
     search = solution.search
     if isinstance(search, MaxnResult):
@@ -261,7 +259,7 @@ def solution_json(
         bounds = solution.parameters.get("bounds")
         if solution.algorithm == "star1" and isinstance(bounds, tuple):
             return star1_json(search, bounds)
-        return alpha_beta_json(search, ordering)
+        return alpha_beta_json(search, solution.move_ordering)
     if isinstance(search, ExpectimaxResult):
         return expectimax_json(search)
     return minimax_json(search)

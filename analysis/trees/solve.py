@@ -21,6 +21,8 @@ from analysis.trees.alpha_beta import AlphaBetaResult, alpha_beta
 from analysis.trees.expectimax import ExpectimaxResult, expectimax
 from analysis.trees.max_n import MaxnResult, maxn
 from analysis.trees.minimax import MinimaxResult, minimax
+from analysis.trees.move_ordering import MoveOrderingReport
+from analysis.trees.move_ordering import move_ordering as order_report
 from analysis.trees.paranoid import paranoid_tree
 from analysis.trees.search_stats import SearchStats
 from analysis.trees.star1 import star1
@@ -59,6 +61,9 @@ class TreeSolution:
     search: TreeSearch
     paranoid: TreeSolution | None = None
     """Under max^n with ``paranoid=player``: the paranoid reduction for that player, solved."""
+    move_ordering: MoveOrderingReport | None = None
+    """Under alpha-beta with ``move_ordering=True``: leaves evaluated in the posted,
+    best-first and worst-first child orders."""
 
     @property
     def tree(self) -> Tree:
@@ -145,6 +150,7 @@ def solve_tree(
     max_sum: Exact | None = None,
     trace: bool = False,
     max_trace_nodes: int | None = None,
+    move_ordering: bool = False,
     paranoid: int | None = None,
     deadline: Deadline | None = None,
 ) -> TreeSolution:
@@ -193,6 +199,7 @@ def solve_tree(
         max_sum=max_sum,
         tie_break=tie_break != "leftmost",
         trace=trace,
+        move_ordering=move_ordering,
         paranoid=paranoid,
     )
     search: TreeSearch
@@ -209,6 +216,9 @@ def solve_tree(
             max_trace_nodes=max_trace_nodes,
         )
         used = {"depth": depth, "prune_on_equality": prune_on_equality, "trace": trace}
+        if move_ordering:
+            report = order_report(tree, depth=depth, prune_on_equality=prune_on_equality)
+            return TreeSolution(chosen, used, search, move_ordering=report)
     elif chosen == "expectimax":
         search = expectimax(tree, depth=depth, deadline=deadline)
         used = {"depth": depth}
@@ -244,6 +254,7 @@ _OPTIONS_OF: Final = {
     "max_sum": ("maxn",),
     "tie_break": ("maxn",),
     "trace": ("alphabeta",),
+    "move_ordering": ("alphabeta",),
     "paranoid": ("maxn",),
 }
 

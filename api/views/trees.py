@@ -5,7 +5,6 @@ from __future__ import annotations
 from flask import Blueprint, Response
 
 from analysis.trees.json_output import solution_json
-from analysis.trees.move_ordering import move_ordering
 from api.body import load
 from api.gc_pause import gc_paused
 from api.openapi.view_docs import operation
@@ -56,14 +55,8 @@ def minimax_view() -> Response:
 def alpha_beta_view() -> Response:
     with gc_paused():
         options = load(AlphaBetaRequestSchema())
-        tree = read_tree(options)
-        solution = solve_request(tree, "alphabeta", options)
-        ordering = None
-        if options["move_ordering"]:
-            ordering = move_ordering(
-                tree, depth=options["depth"], prune_on_equality=options["prune_on_equality"]
-            )
-        return json_response(solution_json(solution, ordering))
+        solution = solve_request(read_tree(options), "alphabeta", options)
+        return json_response(solution_json(solution))
 
 
 CHANCE_EXAMPLE = {
