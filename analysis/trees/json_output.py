@@ -6,7 +6,8 @@ by hand rather than by a marshmallow dump (which costs microseconds per field);
 real responses against it. Node entries are shared between nodes with the
 same value and bound, which keeps building the ``nodes`` map cheap.
 
-Every number is written by :mod:`games.numbers` (the one writer of numbers), and
+Every number is written by :mod:`games.numbers` (the one writer of numbers, under the
+rule of ``docs/numbers.md``), and
 building an answer spends on the deadline of the computation in progress: a
 million distinct fractions take seconds to hash and write out.
 """
@@ -21,9 +22,8 @@ from analysis.trees.max_n import MaxnResult
 from analysis.trees.minimax import MinimaxResult
 from analysis.trees.move_ordering import MoveOrderingReport
 from analysis.trees.search_stats import SearchStats
-from games.errors import ExactSizeError
 from games.limits import current_deadline
-from games.numbers import Exact, exact_text, to_float
+from games.numbers import Exact, put_numbers
 from games.numbers import put_number as write_number
 from games.trees.model import CHANCE, Tree
 
@@ -242,24 +242,16 @@ def star1_json(result: AlphaBetaResult, bounds: tuple[Exact, Exact]) -> dict[str
     out["principal_variation_outcomes"] = _outcomes(
         tree, result.principal_variation, result.values, result.bounds
     )
-    out["bounds"] = [to_float(bounds[0]), to_float(bounds[1])]
+    put_numbers(out, "bounds", bounds)
     return out
 
 
 def _tuple_entry(payoffs: tuple[Exact, ...]) -> dict[str, Any]:
+    """``{"value": [...], "value_exact"?: [...]}``: a utility tuple under the list rule."""
     current_deadline().spend(len(payoffs))
-    return {
-        "value": [to_float(u) for u in payoffs],
-        "value_exact": [_exact_string(u) for u in payoffs],
-    }
-
-
-def _exact_string(value: Exact) -> str:
-    """The exact string of a utility (max^n answers always give one)."""
-    text = exact_text(value)
-    if text is None:  # only when the server allows exact numbers of ~4,000 digits or more
-        raise ExactSizeError("a utility is too large to write out exactly", "")
-    return text
+    entry: dict[str, Any] = {}
+    put_numbers(entry, "value", payoffs)
+    return entry
 
 
 def maxn_json(
@@ -295,7 +287,7 @@ def maxn_json(
     out["decisions"] = _decisions(tree, result.best_child, result.values)
     out["ties"] = [ids[i] for i in result.ties]
     out["tie_break"] = result.tie_break
-    out["max_sum"] = None if result.max_sum is None else to_float(result.max_sum)
+    put_number(out, "max_sum", result.max_sum)
     out["pruned"] = [ids[i] for i in result.pruned]
     out["pruned_leaves"] = [ids[i] for i in result.pruned_leaves]
     out["depth"] = result.depth

@@ -12,7 +12,6 @@ from api.output.lotteries import (
     comparison_json,
     consistency_json,
     evaluation_json,
-    exact_pair,
     lottery_json,
 )
 from api.output.responses import json_response
@@ -26,7 +25,7 @@ from api.schemas.lotteries import (
     PlotRequestSchema,
 )
 from games.errors import join_pointer
-from games.numbers import Exact, parse_exact
+from games.numbers import Exact, parse_exact, put_number
 from utility.compare import compare
 from utility.eu_consistency import eu_consistency, parse_choice
 from utility.evaluate import evaluate
@@ -72,7 +71,7 @@ def evaluate_view() -> Response:
     result = evaluate(parsed.lottery, utility, wealth, parsed.pointers)
     out = evaluation_json(result)
     out["utility"] = utility.formula
-    exact_pair(out, "wealth", wealth)
+    put_number(out, "wealth", wealth)
     out["compound"] = parsed.compound
     if options["reduce"]:
         out["reduced"] = lottery_json(parsed.lottery)
