@@ -17,11 +17,13 @@ from __future__ import annotations
 from typing import Any, Final
 
 from analysis.trees.alpha_beta import EXACT, AlphaBetaResult, Cutoff, TraceEvent
+from analysis.trees.cs188_agents import GraphSearchResult
 from analysis.trees.expectimax import ExpectimaxResult
 from analysis.trees.max_n import MaxnResult
 from analysis.trees.minimax import MinimaxResult
 from analysis.trees.move_ordering import MoveOrderingReport
 from analysis.trees.search_stats import SearchStats
+from games.formats.cs188 import GraphGame
 from games.limits import current_deadline
 from games.numbers import Exact, put_numbers
 from games.numbers import put_number as write_number
@@ -300,4 +302,24 @@ def maxn_json(
         )
         reduced["player"] = player
         out["paranoid"] = reduced
+    return out
+
+
+def graph_test_json(result: GraphSearchResult, game: GraphGame) -> dict[str, Any]:
+    """A CS188 graph test as the autograder's agent plays it (``/v1/trees/cs188``)."""
+    out: dict[str, Any] = {"algorithm": result.algorithm, "action": result.action}
+    put_number(out, "value", result.value)
+    out["generated"] = list(result.generated)
+    out["generated_text"] = " ".join(result.generated)
+    out["generation_order"] = list(result.generation_order)
+    out["evaluated"] = list(result.evaluated)
+    action_values = []
+    for action, value in result.action_values:
+        entry: dict[str, Any] = {"action": action}
+        put_number(entry, "value", value)
+        action_values.append(entry)
+    out["action_values"] = action_values
+    out["start_state"] = game.start_state
+    out["num_agents"] = game.num_agents
+    out["depth"] = game.depth
     return out

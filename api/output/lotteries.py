@@ -8,25 +8,39 @@ from __future__ import annotations
 from typing import Any
 
 from games.limits import current_deadline
-from games.numbers import put_number, put_numbers, read_exact_form
+from games.numbers import Exact, put_number, put_numbers, read_exact_form
 from utility.compare import Comparison
 from utility.eu_consistency import Consistency
 from utility.evaluate import Evaluation
 from utility.lottery import Lottery
 
-SYMBOLIC_FIELDS = ("expected_utility", "certainty_equivalent", "risk_premium")
-"""Evaluation fields computed as a double beside an exact SymPy form, when one exists."""
-
 
 def evaluation_json(result: Evaluation) -> dict[str, Any]:
     out: dict[str, Any] = {}
     put_number(out, "emv", result.emv)
-    for name in SYMBOLIC_FIELDS:
-        value = read_exact_form(getattr(result, name), getattr(result, f"{name}_exact"))
-        put_number(out, name, value)
+    eu = read_exact_form(result.expected_utility, result.expected_utility_exact)
+    put_number(out, "expected_utility", eu)
+    ce = read_exact_form(result.certainty_equivalent, result.certainty_equivalent_exact)
+    put_number(out, "certainty_equivalent", ce)
+    premium = read_exact_form(result.risk_premium, result.risk_premium_exact)
+    put_number(out, "risk_premium", premium)
     out["attitude"] = result.attitude
     out["method"] = result.method
     out["tolerance"] = result.tolerance
+    return out
+
+
+def evaluate_json(
+    result: Evaluation, formula: str, wealth: Exact, compound: bool, reduced: Lottery | None
+) -> dict[str, Any]:
+    """``/v1/lotteries/evaluate``: the evaluation, the utility and wealth used, and the
+    reduced lottery when asked for."""
+    out = evaluation_json(result)
+    out["utility"] = formula
+    put_number(out, "wealth", wealth)
+    out["compound"] = compound
+    if reduced is not None:
+        out["reduced"] = lottery_json(reduced)
     return out
 
 

@@ -11,8 +11,7 @@ from api.openapi.view_docs import operation
 from api.output.lotteries import (
     comparison_json,
     consistency_json,
-    evaluation_json,
-    lottery_json,
+    evaluate_json,
 )
 from api.output.responses import json_response
 from api.schemas.lotteries import (
@@ -25,7 +24,7 @@ from api.schemas.lotteries import (
     PlotRequestSchema,
 )
 from games.errors import join_pointer
-from games.numbers import Exact, parse_exact, put_number
+from games.numbers import Exact, parse_exact
 from utility.compare import compare
 from utility.eu_consistency import eu_consistency, parse_choice
 from utility.evaluate import evaluate
@@ -69,13 +68,8 @@ def evaluate_view() -> Response:
     utility, wealth = read_utility_options(options)
     parsed = parse_lottery(options["lottery"], "/lottery")
     result = evaluate(parsed.lottery, utility, wealth, parsed.pointers)
-    out = evaluation_json(result)
-    out["utility"] = utility.formula
-    put_number(out, "wealth", wealth)
-    out["compound"] = parsed.compound
-    if options["reduce"]:
-        out["reduced"] = lottery_json(parsed.lottery)
-    return json_response(out)
+    reduced = parsed.lottery if options["reduce"] else None
+    return json_response(evaluate_json(result, utility.formula, wealth, parsed.compound, reduced))
 
 
 @bp.post("/compare")
