@@ -1,4 +1,8 @@
-"""Exact numbers read from JSON: integers, decimals and ``"p/q"`` strings.
+"""Exact numbers: read from JSON (integers, decimals, ``"p/q"`` strings) and written back.
+
+Reading: :func:`parse_exact`. Writing: :func:`put_number` and :func:`put_numbers` are the
+one writer of numbers for every JSON answer, under the rule of ``docs/numbers.md`` (a JSON
+number, plus ``<name>_exact`` exactly where that number is not the value).
 
 Values are kept as ``int`` whenever they are integral and as
 :class:`fractions.Fraction` otherwise, so arithmetic on them is exact and cheap.
@@ -227,7 +231,10 @@ def put_numbers(target: dict[str, Any], name: str, values: Numbers) -> None:
     entry is not written exactly, ``name_exact`` holds the whole structure again with
     every entry as its exact string (integers too, so it can be read on its own);
     otherwise it is left out. The rule is the one of :func:`put_number`, applied to
-    the container as a whole.
+    the container as a whole; floats in a companion are their shortest ``repr``.
+
+    :raises ExactSizeError: an entry is too long to write exactly (past
+        :data:`MAX_EXACT_TEXT_BITS`; computed numbers are bounded well before).
     """
     target[name] = _shape(values, _number)
     if not _all_exact(values):
