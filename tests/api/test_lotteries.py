@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from flask.testing import FlaskClient
 
-from tests.number_rule import exact_string, rule_violations
+from tests.contract.number_rule import exact_string, rule_violations
 from tests.utility.test_formula import ATTACKS
 
 EVALUATE = "/v1/lotteries/evaluate"

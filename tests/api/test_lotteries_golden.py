@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.number_rule import SUFFIX, exact_string
+from tests.contract.number_rule import SUFFIX, exact_string
 
 CASES = json.loads((Path(__file__).parents[1] / "utility/golden/lotteries.json").read_text())
 

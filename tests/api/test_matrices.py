@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
-from tests.number_rule import exact_strings, rule_violations
+from tests.contract.number_rule import exact_strings, rule_violations
 
 URL = "/v1/matrices/analyze"
 

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from api import create_app
-from tests.number_rule import rule_violations
+from tests.contract.number_rule import rule_violations
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENT = yaml.safe_load((ROOT / "openapi.yaml").read_text())
