@@ -1,4 +1,8 @@
-"""Exact numbers read from JSON: integers, decimals and ``"p/q"`` strings.
+"""Exact numbers: read from JSON (integers, decimals, ``"p/q"`` strings) and written back.
+
+Reading: :func:`parse_exact`. Writing: :func:`put_number` and :func:`put_numbers` are the
+one writer of numbers for every JSON answer, under the rule of ``docs/numbers.md`` (a JSON
+number, plus ``<name>_exact`` exactly where that number is not the value).
 
 Values are kept as ``int`` whenever they are integral and as
 :class:`fractions.Fraction` otherwise, so arithmetic on them is exact and cheap.
@@ -13,10 +17,12 @@ from __future__ import annotations
 import math
 import re
 import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeAlias
 
-from games.errors import InvalidInputError
+from games.errors import ExactSizeError, InvalidInputError
 
 Exact: TypeAlias = int | Fraction
 
@@ -176,16 +182,143 @@ def exact_text(value: Exact) -> str | None:
     return f"{numerator}/{denominator}"
 
 
-def put_number(
-    target: dict[str, Any], name: str, value: Exact, *, always_exact: bool = False
-) -> None:
-    """Write ``value`` into ``target`` as ``name`` (a JSON number) and ``name_exact``.
+@dataclass(frozen=True, slots=True)
+class Irrational:
+    """An exact value with no ``int``/``Fraction`` form (``5*sqrt(10)``).
 
-    ``name_exact`` (the exact string) is written whenever the JSON number is not the
-    value itself, and also for integers when ``always_exact`` is set.
+    Written as ``approx`` (its nearest double) with ``formula`` as the exact string.
     """
-    target[name] = to_float(value)
-    if always_exact or not is_json_exact(value):
-        text = exact_text(value)
-        if text is not None:
-            target[f"{name}_exact"] = text
+
+    approx: float
+    formula: str
+
+
+Number: TypeAlias = Exact | float | Irrational
+"""What :func:`put_number` writes: an exact value, a float computed as such, or an
+irrational exact value."""
+
+
+Numbers: TypeAlias = "Sequence[Number | Numbers] | Mapping[str, Number | Numbers]"
+"""A list, tuple or string-keyed map of numbers, possibly nested."""
+
+
+def put_number(target: dict[str, Any], name: str, value: Number | None) -> None:
+    """Write ``value`` into ``target`` as ``name`` and, where needed, ``name_exact``.
+
+    The rule (``docs/numbers.md``): ``name`` is the JSON number of :func:`to_float`;
+    ``name_exact`` is the exact string (:func:`exact_text`) written exactly when that
+    number is not the value itself (:func:`is_json_exact` is false). A float (a value
+    computed in floating point) is its own value and gets no companion; an
+    :class:`Irrational` gets its formula; ``None`` is written as ``null``.
+    """
+    if value is None or isinstance(value, float):
+        target[name] = value
+    elif isinstance(value, Irrational):
+        target[name] = value.approx
+        target[f"{name}_exact"] = value.formula
+    else:
+        target[name] = to_float(value)
+        if not is_json_exact(value):
+            text = exact_text(value)
+            if text is not None:
+                target[f"{name}_exact"] = text
+
+
+def put_numbers(target: dict[str, Any], name: str, values: Numbers) -> None:
+    """Write a list, tuple or map of numbers (nested to any depth) as ``name`` and ``name_exact``.
+
+    ``name`` holds the JSON numbers in the same shape (tuples become lists). When any
+    entry is not written exactly, ``name_exact`` holds the whole structure again with
+    every entry as its exact string (integers too, so it can be read on its own);
+    otherwise it is left out. The rule is the one of :func:`put_number`, applied to
+    the container as a whole; floats in a companion are their shortest ``repr``.
+
+    :raises ExactSizeError: an entry is too long to write exactly (past
+        :data:`MAX_EXACT_TEXT_BITS`; computed numbers are bounded well before).
+    """
+    target[name] = _shape(values, _number)
+    if not _all_exact(values):
+        target[f"{name}_exact"] = _shape(values, _text)
+
+
+def read_exact_form(approx: float, text: str | None) -> Number:
+    """The number whose double is ``approx`` and whose exact form, if one was found, is ``text``.
+
+    Symbolic results (expected utilities, certainty equivalents) come as a double and
+    SymPy's text of the exact value: a rational text (``"250"``, ``"-7/2"``) is read
+    back as that rational, so :func:`put_number` applies the one rule to it; any other
+    text (``"5*sqrt(10)"``) is an :class:`Irrational`; no text leaves the double.
+    """
+    if text is None:
+        return approx
+    rational = _RATIONAL_TEXT.fullmatch(text)
+    if rational is None:
+        return Irrational(approx, text)
+    return normalize(Fraction(int(rational.group(1)), int(rational.group(2) or 1)))
+
+
+_RATIONAL_TEXT = re.compile(r"(-?\d+)(?:/(\d+))?")
+
+
+def _number(value: Number) -> int | float:
+    if isinstance(value, float):
+        return value
+    if isinstance(value, Irrational):
+        return value.approx
+    return to_float(value)
+
+
+def _text(value: Number) -> str:
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, Irrational):
+        return value.formula
+    text = exact_text(value)
+    if text is None:  # only past Limits.max_exact_digits raised near MAX_EXACT_TEXT_BITS
+        raise ExactSizeError("a number is too large to write out exactly", "")
+    return text
+
+
+def _is_exact(value: Number) -> bool:
+    if isinstance(value, float):
+        return True
+    if isinstance(value, Irrational):
+        return False
+    return is_json_exact(value)
+
+
+def _all_exact(values: Numbers) -> bool:
+    """Whether every entry is written exactly (an explicit stack: nesting is user-sized)."""
+    stack: list[Any] = [values]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Mapping):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+        elif not _is_exact(item):
+            return False
+    return True
+
+
+def _shape(values: Numbers, write: Callable[[Number], Any]) -> Any:
+    """``values`` with every entry replaced by ``write(entry)``, tuples as lists.
+
+    Built with an explicit stack rather than recursion (nesting depth is user-sized).
+    """
+    root: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(values, root, 0)]
+    while stack:
+        item, parent, key = stack.pop()
+        if isinstance(item, Mapping):
+            built: Any = {}
+            for k, v in item.items():
+                built[k] = None
+                stack.append((v, built, k))
+        elif isinstance(item, (list, tuple)):
+            built = [None] * len(item)
+            stack.extend((v, built, i) for i, v in enumerate(item))
+        else:
+            built = write(item)
+        parent[key] = built
+    return root[0]

@@ -29,7 +29,7 @@ from fractions import Fraction
 from typing import Any
 
 from games.limits import current_deadline
-from games.numbers import exact_text, to_float
+from games.numbers import normalize
 from utility.eu_consistency import Choice, Consistency, eu_consistency
 from utility.lottery import Lottery
 from utility.preferences import Closure, PreferenceProblem, closure
@@ -46,7 +46,11 @@ AXIOMS = (
 
 @dataclass(frozen=True)
 class AxiomResult:
-    """Whether one axiom holds on the stated relation, and the evidence."""
+    """Whether one axiom holds on the stated relation, and the evidence.
+
+    Probabilities in a witness are exact values (``int`` or ``Fraction``): continuity's
+    ``indifference_points[*].p`` and a failed decomposability's ``same_reduction``.
+    """
 
     holds: bool
     witness: dict[str, Any]
@@ -153,11 +157,6 @@ def _money_pump(cycle: list[str], relation: Closure) -> list[dict[str, Any]]:
     return trades
 
 
-def _text(value: Fraction) -> str:
-    """A probability as written in a witness: exact, or its nearest double when too long."""
-    return exact_text(value) or repr(float(to_float(value)))
-
-
 def _two_point(problem: PreferenceProblem, name: str) -> tuple[str, str, Fraction] | None:
     """``(A, C, p)`` when lottery ``name`` is [p, A; 1-p, C] with A != C (direct branches)."""
     branches = problem.branches[name]
@@ -208,7 +207,7 @@ def _continuity(problem: PreferenceProblem, relation: Closure) -> AxiomResult:
                 },
             )
         if exact:
-            points.append({"better": a, "middle": b, "worse": c, "p": _text(exact[0])})
+            points.append({"better": a, "middle": b, "worse": c, "p": normalize(exact[0])})
     return AxiomResult(True, {"indifference_points": points})
 
 
@@ -308,7 +307,7 @@ def _decomposability(problem: PreferenceProblem, relation: Closure) -> AxiomResu
             same.append([first, second])
             stated = relation.relation(first, second)
             if stated in (">", "<"):
-                reduced = {k: _text(v) for k, v in sorted(problem.reduced[first].items())}
+                reduced = {k: normalize(v) for k, v in sorted(problem.reduced[first].items())}
                 return AxiomResult(
                     False,
                     {"lotteries": [first, second], "stated": stated, "same_reduction": reduced},

@@ -85,12 +85,16 @@ class Certificate:
 
 @dataclass(frozen=True, slots=True)
 class Consistency:
-    """Whether some (increasing) expected-utility function explains the choices."""
+    """Whether some (increasing) expected-utility function explains the choices.
+
+    ``witness_verified``: the witness is exact (``Fraction``s checked against every
+    constraint in exact arithmetic) rather than the LP's floats.
+    """
 
     consistent: bool
     prizes: tuple[Exact, ...]
     witness: tuple[Fraction | float, ...] | None
-    witness_exact: bool
+    witness_verified: bool
     certificate: Certificate | None
 
 

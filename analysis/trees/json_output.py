@@ -6,7 +6,8 @@ by hand rather than by a marshmallow dump (which costs microseconds per field);
 real responses against it. Node entries are shared between nodes with the
 same value and bound, which keeps building the ``nodes`` map cheap.
 
-Every number is written by :mod:`games.numbers` (the one writer of numbers), and
+Every number is written by :mod:`games.numbers` (the one writer of numbers, under the
+rule of ``docs/numbers.md``), and
 building an answer spends on the deadline of the computation in progress: a
 million distinct fractions take seconds to hash and write out.
 """
@@ -16,15 +17,16 @@ from __future__ import annotations
 from typing import Any, Final
 
 from analysis.trees.alpha_beta import EXACT, AlphaBetaResult, Cutoff, TraceEvent
+from analysis.trees.cs188_agents import GraphSearchResult
 from analysis.trees.expectimax import ExpectimaxResult
 from analysis.trees.max_n import MaxnResult
 from analysis.trees.minimax import MinimaxResult
 from analysis.trees.move_ordering import MoveOrderingReport
 from analysis.trees.search_stats import SearchStats
 from analysis.trees.solve import TreeSolution
-from games.errors import ExactSizeError
+from games.formats.cs188 import GraphGame
 from games.limits import current_deadline
-from games.numbers import Exact, exact_text, to_float
+from games.numbers import Exact, put_numbers
 from games.numbers import put_number as write_number
 from games.trees.model import CHANCE, Tree
 
@@ -243,7 +245,7 @@ def star1_json(result: AlphaBetaResult, bounds: tuple[Exact, Exact]) -> dict[str
     out["principal_variation_outcomes"] = _outcomes(
         tree, result.principal_variation, result.values, result.bounds
     )
-    out["bounds"] = [to_float(bounds[0]), to_float(bounds[1])]
+    put_numbers(out, "bounds", bounds)
     return out
 
 
@@ -266,19 +268,11 @@ def solution_json(solution: TreeSolution) -> dict[str, Any]:
 
 
 def _tuple_entry(payoffs: tuple[Exact, ...]) -> dict[str, Any]:
+    """``{"value": [...], "value_exact"?: [...]}``: a utility tuple under the list rule."""
     current_deadline().spend(len(payoffs))
-    return {
-        "value": [to_float(u) for u in payoffs],
-        "value_exact": [_exact_string(u) for u in payoffs],
-    }
-
-
-def _exact_string(value: Exact) -> str:
-    """The exact string of a utility (max^n answers always give one)."""
-    text = exact_text(value)
-    if text is None:  # only when the server allows exact numbers of ~4,000 digits or more
-        raise ExactSizeError("a utility is too large to write out exactly", "")
-    return text
+    entry: dict[str, Any] = {}
+    put_numbers(entry, "value", payoffs)
+    return entry
 
 
 def maxn_json(
@@ -314,7 +308,7 @@ def maxn_json(
     out["decisions"] = _decisions(tree, result.best_child, result.values)
     out["ties"] = [ids[i] for i in result.ties]
     out["tie_break"] = result.tie_break
-    out["max_sum"] = None if result.max_sum is None else to_float(result.max_sum)
+    put_number(out, "max_sum", result.max_sum)
     out["pruned"] = [ids[i] for i in result.pruned]
     out["pruned_leaves"] = [ids[i] for i in result.pruned_leaves]
     out["depth"] = result.depth
@@ -327,4 +321,24 @@ def maxn_json(
         )
         reduced["player"] = player
         out["paranoid"] = reduced
+    return out
+
+
+def graph_test_json(result: GraphSearchResult, game: GraphGame) -> dict[str, Any]:
+    """A CS188 graph test as the autograder's agent plays it (``/v1/trees/cs188``)."""
+    out: dict[str, Any] = {"algorithm": result.algorithm, "action": result.action}
+    put_number(out, "value", result.value)
+    out["generated"] = list(result.generated)
+    out["generated_text"] = " ".join(result.generated)
+    out["generation_order"] = list(result.generation_order)
+    out["evaluated"] = list(result.evaluated)
+    action_values = []
+    for action, value in result.action_values:
+        entry: dict[str, Any] = {"action": action}
+        put_number(entry, "value", value)
+        action_values.append(entry)
+    out["action_values"] = action_values
+    out["start_state"] = game.start_state
+    out["num_agents"] = game.num_agents
+    out["depth"] = game.depth
     return out

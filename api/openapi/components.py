@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from api.schemas.fields import NUMBER_RULE
+
 _NUMBER_TEXT = r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?\s*$|^\s*[+-]?\d+\s*/\s*[+-]?\d+\s*$"
 
 
@@ -81,6 +83,7 @@ _NODE_FIELDS: dict[str, Any] = {
 }
 
 COMPONENTS: dict[str, dict[str, Any]] = {
+    "ExactCompanion": {"type": "string", "description": NUMBER_RULE},
     "ExactNumber": {
         "description": 'A finite number: a JSON number, a decimal string such as "0.1" '
         '(read exactly, as 1/10) or a fraction string such as "-7/2".',

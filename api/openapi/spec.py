@@ -26,10 +26,14 @@ _ERROR_TITLES = {
 }
 _DESCRIPTION = (
     "Exact game-tree search, game analysis and expected-utility checks. Numbers are "
-    'given as JSON numbers or exact strings ("-7/2", "0.1"); every result carries a '
-    "JSON number and, where it is not an integer, an exact string in a companion "
-    "`*_exact` field. Errors are RFC 9457 problem details with a JSON pointer per "
-    "offending field."
+    'given as JSON numbers or exact strings ("-7/2", "0.1"). Every number in an answer '
+    "follows one rule: field `x` is a JSON number (an integer within 64 bits as itself, "
+    "anything else as the nearest double) and `x_exact` holds the exact value as a string "
+    '("7/2", the digits of a big integer, "5*sqrt(10)") exactly when that JSON number is not '
+    "the value itself; a list or map of numbers has one `x_exact` of the same shape, with "
+    "every entry as a string, when any entry is inexact. Values computed in floating point "
+    "have no `x_exact`. See the ExactCompanion component and docs/numbers.md. Errors are "
+    "RFC 9457 problem details with a JSON pointer per offending field."
 )
 
 

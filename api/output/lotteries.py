@@ -1,33 +1,46 @@
-"""Turn lottery results into JSON-ready dicts shaped as ``api.schemas.lotteries`` documents."""
+"""Turn lottery results into JSON-ready dicts shaped as ``api.schemas.lotteries`` documents.
+
+Every number is written by :mod:`games.numbers` under the one rule of ``docs/numbers.md``.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from games.limits import current_deadline
-from games.numbers import Exact, put_number, to_float
+from games.numbers import Exact, put_number, put_numbers, read_exact_form
 from utility.compare import Comparison
 from utility.eu_consistency import Consistency
 from utility.evaluate import Evaluation
 from utility.lottery import Lottery
 
 
-def exact_pair(target: dict[str, Any], name: str, value: Exact) -> None:
-    """``name`` as a JSON number and ``name_exact`` as its exact string."""
-    put_number(target, name, value, always_exact=True)
-
-
 def evaluation_json(result: Evaluation) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    exact_pair(out, "emv", result.emv)
-    for name in ("expected_utility", "certainty_equivalent", "risk_premium"):
-        out[name] = getattr(result, name)
-        exact = getattr(result, f"{name}_exact")
-        if exact is not None:
-            out[f"{name}_exact"] = exact
+    put_number(out, "emv", result.emv)
+    eu = read_exact_form(result.expected_utility, result.expected_utility_exact)
+    put_number(out, "expected_utility", eu)
+    ce = read_exact_form(result.certainty_equivalent, result.certainty_equivalent_exact)
+    put_number(out, "certainty_equivalent", ce)
+    premium = read_exact_form(result.risk_premium, result.risk_premium_exact)
+    put_number(out, "risk_premium", premium)
     out["attitude"] = result.attitude
     out["method"] = result.method
     out["tolerance"] = result.tolerance
+    return out
+
+
+def evaluate_json(
+    result: Evaluation, formula: str, wealth: Exact, compound: bool, reduced: Lottery | None
+) -> dict[str, Any]:
+    """``/v1/lotteries/evaluate``: the evaluation, the utility and wealth used, and the
+    reduced lottery when asked for."""
+    out = evaluation_json(result)
+    out["utility"] = formula
+    put_number(out, "wealth", wealth)
+    out["compound"] = compound
+    if reduced is not None:
+        out["reduced"] = lottery_json(reduced)
     return out
 
 
@@ -37,8 +50,8 @@ def lottery_json(lottery: Lottery) -> list[dict[str, Any]]:
     for p, x in lottery:
         clock.spend(4)
         branch: dict[str, Any] = {}
-        exact_pair(branch, "p", p)
-        exact_pair(branch, "x", x)
+        put_number(branch, "p", p)
+        put_number(branch, "x", x)
         branches.append(branch)
     return branches
 
@@ -46,7 +59,7 @@ def lottery_json(lottery: Lottery) -> list[dict[str, Any]]:
 def comparison_json(result: Comparison, formula: str) -> dict[str, Any]:
     ranking = []
     for entry in result.ranking:
-        item = {"rank": entry.rank, "name": entry.name}
+        item: dict[str, Any] = {"rank": entry.rank, "name": entry.name}
         item.update(evaluation_json(entry.evaluation))
         ranking.append(item)
     dominance = [
@@ -57,28 +70,27 @@ def comparison_json(result: Comparison, formula: str) -> dict[str, Any]:
 
 
 def consistency_json(result: Consistency) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "consistent": result.consistent,
-        "prizes": [to_float(x) for x in result.prizes],
-        "witness": None,
-        "certificate": None,
-    }
-    if result.witness is not None:
+    out: dict[str, Any] = {"consistent": result.consistent}
+    put_numbers(out, "prizes", result.prizes)
+    if result.witness is None:
+        out["witness"] = None
+    else:
         keys = [str(x) for x in result.prizes]
-        out["witness"] = {k: float(v) for k, v in zip(keys, result.witness, strict=True)}
-        if result.witness_exact:
-            out["witness_exact"] = {k: str(v) for k, v in zip(keys, result.witness, strict=True)}
+        put_numbers(out, "witness", dict(zip(keys, result.witness, strict=True)))
     certificate = result.certificate
-    if certificate is not None:
-        entry: dict[str, Any] = {
-            "multipliers": [float(m) for m in certificate.multipliers],
-            "monotonicity": [
-                {"lower": to_float(lo), "higher": to_float(hi), "multiplier": float(m)}
-                for lo, hi, m in certificate.monotonicity
-            ],
-            "explanation": certificate.explanation,
-        }
-        if certificate.exact:
-            entry["multipliers_exact"] = [str(m) for m in certificate.multipliers]
-        out["certificate"] = entry
+    if certificate is None:
+        out["certificate"] = None
+        return out
+    entry: dict[str, Any] = {}
+    put_numbers(entry, "multipliers", certificate.multipliers)
+    monotonicity = []
+    for lower, higher, multiplier in certificate.monotonicity:
+        step: dict[str, Any] = {}
+        put_number(step, "lower", lower)
+        put_number(step, "higher", higher)
+        put_number(step, "multiplier", multiplier)
+        monotonicity.append(step)
+    entry["monotonicity"] = monotonicity
+    entry["explanation"] = certificate.explanation
+    out["certificate"] = entry
     return out

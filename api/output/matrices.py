@@ -1,12 +1,12 @@
 """Turn a :class:`MatrixReport` into the JSON documented by ``api.schemas.matrices``.
 
-Numbers follow the API convention: a JSON number, plus a ``*_exact`` string when
-the value is not an integer; probability vectors are lists of exact strings.
+Every number, probability vectors included, is written by :mod:`games.numbers` under
+the one rule of ``docs/numbers.md``; values found in floating point (``arithmetic:
+"float"``, Lemke-Howson) are JSON numbers without a companion.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from analysis.equilibria.deviation import DeviationCheck
@@ -19,33 +19,7 @@ from analysis.equilibria.vertex_enumeration import EquilibriumSet, MixedEquilibr
 from analysis.equilibria.zero_sum import SecurityLevel, ZeroSumSolution
 from games.limits import current_deadline
 from games.matrices.model import NormalFormGame
-from games.numbers import Exact, exact_text, put_number, to_float
-
-
-def put_value(target: dict[str, Any], name: str, value: Exact | float | None) -> None:
-    """``target[name]`` as a JSON number and ``target[name_exact]`` where it is not exact."""
-    if value is None or isinstance(value, float):
-        target[name] = value
-    else:
-        put_number(target, name, value)
-
-
-def number_text(value: Exact | float) -> str:
-    """The exact string (``"2/3"``); a float, or an exact value too long to write out
-    (past :data:`games.numbers.MAX_EXACT_TEXT_BITS`), as the shortest repr of a double."""
-    if isinstance(value, float):
-        return repr(value)
-    return exact_text(value) or repr(float(to_float(value)))
-
-
-def texts(values: Sequence[Exact | float]) -> list[str]:
-    """Exact strings (``"2/3"``); floats as their shortest repr."""
-    return [number_text(v) for v in values]
-
-
-def numbers(values: Sequence[Exact | float]) -> list[float | int]:
-    """JSON numbers under the one rule of :func:`games.numbers.to_float`."""
-    return [v if isinstance(v, float) else to_float(v) for v in values]
+from games.numbers import Exact, put_number, put_numbers
 
 
 def report_json(report: MatrixReport) -> dict[str, Any]:
@@ -63,14 +37,12 @@ def report_json(report: MatrixReport) -> dict[str, Any]:
         listed = []
         for e in report.pure_equilibria:
             clock.spend(4 * game.players)
-            listed.append(
-                {
-                    "profile": list(e.profile),
-                    "labels": game.profile_labels(e.profile),
-                    "payoffs": numbers(e.payoffs),
-                    "payoffs_exact": texts(e.payoffs),
-                }
-            )
+            entry: dict[str, Any] = {
+                "profile": list(e.profile),
+                "labels": game.profile_labels(e.profile),
+            }
+            put_numbers(entry, "payoffs", e.payoffs)
+            listed.append(entry)
         out["pure_equilibria"] = listed
     if report.dominance is not None:
         out["dominance"] = _dominance(game, report.dominance)
@@ -78,7 +50,12 @@ def report_json(report: MatrixReport) -> dict[str, Any]:
         out.update(_equilibria(report.equilibria, report.checks, report.explanations))
     elif "equilibria" in report.parts:
         out.update(
-            {"equilibria": None, "equilibria_exact": None, "degenerate": None, "components": None}
+            {
+                "equilibria": None,
+                "equilibria_arithmetic": None,
+                "degenerate": None,
+                "components": None,
+            }
         )
     if "zero_sum" in report.parts:
         out["zero_sum"] = None if report.zero_sum is None else _zero_sum(report.zero_sum)
@@ -117,14 +94,7 @@ def _dominance(game: NormalFormGame, result: DominanceResult) -> dict[str, Any]:
                 "player": step.player,
                 "strategy": step.strategy,
                 "label": game.labels[step.player][step.strategy],
-                "dominated_by": [
-                    {
-                        "strategy": k,
-                        "label": game.labels[step.player][k],
-                        "probability": number_text(p),
-                    }
-                    for k, p in step.dominated_by
-                ],
+                "dominated_by": [_dominator(game, step.player, k, p) for k, p in step.dominated_by],
                 "weak": step.weak,
                 "explanation": step.explanation,
             }
@@ -141,22 +111,24 @@ def _dominance(game: NormalFormGame, result: DominanceResult) -> dict[str, Any]:
     }
 
 
+def _dominator(
+    game: NormalFormGame, player: int, strategy: int, p: Exact | float
+) -> dict[str, Any]:
+    out: dict[str, Any] = {"strategy": strategy, "label": game.labels[player][strategy]}
+    put_number(out, "probability", p)
+    return out
+
+
 def _equilibrium(
     equilibrium: MixedEquilibrium,
     check: DeviationCheck,
     explanation: tuple[Indifference, ...] | None,
 ) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "row": texts(equilibrium.row),
-        "col": texts(equilibrium.col),
-        "row_float": numbers(equilibrium.row),
-        "col_float": numbers(equilibrium.col),
-        "payoffs": numbers(equilibrium.payoffs),
-        "payoffs_exact": texts(equilibrium.payoffs),
-    }
-    put_value(out, "max_deviation_gain", check.max_gain)
-    if not isinstance(check.max_gain, float):
-        out["max_deviation_gain_exact"] = number_text(check.max_gain)
+    out: dict[str, Any] = {}
+    put_numbers(out, "row", equilibrium.row)
+    put_numbers(out, "col", equilibrium.col)
+    put_numbers(out, "payoffs", equilibrium.payoffs)
+    put_number(out, "max_deviation_gain", check.max_gain)
     if explanation is not None:
         out["explanation"] = [
             {
@@ -183,23 +155,24 @@ def _equilibria(
         check = checks[index]
         explanation = explanations[index] if explanations else None
         listed.append(_equilibrium(equilibrium, check, explanation))
-    components = [
-        {
-            "equilibria": list(component.equilibria),
-            "continuum": component.continuum,
-            "subsets": [
-                {
-                    "row": [texts(found.row_vertices[r]) for r in subset.row],
-                    "col": [texts(found.col_vertices[c]) for c in subset.col],
-                }
-                for subset in component.subsets
-            ],
-        }
-        for component in found.components
-    ]
+    components = []
+    for component in found.components:
+        subsets = []
+        for subset in component.subsets:
+            vertices: dict[str, Any] = {}
+            put_numbers(vertices, "row", [found.row_vertices[r] for r in subset.row])
+            put_numbers(vertices, "col", [found.col_vertices[c] for c in subset.col])
+            subsets.append(vertices)
+        components.append(
+            {
+                "equilibria": list(component.equilibria),
+                "continuum": component.continuum,
+                "subsets": subsets,
+            }
+        )
     return {
         "equilibria": listed,
-        "equilibria_exact": found.exact,
+        "equilibria_arithmetic": "exact" if found.exact else "float",
         "degenerate": found.degenerate,
         "components": components,
     }
@@ -207,35 +180,31 @@ def _equilibria(
 
 def _zero_sum(solution: ZeroSumSolution) -> dict[str, Any]:
     out: dict[str, Any] = {}
-    put_value(out, "value", solution.value)
-    out.update(
-        {
-            "row_strategy": texts(solution.row_strategy),
-            "col_strategy": texts(solution.col_strategy),
-            "row_strategy_float": numbers(solution.row_strategy),
-            "col_strategy_float": numbers(solution.col_strategy),
-            "exact": solution.exact,
-        }
-    )
+    put_number(out, "value", solution.value)
+    put_numbers(out, "row_strategy", solution.row_strategy)
+    put_numbers(out, "col_strategy", solution.col_strategy)
+    out["exact"] = solution.exact
     return out
 
 
 def _security(game: NormalFormGame, level: SecurityLevel) -> dict[str, Any]:
     out: dict[str, Any] = {"player": level.player}
-    put_value(out, "pure", level.pure)
+    put_number(out, "pure", level.pure)
     out["pure_strategies"] = [game.labels[level.player][s] for s in level.pure_strategies]
-    put_value(out, "mixed", level.mixed)
-    out["strategy"] = None if level.mixed_strategy is None else texts(level.mixed_strategy)
+    put_number(out, "mixed", level.mixed)
+    if level.mixed_strategy is None:
+        out["strategy"] = None
+    else:
+        put_numbers(out, "strategy", level.mixed_strategy)
     out["exact"] = level.exact
     return out
 
 
 def _lemke_howson(result: LemkeHowsonResult) -> dict[str, Any]:
-    return {
-        "label": result.label,
-        "row": list(result.row),
-        "col": list(result.col),
-        "payoffs": list(result.payoffs),
-        "pivots": result.pivots,
-        "max_deviation_gain": result.max_deviation_gain,
-    }
+    out: dict[str, Any] = {"label": result.label}
+    put_numbers(out, "row", result.row)
+    put_numbers(out, "col", result.col)
+    put_numbers(out, "payoffs", result.payoffs)
+    out["pivots"] = result.pivots
+    put_number(out, "max_deviation_gain", result.max_deviation_gain)
+    return out

@@ -10,7 +10,12 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from api.schemas.fields import StrictBoolean
+from api.schemas.fields import (
+    StrictBoolean,
+    exact_companion,
+    exact_list_companion,
+    exact_map_companion,
+)
 
 NUMBER: dict[str, Any] = {"$ref": "#/components/schemas/ExactNumber"}
 BRANCH: dict[str, Any] = {
@@ -121,9 +126,9 @@ class CompareRequestSchema(UtilityInputSchema):
 
 class LotteryBranchSchema(Schema):
     p = fields.Float(required=True)
-    p_exact = fields.String(required=True)
+    p_exact = exact_companion("p")
     x = fields.Float(required=True)
-    x_exact = fields.String(required=True)
+    x_exact = exact_companion("x")
 
 
 def _number(description: str, required: bool = True) -> fields.Float:
@@ -132,19 +137,15 @@ def _number(description: str, required: bool = True) -> fields.Float:
     )
 
 
-def _exact(description: str) -> fields.String:
-    return fields.String(metadata={"description": f"Exact form of {description}, when known."})
-
-
 class LotteryEvaluationSchema(Schema):
     emv = _number("Expected monetary value.")
-    emv_exact = _exact("emv")
+    emv_exact = exact_companion("emv")
     expected_utility = _number("Expected utility E[U(w + x)].")
-    expected_utility_exact = _exact("expected_utility (a SymPy expression such as 5*sqrt(10))")
+    expected_utility_exact = exact_companion("expected_utility")
     certainty_equivalent = _number("Sure amount CE with U(w + CE) = EU.")
-    certainty_equivalent_exact = _exact("certainty_equivalent")
+    certainty_equivalent_exact = exact_companion("certainty_equivalent")
     risk_premium = _number("EMV - CE: what the agent would give up to remove the risk.")
-    risk_premium_exact = _exact("risk_premium")
+    risk_premium_exact = exact_companion("risk_premium")
     attitude = fields.String(
         required=True,
         validate=validate.OneOf(["risk_averse", "risk_neutral", "risk_seeking"]),
@@ -168,7 +169,7 @@ class LotteryEvaluationSchema(Schema):
 class EvaluateResultSchema(LotteryEvaluationSchema):
     utility = fields.String(required=True, metadata={"description": "The formula used, U(x)."})
     wealth = fields.Float(required=True)
-    wealth_exact = fields.String(required=True)
+    wealth_exact = exact_companion("wealth")
     compound = fields.Boolean(
         required=True, metadata={"description": "Some outcome was itself a lottery."}
     )
@@ -231,8 +232,11 @@ class ConsistencyRequestSchema(Schema):
 
 class MonotonicityMultiplierSchema(Schema):
     lower = fields.Float(required=True)
+    lower_exact = exact_companion("lower")
     higher = fields.Float(required=True)
+    higher_exact = exact_companion("higher")
     multiplier = fields.Float(required=True)
+    multiplier_exact = exact_companion("multiplier")
 
 
 class FarkasCertificateSchema(Schema):
@@ -241,9 +245,7 @@ class FarkasCertificateSchema(Schema):
         required=True,
         metadata={"description": "One per choice (0 when unused), largest scaled to 1."},
     )
-    multipliers_exact = fields.List(
-        fields.String(), metadata={"description": "Exact multipliers, when verified exactly."}
-    )
+    multipliers_exact = exact_list_companion("multipliers")
     monotonicity = fields.List(
         fields.Nested(MonotonicityMultiplierSchema),
         required=True,
@@ -261,6 +263,7 @@ class ConsistencyResultSchema(Schema):
         required=True,
         metadata={"description": "Every money prize, smallest first."},
     )
+    prizes_exact = exact_list_companion("prizes")
     witness = fields.Dict(
         keys=fields.String(),
         values=fields.Float(),
@@ -268,14 +271,11 @@ class ConsistencyResultSchema(Schema):
         required=True,
         metadata={
             "description": "A utility per prize (worst 0, best 1) that explains every "
-            "choice; null when inconsistent."
+            "choice; null when inconsistent. Exact when verified in exact arithmetic, "
+            "else the LP's floats."
         },
     )
-    witness_exact = fields.Dict(
-        keys=fields.String(),
-        values=fields.String(),
-        metadata={"description": "The witness exactly, when verified."},
-    )
+    witness_exact = exact_map_companion("witness")
     certificate = fields.Nested(FarkasCertificateSchema, allow_none=True, required=True)
 
 

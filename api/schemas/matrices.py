@@ -11,7 +11,12 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
-from api.schemas.fields import StrictBoolean, StrictInteger
+from api.schemas.fields import (
+    StrictBoolean,
+    StrictInteger,
+    exact_companion,
+    exact_list_companion,
+)
 
 PARTS = (
     "best_responses",
@@ -140,13 +145,14 @@ class PureEquilibriumSchema(Schema):
     profile = fields.List(fields.Integer(), required=True)
     labels = _TEXTS
     payoffs = _NUMBERS
-    payoffs_exact = _TEXTS
+    payoffs_exact = exact_list_companion("payoffs")
 
 
 class DominatorSchema(Schema):
     strategy = fields.Integer(required=True)
     label = fields.String(required=True)
-    probability = fields.String(required=True, metadata={"description": 'Exact, "1" if pure.'})
+    probability = fields.Float(required=True, metadata={"description": "1 if pure."})
+    probability_exact = exact_companion("probability")
 
 
 class DominanceStepSchema(Schema):
@@ -181,33 +187,35 @@ class IndifferenceSchema(Schema):
 
 class EquilibriumSchema(Schema):
     row = fields.List(
-        fields.String(),
+        fields.Float(),
         required=True,
-        metadata={"description": "Row player's probabilities, exact, in order."},
+        metadata={"description": "Row player's probabilities, in strategy order."},
     )
-    col = fields.List(fields.String(), required=True)
-    row_float = _NUMBERS
-    col_float = _NUMBERS
+    row_exact = exact_list_companion("row")
+    col = fields.List(fields.Float(), required=True)
+    col_exact = exact_list_companion("col")
     payoffs = fields.List(fields.Float(), required=True)
-    payoffs_exact = _TEXTS
+    payoffs_exact = exact_list_companion("payoffs")
     max_deviation_gain = fields.Float(
         required=True, metadata={"description": "Largest gain from deviating: 0."}
     )
-    max_deviation_gain_exact = fields.String()
+    max_deviation_gain_exact = exact_companion("max_deviation_gain")
     explanation = fields.List(fields.Nested(IndifferenceSchema))
 
 
 class NashSubsetSchema(Schema):
     row = fields.List(
-        fields.List(fields.String()),
+        fields.List(fields.Float()),
         required=True,
         metadata={"description": "Extreme row strategies; any mix of them ..."},
     )
+    row_exact = exact_list_companion("row", nesting=2)
     col = fields.List(
-        fields.List(fields.String()),
+        fields.List(fields.Float()),
         required=True,
         metadata={"description": "... against any mix of these is an equilibrium."},
     )
+    col_exact = exact_list_companion("col", nesting=2)
 
 
 class ComponentSchema(Schema):
@@ -220,22 +228,23 @@ class ComponentSchema(Schema):
 
 class ZeroSumSchema(Schema):
     value = fields.Float(required=True)
-    value_exact = fields.String()
-    row_strategy = fields.List(fields.String(), required=True)
-    col_strategy = fields.List(fields.String(), required=True)
-    row_strategy_float = _NUMBERS
-    col_strategy_float = _NUMBERS
+    value_exact = exact_companion("value")
+    row_strategy = _NUMBERS
+    row_strategy_exact = exact_list_companion("row_strategy")
+    col_strategy = _NUMBERS
+    col_strategy_exact = exact_list_companion("col_strategy")
     exact = fields.Boolean(required=True)
 
 
 class SecurityLevelSchema(Schema):
     player = fields.Integer(required=True)
     pure = fields.Float(required=True)
-    pure_exact = fields.String()
+    pure_exact = exact_companion("pure")
     pure_strategies = _TEXTS
     mixed = fields.Float(allow_none=True, required=True)
-    mixed_exact = fields.String()
-    strategy = fields.List(fields.String(), allow_none=True, required=True)
+    mixed_exact = exact_companion("mixed")
+    strategy = fields.List(fields.Float(), allow_none=True, required=True)
+    strategy_exact = exact_list_companion("strategy")
     exact = fields.Boolean(required=True)
 
 
@@ -260,7 +269,14 @@ class MatrixAnalysisSchema(Schema):
         allow_none=True,
         metadata={"description": "All extreme equilibria (two players); null when not computed."},
     )
-    equilibria_exact = fields.Boolean(allow_none=True)
+    equilibria_arithmetic = fields.String(
+        allow_none=True,
+        validate=validate.OneOf(["exact", "float"]),
+        metadata={
+            "description": "exact: the equilibria were certified in exact arithmetic; float: "
+            "floating point only (arithmetic: float). null when not computed."
+        },
+    )
     degenerate = fields.Boolean(allow_none=True)
     components = fields.List(fields.Nested(ComponentSchema), allow_none=True)
     zero_sum = fields.Nested(

@@ -6,6 +6,7 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
+from api.schemas.fields import exact_map_companion
 from api.schemas.lotteries import NUMBER
 
 NAMED_LOTTERY: dict[str, Any] = {
@@ -65,7 +66,9 @@ class VnmAxiomSchema(Schema):
         metadata={
             "description": "The evidence: unranked pairs and conflicts (orderability); the "
             "cycle and money-pump trades (transitivity); the lotteries and statements that break "
-            "continuity, substitutability, monotonicity or decomposability, or what was checked."
+            "continuity, substitutability, monotonicity or decomposability, or what was checked. "
+            "Probabilities in it (continuity's indifference point p, a failed decomposability's "
+            "same_reduction) are numbers with companions as ExactCompanion states."
         },
     )
 
@@ -86,7 +89,7 @@ class PreferencesResultSchema(Schema):
             "reproduce every statement; null when an axiom fails or none exists."
         },
     )
-    utility_exact = fields.Dict(keys=fields.String(), values=fields.String())
+    utility_exact = exact_map_companion("utility")
     expected_utility_consistent = fields.Boolean(
         required=True,
         allow_none=True,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from api.schemas.fields import StrictBoolean, StrictInteger
+from api.schemas.fields import StrictBoolean, StrictInteger, exact_companion
 from api.schemas.trees import (
     MAX_DEPTH_CUTOFF,
     bounds_field,
@@ -157,7 +157,7 @@ class GraphTestRequestSchema(Schema):
 class ActionValueSchema(Schema):
     action = fields.String(required=True)
     value = fields.Float(required=True)
-    value_exact = fields.String()
+    value_exact = exact_companion("value")
 
 
 class GraphTestResultSchema(Schema):
@@ -166,7 +166,7 @@ class GraphTestResultSchema(Schema):
         required=True, metadata={"description": "The action the agent returns (graded)."}
     )
     value = fields.Float(required=True, metadata={"description": "Value of the start state."})
-    value_exact = fields.String(metadata={"description": "Exact value, when not an integer."})
+    value_exact = exact_companion("value")
     generated = fields.List(
         fields.String(),
         required=True,

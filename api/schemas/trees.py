@@ -9,7 +9,12 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from api.schemas.fields import StrictBoolean, StrictInteger
+from api.schemas.fields import (
+    StrictBoolean,
+    StrictInteger,
+    exact_companion,
+    exact_list_companion,
+)
 
 BOUND = validate.OneOf(["exact", "lower", "upper"])
 
@@ -83,7 +88,7 @@ class AlphaBetaRequestSchema(TreeRequestSchema):
 
 class NodeResultSchema(Schema):
     value = fields.Float(required=True, metadata={"description": "Value the node returned."})
-    value_exact = fields.String(metadata={"description": "Exact value, when not an integer."})
+    value_exact = exact_companion("value")
     bound = fields.String(
         required=True,
         validate=BOUND,
@@ -109,10 +114,10 @@ class CutoffSchema(Schema):
     node = fields.String(required=True)
     alpha = fields.Raw(required=True, metadata={"openapi": _WINDOW})
     beta = fields.Raw(required=True, metadata={"openapi": _WINDOW})
-    alpha_exact = fields.String()
-    beta_exact = fields.String()
+    alpha_exact = exact_companion("alpha")
+    beta_exact = exact_companion("beta")
     value = fields.Float(required=True, metadata={"description": "v at the cut."})
-    value_exact = fields.String()
+    value_exact = exact_companion("value")
     after = fields.String(
         required=True, metadata={"description": "Child whose value caused the cut."}
     )
@@ -130,10 +135,10 @@ class TraceEventSchema(Schema):
     node = fields.String(required=True)
     alpha = fields.Raw(required=True, metadata={"openapi": _WINDOW})
     beta = fields.Raw(required=True, metadata={"openapi": _WINDOW})
-    alpha_exact = fields.String()
-    beta_exact = fields.String()
+    alpha_exact = exact_companion("alpha")
+    beta_exact = exact_companion("beta")
     value = fields.Float(allow_none=True)
-    value_exact = fields.String()
+    value_exact = exact_companion("value")
     child = fields.String()
     bound = fields.String(validate=BOUND)
     cut = fields.List(fields.String())
@@ -165,7 +170,7 @@ class MoveOrderingSchema(Schema):
 
 class TreeResultSchema(Schema):
     value = fields.Float(required=True, metadata={"description": "Value of the root."})
-    value_exact = fields.String(metadata={"description": "Exact root value, when not an integer."})
+    value_exact = exact_companion("value")
     root_kind = fields.String(
         required=True, validate=validate.OneOf(["max", "min", "chance", "player", "leaf"])
     )
@@ -270,9 +275,9 @@ class ExpectimaxRequestSchema(TreeRequestSchema):
 class OutcomeSchema(Schema):
     child = fields.String(required=True)
     p = fields.Float(required=True)
-    p_exact = fields.String()
+    p_exact = exact_companion("p")
     value = fields.Float(allow_none=True, required=True)
-    value_exact = fields.String()
+    value_exact = exact_companion("value")
     bound = fields.String(validate=BOUND)
 
 
@@ -301,6 +306,7 @@ class ExpectimaxResultSchema(TreeResultSchema):
         },
     )
     bounds = fields.List(fields.Float(), metadata={"description": "The bounds used (Star1)."})
+    bounds_exact = exact_list_companion("bounds")
     prune_on_equality = fields.Boolean()
     pruned = fields.List(fields.String())
     pruned_leaves = fields.List(fields.String())
@@ -326,7 +332,7 @@ class MaxnRequestSchema(TreeInputSchema):
 
 class MaxnResultSchema(Schema):
     value = fields.List(fields.Float(), required=True, metadata={"description": "Root tuple."})
-    value_exact = fields.List(fields.String(), required=True)
+    value_exact = exact_list_companion("value")
     root_kind = fields.String(required=True)
     best_move = fields.String(required=True, allow_none=True)
     best_move_label = fields.String(allow_none=True, required=True)
@@ -335,7 +341,10 @@ class MaxnResultSchema(Schema):
         keys=fields.String(),
         values=fields.Dict(keys=fields.String(), values=fields.List(fields.Raw())),
         required=True,
-        metadata={"description": "id -> {value: [...], value_exact: [...]} for nodes searched."},
+        metadata={
+            "description": "id -> {value: [...], value_exact?: [...]} for nodes searched "
+            "(value_exact as ExactCompanion states)."
+        },
     )
     players = fields.Dict(
         keys=fields.String(),
@@ -353,6 +362,7 @@ class MaxnResultSchema(Schema):
     )
     tie_break = fields.String(required=True)
     max_sum = fields.Float(allow_none=True, required=True)
+    max_sum_exact = exact_companion("max_sum")
     pruned = fields.List(fields.String(), required=True)
     pruned_leaves = fields.List(fields.String(), required=True)
     depth = fields.Integer(allow_none=True, required=True)

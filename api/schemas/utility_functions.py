@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from api.schemas.fields import exact_companion, exact_list_companion
 from api.schemas.lotteries import LOTTERY, NUMBER, UTILITY
 
 
@@ -47,13 +48,14 @@ class AnalyzeRequestSchema(Schema):
 
 class UtilityAtPointSchema(Schema):
     x = fields.Float(required=True)
+    x_exact = exact_companion("x")
     utility = fields.Float(required=True)
-    utility_exact = fields.String()
+    utility_exact = exact_companion("utility")
     marginal = fields.Float(required=True, metadata={"description": "U'(x)."})
     absolute = fields.Float(required=True, metadata={"description": "-U''(x)/U'(x)."})
-    absolute_exact = fields.String()
+    absolute_exact = exact_companion("absolute")
     relative = fields.Float(required=True, metadata={"description": "-x U''(x)/U'(x)."})
-    relative_exact = fields.String()
+    relative_exact = exact_companion("relative")
 
 
 class CertaintyEquivalentPairSchema(Schema):
@@ -64,7 +66,9 @@ class CertaintyEquivalentPairSchema(Schema):
 
 class AffineResultSchema(Schema):
     a = fields.Float(required=True)
+    a_exact = exact_companion("a")
     b = fields.Float(required=True)
+    b_exact = exact_companion("b")
     arrow_pratt_unchanged = fields.Boolean(required=True)
     certainty_equivalents = fields.List(fields.Nested(CertaintyEquivalentPairSchema), required=True)
     ranking_unchanged = fields.Boolean(required=True)
@@ -75,6 +79,7 @@ class AnalyzeResultSchema(Schema):
     derivative = fields.String(required=True)
     second_derivative = fields.String(required=True)
     domain = fields.List(fields.Float(), required=True)
+    domain_exact = exact_list_companion("domain")
     increasing = fields.Boolean(required=True, metadata={"description": "U' >= 0 on the domain."})
     decreasing_at = fields.Float(
         required=True, allow_none=True, metadata={"description": "First sampled x with U' < 0."}
@@ -125,6 +130,7 @@ class ElicitRequestSchema(Schema):
 
 class UtilityPointSchema(Schema):
     x = fields.Float(required=True)
+    x_exact = exact_companion("x")
     utility = fields.Float(required=True)
 
 

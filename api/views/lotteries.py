@@ -11,9 +11,7 @@ from api.openapi.view_docs import operation
 from api.output.lotteries import (
     comparison_json,
     consistency_json,
-    evaluation_json,
-    exact_pair,
-    lottery_json,
+    evaluate_json,
 )
 from api.output.responses import json_response
 from api.schemas.lotteries import (
@@ -70,13 +68,8 @@ def evaluate_view() -> Response:
     utility, wealth = read_utility_options(options)
     parsed = parse_lottery(options["lottery"], "/lottery")
     result = evaluate(parsed.lottery, utility, wealth, parsed.pointers)
-    out = evaluation_json(result)
-    out["utility"] = utility.formula
-    exact_pair(out, "wealth", wealth)
-    out["compound"] = parsed.compound
-    if options["reduce"]:
-        out["reduced"] = lottery_json(parsed.lottery)
-    return json_response(out)
+    reduced = parsed.lottery if options["reduce"] else None
+    return json_response(evaluate_json(result, utility.formula, wealth, parsed.compound, reduced))
 
 
 @bp.post("/compare")

@@ -14,7 +14,7 @@ from analysis.trees.drawing import (
     solution_drawing,
     unsolved_tree,
 )
-from analysis.trees.json_output import put_number
+from analysis.trees.json_output import graph_test_json
 from analysis.trees.max_n import movers
 from api.body import load
 from api.gc_pause import gc_paused
@@ -171,17 +171,4 @@ def cs188_view() -> Response:
     options = load(GraphTestRequestSchema())
     graph = parse_graph_game(options["text"])
     result = graph_search(graph, options["algorithm"], limits=active_limits())
-    out: dict[str, Any] = {"algorithm": result.algorithm, "action": result.action}
-    put_number(out, "value", result.value)
-    out["generated"] = list(result.generated)
-    out["generated_text"] = " ".join(result.generated)
-    out["generation_order"] = list(result.generation_order)
-    out["evaluated"] = list(result.evaluated)
-    action_values = []
-    for action, value in result.action_values:
-        entry: dict[str, Any] = {"action": action}
-        put_number(entry, "value", value)
-        action_values.append(entry)
-    out["action_values"] = action_values
-    out.update(start_state=graph.start_state, num_agents=graph.num_agents, depth=graph.depth)
-    return json_response(out)
+    return json_response(graph_test_json(result, graph))

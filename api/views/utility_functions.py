@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from flask import Blueprint, Response
 
 from api.body import load
 from api.openapi.view_docs import operation
 from api.output.responses import json_response
+from api.output.utility_functions import analysis_json, elicitation_json
 from api.schemas.utility_functions import (
     AnalyzeRequestSchema,
     AnalyzeResultSchema,
@@ -16,55 +15,14 @@ from api.schemas.utility_functions import (
     ElicitResultSchema,
 )
 from games.errors import join_pointer
-from games.numbers import parse_exact, to_float
-from utility.elicitation import Elicitation, Fit, StandardGamble, StatedCertaintyEquivalent, elicit
+from games.numbers import parse_exact
+from utility.elicitation import StandardGamble, StatedCertaintyEquivalent, elicit
 from utility.formula import parse_parameters
 from utility.function import read_utility
 from utility.lottery import parse_lottery, parse_named_lotteries
-from utility.shape import UtilityAnalysis, analyze
+from utility.shape import analyze
 
 bp = Blueprint("utility_functions", __name__, url_prefix="/v1/utility")
-
-
-def analysis_json(result: UtilityAnalysis) -> dict[str, Any]:
-    points = []
-    for point in result.at_points:
-        entry: dict[str, Any] = {
-            "x": to_float(point.x),
-            "utility": point.utility,
-            "marginal": point.marginal,
-            "absolute": point.absolute,
-            "relative": point.relative,
-        }
-        for name in ("utility_exact", "absolute_exact", "relative_exact"):
-            if getattr(point, name) is not None:
-                entry[name] = getattr(point, name)
-        points.append(entry)
-    affine = result.affine
-    return {
-        "utility": result.formula,
-        "derivative": result.derivative,
-        "second_derivative": result.second_derivative,
-        "domain": [to_float(result.low), to_float(result.high)],
-        "increasing": result.increasing,
-        "decreasing_at": result.decreasing_at,
-        "curvature": result.curvature,
-        "attitude": result.attitude,
-        "changes_at": list(result.changes_at),
-        "arrow_pratt_absolute": result.arrow_pratt_absolute,
-        "arrow_pratt_relative": result.arrow_pratt_relative,
-        "at_points": points,
-        "affine_invariance": {
-            "a": to_float(affine.a),
-            "b": to_float(affine.b),
-            "arrow_pratt_unchanged": affine.arrow_pratt_unchanged,
-            "certainty_equivalents": [
-                {"name": n, "certainty_equivalent": c, "transformed": t}
-                for n, c, t in affine.certainty_equivalents
-            ],
-            "ranking_unchanged": affine.ranking_unchanged,
-        },
-    }
 
 
 @bp.post("/analyze")
@@ -105,29 +63,6 @@ def analyze_view() -> Response:
         parse_exact(affine["b"], "/affine/b"),
     )
     return json_response(analysis_json(result))
-
-
-def _fit_json(fit: Fit) -> dict[str, Any]:
-    return {
-        "family": fit.family,
-        "coefficient": fit.coefficient,
-        "residuals": list(fit.residuals),
-        "rmse": fit.rmse,
-        "explains_all": fit.explains_all,
-    }
-
-
-def elicitation_json(result: Elicitation) -> dict[str, Any]:
-    return {
-        "points": [{"x": to_float(x), "utility": u} for x, u in result.points],
-        "cara": _fit_json(result.cara),
-        "crra": None if result.crra is None else _fit_json(result.crra),
-        "crra_note": result.crra_note,
-        "implied_cara": list(result.implied_cara),
-        "flagged": [
-            {"answer": i, "reason": r} for i, r in zip(result.flagged, result.reasons, strict=True)
-        ],
-    }
 
 
 @bp.post("/elicit")

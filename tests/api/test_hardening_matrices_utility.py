@@ -121,10 +121,11 @@ def test_payoffs_at_the_magnitude_cap_give_finite_answers() -> None:
     assert _finite_numbers(answer)
     total = a - b - c + d
     p, value = (d - c) / total, (a * d - b * c) / total
-    assert answer["zero_sum"]["row_strategy"] == [str(p), str(1 - p)]
+    assert answer["zero_sum"]["row_strategy_exact"] == [str(p), str(1 - p)]
+    assert answer["zero_sum"]["row_strategy"] == [float(p), float(1 - p)]
     assert answer["zero_sum"]["value_exact"] == str(value)
     assert answer["zero_sum"]["value"] == float(value)
-    assert answer["equilibria"][0]["row"] == [str(p), str(1 - p)]
+    assert answer["equilibria"][0]["row_exact"] == [str(p), str(1 - p)]
     assert answer["lemke_howson"]["max_deviation_gain"] >= 0
     assert answer["security_levels"][0]["pure"] == -1e300
     assert answer["security_levels"][0]["pure_exact"] == str(-big)
@@ -142,7 +143,7 @@ def test_payoffs_past_64_bits_are_written_exactly() -> None:
     answer = response.get_json()
     assert [e["payoffs_exact"] for e in answer["pure_equilibria"]] == [[str(big)] * 2] * 2
     assert answer["pure_equilibria"][0]["payoffs"] == [1e20, 1e20]
-    mixed = [e for e in answer["equilibria"] if e["row"] == ["1/2", "1/2"]]
+    mixed = [e for e in answer["equilibria"] if e.get("row_exact") == ["1/2", "1/2"]]
     assert mixed[0]["payoffs_exact"] == [str(big // 2)] * 2
     assert mixed[0]["payoffs"] == [5e19, 5e19]
     assert answer["security_levels"][0]["pure"] == 0
@@ -295,7 +296,8 @@ def test_exact_utility_past_the_exact_size_limit_points_at_the_utility() -> None
 def test_exact_utility_within_the_limit_is_still_exact() -> None:
     # (123456789/10^7)^100 has 809 digits over 701: within 1000, so the exact EU stays
     body = {"lottery": [{"p": "0.5", "x": "12.3456789"}, {"p": "0.5", "x": 1}], "utility": "x^100"}
-    response, elapsed = _post(_client(), EVALUATE, body)
+    # a generous deadline: this checks the digit limit, not the clock (a cold SymPy is slow)
+    response, _ = _post(_client(5.0), EVALUATE, body)
     assert response.status_code == 200
     answer = response.get_json()
     expected = (Fraction(123456789, 10**7) ** 100 + 1) / 2
@@ -364,7 +366,8 @@ def test_lottery_answers_past_64_bits_are_written_exactly() -> None:
     assert answer["expected_utility"] == float(big * emv)
     assert answer["certainty_equivalent_exact"] == f"{emv.numerator}/{emv.denominator}"
     assert answer["risk_premium"] == 0 and answer["attitude"] == "risk_neutral"
-    assert [b["x_exact"] for b in answer["reduced"]] == ["1", str(big)]
+    assert "risk_premium_exact" not in answer  # 0 is exact as it stands
+    assert [b.get("x_exact") for b in answer["reduced"]] == [None, str(big)]
     assert answer["reduced"][1]["x"] == 1e20
     assert elapsed < LIMIT + 1.0
 

@@ -442,10 +442,10 @@ def test_probability_sum_missing_1_by_a_hair_says_by_how_much() -> None:
 def test_efg_chance_probabilities_past_the_digit_limit_are_refused() -> None:
     moves = " ".join(f'"a{k}" {p}' for k, p in enumerate(huge_denominators(4000)))
     text = f'EFG 2 R "c" {{ "A" }} ""\nc "" 1 "" {{ {moves} }} 0\n' + 't "" 1 "o" { 1 }\n' * 4000
-    response, elapsed = post(client_for(0.5), "/v1/trees/import", {"format": "efg", "text": text})
+    response, elapsed = post(client_for(5.0), "/v1/trees/import", {"format": "efg", "text": text})
     body = problem(response, 413, "number-too-large")
     assert "(line 2)" in body["detail"] and body["errors"][0]["pointer"] == "/text"
-    assert elapsed < 0.5 + 1
+    assert elapsed < 5.0 + 1
 
 
 def test_efg_payoffs_summed_along_a_path_past_the_digit_limit_are_refused() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from flask.testing import FlaskClient
 
+from tests.contract.number_rule import exact_string, rule_violations
 from tests.utility.test_formula import ATTACKS
 
 EVALUATE = "/v1/lotteries/evaluate"
@@ -15,11 +16,14 @@ COIN_1000 = [{"p": 0.5, "x": 1000}, {"p": 0.5, "x": 0}]
 def test_sqrt_utility_fields_and_exact_companions(client: FlaskClient) -> None:
     body = client.post(EVALUATE, json={"lottery": COIN_1000, "utility": "sqrt(x)"}).get_json()
     assert body["emv"] == 500
+    assert body["expected_utility"] == pytest.approx(50 * 10**0.5 / 10)
     assert body["expected_utility_exact"] == "5*sqrt(10)"
-    assert body["certainty_equivalent"] == 250
-    assert body["certainty_equivalent_exact"] == "250"
-    assert body["risk_premium"] == 250
+    # integers are exact JSON numbers, so they need no companion (docs/numbers.md)
+    assert type(body["certainty_equivalent"]) is int and body["certainty_equivalent"] == 250
+    assert type(body["risk_premium"]) is int and body["risk_premium"] == 250
+    assert not {"emv_exact", "certainty_equivalent_exact", "risk_premium_exact"} & body.keys()
     assert body["attitude"] == "risk_averse"
+    assert rule_violations(body) == []
 
 
 @pytest.mark.parametrize(
@@ -52,13 +56,13 @@ def test_textbook_certainty_equivalents(
 ) -> None:
     response = client.post(EVALUATE, json=request_body)
     assert response.status_code == 200, response.get_json()
-    assert response.get_json()["certainty_equivalent_exact"] == ce
+    assert exact_string(response.get_json(), "certainty_equivalent") == ce
 
 
 def test_decimal_probabilities_sum_exactly(client: FlaskClient) -> None:
     lottery = [{"p": 0.1, "x": 10}, {"p": 0.2, "x": 20}, {"p": 0.7, "x": 30}]
     body = client.post(EVALUATE, json={"lottery": lottery}).get_json()
-    assert body["emv_exact"] == "26"  # 1 + 4 + 21
+    assert body["emv"] == 26 and "emv_exact" not in body  # 1 + 4 + 21, exactly
     assert body["attitude"] == "risk_neutral"
 
 
@@ -116,7 +120,7 @@ def test_compare_ranks_and_finds_dominance(client: FlaskClient) -> None:
     body = response.get_json()
     # sqrt: EU(B) = sqrt(3000) ~ 54.8 > EU(A) = 0.8 sqrt(4000) ~ 50.6 > EU(D) ~ 13.7 > EU(C) ~ 12.6
     assert [r["name"] for r in body["ranking"]] == ["B", "A", "D", "C"]
-    assert body["ranking"][1]["certainty_equivalent_exact"] == "2560"  # (0.8 sqrt(4000))^2
+    assert exact_string(body["ranking"][1], "certainty_equivalent") == "2560"  # (0.8 sqrt(4000))^2
     # A's CDF (0.2 below 4000) lies under C's (0.8) and D's; B is sure 3000 > D's outcomes;
     # B vs C cross (C has 4000), but B's integrated CDF is smaller everywhere (EMV 3000 > 800).
     pairs = {(d["dominant"], d["dominated"], d["order"]) for d in body["dominance"]}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from flask.testing import FlaskClient
 
+from tests.contract.number_rule import exact_strings, rule_violations
+
 URL = "/v1/matrices/analyze"
 
 
@@ -11,10 +13,12 @@ def test_battle_of_the_sexes_full_report(client: FlaskClient) -> None:
     body = {"A": [[2, 0], [0, 1]], "B": [[1, 0], [0, 2]], "labels": [["O", "F"], ["O", "F"]]}
     data = client.post(URL, json=body).get_json()
     assert [e["labels"] for e in data["pure_equilibria"]] == [["O", "O"], ["F", "F"]]
-    mixed = [e for e in data["equilibria"] if e["row"] == ["2/3", "1/3"]]
+    mixed = [e for e in data["equilibria"] if exact_strings(e, "row") == ["2/3", "1/3"]]
     assert len(data["equilibria"]) == 3 and len(mixed) == 1
-    assert mixed[0]["col"] == ["1/3", "2/3"]
+    assert mixed[0]["row"] == [2 / 3, 1 / 3]
+    assert mixed[0]["col_exact"] == ["1/3", "2/3"]
     assert mixed[0]["payoffs_exact"] == ["2/3", "2/3"]
+    assert rule_violations(data) == []
     assert all(e["max_deviation_gain"] == 0 for e in data["equilibria"])
     assert data["degenerate"] is False
     assert data["zero_sum"] is None
@@ -28,15 +32,12 @@ def test_battle_of_the_sexes_full_report(client: FlaskClient) -> None:
 def test_lecture_game_in_pairs_form(client: FlaskClient) -> None:
     data = client.post(URL, json={"payoffs": [[[3, 4], [1, 2]], [[4, 1], [2, 3]]]}).get_json()
     assert data["equilibria"] == [
+        # every number an integer, so no companions (docs/numbers.md)
         {
-            "row": ["0", "1"],
-            "col": ["0", "1"],
-            "row_float": [0, 1],
-            "col_float": [0, 1],
+            "row": [0, 1],
+            "col": [0, 1],
             "payoffs": [2, 3],
-            "payoffs_exact": ["2", "3"],
             "max_deviation_gain": 0,
-            "max_deviation_gain_exact": "0",
             "explanation": [],
         }
     ]
@@ -52,7 +53,8 @@ def test_zero_sum_value_and_plot(client: FlaskClient) -> None:
     body = {"A": [[2, -1], [-1, 1]], "zero_sum": True, "include": ["zero_sum", "plot"]}
     data = client.post(URL, json=body).get_json()
     assert data["zero_sum"]["value_exact"] == "1/5"
-    assert data["zero_sum"]["row_strategy"] == ["2/5", "3/5"]
+    assert data["zero_sum"]["row_strategy"] == [0.4, 0.6]
+    assert data["zero_sum"]["row_strategy_exact"] == ["2/5", "3/5"]
     assert data["plot"].startswith("<svg") and "Lower envelope" in data["plot"]
     assert "equilibria" not in data
 
@@ -60,7 +62,8 @@ def test_zero_sum_value_and_plot(client: FlaskClient) -> None:
 def test_rock_paper_scissors_value(client: FlaskClient) -> None:
     body = {"A": [[0, -1, 1], [1, 0, -1], [-1, 1, 0]], "zero_sum": True}
     zero_sum = client.post(URL, json=body).get_json()["zero_sum"]
-    assert zero_sum["value"] == 0 and zero_sum["row_strategy"] == ["1/3"] * 3
+    assert zero_sum["value"] == 0 and zero_sum["row_strategy_exact"] == ["1/3"] * 3
+    assert "value_exact" not in zero_sum
 
 
 def test_lemke_howson_on_request(client: FlaskClient) -> None:
@@ -116,11 +119,12 @@ def test_float_arithmetic_reports_float_deviation_gains(client: FlaskClient) -> 
         "include": ["equilibria"],
     }
     data = client.post(URL, json=body).get_json()
-    assert data["equilibria_exact"] is False
+    assert data["equilibria_arithmetic"] == "float"
     assert len(data["equilibria"]) == 3
     for equilibrium in data["equilibria"]:
         assert equilibrium["max_deviation_gain"] < 1e-12
         assert "max_deviation_gain_exact" not in equilibrium
+        assert "row_exact" not in equilibrium  # floats are their own value
 
 
 def test_unknown_fields_and_string_booleans_are_refused(client: FlaskClient) -> None:

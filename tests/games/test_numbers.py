@@ -9,7 +9,18 @@ from fractions import Fraction
 import orjson
 import pytest
 
-from games.numbers import exact_text, is_json_exact, put_number, to_float
+from games.errors import ExactSizeError
+from games.numbers import (
+    Irrational,
+    Number,
+    Numbers,
+    exact_text,
+    is_json_exact,
+    put_number,
+    put_numbers,
+    read_exact_form,
+    to_float,
+)
 
 
 @pytest.mark.parametrize(
@@ -35,10 +46,95 @@ def test_one_rule_for_every_number(value: int | Fraction, number: float, exact: 
     orjson.dumps(target)  # never refused: no integer past 64 bits is left raw
 
 
-def test_always_exact_writes_integers_too() -> None:
+@pytest.mark.parametrize(
+    ("value", "written"),
+    [
+        (3, {"x": 3}),
+        (Fraction(7, 2), {"x": 3.5, "x_exact": "7/2"}),
+        (2**70, {"x": 1.1805916207174113e21, "x_exact": "1180591620717411303424"}),
+        (Fraction(-1, 3), {"x": -0.3333333333333333, "x_exact": "-1/3"}),
+        (10**300, {"x": 1e300, "x_exact": "1" + "0" * 300}),
+        # the nearest double, not 1e300 / 3 (= 3.333333333333333e299, which is further off)
+        (Fraction(10**300, 3), {"x": 3.3333333333333335e299, "x_exact": "1" + "0" * 300 + "/3"}),
+        (0.1, {"x": 0.1}),  # computed in floating point: the double is the value
+        (
+            Irrational(15.811388300841896, "5*sqrt(10)"),
+            {"x": 15.811388300841896, "x_exact": "5*sqrt(10)"},
+        ),
+        (None, {"x": None}),
+    ],
+)
+def test_hand_checked_scalars(value: Number | None, written: dict[str, object]) -> None:
     target: dict[str, object] = {}
-    put_number(target, "x", 12, always_exact=True)
-    assert target == {"x": 12, "x_exact": "12"}
+    put_number(target, "x", value)
+    assert target == written
+    assert [type(v) for v in target.values()] == [type(v) for v in written.values()]
+
+
+@pytest.mark.parametrize(
+    ("values", "written"),
+    [
+        ((1, 2, 3), {"v": [1, 2, 3]}),  # a utility tuple of integers needs no companion
+        (
+            (Fraction(3, 2), 2),  # one inexact entry: the whole tuple, every entry a string
+            {"v": [1.5, 2], "v_exact": ["3/2", "2"]},
+        ),
+        (
+            [2**64, -1],
+            {"v": [1.8446744073709552e19, -1], "v_exact": ["18446744073709551616", "-1"]},
+        ),
+        ({"A": 1, "B": 0}, {"v": {"A": 1, "B": 0}}),
+        (
+            {"A": 1, "B": Fraction(1, 4), "C": 0},
+            {"v": {"A": 1, "B": 0.25, "C": 0}, "v_exact": {"A": "1", "B": "1/4", "C": "0"}},
+        ),
+        (
+            [[0, 1], [Fraction(2, 3), Fraction(1, 3)]],  # nested lists are one container
+            {
+                "v": [[0, 1], [2 / 3, 1 / 3]],
+                "v_exact": [["0", "1"], ["2/3", "1/3"]],
+            },
+        ),
+        ([0.25, 0.75], {"v": [0.25, 0.75]}),
+        ([], {"v": []}),
+    ],
+)
+def test_hand_checked_containers(values: Numbers, written: dict[str, object]) -> None:
+    target: dict[str, object] = {}
+    put_numbers(target, "v", values)
+    assert target == written
+    orjson.dumps(target)
+
+
+def test_deep_nesting_needs_no_recursion() -> None:
+    deep: list[object] = [Fraction(1, 2)]
+    for _ in range(5000):
+        deep = [deep]
+    target: dict[str, object] = {}
+    put_numbers(target, "v", deep)  # type: ignore[arg-type]
+    inner = target["v_exact"]
+    for _ in range(5000):
+        inner = inner[0]  # type: ignore[index]
+    assert inner == ["1/2"]
+
+
+@pytest.mark.parametrize(
+    ("approx", "text", "number"),
+    [
+        (250.0, "250", 250),
+        (-3.5, "-7/2", Fraction(-7, 2)),
+        (15.811388300841896, "5*sqrt(10)", Irrational(15.811388300841896, "5*sqrt(10)")),
+        (5.298317366548036, "log(200)", Irrational(5.298317366548036, "log(200)")),
+        (0.5, None, 0.5),
+    ],
+)
+def test_exact_forms_of_symbolic_results(approx: float, text: str | None, number: Number) -> None:
+    assert read_exact_form(approx, text) == number
+
+
+def test_a_number_too_long_to_write_in_a_container_is_refused() -> None:
+    with pytest.raises(ExactSizeError):
+        put_numbers({}, "v", [1, Fraction(1, 10**5000)])
 
 
 @pytest.mark.parametrize("value", [10**400, -(10**400), Fraction(10**400, 3)])

@@ -5,6 +5,7 @@ Each case is built so exactly the named axiom fails, derived by hand.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -43,7 +44,7 @@ def test_consistent_relation_gets_a_utility() -> None:
         [["A", ">", "B"], ["B", ">", "C"], ["L", "~", "B"]],
     )
     assert all(r.holds for r in report.axioms.values())
-    assert report.axioms["continuity"].witness["indifference_points"][0]["p"] == "1/2"
+    assert report.axioms["continuity"].witness["indifference_points"][0]["p"] == Fraction(1, 2)
     assert report.consistency is not None and report.consistency.consistent
     assert report.consistency.witness == (1, 0.5, 0)
 
@@ -85,7 +86,8 @@ def test_decomposability() -> None:
     report = check(["A", "B", "C"], {"L1": nested, "L2": flat}, [["L2", ">", "L1"]])
     result = report.axioms["decomposability"]
     assert not result.holds
-    assert result.witness["same_reduction"] == {"A": "1/2", "B": "1/4", "C": "1/4"}
+    quarter = Fraction(1, 4)
+    assert result.witness["same_reduction"] == {"A": Fraction(1, 2), "B": quarter, "C": quarter}
 
 
 def test_continuity() -> None:
