@@ -13,7 +13,7 @@ from analysis.grading.tree_problems import parse_rubric
 from api.body import load
 from api.gc_pause import gc_paused
 from api.openapi.view_docs import operation
-from api.output.responses import json_response
+from api.responses import json_response
 from api.schemas.grading import (
     GenerateRequestSchema,
     GenerateResultSchema,

@@ -8,12 +8,7 @@ from flask import Blueprint, Response
 
 from api.body import load
 from api.openapi.view_docs import operation
-from api.output.lotteries import (
-    comparison_json,
-    consistency_json,
-    evaluate_json,
-)
-from api.output.responses import json_response
+from api.responses import json_response
 from api.schemas.lotteries import (
     CompareRequestSchema,
     CompareResultSchema,
@@ -30,6 +25,11 @@ from utility.eu_consistency import eu_consistency, parse_choice
 from utility.evaluate import evaluate
 from utility.formula import parse_parameters
 from utility.function import UtilityFunction, read_utility
+from utility.json_output import (
+    comparison_json,
+    consistency_json,
+    evaluate_json,
+)
 from utility.lottery import parse_lottery, parse_named_lotteries
 from utility.plot import risk_profile_svg, utility_curve_svg
 

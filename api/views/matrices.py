@@ -6,11 +6,11 @@ from typing import Any
 
 from flask import Blueprint, Response
 
+from analysis.equilibria.json_output import report_json
 from analysis.equilibria.report import AnalysisOptions, analyze_matrix
 from api.body import load
 from api.openapi.view_docs import operation
-from api.output.matrices import report_json
-from api.output.responses import json_response
+from api.responses import json_response
 from api.schemas.matrices import DEFAULT_PARTS, MatrixAnalysisSchema, MatrixAnalyzeRequestSchema
 from games.errors import ExactSizeError
 from games.limits import current_deadline

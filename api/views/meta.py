@@ -8,7 +8,7 @@ from werkzeug.exceptions import NotFound
 
 from api.openapi.spec import VERSION, spec_yaml
 from api.openapi.view_docs import operation
-from api.output.responses import json_response
+from api.responses import json_response
 
 bp = Blueprint("meta", __name__)
 

@@ -6,10 +6,10 @@ from flask import Blueprint, Response
 
 from api.body import load
 from api.openapi.view_docs import operation
-from api.output.preferences import report_json
-from api.output.responses import json_response
+from api.responses import json_response
 from api.schemas.preferences import PreferencesRequestSchema, PreferencesResultSchema
 from utility.axioms import check_axioms
+from utility.json_output import axioms_json
 from utility.preferences import parse_problem
 
 bp = Blueprint("preferences", __name__, url_prefix="/v1/preferences")
@@ -32,4 +32,4 @@ bp = Blueprint("preferences", __name__, url_prefix="/v1/preferences")
 def check_view() -> Response:
     options = load(PreferencesRequestSchema())
     problem = parse_problem(options["prizes"], options["lotteries"], options["preferences"])
-    return json_response(report_json(check_axioms(problem), problem.prizes))
+    return json_response(axioms_json(check_axioms(problem), problem.prizes))

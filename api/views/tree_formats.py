@@ -19,7 +19,7 @@ from analysis.trees.max_n import movers
 from api.body import load
 from api.gc_pause import gc_paused
 from api.openapi.view_docs import operation
-from api.output.responses import json_response
+from api.responses import json_response
 from api.schemas.tree_formats import (
     ExportRequestSchema,
     GraphTestRequestSchema,

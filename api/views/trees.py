@@ -8,7 +8,7 @@ from analysis.trees.json_output import solution_json
 from api.body import load
 from api.gc_pause import gc_paused
 from api.openapi.view_docs import operation
-from api.output.responses import json_response
+from api.responses import json_response
 from api.schemas.trees import (
     AlphaBetaRequestSchema,
     AlphaBetaResultSchema,

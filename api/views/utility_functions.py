@@ -6,8 +6,7 @@ from flask import Blueprint, Response
 
 from api.body import load
 from api.openapi.view_docs import operation
-from api.output.responses import json_response
-from api.output.utility_functions import analysis_json, elicitation_json
+from api.responses import json_response
 from api.schemas.utility_functions import (
     AnalyzeRequestSchema,
     AnalyzeResultSchema,
@@ -19,6 +18,7 @@ from games.numbers import parse_exact
 from utility.elicitation import StandardGamble, StatedCertaintyEquivalent, elicit
 from utility.formula import parse_parameters
 from utility.function import read_utility
+from utility.json_output import elicitation_json, shape_json
 from utility.lottery import parse_lottery, parse_named_lotteries
 from utility.shape import analyze
 
@@ -62,7 +62,7 @@ def analyze_view() -> Response:
         parse_exact(affine["a"], "/affine/a"),
         parse_exact(affine["b"], "/affine/b"),
     )
-    return json_response(analysis_json(result))
+    return json_response(shape_json(result))
 
 
 @bp.post("/elicit")

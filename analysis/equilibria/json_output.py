@@ -1,4 +1,4 @@
-"""Turn a :class:`MatrixReport` into the JSON documented by ``api.schemas.matrices``.
+"""A :class:`MatrixReport` as JSON: what the API documents (``api.schemas.matrices``).
 
 Every number, probability vectors included, is written by :mod:`games.numbers` under
 the one rule of ``docs/numbers.md``; values found in floating point (``arithmetic:

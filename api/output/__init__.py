@@ -1,1 +1,0 @@
-"""Explicit serializers that turn core results into the documented JSON."""
