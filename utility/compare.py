@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from games.numbers import Exact
-from utility.evaluate import Evaluation, evaluate
+from utility.evaluate import Evaluation, evaluate_lottery
 from utility.function import UtilityFunction
 from utility.lottery import Lottery
 from utility.stochastic_dominance import Dominance, dominance_pairs
@@ -45,7 +45,7 @@ def compare(
 ) -> Comparison:
     """Evaluate every lottery under ``utility`` and rank them by expected utility."""
     evaluations = {
-        name: evaluate(lottery, utility, wealth, pointers.get(name) if pointers else None)
+        name: evaluate_lottery(lottery, utility, wealth, pointers.get(name) if pointers else None)
         for name, lottery in lotteries.items()
     }
     order = sorted(evaluations, key=lambda n: -evaluations[n].expected_utility)

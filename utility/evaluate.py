@@ -141,7 +141,7 @@ def _check_increasing(utility: UtilityFunction, points: np.ndarray, values: np.n
         )
 
 
-def evaluate(
+def evaluate_lottery(
     lottery: Lottery,
     utility: UtilityFunction,
     wealth: Exact = 0,

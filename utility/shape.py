@@ -27,7 +27,7 @@ from scipy.optimize import brentq
 from games.errors import DomainError, FieldError, InvalidInputError
 from games.limits import current_deadline
 from games.numbers import Exact, exact_text, to_float
-from utility.evaluate import MAX_UTILITY, evaluate
+from utility.evaluate import MAX_UTILITY, evaluate_lottery
 from utility.formula import X, rational
 from utility.function import UtilityFunction, compile_numeric, exact_at, make_utility
 from utility.lottery import Lottery
@@ -350,8 +350,8 @@ def _affine(
     unchanged = difference == 0 or _simplest(difference) == 0
     rows: list[tuple[str, float, float]] = []
     for name, lottery in lotteries.items():
-        plain = evaluate(lottery, utility).certainty_equivalent
-        moved = evaluate(lottery, transformed).certainty_equivalent
+        plain = evaluate_lottery(lottery, utility).certainty_equivalent
+        moved = evaluate_lottery(lottery, transformed).certainty_equivalent
         rows.append((name, plain, moved))
     order_plain = sorted(rows, key=lambda r: -round(r[1], 9))
     order_moved = sorted(rows, key=lambda r: -round(r[2], 9))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Final
 
 from analysis.equilibria.deviation import DeviationCheck, deviation_check, float_deviation_check
 from analysis.equilibria.drawing import matrix_plot_svg
@@ -43,11 +44,36 @@ MAX_BEST_RESPONSE_ROWS = 100_000
 """Most best-response entries listed (one per opponents' profile and player)."""
 
 
+PARTS: Final = (
+    "best_responses",
+    "pure_equilibria",
+    "dominance",
+    "equilibria",
+    "zero_sum",
+    "security_levels",
+    "explanations",
+    "lemke_howson",
+    "plot",
+)
+"""Every part :func:`analyze_matrix` can compute."""
+
+DEFAULT_PARTS: Final = (
+    "best_responses",
+    "pure_equilibria",
+    "dominance",
+    "equilibria",
+    "zero_sum",
+    "security_levels",
+    "explanations",
+)
+"""The parts computed unless others are asked for (Lemke-Howson and the plot on request)."""
+
+
 @dataclass(frozen=True, slots=True)
 class AnalysisOptions:
     """Which parts to compute and how."""
 
-    parts: frozenset[str]
+    parts: frozenset[str] = frozenset(DEFAULT_PARTS)
     weak_dominance: bool = False
     mixed_dominance: bool | None = None
     arithmetic: str = "auto"
@@ -76,9 +102,11 @@ class MatrixReport:
 
 
 def analyze_matrix(
-    game: NormalFormGame, options: AnalysisOptions, deadline: Deadline | None = None
+    game: NormalFormGame,
+    options: AnalysisOptions | None = None,
+    deadline: Deadline | None = None,
 ) -> MatrixReport:
-    """Compute the requested parts of the analysis of ``game``.
+    """Compute the requested parts of the analysis of ``game`` (by default :data:`DEFAULT_PARTS`).
 
     Every part is charged to ``deadline`` (the request's by default).
 
@@ -93,6 +121,7 @@ def analyze_matrix(
         (its pointer is empty: the payoffs are responsible).
     """
     clock = deadline or current_deadline()
+    options = options or AnalysisOptions()
     parts = options.parts
     notes: list[str] = []
     exact = {"auto": None, "exact": True, "float": False}[options.arithmetic]

@@ -24,7 +24,7 @@ from analysis.grading.tree_problems import (
 from games.errors import InvalidInputError, join_pointer
 from games.limits import current_deadline
 from games.numbers import Exact, parse_exact
-from utility.evaluate import Evaluation, evaluate
+from utility.evaluate import Evaluation, evaluate_lottery
 from utility.formula import parse_parameters
 from utility.function import read_utility
 from utility.lottery import parse_lottery
@@ -57,7 +57,7 @@ class LotteryGrader:
         deadline = current_deadline()
         parsed = parse_lottery(raw["lottery"], "/problem/lottery")
         deadline.check()
-        self.result: Evaluation = evaluate(parsed.lottery, utility, wealth, parsed.pointers)
+        self.result: Evaluation = evaluate_lottery(parsed.lottery, utility, wealth, parsed.pointers)
         deadline.check()
 
     def expected(self, name: str) -> tuple[Exact | None, float]:

@@ -11,32 +11,12 @@ from typing import Any
 
 from marshmallow import Schema, fields, validate
 
+from analysis.equilibria.report import PARTS
 from api.schemas.fields import (
     StrictBoolean,
     StrictInteger,
     exact_companion,
     exact_list_companion,
-)
-
-PARTS = (
-    "best_responses",
-    "pure_equilibria",
-    "dominance",
-    "equilibria",
-    "zero_sum",
-    "security_levels",
-    "explanations",
-    "lemke_howson",
-    "plot",
-)
-DEFAULT_PARTS = (
-    "best_responses",
-    "pure_equilibria",
-    "dominance",
-    "equilibria",
-    "zero_sum",
-    "security_levels",
-    "explanations",
 )
 
 _NUMBER: dict[str, Any] = {"$ref": "#/components/schemas/ExactNumber"}

@@ -22,7 +22,7 @@ from games.errors import join_pointer
 from games.numbers import Exact, parse_exact
 from utility.compare import compare
 from utility.eu_consistency import eu_consistency, parse_choice
-from utility.evaluate import evaluate
+from utility.evaluate import evaluate_lottery
 from utility.formula import parse_parameters
 from utility.function import UtilityFunction, read_utility
 from utility.json_output import (
@@ -67,7 +67,7 @@ def evaluate_view() -> Response:
     options = load(EvaluateRequestSchema())
     utility, wealth = read_utility_options(options)
     parsed = parse_lottery(options["lottery"], "/lottery")
-    result = evaluate(parsed.lottery, utility, wealth, parsed.pointers)
+    result = evaluate_lottery(parsed.lottery, utility, wealth, parsed.pointers)
     reduced = parsed.lottery if options["reduce"] else None
     return json_response(evaluate_json(result, utility.formula, wealth, parsed.compound, reduced))
 
@@ -141,6 +141,6 @@ def plot_view() -> Response:
     if options["kind"] == "risk_profile":
         image = risk_profile_svg(parsed.lottery)
     else:
-        result = evaluate(parsed.lottery, utility, wealth, parsed.pointers)
+        result = evaluate_lottery(parsed.lottery, utility, wealth, parsed.pointers)
         image = utility_curve_svg(parsed.lottery, utility, result, wealth)
     return Response(image, mimetype="image/svg+xml")

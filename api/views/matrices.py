@@ -7,11 +7,11 @@ from typing import Any
 from flask import Blueprint, Response
 
 from analysis.equilibria.json_output import report_json
-from analysis.equilibria.report import AnalysisOptions, analyze_matrix
+from analysis.equilibria.report import DEFAULT_PARTS, AnalysisOptions, analyze_matrix
 from api.body import load
 from api.openapi.view_docs import operation
 from api.responses import json_response
-from api.schemas.matrices import DEFAULT_PARTS, MatrixAnalysisSchema, MatrixAnalyzeRequestSchema
+from api.schemas.matrices import MatrixAnalysisSchema, MatrixAnalyzeRequestSchema
 from games.errors import ExactSizeError
 from games.limits import current_deadline
 from games.matrices.parser import FORMS, parse_game

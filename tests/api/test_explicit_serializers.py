@@ -78,7 +78,7 @@ def test_tree_format_answers_name_their_fields() -> None:
         ),
         (
             api.views.lotteries,
-            "evaluate",
+            "evaluate_lottery",
             "/v1/lotteries/evaluate",
             {"lottery": [{"p": "1/3", "x": 9}, {"p": "2/3", "x": 0}], "utility": "sqrt(x)"},
         ),

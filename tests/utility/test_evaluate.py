@@ -15,7 +15,7 @@ import math
 import pytest
 
 from games.errors import DomainError
-from utility.evaluate import evaluate
+from utility.evaluate import evaluate_lottery
 from utility.formula import parse_parameters
 from utility.function import read_utility
 from utility.lottery import parse_lottery
@@ -29,7 +29,7 @@ def run(
 ):  # type: ignore[no-untyped-def]
     parsed = parse_lottery(lottery)
     utility_function = read_utility(utility, parse_parameters(parameters or {}, "/parameters"))
-    return evaluate(parsed.lottery, utility_function, wealth, parsed.pointers)
+    return evaluate_lottery(parsed.lottery, utility_function, wealth, parsed.pointers)
 
 
 def test_aima_insurance_premium_with_ce_400() -> None:
