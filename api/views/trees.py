@@ -34,7 +34,7 @@ from api.schemas.trees import (
 )
 from games.limits import Limits, active_limits, current_deadline
 from games.numbers import parse_exact
-from games.trees.model import Tree
+from games.trees.model import PLAYER, Tree
 from games.trees.parser import parse_tree
 
 bp = Blueprint("trees", __name__, url_prefix="/v1/trees")
@@ -161,7 +161,7 @@ def maxn_view() -> Response:
     with gc_paused():
         options = load(MaxnRequestSchema())
         bounds = active_limits()
-        tree = parse_tree(options["tree"], limits=bounds)
+        tree = parse_tree(options["tree"], root=PLAYER, limits=bounds)
         max_sum = (
             None if options["max_sum"] is None else parse_exact(options["max_sum"], "/max_sum")
         )
