@@ -12,7 +12,7 @@ from typing import Any
 
 from games.errors import InvalidInputError, join_pointer
 from games.limits import Limits, current_deadline
-from games.numbers import Exact, describe_json
+from games.numbers import MAX_MAGNITUDE, Exact, describe_json
 from games.trees.exact_sums import sum_text
 from games.trees.grammar import (
     EMPTY,
@@ -388,7 +388,11 @@ class TreeBuilder:
                 players.append(None)
                 if self.utility_size != 0:
                     self.check_size(0, index, None)
-                values.append(self.number(node, index, None))
+                # (read_number's first case, inline: most leaves are small integers)
+                if kind_of is int and -MAX_MAGNITUDE <= node <= MAX_MAGNITUDE:
+                    values.append(node)
+                else:
+                    values.append(self.number(node, index, None))
                 evals.append(None)
                 kinds.append(LEAF)
                 children.append(EMPTY)
@@ -426,9 +430,12 @@ class TreeBuilder:
         if "player" in node:
             raise self.fail(index, "player", "player belongs on internal max^n nodes, not leaves")
         raw = node["value"]
+        # (read_number's first case, inline: most leaves are small integers)
         self.values.append(
-            self.number(raw, index, "value")
-            if type(raw) is int and self.utility_size == 0
+            raw
+            if type(raw) is int
+            and self.utility_size == 0
+            and -MAX_MAGNITUDE <= raw <= MAX_MAGNITUDE
             else self.read_utility(raw, index, "value")
         )
         self.evals.append(None)
