@@ -94,8 +94,8 @@ COMPONENTS: dict[str, dict[str, Any]] = {
         "description": "A node of the nested form. Without children it is a leaf and needs a "
         "value; with children it is MAX or MIN (alternating from its parent when kind is "
         "omitted; a chance node passes its turn on), a chance node, or a max^n node (with "
-        "player, or without kind in a tree whose utilities are lists). Nodes without id are named <parent id>.<position>, the root 'root'. A "
-        "null field counts as absent.",
+        "player, or without kind in a tree whose utilities are lists). Nodes without id are "
+        "named <parent id>.<position>, the root 'root'. A null field counts as absent.",
         "additionalProperties": False,
         "properties": _NODE_FIELDS
         | {
