@@ -11,10 +11,13 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
+from hypothesis import given, settings
+
 from analysis.trees.expectimax import expectimax
 from analysis.trees.minimax import minimax
 from games.trees.model import CHANCE, LEAF, MAX, MIN, Tree
 from games.trees.parser import parse_tree
+from tests.strategies import chance_trees
 
 COLUMNS = ("ids", "kinds", "children", "parents", "depths", "values", "evals", "probabilities")
 
@@ -222,3 +225,30 @@ def test_leaves_below_follows_reordered_children() -> None:
     assert [
         uniform.values[i] for i in uniform.leaves_below(0, [k[::-1] for k in uniform.children])
     ] == [4, 3, 2, 1]
+
+
+def without_probabilities(raw: Any) -> Any:
+    """``raw`` with every stated ``p`` dropped (its chance nodes then uniform)."""
+    if isinstance(raw, list):
+        return [without_probabilities(kid) for kid in raw]
+    if isinstance(raw, dict):
+        return {name: without_probabilities(field) for name, field in raw.items() if name != "p"}
+    return raw
+
+
+@settings(max_examples=60)
+@given(chance_trees())
+def test_derivations_agree_with_the_search_on_random_trees(raw: Any) -> None:
+    tree = primed(parse_tree(raw))
+    whole = expectimax(tree)
+    # a node's subtree is worth what the node is worth in the whole tree
+    for top, kids in enumerate(tree.children):
+        if kids:
+            assert expectimax(tree.subtree(top)).value == whole.values[top]
+    # the order of children changes no value
+    mirrored = tree.reversed_children()
+    assert expectimax(mirrored).values == whole.values
+    assert_same_tree(mirrored.reversed_children(), tree)
+    # uniform chance is the tree written without any p
+    uniform = tree.with_uniform_chance()
+    assert_same_tree(uniform, parse_tree(without_probabilities(raw)))
