@@ -18,9 +18,9 @@ from games.trees.model import Tree
 from games.trees.parser import parse_tree
 
 
-def read_tree(options: dict[str, Any]) -> Tree:
-    """The posted tree, under this request's limits (``root`` when the request has one)."""
-    return parse_tree(options["tree"], root=str(options.get("root", "max")), limits=active_limits())
+def read_tree(options: dict[str, Any], root: str = "max") -> Tree:
+    """The posted tree, under this request's limits; the request's ``root`` wins over ``root``."""
+    return parse_tree(options["tree"], root=str(options.get("root", root)), limits=active_limits())
 
 
 def read_bounds(options: dict[str, Any]) -> tuple[Exact, Exact] | None:

@@ -23,7 +23,7 @@ from analysis.trees.solve import solve_tree
 from games.errors import InvalidInputError
 from games.limits import Limits, current_deadline
 from games.numbers import Exact, parse_exact
-from games.trees.model import CHANCE, Tree
+from games.trees.model import CHANCE, PLAYER, Tree
 from games.trees.parser import parse_tree
 
 PROBLEM_TYPES: Final = ("minimax", "alphabeta", "expectimax", "maxn")
@@ -141,7 +141,9 @@ def parse_problem(raw: Any, pointer: str = "/problem", limits: Limits | None = N
     max_sum = raw.get("max_sum")
     if max_sum is not None:
         max_sum = parse_exact(max_sum, f"{pointer}/max_sum")
-    tree = parse_tree(raw["tree"], root=root, limits=limits, pointer=f"{pointer}/tree")
+    # in a max^n problem a bare list of numbers is one leaf's utilities (docs/trees.md)
+    reading = PLAYER if kind == "maxn" and "root" not in raw else root
+    tree = parse_tree(raw["tree"], root=reading, limits=limits, pointer=f"{pointer}/tree")
     return TreeProblem(kind, tree, depth, equality, raw, tie_break, max_sum)
 
 

@@ -32,7 +32,6 @@ from games.errors import ArbiterError, LimitExceededError
 from games.limits import current_deadline
 from games.numbers import Exact
 from games.trees.model import CHANCE, MAX, MIN, Tree
-from games.trees.parser import parse_tree
 
 if TYPE_CHECKING:
     from analysis.grading.tree_problems import Answer, Diagnosis, Grader, Rubric
@@ -58,45 +57,20 @@ MESSAGES = {
 
 
 def _flip(tree: Tree) -> Tree:
-    swap = {MAX: MIN, MIN: MAX}
-    return dataclasses.replace(tree, kinds=[swap.get(kind, kind) for kind in tree.kinds])
+    return tree.with_max_min_swapped()
 
 
 def _uniform(tree: Tree) -> Tree:
-    probabilities: list[Exact | None] = list(tree.probabilities)
-    for node, kids in enumerate(tree.children):
-        if tree.kinds[node] == CHANCE:
-            for kid in kids:
-                probabilities[kid] = Fraction(1, len(kids))
-    return dataclasses.replace(tree, probabilities=probabilities)
+    return tree.with_uniform_chance()
 
 
 def _reversed(tree: Tree) -> Tree:
-    return dataclasses.replace(tree, children=[kids[::-1] for kids in tree.children])
+    return tree.reversed_children()
 
 
 def _subtree(tree: Tree, top: int) -> Tree:
     """The subtree under ``top`` as a tree of its own, with the same ids."""
-    ids = tree.ids
-    nodes: list[dict[str, Any]] = []
-    order = tree.preorder(top)
-    current_deadline().spend(4 * len(order))
-    for node in order:
-        entry: dict[str, Any] = {"id": ids[node]}
-        kids = tree.children[node]
-        if kids:
-            entry["kind"] = tree.kinds[node]
-            entry["children"] = [ids[kid] for kid in kids]
-        else:
-            entry["value"] = _number(tree.values[node])
-        if tree.evals[node] is not None:
-            entry["eval"] = _number(tree.evals[node])
-        nodes.append(entry)
-    return parse_tree({"root": ids[top], "nodes": nodes})
-
-
-def _number(value: Any) -> Any:
-    return value if type(value) is int else str(value)
+    return tree.subtree(top)
 
 
 def _fresh_root_windows(problem: TreeProblem) -> AnswerKey:

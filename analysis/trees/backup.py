@@ -15,8 +15,8 @@ from typing import cast
 from analysis.trees.horizon import Horizon, start_values
 from games.limits import Deadline, check_exact_size, current_deadline
 from games.numbers import Exact
+from games.trees.exact_sums import sum_of_ratios
 from games.trees.model import CHANCE, MAX, Tree
-from games.trees.parser import sum_of_ratios
 
 
 def weighted_sum(

@@ -9,7 +9,6 @@ solves it, pruning far more than max^n can.
 
 from __future__ import annotations
 
-import dataclasses
 from typing import cast
 
 from analysis.trees.max_n import MAXN_HINT, MAXN_KINDS, movers
@@ -43,13 +42,6 @@ def paranoid_tree(tree: Tree, player: int) -> Tree:
     clock.check()
     evals: list[Utility | None] = [mine(v) for v in tree.evals]
     clock.check()
-    return dataclasses.replace(
-        tree,
-        kinds=kinds,
-        values=values,
-        evals=evals,
-        players=[None] * len(tree),
-        utility_size=0,
-        _index={},
-        _kind_set=frozenset(),  # kinds changed: worked out again on first use
+    return tree.replace(
+        kinds=kinds, values=values, evals=evals, players=[None] * len(tree), utility_size=0
     )

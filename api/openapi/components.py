@@ -97,8 +97,8 @@ COMPONENTS: dict[str, dict[str, Any]] = {
         "description": "A node of the nested form. Without children it is a leaf and needs a "
         "value; with children it is MAX or MIN (alternating from its parent when kind is "
         "omitted; a chance node passes its turn on), a chance node, or a max^n node (with "
-        "player). Nodes without id are named <parent id>.<position>, the root 'root'. A "
-        "null field counts as absent.",
+        "player, or without kind in a tree whose utilities are lists). Nodes without id are "
+        "named <parent id>.<position>, the root 'root'. A null field counts as absent.",
         "additionalProperties": False,
         "properties": _NODE_FIELDS
         | {
@@ -117,7 +117,8 @@ COMPONENTS: dict[str, dict[str, Any]] = {
     "ShorthandTree": {
         "type": "array",
         "description": "Nested arrays of numbers, alternating MAX and MIN from the root; "
-        "e.g. [[3,12,8],[2,4,6],[14,5,2]]. Leaves may sit at different depths.",
+        "e.g. [[3,12,8],[2,4,6],[14,5,2]]. Leaves may sit at different depths. At "
+        "/v1/trees/maxn an array of numbers only is one leaf's utility list.",
         "minItems": 1,
         "items": {"oneOf": [_ref("ShorthandTree"), _ref("ExactNumber")]},
     },

@@ -20,6 +20,7 @@ from api.schemas.trees import (
     MinimaxResultSchema,
 )
 from api.tree_requests import read_tree, solve_request
+from games.trees.model import PLAYER
 
 bp = Blueprint("trees", __name__, url_prefix="/v1/trees")
 
@@ -112,5 +113,6 @@ def expectimax_view() -> Response:
 def maxn_view() -> Response:
     with gc_paused():
         options = load(MaxnRequestSchema())
-        solution = solve_request(read_tree(options), "maxn", options)
+        # a max^n tree: a bare list of numbers is one leaf's utilities (docs/trees.md)
+        solution = solve_request(read_tree(options, PLAYER), "maxn", options)
         return json_response(solution_json(solution))

@@ -42,8 +42,9 @@ from games.errors import ExactSizeError, InvalidInputError, LimitExceededError
 from games.limits import Limits, active_limits, check_exact_size, current_deadline
 from games.numbers import Exact, exact_text, normalize, parse_exact
 from games.trees.document import exact_json, unique_id
+from games.trees.exact_sums import exact_sum, short_text, sum_text
 from games.trees.model import CHANCE, LEAF, MAX, MIN, PLAYER, Tree
-from games.trees.parser import exact_sum, parse_tree, short_text, sum_text
+from games.trees.parser import parse_tree
 
 MAXN: Final = "maxn"
 ZERO_SUM: Final = "zero_sum"

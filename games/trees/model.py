@@ -11,14 +11,16 @@ numpy, level by level) instead of recursion.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import chain
-from typing import Final
+from fractions import Fraction
+from itertools import accumulate, chain, repeat
+from typing import Any, Final
 
 from games.errors import InvalidInputError, join_pointer
 from games.limits import current_deadline
-from games.numbers import Exact
+from games.numbers import Exact, normalize
 
 MAX: Final = "max"
 MIN: Final = "min"
@@ -27,6 +29,8 @@ CHANCE: Final = "chance"
 PLAYER: Final = "player"
 
 DECISION_KINDS: Final = frozenset({MAX, MIN})
+OPPONENT: Final = {MAX: MIN, MIN: MAX}
+"""The other side of a two-player zero-sum game."""
 
 TWO_PLAYER_HINT: Final = (
     "minimax and alpha-beta take MAX and MIN nodes with numeric utilities; solve chance nodes "
@@ -73,6 +77,12 @@ def leaves_below_all(tree: Tree, tops: list[int], children: Sequence[Sequence[in
 @dataclass(frozen=True, slots=True, eq=False)
 class Tree:
     """A game tree in breadth-first arrays.
+
+    The tree is immutable; it keeps a few caches (leaf count, kinds present, the
+    index of each id) that it works out on first use. Derive a changed tree with
+    :meth:`subtree`, :meth:`reversed_children`, :meth:`with_uniform_chance`,
+    :meth:`with_max_min_swapped` or, for other changes, :meth:`replace`: each starts
+    with fresh caches (``dataclasses.replace`` would copy stale ones).
 
     Attributes
     ----------
@@ -218,10 +228,12 @@ class Tree:
         for kind in (MAX, MIN, CHANCE, PLAYER):
             if kind not in kinds and kind in present:
                 index = self.kinds.index(kind)
+                # a max^n node may say so by its player alone: point at a field it has
+                stated = "player" if self.players[index] is not None else "kind"
                 raise InvalidInputError(
                     f"node {self.ids[index]!r} is a {kind} node, which this algorithm does "
                     f"not take: {endpoint}",
-                    self.field_pointer(index, "kind"),
+                    self.field_pointer(index, stated),
                 )
 
     def max_depth(self) -> int:
@@ -241,3 +253,100 @@ class Tree:
         if self._leaf_count < 0:
             object.__setattr__(self, "_leaf_count", self.children.count(range(0)))
         return self._leaf_count
+
+    # -- derivations: each returns a new tree whose caches start afresh --------
+
+    def replace(self, **changes: Any) -> Tree:
+        """A copy with the fields in ``changes`` replaced and every cache reset.
+
+        The caller keeps the fields consistent with each other (one entry per node,
+        children ranges within the tree); the named derivations below do so.
+        """
+        return dataclasses.replace(
+            self, **changes, _leaf_count=-1, _kind_set=frozenset(), _index={}
+        )
+
+    def with_max_min_swapped(self) -> Tree:
+        """The same tree with every MAX node a MIN node and the reverse (the root
+        player mistaken); chance and max^n nodes unchanged."""
+        current_deadline().spend(len(self) // 64)
+        return self.replace(kinds=[OPPONENT.get(kind, kind) for kind in self.kinds])
+
+    def with_uniform_chance(self) -> Tree:
+        """The same tree with the outcomes of every chance node equally likely."""
+        probabilities = list(self.probabilities)
+        if CHANCE in self.kind_set:
+            spend = current_deadline().spend
+            for node, kind in enumerate(self.kinds):
+                if kind == CHANCE:
+                    kids = self.children[node]
+                    spend(len(kids))
+                    share = normalize(Fraction(1, len(kids)))
+                    for kid in kids:
+                        probabilities[kid] = share
+        return self.replace(probabilities=probabilities)
+
+    def reversed_children(self) -> Tree:
+        """The same nodes, numbered as before, with every node's children in reverse
+        order (searched right to left). Their ranges then step down, which
+        :meth:`preorder` and :meth:`leaves_below` follow; reversing twice gives the
+        original order back."""
+        current_deadline().spend(len(self) // 16)
+        return self.replace(children=[kids[::-1] for kids in self.children])
+
+    def subtree(self, top: int) -> Tree:
+        """The subtree under node ``top`` as a tree of its own, numbered breadth-first.
+
+        Nodes keep their ids, kinds, values, evals, moves, players and chance
+        probabilities (the new root, being no outcome, has neither move nor ``p``), and
+        their pointers into the request the tree was parsed from; depths count from
+        ``top``. Node ``i`` of the subtree is node ``tree.index_of(sub.ids[i])`` here.
+        """
+        spend = current_deadline().spend
+        children = self.children
+        order = [top]
+        new_children: list[range] = []
+        level = [top]
+        while level:
+            spend(1 + len(level))
+            kids = list(map(children.__getitem__, level))
+            ends = list(accumulate(map(len, kids), initial=len(order)))
+            new_children.extend(map(range, ends[:-1], ends[1:]))
+            level = list(chain.from_iterable(kids))
+            order.extend(level)
+        spend(len(order))
+
+        def picked(column: Sequence[Any]) -> list[Any]:
+            spend(len(order) // 16)
+            return [column[i] for i in order]
+
+        parents = [-1, *chain.from_iterable(map(repeat, range(len(order)), map(len, new_children)))]
+        offset = self.depths[top]
+        probabilities = picked(self.probabilities)
+        moves = picked(self.moves)
+        probabilities[0] = moves[0] = None  # the new root is no outcome of a move
+        source_pointers = self.source_pointers
+        if source_pointers is not None:
+            source_pointers = picked(source_pointers)
+        positions = picked(self._positions) if self._positions else []
+        array_nodes = bytearray(picked(self._array_nodes)) if self._array_nodes else bytearray()
+        bare_leaves = bytearray(picked(self._bare_leaves)) if self._bare_leaves else bytearray()
+        return Tree(
+            ids=picked(self.ids),
+            kinds=picked(self.kinds),
+            children=new_children,
+            parents=parents,
+            depths=[depth - offset for depth in picked(self.depths)],
+            values=picked(self.values),
+            evals=picked(self.evals),
+            moves=moves,
+            probabilities=probabilities,
+            players=picked(self.players),
+            utility_size=self.utility_size,
+            source_pointers=source_pointers,
+            _positions=positions,
+            _array_nodes=array_nodes,
+            # the new root's pointer is top's, and the pointers below it go on from there
+            _base=self._base if source_pointers is not None else self.pointer(top),
+            _bare_leaves=bare_leaves,
+        )

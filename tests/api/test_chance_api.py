@@ -77,8 +77,12 @@ def test_maxn_errors(client: FlaskClient) -> None:
     too_big = client.post("/v1/trees/maxn", json={"tree": tree, "max_sum": 5})
     assert too_big.status_code == 422
     assert too_big.get_json()["errors"][0]["pointer"] == "/tree/children/1/value"
-    numbers = client.post("/v1/trees/maxn", json={"tree": [[1, 2]]})
+    # (a shorthand [[1, 2]] is a max^n leaf (1, 2) here: see tests/api/test_maxn_input.py)
+    numbers = client.post(
+        "/v1/trees/maxn", json={"tree": {"children": [{"value": 1}, {"value": 2}]}}
+    )
     assert numbers.status_code == 422
+    assert numbers.get_json()["errors"][0]["pointer"] == "/tree/children/0/value"
     ghost = client.post(
         "/v1/trees/maxn", json={"tree": {"player": 5, "children": [{"value": [1]}]}}
     )

@@ -6,14 +6,11 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from games.errors import InvalidInputError, LimitExceededError
 from games.limits import Limits
 from games.trees.model import LEAF, MAX, MIN
-from games.trees.parser import _TreeBuilder, parse_tree, plain_tree
-from tests.strategies import chance_trees
+from games.trees.parser import parse_tree
 
 
 def test_shorthand_alternates_and_names_by_path() -> None:
@@ -89,68 +86,6 @@ def test_flat_form_matches_nested_form() -> None:
     assert flat.kinds == [MAX, LEAF, MIN, LEAF, LEAF]
     assert flat.values[3] == Fraction(1, 2)
     assert flat.pointer(2) == "/tree/nodes/0"
-
-
-PLAIN_TREES: list[Any] = [
-    [[3, 12, 8], [2, 4, 6], [14, 5, 2]],
-    [2, [-1, 5], [1, 3], 4],
-    {"children": [{"value": 1}, {"children": [[2, 3], {"value": 4}]}, [5]]},
-    [[[[[[1]]]]], 2],
-    # chance nodes and stated kinds are read a level at a time too
-    {
-        "children": [
-            {
-                "kind": "chance",
-                "children": [
-                    {"p": "0.25", "children": [1, 2]},
-                    {"p": 0.75, "kind": "max", "children": [3, [4, 5]]},
-                ],
-            },
-            {"kind": "chance", "children": [6, {"value": 7}, [8]]},
-            {"kind": "min", "children": [{"kind": "leaf", "value": 9}]},
-        ]
-    },
-]
-
-
-@pytest.mark.parametrize("raw", PLAIN_TREES)
-@pytest.mark.parametrize("root", ["max", "min"])
-def test_plain_fast_path_builds_what_the_general_walk_builds(raw: Any, root: str) -> None:
-    fast = plain_tree(raw, root, Limits())
-    assert fast is not None
-    general = _TreeBuilder(root, Limits(), "/tree").build_nested(raw)
-    for name in (
-        "ids",
-        "kinds",
-        "children",
-        "parents",
-        "depths",
-        "values",
-        "evals",
-        "moves",
-        "probabilities",
-        "_bare_leaves",
-    ):
-        assert getattr(fast, name) == getattr(general, name), name
-    assert fast.leaf_count == general.leaf_count == len(general.leaves())
-    for index in range(len(fast)):
-        assert fast.pointer(index) == general.pointer(index)
-
-
-@pytest.mark.parametrize(
-    "raw",
-    [
-        [1, 2.5],
-        [1, "3"],
-        [[1], []],
-        {"id": "a", "children": [1]},
-        [1, {"value": 1, "move": "m"}],
-        [1, True],
-        {"children": [{"value": 1.0}]},
-    ],
-)
-def test_plain_fast_path_declines_anything_else(raw: Any) -> None:
-    assert plain_tree(raw, "max", Limits()) is None
 
 
 def test_decimal_strings_and_numbers_are_exact() -> None:
@@ -444,27 +379,6 @@ BAD_CHANCE: list[tuple[str, Any, str, str]] = [
         "one number per player",
     ),
 ]
-
-
-@given(chance_trees(), st.sampled_from(["max", "min"]))
-def test_level_reader_agrees_with_the_walk_on_random_chance_trees(raw: Any, root: str) -> None:
-    fast = plain_tree(raw, root, Limits())
-    assert fast is not None
-    general = _TreeBuilder(root, Limits(), "/tree").build_nested(raw)
-    for name in ("ids", "kinds", "children", "depths", "values", "probabilities"):
-        assert getattr(fast, name) == getattr(general, name), name
-
-
-def test_leaves_below_follows_reordered_children() -> None:
-    tree = parse_tree([[1, 2], [3, [4, 5]], [6, 7]])
-    reversed_children = [kids[::-1] for kids in tree.children]
-    order = [tree.values[i] for i in tree.leaves_below(0, reversed_children)]
-    assert order == [7, 6, 5, 4, 3, 2, 1]
-    assert [tree.values[i] for i in tree.leaves_below(2)] == [3, 4, 5]
-    uniform = parse_tree([[1, 2], [3, 4]])
-    assert [
-        uniform.values[i] for i in uniform.leaves_below(0, [k[::-1] for k in uniform.children])
-    ] == [4, 3, 2, 1]
 
 
 BAD_INPUT = BAD_TREES + BAD_FLAT + BAD_CHANCE

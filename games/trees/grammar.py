@@ -1,0 +1,148 @@
+"""The rules of the tree grammar that both readers apply.
+
+:mod:`games.trees.level_reader` reads plain trees a level at a time and
+:mod:`games.trees.node_reader` reads any tree node by node; each rule they share
+(which fields a node has, which kinds, how turns pass down, how ids default, what
+a leaf value and a probability may be, how a chance node's probabilities settle,
+the size limits) is written once, here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from typing import Any, Final, cast
+
+from games.errors import LimitExceededError, join_pointer
+from games.limits import Limits, check_exact_size, current_deadline
+from games.numbers import MAX_MAGNITUDE, Exact, normalize, parse_exact
+from games.trees.exact_sums import exact_sum
+from games.trees.model import CHANCE, LEAF, MAX, MIN, PLAYER
+
+NODE_FIELDS: Final = frozenset({"id", "kind", "value", "eval", "move", "children", "p", "player"})
+"""Every field a node object may have."""
+FLAT_FIELDS: Final = frozenset({"root", "nodes"})
+KIND_NAMES: Final = (MAX, MIN, CHANCE, PLAYER, LEAF)
+INTERNAL_KINDS: Final = frozenset({MAX, MIN, CHANCE, PLAYER})
+ROOT_KINDS: Final = (MAX, MIN, PLAYER)
+"""Kinds a caller may give the root when the input states none."""
+EMPTY: Final = range(0)
+"""The children of a leaf."""
+
+HANDOVER: Final = {MAX: MIN, MIN: MAX}
+"""The turn below a node without ``kind``: below MAX comes MIN and below MIN comes MAX;
+chance and max^n nodes pass on the turn they were given (``HANDOVER.get(kind, turn)``),
+so MAX, chance, MIN alternate by default."""
+
+ID_SEPARATOR: Final = "."
+"""A node without an id is named ``<parent id>.<position>`` (see ``ROOT_ID``)."""
+
+PARSE_COST: Final = 8
+"""Units of work charged for reading one numeric string (up to 200 characters)."""
+
+NUMBER_CACHE_SIZE: Final = 65536
+"""Distinct numeric strings remembered per tree (probabilities such as "0.25" repeat)."""
+
+
+def default_id(parent_id: str, position: int) -> str:
+    """The id of a node that states none: its parent's id and its position among siblings."""
+    return f"{parent_id}{ID_SEPARATOR}{position}"
+
+
+def read_number(raw: Any, cache: dict[str, Exact], spend: Callable[[int], None]) -> Exact:
+    """An exact number: an integer within 1e300 as itself, anything else through
+    :func:`games.numbers.parse_exact`, each distinct string once (``cache``).
+
+    :raises InvalidInputError: ``raw`` is not a number; the pointer is empty, for the
+        caller to fill in.
+    """
+    if type(raw) is int and -MAX_MAGNITUDE <= raw <= MAX_MAGNITUDE:
+        return raw
+    if type(raw) is str:
+        known = cache.get(raw)
+        if known is not None:
+            return known
+    spend(PARSE_COST)
+    value = parse_exact(raw, "")
+    if type(raw) is str and len(cache) < NUMBER_CACHE_SIZE:
+        cache[raw] = value
+    return value
+
+
+def within_magnitude(scores: list[Any]) -> bool:
+    """Whether every integer of a level (None elsewhere) is taken as it is by
+    :func:`read_number`: within 1e300."""
+    return (
+        max(filter(None, scores), default=0) <= MAX_MAGNITUDE
+        and min(filter(None, scores), default=0) >= -MAX_MAGNITUDE
+    )
+
+
+def probability_problem(chance: Exact) -> str | None:
+    """Why ``chance`` cannot be a probability, or None when it can."""
+    if chance < 0 or chance > 1:
+        return f"a probability lies in [0, 1], got {chance}"
+    return None
+
+
+def too_many_nodes(limits: Limits, pointer: str) -> LimitExceededError:
+    return LimitExceededError(
+        f"the tree has more than the limit of {limits.max_nodes} nodes", pointer
+    )
+
+
+def too_deep(limits: Limits, pointer: str) -> LimitExceededError:
+    return LimitExceededError(
+        f"the tree is deeper than the limit of {limits.max_depth} plies", pointer
+    )
+
+
+def settle_chance(
+    children: list[range],
+    probabilities: list[Exact | None],
+    chance_nodes: list[int],
+    ids: list[str],
+    pointer: Callable[[int], str],
+) -> tuple[int, int, Exact | None] | None:
+    """Give every outcome of an all-silent chance node the uniform probability and check
+    that stated ones sum to exactly 1.
+
+    Returns None when all is well, else (culprit, chance node, sum): the sum is None
+    when the culprit is an outcome lacking ``p`` among siblings that state it.
+
+    :raises ExactSizeError: the exact sum of one node's probabilities grows past
+        ``Limits.max_exact_digits`` (the pointer, from ``pointer``, is that node's
+        ``children``).
+    """
+    deadline = current_deadline()
+    for node in chance_nodes:
+        kids = children[node]
+        deadline.spend(1)
+        stated = probabilities[kids.start : kids.stop]
+        # (identity tests: == against None would call Fraction.__eq__ for each outcome)
+        missing = [slot for slot, chance in enumerate(stated) if chance is None]
+        if missing:
+            if len(missing) == len(stated):
+                uniform = normalize(Fraction(1, len(kids)))
+                probabilities[kids.start : kids.stop] = [uniform] * len(kids)
+                continue
+            return kids.start + missing[0], node, None
+        total = exact_sum(
+            cast(list[Exact], stated), deadline=deadline, refuse=_refuser(ids, pointer, node)
+        )
+        if total != 1:
+            return node, node, total
+    return None
+
+
+def _refuser(ids: list[str], pointer: Callable[[int], str], node: int) -> Callable[[Exact], None]:
+    """Refuse the probability sum of chance node ``node``, pointing at its children."""
+
+    def refuse(total: Exact) -> None:
+        check_exact_size(
+            total,
+            join_pointer(pointer(node), "children"),
+            f"sum of the probabilities of chance node {ids[node]!r}",
+        )
+
+    return refuse

@@ -1,0 +1,93 @@
+"""The rules both tree readers share, one at a time."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from games.errors import InvalidInputError
+from games.limits import Limits
+from games.numbers import Exact
+from games.trees.grammar import (
+    EMPTY,
+    HANDOVER,
+    PARSE_COST,
+    default_id,
+    probability_problem,
+    read_number,
+    settle_chance,
+    too_deep,
+    too_many_nodes,
+    within_magnitude,
+)
+from games.trees.model import CHANCE, MAX, MIN, PLAYER, ROOT_ID
+
+
+def test_default_ids_follow_the_path() -> None:
+    assert default_id(ROOT_ID, 2) == "root.2"
+    assert default_id("B", 0) == "B.0"
+
+
+def test_turns_alternate_and_pass_through_chance_and_max_n_nodes() -> None:
+    assert HANDOVER.get(MAX, MAX) == MIN
+    assert HANDOVER.get(MIN, MIN) == MAX
+    assert HANDOVER.get(CHANCE, MIN) == MIN
+    assert HANDOVER.get(PLAYER, PLAYER) == PLAYER
+
+
+def test_numbers_are_read_exactly_and_each_string_once() -> None:
+    spent: list[int] = []
+    cache: dict[str, Exact] = {}
+    assert read_number(7, cache, spent.append) == 7
+    assert spent == []  # an integer costs no parse
+    assert read_number("0.1", cache, spent.append) == Fraction(1, 10)
+    assert read_number("0.1", cache, spent.append) == Fraction(1, 10)
+    assert spent == [PARSE_COST]
+    assert read_number(0.5, cache, spent.append) == Fraction(1, 2)
+    with pytest.raises(InvalidInputError) as caught:
+        read_number("nan", cache, spent.append)
+    assert caught.value.errors[0].pointer == ""  # the reader fills in where
+    with pytest.raises(InvalidInputError):
+        read_number(10**301, cache, spent.append)
+
+
+def test_integers_within_1e300_are_taken_as_they_are() -> None:
+    assert within_magnitude([None, 10**300, -(10**300), 3])
+    assert not within_magnitude([None, 10**300 + 1])
+    assert not within_magnitude([-(10**300) - 1])
+
+
+def test_probabilities_lie_in_the_unit_interval() -> None:
+    assert probability_problem(0) is None
+    assert probability_problem(1) is None
+    assert probability_problem(Fraction(3, 2)) == "a probability lies in [0, 1], got 3/2"
+    assert probability_problem(-1) == "a probability lies in [0, 1], got -1"
+
+
+def chance_node(stated: list[Exact | None]) -> tuple[list[range], list[Exact | None]]:
+    """Children and probabilities of a chance node (index 0) over ``len(stated)`` leaves."""
+    count = len(stated)
+    return [range(1, 1 + count)] + [EMPTY] * count, [None, *stated]
+
+
+def test_silent_outcomes_are_equally_likely() -> None:
+    children, probabilities = chance_node([None, None, None])
+    assert settle_chance(children, probabilities, [0], ["c", "a", "b", "d"], str) is None
+    assert probabilities[1:] == [Fraction(1, 3)] * 3
+
+
+def test_stated_probabilities_sum_to_exactly_one() -> None:
+    children, probabilities = chance_node([Fraction(1, 2), Fraction(1, 3), Fraction(1, 6)])
+    assert settle_chance(children, probabilities, [0], ["c", "a", "b", "d"], str) is None
+    short, stated = chance_node([Fraction(1, 2), Fraction(1, 3)])
+    # (culprit, chance node, sum): 1/2 + 1/3 = 5/6
+    assert settle_chance(short, stated, [0], ["c", "a", "b"], str) == (0, 0, Fraction(5, 6))
+    mixed, some = chance_node([Fraction(1, 2), None])
+    assert settle_chance(mixed, some, [0], ["c", "a", "b"], str) == (2, 0, None)
+
+
+def test_limit_errors_name_the_limit() -> None:
+    limits = Limits(max_nodes=10, max_depth=3)
+    assert too_many_nodes(limits, "/tree").message == "the tree has more than the limit of 10 nodes"
+    assert too_deep(limits, "/tree/0").message == "the tree is deeper than the limit of 3 plies"
