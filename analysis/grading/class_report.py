@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from statistics import mean, median
 from typing import Any, Protocol
 
-from analysis.grading.tree_problems import DEFAULT_POINTS, Diagnosis, Grade
+from analysis.grading.results import Diagnosis, Grade
+from analysis.grading.rubric import DEFAULT_POINTS
 from games.errors import FieldError
 from games.limits import current_deadline
 

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from analysis.grading.registry import make_grader
-from analysis.grading.tree_problems import parse_rubric
+from analysis.grading.rubric import parse_rubric
 from games.errors import InvalidInputError
 
 LOTTERIES = {

@@ -12,7 +12,8 @@ from typing import Any
 
 import pytest
 
-from analysis.grading.tree_problems import Grader, parse_rubric
+from analysis.grading.rubric import parse_rubric
+from analysis.grading.tree_problems import Grader
 from games.errors import InvalidInputError
 
 AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]

@@ -13,7 +13,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.grading.tree_problems import Grader, parse_rubric
+from analysis.grading.rubric import parse_rubric
+from analysis.grading.tree_problems import Grader
 from tests.reference import alpha_beta_leaves, leaf_names
 from tests.strategies import shorthand_trees
 

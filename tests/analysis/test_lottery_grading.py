@@ -51,7 +51,7 @@ def test_integers_must_be_exact() -> None:
 
 
 def test_tolerance_rubric() -> None:
-    from analysis.grading.tree_problems import parse_rubric
+    from analysis.grading.rubric import parse_rubric
 
     rubric = parse_rubric({"tolerance": {"mode": "absolute", "amount": 1}})
     assert make_grader(SQRT).grade({"expected_utility": 16}, rubric).score == 1

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from analysis.grading.registry import make_grader
-from analysis.grading.tree_problems import parse_rubric
+from analysis.grading.rubric import parse_rubric
 from games.errors import InvalidInputError
 
 CYCLE = {
@@ -93,7 +93,8 @@ def test_utility_breaking_the_indifference() -> None:
 def test_null_utility_when_one_exists_scores_zero() -> None:
     grade = make_grader(FAIR).grade({"utility": None})
     assert grade.score == 0
-    assert grade.items[0].expected == {"A": "1", "B": "1/2", "C": "0"}
+    assert grade.items[0].expected == {"A": 1, "B": 0.5, "C": 0}
+    assert grade.items[0].expected_exact == {"A": "1", "B": "1/2", "C": "0"}
 
 
 def test_missing_prize_costs() -> None:
