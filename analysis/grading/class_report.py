@@ -73,7 +73,10 @@ def summarize(grades: Mapping[str, Scored]) -> BatchSummary:
         if grade.error is not None:
             share = 0.0
         bins[labels[min(int(share * 10), 9)]] += 1
-    codes = Counter(code for grade in grades.values() for code in {d.code for d in grade.diagnosis})
+    # each code once per student, in the order first met, so that ties keep one order
+    codes = Counter(
+        code for grade in grades.values() for code in dict.fromkeys(d.code for d in grade.diagnosis)
+    )
     return BatchSummary(
         count=len(scores),
         errors=sum(1 for grade in grades.values() if grade.error is not None),
