@@ -10,20 +10,10 @@ from dataclasses import dataclass
 from statistics import mean, median
 from typing import Any, Protocol
 
-from analysis.grading.results import Diagnosis, Grade
+from analysis.grading.results import Diagnosis, FieldScore, Grade
 from analysis.grading.rubric import DEFAULT_POINTS
 from games.errors import FieldError
 from games.limits import current_deadline
-
-
-class FieldScore(Protocol):
-    """What a report reads of one graded field."""
-
-    @property
-    def field(self) -> str: ...
-
-    @property
-    def score(self) -> float: ...
 
 
 class Scored(Protocol):

@@ -79,7 +79,8 @@ def _numbers_and_exact(value: Any) -> tuple[Any, Any]:
 
 @dataclass(frozen=True, slots=True)
 class FieldScore:
-    """The score of one field of an answer."""
+    """The score of one field of an answer: what a report reads, and what a full item
+    (:class:`GradedItem`) and a batch item (``registry.BatchItem``) share."""
 
     field: str
     score: float
