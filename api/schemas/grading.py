@@ -8,6 +8,7 @@ that a field added to a result dataclass never reaches the API unannounced.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from flask import current_app
@@ -244,6 +245,28 @@ class GradeBatchResultSchema(Schema):
         keys=fields.String(), values=fields.Nested(BatchGradeSchema), required=True
     )
     summary = fields.Nested(GradeSummarySchema, required=True)
+
+
+def dump_batch(key: dict[str, Any], results: Mapping[str, Any], summary: Any) -> dict[str, Any]:
+    """:class:`GradeBatchResultSchema`'s dump, fast: each student's grade is written field by
+    field with the names the schemas declare (marshmallow's own dump of 5,000 students
+    would take seconds), so that nothing the schemas do not name is sent."""
+    grade_names = [n for n in BatchGradeSchema().fields if n not in ("items", "diagnosis", "error")]
+    item_names = list(BatchItemSchema().fields)
+    diagnosis_names = list(DiagnosisSchema().fields)
+    error_names = list(AnswerErrorSchema().fields)
+    written = {}
+    for student, grade in results.items():
+        entry = {name: getattr(grade, name) for name in grade_names}
+        entry["items"] = [{n: getattr(item, n) for n in item_names} for item in grade.items]
+        entry["diagnosis"] = [{n: getattr(d, n) for n in diagnosis_names} for d in grade.diagnosis]
+        error = grade.error
+        entry["error"] = None if error is None else {n: getattr(error, n) for n in error_names}
+        written[student] = entry
+    body: dict[str, Any] = GradeBatchResultSchema(exclude=("results",)).dump(
+        {"key": key, "summary": summary}
+    )
+    return {"key": body["key"], "results": written, "summary": body["summary"]}
 
 
 class GenerateRequestSchema(Schema):

@@ -19,6 +19,7 @@ from api.schemas.grading import (
     GradeBatchResultSchema,
     GradeRequestSchema,
     GradeResultSchema,
+    dump_batch,
 )
 from games.limits import active_limits
 
@@ -84,8 +85,7 @@ def grade_batch_view() -> Response:
         best = request.accept_mimetypes.best_match(["application/json", "text/csv"])
         if best == "text/csv":
             return Response(grades_csv(graded.results), mimetype="text/csv")
-        body = {"key": graded.key, "results": graded.results, "summary": summarize(graded.results)}
-        return json_response(GradeBatchResultSchema().dump(body))
+        return json_response(dump_batch(graded.key, graded.results, summarize(graded.results)))
 
 
 @bp.post("/problems/generate")

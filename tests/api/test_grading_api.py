@@ -8,11 +8,15 @@ import io
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
+from analysis.grading.class_report import summarize
 from analysis.grading.problem_generator import GeneratedProblem, generate_problem
 from analysis.grading.registry import BatchGrade, BatchGrades, grade_batch, make_grader
 from analysis.grading.results import Grade, GradedItem
+from analysis.grading.rubric import Rubric
+from api.schemas.grading import GradeBatchResultSchema, dump_batch
 from api.views import grading as views
 
 AIMA = {"type": "alphabeta", "tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]]}
@@ -324,3 +328,12 @@ def test_a_new_attribute_never_reaches_the_response(
     loud = [client.post(path, json=body).json for path, body in requests]
     assert loud == plain
     assert "internal" not in str(loud)
+
+
+def test_fast_batch_dump_is_the_schema_dump(app: Flask) -> None:
+    answers = {"ada": {"value": 2, "pruned_leaves": ["root.1.1"]}, "bob": {"value": "x"}}
+    with app.app_context():
+        graded = grade_batch(make_grader(AIMA), answers, Rubric())
+    summary = summarize(graded.results)
+    body = {"key": graded.key, "results": graded.results, "summary": summary}
+    assert dump_batch(graded.key, graded.results, summary) == GradeBatchResultSchema().dump(body)
