@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from analysis.grading.preference_problems import PreferenceGrader
 from analysis.grading.registry import make_grader
 from analysis.grading.rubric import parse_rubric
 from games.errors import InvalidInputError
@@ -125,3 +126,10 @@ def test_malformed_with_pointer(problem: dict[str, Any], answer: Any, pointer: s
     with pytest.raises(InvalidInputError) as caught:
         make_grader(problem).grade(answer)
     assert caught.value.errors[0].pointer == pointer
+
+
+def test_preference_grader_directly() -> None:
+    # A > B > C > A: no expected utility reproduces a strict cycle, so null is right
+    (item,) = PreferenceGrader(CYCLE).grade({"utility": None}).items
+    assert (item.score, item.expected) == (2, None)
+    assert item.feedback == "correct: no expected utility reproduces these statements"
