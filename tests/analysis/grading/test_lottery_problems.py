@@ -99,7 +99,7 @@ def test_lottery_grader_writes_exact_values_beside_numbers() -> None:
     )
     emv, ce = grader.grade({"emv": "1/3", "certainty_equivalent": 0.3}).items
     assert emv.correct and (emv.expected, emv.expected_exact) == (1 / 3, "1/3")
-    # 0.3 is not 1/3 rounded to one decimal... it is: |0.3 - 1/3| <= 0.05
+    # 0.3 is 1/3 correctly rounded to the one decimal written: |0.3 - 1/3| <= 0.05
     assert ce.correct
     # sqrt(3) - 1 is irrational: a JSON number only
     (log_ce,) = LotteryGrader(LOG).grade({"certainty_equivalent": 0.732}).items
