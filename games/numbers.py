@@ -198,8 +198,11 @@ Number: TypeAlias = Exact | float | Irrational
 irrational exact value."""
 
 
-Numbers: TypeAlias = "Sequence[Number | Numbers] | Mapping[str, Number | Numbers]"
-"""A list, tuple or string-keyed map of numbers, possibly nested."""
+Label: TypeAlias = str | bool | None
+"""A JSON value that is not a number (a strategy's name, a flag, null): written as is."""
+
+Numbers: TypeAlias = "Sequence[Number | Label | Numbers] | Mapping[str, Number | Label | Numbers]"
+"""A list, tuple or string-keyed map of numbers (and labels among them), possibly nested."""
 
 
 def put_number(target: dict[str, Any], name: str, value: Number | None) -> None:
@@ -227,7 +230,8 @@ def put_number(target: dict[str, Any], name: str, value: Number | None) -> None:
 def put_numbers(target: dict[str, Any], name: str, values: Numbers) -> None:
     """Write a list, tuple or map of numbers (nested to any depth) as ``name`` and ``name_exact``.
 
-    ``name`` holds the JSON numbers in the same shape (tuples become lists). When any
+    ``name`` holds the JSON numbers in the same shape (tuples become lists); strings,
+    booleans and nulls among them are written as they are, in both. When any
     entry is not written exactly, ``name_exact`` holds the whole structure again with
     every entry as its exact string (integers too, so it can be read on its own);
     otherwise it is left out. The rule is the one of :func:`put_number`, applied to
@@ -260,15 +264,17 @@ def read_exact_form(approx: float, text: str | None) -> Number:
 _RATIONAL_TEXT = re.compile(r"(-?\d+)(?:/(\d+))?")
 
 
-def _number(value: Number) -> int | float:
-    if isinstance(value, float):
+def _number(value: Number | Label) -> int | float | Label:
+    if value is None or isinstance(value, str | bool | float):
         return value
     if isinstance(value, Irrational):
         return value.approx
     return to_float(value)
 
 
-def _text(value: Number) -> str:
+def _text(value: Number | Label) -> str | Label:
+    if value is None or isinstance(value, str | bool):
+        return value
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, Irrational):
@@ -279,8 +285,8 @@ def _text(value: Number) -> str:
     return text
 
 
-def _is_exact(value: Number) -> bool:
-    if isinstance(value, float):
+def _is_exact(value: Number | Label) -> bool:
+    if value is None or isinstance(value, str | bool | float):
         return True
     if isinstance(value, Irrational):
         return False

@@ -59,15 +59,9 @@ def test_core_source_never_names_the_web_layer(package: str) -> None:
             assert module.split(".")[0] not in ("flask", "api", "marshmallow"), (path, module)
 
 
-# being untangled: the tree grader and its diagnosis still call each other
-UNTANGLING = {"analysis/grading/tree_problems.py", "analysis/grading/diagnosis.py"}
-
-
 @pytest.mark.parametrize("package", (*CORE, "api"))
 def test_no_import_hides_inside_a_function(package: str) -> None:
     for path in (ROOT / package).rglob("*.py"):
-        if str(path.relative_to(ROOT)) in UNTANGLING:
-            continue
         for module, at_top in imported_modules(path):
             ours = module.split(".")[0] in (*CORE, "api")
             assert at_top or not ours, (

@@ -25,10 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from analysis.equilibria.pure import pure_nash_equilibria
+from analysis.grading.answers import number_json
 from analysis.grading.class_report import grades_csv, gradescope_results, summarize
 from analysis.grading.lottery_problems import LotteryGrader
 from analysis.grading.registry import make_grader
-from analysis.grading.tree_problems import Grade, number_json, parse_rubric
+from analysis.grading.results import Grade
+from analysis.grading.rubric import parse_rubric
 from analysis.trees.json_output import solution_json
 from analysis.trees.solve import solve_tree
 from games.errors import InvalidInputError

@@ -10,19 +10,10 @@ from dataclasses import dataclass
 from statistics import mean, median
 from typing import Any, Protocol
 
-from analysis.grading.tree_problems import DEFAULT_POINTS, Diagnosis, Grade
+from analysis.grading.results import Diagnosis, FieldScore, Grade
+from analysis.grading.rubric import DEFAULT_POINTS
 from games.errors import FieldError
 from games.limits import current_deadline
-
-
-class FieldScore(Protocol):
-    """What a report reads of one graded field."""
-
-    @property
-    def field(self) -> str: ...
-
-    @property
-    def score(self) -> float: ...
 
 
 class Scored(Protocol):
@@ -72,7 +63,10 @@ def summarize(grades: Mapping[str, Scored]) -> BatchSummary:
         if grade.error is not None:
             share = 0.0
         bins[labels[min(int(share * 10), 9)]] += 1
-    codes = Counter(code for grade in grades.values() for code in {d.code for d in grade.diagnosis})
+    # each code once per student, in the order first met, so that ties keep one order
+    codes = Counter(
+        code for grade in grades.values() for code in dict.fromkeys(d.code for d in grade.diagnosis)
+    )
     return BatchSummary(
         count=len(scores),
         errors=sum(1 for grade in grades.values() if grade.error is not None),

@@ -12,15 +12,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from analysis.grading.tree_problems import (
-    DEFAULT_POINTS,
-    Diagnosis,
-    Grade,
-    GradedItem,
-    Rubric,
-    answer_object,
-    graded_item,
-)
+from analysis.grading.answers import FieldsAnswerGrader
+from analysis.grading.results import NONE, Diagnosis, Expected, GradedItem, graded_item
+from analysis.grading.rubric import Rubric
 from games.errors import InvalidInputError, LimitExceededError, join_pointer
 from games.limits import current_deadline
 from games.numbers import Exact, parse_exact
@@ -30,8 +24,11 @@ from utility.lottery import Lottery, parse_lottery
 CONSISTENCY_FIELDS = ("consistent", "witness")
 
 
-class ConsistencyGrader:
+class ConsistencyGrader(FieldsAnswerGrader):
     """Grades answers to one EU-consistency problem; the LP is solved once."""
+
+    fields = CONSISTENCY_FIELDS
+    kind = "EU-consistency"
 
     def __init__(self, raw: dict[str, Any]) -> None:
         for name in raw:
@@ -71,31 +68,23 @@ class ConsistencyGrader:
         deadline.check()
         self.prizes = self.result.prizes
 
-    def grade(
-        self,
-        raw_answer: Any,
-        rubric: Rubric | None = None,
-        diagnose: bool = True,
-        pointer: str = "/answer",
-    ) -> Grade:
-        rubric = rubric or Rubric()
-        raw_answer = answer_object(raw_answer, CONSISTENCY_FIELDS, "EU-consistency", pointer)
-        claimed = raw_answer.get("consistent")
-        if "consistent" in raw_answer and type(claimed) is not bool:
+    def grade_fields(
+        self, answer: dict[str, Any], rubric: Rubric, diagnose: bool, pointer: str
+    ) -> tuple[list[GradedItem], list[Diagnosis]]:
+        claimed = answer.get("consistent")
+        if "consistent" in answer and type(claimed) is not bool:
             raise InvalidInputError(
                 f"consistent must be true or false, got {claimed!r}",
                 join_pointer(pointer, "consistent"),
             )
         items: list[GradedItem] = []
-        if "consistent" in raw_answer or "consistent" in rubric.required:
+        if rubric.wants("consistent", answer):
             items.append(self._grade_claim(claimed, rubric))
-        if "witness" in raw_answer or "witness" in rubric.required:
-            raw = raw_answer.get("witness")
+        if rubric.wants("witness", answer):
+            raw = answer.get("witness")
             witness = self._witness(raw, join_pointer(pointer, "witness"))
-            items.append(self._grade_witness(witness, raw, "witness" in raw_answer, rubric))
-        found = self._diagnose(claimed) if diagnose else []
-        total = sum(item.score for item in items)
-        return Grade(total, sum(item.max_score for item in items), items, found)
+            items.append(self._grade_witness(witness, raw, "witness" in answer, rubric))
+        return items, self._diagnose(claimed) if diagnose else []
 
     def _witness(self, raw: Any, pointer: str) -> dict[Exact, Fraction] | None:
         if raw is None:
@@ -116,44 +105,49 @@ class ConsistencyGrader:
             values[prize] = Fraction(parse_exact(entry, where))
         return values
 
-    def _example(self) -> dict[str, str] | None:
+    def _example(self) -> dict[str, Fraction | float] | None:
+        """Our witness, prize -> utility (prizes written as JSON keys; a float when the LP's
+        answer could not be made exact), or ``None``."""
         witness = self.result.witness
         if witness is None:
             return None
-        return {str(x): str(v) for x, v in zip(self.prizes, witness, strict=True)}
+        return {str(x): v for x, v in zip(self.prizes, witness, strict=True)}
+
+    def _example_text(self) -> str:
+        example = self._example()
+        if example is None:
+            return "None"
+        return str({prize: str(utility) for prize, utility in example.items()})
 
     def _grade_claim(self, claimed: bool | None, rubric: Rubric) -> GradedItem:
-        points = rubric.points.get("consistent", DEFAULT_POINTS["consistent"])
         expected = self.result.consistent
         if claimed is None:
             feedback = "not given"
         elif claimed == expected:
             feedback = "correct"
         elif expected:
-            feedback = f"an expected utility explains every choice, e.g. {self._example()}"
+            feedback = f"an expected utility explains every choice, e.g. {self._example_text()}"
         else:
             feedback = "no expected utility explains these choices (see the diagnosis)"
         right = Fraction(1 if claimed == expected else 0)
-        return graded_item("consistent", points, right, rubric, expected, claimed, feedback)
+        return graded_item("consistent", right, rubric, Expected(expected), claimed, feedback)
 
     def _grade_witness(
         self, witness: dict[Exact, Fraction] | None, raw: Any, present: bool, rubric: Rubric
     ) -> GradedItem:
-        points = rubric.points.get("witness", DEFAULT_POINTS["witness"])
-        example = self._example()
+        example = Expected.of(self._example())
         if witness is None:
             if present and not self.result.consistent:
                 return graded_item(
                     "witness",
-                    points,
                     Fraction(1),
                     rubric,
-                    None,
+                    NONE,
                     raw,
                     "correct: no utility explains these choices",
                 )
-            note = "not given" if not present else f"a witness exists, e.g. {example}"
-            return graded_item("witness", points, Fraction(0), rubric, example, raw, note)
+            note = "not given" if not present else f"a witness exists, e.g. {self._example_text()}"
+            return graded_item("witness", Fraction(0), rubric, example, raw, note)
         missing = sorted(x for x in self.prizes if x not in witness)
         broken: list[int] = []
         notes = []
@@ -188,7 +182,6 @@ class ConsistencyGrader:
         fraction = Fraction(constraints - len(broken), constraints)
         return graded_item(
             "witness",
-            points,
             fraction,
             rubric,
             example,
@@ -214,7 +207,7 @@ class ConsistencyGrader:
             return [
                 Diagnosis(
                     "spurious_eu_violation",
-                    f"an expected utility explains every choice: {self._example()}",
+                    f"an expected utility explains every choice: {self._example_text()}",
                 )
             ]
         return []

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from analysis.grading.answer_key import (
     AnswerKey,
@@ -25,6 +25,10 @@ from analysis.grading.answer_key import (
     maxn_key,
     minimax_key,
 )
+from analysis.grading.answers import Answer
+from analysis.grading.results import Diagnosis
+from analysis.grading.rubric import Rubric
+from analysis.grading.scoring import score_answer
 from analysis.trees.alpha_beta import AlphaBetaResult
 from analysis.trees.horizon import horizon
 from analysis.trees.solve import solve_tree
@@ -32,9 +36,6 @@ from games.errors import ArbiterError, LimitExceededError
 from games.limits import current_deadline
 from games.numbers import Exact
 from games.trees.model import CHANCE, MAX, MIN, Tree
-
-if TYPE_CHECKING:
-    from analysis.grading.tree_problems import Answer, Diagnosis, Grader, Rubric
 
 MAX_DIAGNOSED_NODES = 20_000
 
@@ -54,6 +55,30 @@ MESSAGES = {
     "uniform_chance": "averaged the outcomes of chance nodes instead of weighting them by "
     "their probabilities",
 }
+
+
+class Grader(Protocol):
+    """What the diagnosis reads of a tree grader (:class:`analysis.grading.tree_problems.Grader`):
+    the problem, its key, the traced alpha-beta run and the children within the depth."""
+
+    @property
+    def problem(self) -> TreeProblem: ...
+
+    @property
+    def tree(self) -> Tree: ...
+
+    @property
+    def key(self) -> AnswerKey: ...
+
+    @property
+    def traced(self) -> AlphaBetaResult | None: ...
+
+    @property
+    def children(self) -> Sequence[Sequence[int]]: ...
+
+    def variants(self) -> list[tuple[str, str, AnswerKey]]:
+        """``(code, message, key)`` of each mistaken convention (:func:`mistaken_keys`)."""
+        ...
 
 
 def _flip(tree: Tree) -> Tree:
@@ -195,8 +220,6 @@ def _differs(key: AnswerKey, correct: AnswerKey) -> bool:
 
 
 def _fit(grader: Grader, key: AnswerKey, answer: Answer, rubric: Rubric) -> Fraction:
-    from analysis.grading.tree_problems import score_answer
-
     items = score_answer(grader.tree, key, answer, rubric)
     most = sum(item.max_score for item in items)
     return Fraction(sum(item.score for item in items)) / Fraction(most) if most else Fraction(0)
@@ -204,8 +227,6 @@ def _fit(grader: Grader, key: AnswerKey, answer: Answer, rubric: Rubric) -> Frac
 
 def diagnose(grader: Grader, answer: Answer, rubric: Rubric) -> list[Diagnosis]:
     """The mistakes that explain ``answer`` best, then where it leaves the correct trace."""
-    from analysis.grading.tree_problems import Diagnosis
-
     # partial credit on, so that a closer fit always scores higher
     fair = dataclasses.replace(rubric, partial_credit=True, required=())
     baseline = _fit(grader, grader.key, answer, fair)
@@ -233,8 +254,6 @@ def diagnose(grader: Grader, answer: Answer, rubric: Rubric) -> list[Diagnosis]:
 
 
 def _pruned_leaf_evaluated(grader: Grader, answer: Answer) -> list[Diagnosis]:
-    from analysis.grading.tree_problems import Diagnosis
-
     key = grader.key
     if key.pruned_leaves is None or not (answer.evaluated_leaves or answer.nodes):
         return []
@@ -302,8 +321,6 @@ def _reached(grader: Grader, node: int) -> bool:
 
 def first_departure(grader: Grader, answer: Answer) -> Diagnosis | None:
     """The first step of the correct alpha-beta trace that the answer contradicts."""
-    from analysis.grading.tree_problems import Diagnosis
-
     result = grader.traced
     if result is None or result.trace is None:
         return _first_wrong_value(grader, answer)
@@ -362,8 +379,6 @@ def first_departure(grader: Grader, answer: Answer) -> Diagnosis | None:
 def _first_wrong_value(grader: Grader, answer: Answer) -> Diagnosis | None:
     """Minimax and expectimax: the first node, children before parents and left to right,
     whose value the answer gets wrong, with how it is backed up."""
-    from analysis.grading.tree_problems import Diagnosis
-
     nodes = answer.nodes
     if not nodes or len(grader.tree) > MAX_DIAGNOSED_NODES:
         return None

@@ -12,15 +12,9 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Final
 
-from analysis.grading.tree_problems import (
-    DEFAULT_POINTS,
-    Diagnosis,
-    Grade,
-    GradedItem,
-    Rubric,
-    answer_object,
-    graded_item,
-)
+from analysis.grading.answers import FieldsAnswerGrader
+from analysis.grading.results import Diagnosis, Expected, GradedItem, graded_item
+from analysis.grading.rubric import Rubric
 from games.errors import InvalidInputError, join_pointer
 from games.limits import current_deadline
 from games.numbers import Exact, parse_exact
@@ -42,8 +36,11 @@ def _decimals(raw: Any) -> int:
     return len(text.split(".")[1].strip())
 
 
-class LotteryGrader:
+class LotteryGrader(FieldsAnswerGrader):
     """Grades answers to one lottery problem; the lottery is evaluated once."""
+
+    fields = LOTTERY_FIELDS
+    kind = "lottery"
 
     def __init__(self, raw: dict[str, Any]) -> None:
         for name in raw:
@@ -83,17 +80,11 @@ class LotteryGrader:
             1, 2 * 10**places
         ) + Fraction(1, 10**12)
 
-    def grade(
-        self,
-        raw_answer: Any,
-        rubric: Rubric | None = None,
-        diagnose: bool = True,
-        pointer: str = "/answer",
-    ) -> Grade:
-        rubric = rubric or Rubric()
-        raw_answer = answer_object(raw_answer, LOTTERY_FIELDS, "lottery", pointer)
+    def grade_fields(
+        self, answer: dict[str, Any], rubric: Rubric, diagnose: bool, pointer: str
+    ) -> tuple[list[GradedItem], list[Diagnosis]]:
         given: dict[str, Any] = {}
-        for name, raw in raw_answer.items():
+        for name, raw in answer.items():
             where = join_pointer(pointer, name)
             if name == "attitude":
                 if raw not in ATTITUDES:
@@ -101,32 +92,31 @@ class LotteryGrader:
                 given[name] = raw
             else:
                 given[name] = parse_exact(raw, where)
-        items: list[GradedItem] = []
-        for name in LOTTERY_FIELDS:
-            if name in given or name in rubric.required:
-                items.append(self._item(name, given.get(name), raw_answer.get(name), rubric))
-        found = self._diagnose(given, raw_answer, rubric) if diagnose else []
-        total = sum(item.score for item in items)
-        return Grade(total, sum(item.max_score for item in items), items, found)
+        items = [
+            self._item(name, given.get(name), answer.get(name), rubric)
+            for name in LOTTERY_FIELDS
+            if rubric.wants(name, given)
+        ]
+        return items, self._diagnose(given, answer, rubric) if diagnose else []
 
     def _item(self, name: str, given: Any, raw: Any, rubric: Rubric) -> GradedItem:
-        points = rubric.points.get(name, DEFAULT_POINTS[name])
         if name == "attitude":
-            expected: Any = self.result.attitude
-            right = given == expected
+            expected = Expected(self.result.attitude)
+            shown: Any = self.result.attitude
+            right = given == self.result.attitude
         else:
             exact, approximate = self.expected(name)
-            expected = str(exact) if exact is not None else approximate
+            # an irrational value has no exact form: its float is all there is
+            expected = Expected.of(exact if exact is not None else approximate)
+            shown = exact if exact is not None else approximate
             right = given is not None and self.matches(name, given, raw, rubric)
         if given is None:
             feedback = "not given"
         elif right:
             feedback = "correct"
         else:
-            feedback = f"{name.replace('_', ' ')} is {expected}, not {raw}"
-        return graded_item(
-            name, points, Fraction(1 if right else 0), rubric, expected, raw, feedback
-        )
+            feedback = f"{name.replace('_', ' ')} is {shown}, not {raw}"
+        return graded_item(name, Fraction(1 if right else 0), rubric, expected, raw, feedback)
 
     def _diagnose(self, given: dict[str, Any], raw: Any, rubric: Rubric) -> list[Diagnosis]:
         found = []

@@ -16,31 +16,26 @@ from typing import Any
 
 from analysis.equilibria.pure import best_response_masks, pure_nash_equilibria
 from analysis.equilibria.vertex_enumeration import extreme_equilibria
-from analysis.grading.tree_problems import (
-    DEFAULT_POINTS,
-    Diagnosis,
-    Grade,
-    GradedItem,
-    Rubric,
-    answer_object,
-    graded_item,
-    number_json,
-)
-from games.errors import ArbiterError, FieldError, InvalidInputError, TimeLimitError, join_pointer
+from analysis.grading.answers import FieldsAnswerGrader, under_problem
+from analysis.grading.results import Diagnosis, Expected, GradedItem, f1_fraction, graded_item
+from analysis.grading.rubric import Rubric
+from games.errors import ArbiterError, InvalidInputError, join_pointer
 from games.limits import current_deadline
 from games.matrices.model import NormalFormGame
 from games.matrices.parser import MatrixLimits, parse_game
-from games.numbers import normalize, parse_exact
+from games.numbers import parse_exact
 
 MATRIX_FIELDS = ("pure_equilibria", "equilibria")
-EQUILIBRIA_POINTS = DEFAULT_POINTS["pure_equilibria"]
 
 Profile = tuple[int, ...]
 Mixed = tuple[tuple[Fraction, ...], tuple[Fraction, ...]]
 
 
-class MatrixGrader:
+class MatrixGrader(FieldsAnswerGrader):
     """Grades answers to one matrix problem; the equilibria are found once."""
+
+    fields = MATRIX_FIELDS
+    kind = "matrix"
 
     def __init__(self, raw: dict[str, Any], limits: MatrixLimits | None = None) -> None:
         deadline = current_deadline()
@@ -60,11 +55,8 @@ class MatrixGrader:
                 )
             try:
                 found = extreme_equilibria(self.game, deadline=current_deadline()).equilibria
-            except TimeLimitError:
-                raise  # the request's deadline: it points at no field
             except ArbiterError as error:
-                moved = [FieldError(f"/problem{e.pointer}", e.message) for e in error.errors]
-                raise type(error)(error.message, moved[0].pointer, moved) from None
+                raise under_problem(error) from None
             self._mixed = [
                 (tuple(Fraction(p) for p in e.row), tuple(Fraction(p) for p in e.col))
                 for e in found
@@ -97,33 +89,26 @@ class MatrixGrader:
     def _name(self, profile: Profile) -> str:
         return "(" + ", ".join(self.game.profile_labels(profile)) + ")"
 
-    def grade(
-        self,
-        raw_answer: Any,
-        rubric: Rubric | None = None,
-        diagnose: bool = True,
-        pointer: str = "/answer",
-    ) -> Grade:
-        rubric = rubric or Rubric()
-        raw_answer = answer_object(raw_answer, MATRIX_FIELDS, "matrix", pointer)
+    def grade_fields(
+        self, answer: dict[str, Any], rubric: Rubric, diagnose: bool, pointer: str
+    ) -> tuple[list[GradedItem], list[Diagnosis]]:
         items: list[GradedItem] = []
         found: list[Diagnosis] = []
-        raw = raw_answer.get("pure_equilibria")
-        if raw is not None or "pure_equilibria" in rubric.required:
+        if rubric.wants("pure_equilibria", answer):
+            raw = answer.get("pure_equilibria")
             listed = self._listed(raw, f"{pointer}/pure_equilibria")
             items.append(self._grade_equilibria(listed, raw, rubric))
             if diagnose:
                 found = self._diagnose(listed)
-        raw = raw_answer.get("equilibria")
-        if raw is not None or "equilibria" in rubric.required:
+        if rubric.wants("equilibria", answer):
+            raw = answer.get("equilibria")
             where = join_pointer(pointer, "equilibria")
             expected = self.mixed(where)
             given = self._mixtures(raw, where)
             items.append(self._grade_mixed(expected, given, raw, rubric))
             if diagnose:
                 found += self._diagnose_mixed(expected, given, rubric)
-        total = sum(item.score for item in items)
-        return Grade(total, sum(item.max_score for item in items), items, found)
+        return items, found
 
     def _listed(self, raw: Any, pointer: str) -> list[Profile]:
         if raw is None:
@@ -134,12 +119,9 @@ class MatrixGrader:
         return [self._profile(entry, f"{pointer}/{i}") for i, entry in enumerate(raw)]
 
     def _grade_equilibria(self, listed: list[Profile], raw: Any, rubric: Rubric) -> GradedItem:
-        points = rubric.points.get("pure_equilibria", EQUILIBRIA_POINTS)
         current_deadline().spend(len(listed) + len(self.equilibria))
         wanted, given = set(self.equilibria), set(listed)
-        matched = len(wanted & given)
-        total = len(wanted) + len(given)
-        fraction = Fraction(2 * matched, total) if total else Fraction(1)
+        fraction = f1_fraction(len(wanted & given), len(wanted), len(given))
         missing = [self._name(p) for p in self.equilibria if p not in given]
         extra = [self._name(p) for p in sorted(given - wanted)]
         notes = []
@@ -149,10 +131,9 @@ class MatrixGrader:
             notes.append("not equilibria: " + ", ".join(extra))
         return graded_item(
             "pure_equilibria",
-            points,
             fraction,
             rubric,
-            [list(p) for p in self.equilibria],
+            Expected([list(p) for p in self.equilibria]),
             raw,
             "; ".join(notes) or "correct",
             missing,
@@ -206,7 +187,6 @@ class MatrixGrader:
     def _grade_mixed(
         self, expected: list[Mixed], given: list[Mixed], raw: Any, rubric: Rubric
     ) -> GradedItem:
-        points = rubric.points.get("equilibria", DEFAULT_POINTS["equilibria"])
         distinct = list(dict.fromkeys(given))
         unmatched = list(expected)
         extra: list[Mixed] = []
@@ -221,8 +201,7 @@ class MatrixGrader:
             else:
                 unmatched.remove(match)
         matched = len(expected) - len(unmatched)
-        total = len(expected) + len(distinct)
-        fraction = Fraction(2 * matched, total) if total else Fraction(1)
+        fraction = f1_fraction(matched, len(expected), len(distinct))
         missing = [self._mixed_name(e) for e in unmatched]
         wrong = [self._mixed_name(e) for e in extra]
         notes = []
@@ -235,16 +214,9 @@ class MatrixGrader:
                 notes.append(f"not an equilibrium: {self._mixed_name(profile)}")
         return graded_item(
             "equilibria",
-            points,
             fraction,
             rubric,
-            [
-                {
-                    "row": [number_json(normalize(p)) for p in row],
-                    "col": [number_json(normalize(p)) for p in col],
-                }
-                for row, col in expected
-            ],
+            Expected.of([{"row": list(row), "col": list(col)} for row, col in expected]),
             raw,
             "; ".join(notes) or "correct",
             missing,

@@ -13,22 +13,10 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from analysis.grading.tree_problems import (
-    DEFAULT_POINTS,
-    Diagnosis,
-    Grade,
-    GradedItem,
-    Rubric,
-    answer_object,
-    graded_item,
-)
-from games.errors import (
-    ArbiterError,
-    FieldError,
-    InvalidInputError,
-    TimeLimitError,
-    join_pointer,
-)
+from analysis.grading.answers import FieldsAnswerGrader, under_problem
+from analysis.grading.results import NONE, Diagnosis, Expected, GradedItem, graded_item
+from analysis.grading.rubric import Rubric
+from games.errors import ArbiterError, InvalidInputError, join_pointer
 from games.limits import current_deadline
 from games.numbers import parse_exact
 from utility.axioms import (
@@ -43,17 +31,11 @@ from utility.preferences import PreferenceProblem, Statement, parse_problem
 PREFERENCE_FIELDS = ("axioms", "utility")
 
 
-def _under_problem(error: ArbiterError) -> ArbiterError:
-    """The same error with its pointers moved under ``/problem`` (the deadline, which
-    points at no field, as it is)."""
-    if isinstance(error, TimeLimitError):
-        return error
-    moved = [FieldError(f"/problem{e.pointer}", e.message) for e in error.errors]
-    return type(error)(error.message, moved[0].pointer, moved)
-
-
-class PreferenceGrader:
+class PreferenceGrader(FieldsAnswerGrader):
     """Grades answers to one preference problem; the axioms are checked once."""
+
+    fields = PREFERENCE_FIELDS
+    kind = "preference"
 
     def __init__(self, raw: dict[str, Any]) -> None:
         for name in raw:
@@ -79,35 +61,28 @@ class PreferenceGrader:
             deadline.check()
         except ArbiterError as error:
             deadline.check()  # an LP stopped by the deadline is the deadline's doing
-            raise _under_problem(error) from None
+            raise under_problem(error) from None
         self.representable = consistency.consistent
-        self.example: dict[str, str] | None = None
+        # one utility that reproduces the statements (a float where the LP's is not exact)
+        self.example: dict[str, Fraction | float] | None = None
         if consistency.witness is not None:
             self.example = {
-                self.problem.prizes[int(k)]: str(v)
+                self.problem.prizes[int(k)]: v
                 for k, v in zip(consistency.prizes, consistency.witness, strict=True)
             }
 
-    def grade(
-        self,
-        raw_answer: Any,
-        rubric: Rubric | None = None,
-        diagnose: bool = True,
-        pointer: str = "/answer",
-    ) -> Grade:
-        rubric = rubric or Rubric()
-        raw_answer = answer_object(raw_answer, PREFERENCE_FIELDS, "preference", pointer)
+    def grade_fields(
+        self, answer: dict[str, Any], rubric: Rubric, diagnose: bool, pointer: str
+    ) -> tuple[list[GradedItem], list[Diagnosis]]:
         items: list[GradedItem] = []
-        if "axioms" in raw_answer or "axioms" in rubric.required:
-            given = self._axioms(raw_answer.get("axioms"), join_pointer(pointer, "axioms"))
-            items.append(self._grade_axioms(given, raw_answer.get("axioms"), rubric))
-        if "utility" in raw_answer or "utility" in rubric.required:
-            raw = raw_answer.get("utility")
+        if rubric.wants("axioms", answer):
+            given = self._axioms(answer.get("axioms"), join_pointer(pointer, "axioms"))
+            items.append(self._grade_axioms(given, answer.get("axioms"), rubric))
+        if rubric.wants("utility", answer):
+            raw = answer.get("utility")
             utility = self._utility(raw, join_pointer(pointer, "utility"))
-            items.append(self._grade_utility(utility, raw, "utility" in raw_answer, rubric))
-        total = sum(item.score for item in items)
-        found: list[Diagnosis] = []
-        return Grade(total, sum(item.max_score for item in items), items, found)
+            items.append(self._grade_utility(utility, raw, "utility" in answer, rubric))
+        return items, []  # no mistaken conventions are recognised here yet
 
     # -- reading the answer --------------------------------------------------------
 
@@ -147,7 +122,6 @@ class PreferenceGrader:
     # -- scoring -------------------------------------------------------------------
 
     def _grade_axioms(self, given: dict[str, bool], raw: Any, rubric: Rubric) -> GradedItem:
-        points = rubric.points.get("axioms", DEFAULT_POINTS["axioms"])
         results = self.report.axioms
         wrong = [name for name in AXIOMS if name in given and given[name] != results[name].holds]
         missing = [name for name in AXIOMS if name not in given]
@@ -161,10 +135,9 @@ class PreferenceGrader:
             notes.append("not answered: " + ", ".join(missing))
         return graded_item(
             "axioms",
-            points,
             Fraction(right, len(AXIOMS)),
             rubric,
-            {name: results[name].holds for name in AXIOMS},
+            Expected({name: results[name].holds for name in AXIOMS}),
             raw,
             "; ".join(notes) or "correct",
             missing,
@@ -175,21 +148,19 @@ class PreferenceGrader:
     def _grade_utility(
         self, utility: dict[str, Fraction] | None, raw: Any, present: bool, rubric: Rubric
     ) -> GradedItem:
-        points = rubric.points.get("utility", DEFAULT_POINTS["utility"])
-        expected = self.example if self.representable else None
+        expected = Expected.of(self.example) if self.representable else NONE
         if utility is None:
             if present and not self.representable:
                 return graded_item(
                     "utility",
-                    points,
                     Fraction(1),
                     rubric,
-                    None,
+                    NONE,
                     raw,
                     "correct: no expected utility reproduces these statements",
                 )
             note = "not given" if not present else "a consistent utility exists"
-            return graded_item("utility", points, Fraction(0), rubric, expected, raw, note)
+            return graded_item("utility", Fraction(0), rubric, expected, raw, note)
         statements = self.problem.statements
         broken: list[Statement] = []
         unknown: set[str] = set()
@@ -220,7 +191,6 @@ class PreferenceGrader:
             notes.append("no utility given for " + ", ".join(sorted(unknown)))
         return graded_item(
             "utility",
-            points,
             fraction,
             rubric,
             expected,

@@ -10,7 +10,9 @@ from analysis.grading.consistency_problems import ConsistencyGrader
 from analysis.grading.lottery_problems import LotteryGrader
 from analysis.grading.matrix_problems import MatrixGrader
 from analysis.grading.preference_problems import PreferenceGrader
-from analysis.grading.tree_problems import Diagnosis, Grade, GradedItem, Grader, Rubric
+from analysis.grading.results import Diagnosis, FieldScore, Grade, GradedItem
+from analysis.grading.rubric import Rubric
+from analysis.grading.tree_problems import Grader
 from games.errors import ArbiterError, FieldError, InvalidInputError, join_pointer
 from games.limits import Limits, current_deadline
 from games.matrices.parser import MatrixLimits
@@ -52,16 +54,12 @@ def make_grader(
 
 
 @dataclass(frozen=True, slots=True)
-class BatchItem:
+class BatchItem(FieldScore):
     """One field of one student's grade in a batch; its ``expected`` is in
     :attr:`BatchGrades.key`, once for every student, and what the student wrote is not
     echoed. ``missing``, ``extra`` and ``wrong`` list at most :data:`MAX_LISTED` entries,
     the ``*_count`` fields how many there are."""
 
-    field: str
-    score: float
-    max_score: float
-    correct: bool
     missing: list[str]
     extra: list[str]
     wrong: list[str]
@@ -86,7 +84,8 @@ class BatchGrade:
 @dataclass(frozen=True, slots=True)
 class BatchGrades:
     """Every student's grade, and the answer key once: ``key`` maps each graded field to
-    the key's entry (the ``expected`` of a single grade)."""
+    the key's entry (the ``expected`` of a single grade) and, when some number in it is
+    not exact, ``<field>_exact`` to its exact form (the item's ``expected_exact``)."""
 
     key: dict[str, Any]
     results: dict[str, BatchGrade]
@@ -141,7 +140,10 @@ def grade_batch(
             grades[student], failed[student] = None, error
             continue
         for item in grade.items:
-            key.setdefault(item.field, item.expected)
+            if item.field not in key:
+                key[item.field] = item.expected
+                if item.expected_exact is not None:
+                    key[f"{item.field}_exact"] = item.expected_exact
         grades[student] = BatchGrade(
             grade.score, grade.max_score, [_brief(item) for item in grade.items], grade.diagnosis
         )

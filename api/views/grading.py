@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 from flask import Blueprint, Response, request
 
 from analysis.grading.class_report import grades_csv, summarize
 from analysis.grading.problem_generator import ProblemSettings, generate_problem
 from analysis.grading.registry import grade_batch, make_grader
-from analysis.grading.tree_problems import parse_rubric
+from analysis.grading.rubric import parse_rubric
 from api.body import load
 from api.gc_pause import gc_paused
 from api.openapi.view_docs import operation
@@ -21,6 +19,7 @@ from api.schemas.grading import (
     GradeBatchResultSchema,
     GradeRequestSchema,
     GradeResultSchema,
+    dump_batch,
 )
 from games.limits import active_limits
 
@@ -49,7 +48,7 @@ def grade_view() -> Response:
     grader = make_grader(options["problem"], active_limits())
     rubric = parse_rubric(options["rubric"])
     grade = grader.grade(options["answer"], rubric, diagnose=options["diagnose"])
-    return json_response(grade)
+    return json_response(GradeResultSchema().dump(grade))
 
 
 @bp.post("/grade/batch")
@@ -86,8 +85,7 @@ def grade_batch_view() -> Response:
         best = request.accept_mimetypes.best_match(["application/json", "text/csv"])
         if best == "text/csv":
             return Response(grades_csv(graded.results), mimetype="text/csv")
-        summary = dataclasses.asdict(summarize(graded.results))
-        return json_response({"key": graded.key, "results": graded.results, "summary": summary})
+        return json_response(dump_batch(graded.key, graded.results, summarize(graded.results)))
 
 
 @bp.post("/problems/generate")
@@ -120,6 +118,4 @@ def generate_view() -> Response:
         max_attempts=options["max_attempts"],
     )
     generated = generate_problem(settings)
-    return json_response(
-        {"problem": generated.problem, "answer": generated.answer, "attempts": generated.attempts}
-    )
+    return json_response(GenerateResultSchema().dump(generated))

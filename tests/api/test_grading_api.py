@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
+
+from analysis.grading.class_report import summarize
+from analysis.grading.problem_generator import GeneratedProblem, generate_problem
+from analysis.grading.registry import BatchGrade, BatchGrades, grade_batch, make_grader
+from analysis.grading.results import Grade, GradedItem
+from analysis.grading.rubric import Rubric
+from api.schemas.grading import GradeBatchResultSchema, dump_batch
+from api.views import grading as views
 
 AIMA = {"type": "alphabeta", "tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]]}
 
@@ -251,3 +261,79 @@ def test_mixed_equilibria_through_the_api(client: FlaskClient) -> None:
     answer = {"equilibria": [mixed, {"row": [1, 0], "col": [1, 0]}, {"row": [0, 1], "col": [0, 1]}]}
     body = client.post("/v1/grade", json={"problem": problem, "answer": answer}).json
     assert body["score"] == body["max_score"] == 2
+
+
+# -- the responses are their schemas' dumps: a new attribute cannot leak into them --------
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LoudItem(GradedItem):
+    internal: str = "never sent"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LoudGrade(Grade):
+    internal: str = "never sent"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LoudBatchGrade(BatchGrade):
+    internal: str = "never sent"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LoudProblem(GeneratedProblem):
+    internal: str = "never sent"
+
+
+def _copy(value: Any, kind: type) -> Any:
+    return kind(**{f.name: getattr(value, f.name) for f in dataclasses.fields(value)})
+
+
+class LoudGrader:
+    def __init__(self, problem: Any, limits: Any = None) -> None:
+        self.grader = make_grader(problem, limits)
+
+    def grade(self, raw_answer: Any, *args: Any, **options: Any) -> Grade:
+        grade = self.grader.grade(raw_answer, *args, **options)
+        loud = _copy(grade, LoudGrade)
+        return dataclasses.replace(loud, items=[_copy(item, LoudItem) for item in grade.items])
+
+
+def _loud_batch(*args: Any, **options: Any) -> BatchGrades:
+    graded = grade_batch(*args, **options)
+    results = {s: _copy(g, LoudBatchGrade) for s, g in graded.results.items()}
+    return BatchGrades(graded.key, results)
+
+
+def test_a_new_attribute_never_reaches_the_response(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    answer = {"value": 2, "pruned_leaves": ["root.1.1"]}
+    batch = {"problem": AIMA, "answers": {"ada": answer, "bob": {"value": "x"}}}
+    settings = {"type": "alphabeta", "depth": 2, "seed": 3}
+    requests = [
+        ("/v1/grade", {"problem": AIMA, "answer": answer}),
+        ("/v1/grade/batch", batch),
+        ("/v1/problems/generate", settings),
+    ]
+    plain = [client.post(path, json=body).json for path, body in requests]
+    monkeypatch.setattr(views, "make_grader", LoudGrader)
+    monkeypatch.setattr(views, "grade_batch", _loud_batch)
+    monkeypatch.setattr(
+        views, "generate_problem", lambda settings: _copy(generate_problem(settings), LoudProblem)
+    )
+    # the stand-ins really do carry the attribute the schemas do not name
+    assert LoudGrader(AIMA).grade(answer).internal == "never sent"
+    loud = [client.post(path, json=body).json for path, body in requests]
+    assert loud == plain
+    assert "internal" not in str(loud)
+
+
+def test_fast_batch_dump_is_the_schema_dump(app: Flask) -> None:
+    answers = {"ada": {"value": 2, "pruned_leaves": ["root.1.1"]}, "bob": {"value": "x"}}
+    with app.app_context():
+        graded = grade_batch(make_grader(AIMA), answers, Rubric())
+    summary = summarize(graded.results)
+    body = {"key": graded.key, "results": graded.results, "summary": summary}
+    assert dump_batch(graded.key, graded.results, summary) == GradeBatchResultSchema().dump(body)

@@ -280,8 +280,11 @@ def test_maxn_grading_writes_integers_past_64_bits_exactly() -> None:
     response, _ = _post(_client(), "/v1/grade", {"problem": MAXN, "answer": answer})
     assert response.status_code == 200
     items = {item["field"]: item for item in response.get_json()["items"]}
-    assert items["value"]["expected"] == [str(5 * BIG), 17]
-    assert items["nodes"]["expected"]["root.0"] == [4, str(3 * BIG)]
+    # a JSON number, the nearest double, with the exact integers beside it
+    assert items["value"]["expected"] == [float(5 * BIG), 17]
+    assert items["value"]["expected_exact"] == [str(5 * BIG), "17"]
+    assert items["nodes"]["expected"]["root.0"] == [4, float(3 * BIG)]
+    assert items["nodes"]["expected_exact"]["root.0"] == ["4", str(3 * BIG)]
     assert items["nodes"]["wrong"] == ["root"]
     response, _ = _post(
         _client(),
@@ -290,7 +293,8 @@ def test_maxn_grading_writes_integers_past_64_bits_exactly() -> None:
     )
     assert response.status_code == 200
     body = response.get_json()
-    assert body["key"]["value"] == [str(5 * BIG), 17]
+    assert body["key"]["value"] == [float(5 * BIG), 17]
+    assert body["key"]["value_exact"] == [str(5 * BIG), "17"]
     assert body["results"]["ada"]["score"] == 1
 
 

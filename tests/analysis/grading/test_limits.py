@@ -11,13 +11,15 @@ from typing import Any
 import pytest
 
 from analysis.grading.answer_key import parse_problem
+from analysis.grading.answers import answer_json, number_json
 from analysis.grading.consistency_problems import ConsistencyGrader
 from analysis.grading.lottery_problems import LotteryGrader
 from analysis.grading.matrix_problems import MatrixGrader
 from analysis.grading.preference_problems import PreferenceGrader
 from analysis.grading.problem_generator import ProblemSettings, generate_problem
 from analysis.grading.registry import MAX_LISTED, grade_batch, make_grader
-from analysis.grading.tree_problems import Grader, Rubric, answer_json, number_json
+from analysis.grading.rubric import Rubric
+from analysis.grading.tree_problems import Grader
 from games.errors import InvalidInputError, TimeLimitError
 from games.limits import Deadline, Limits, limited
 

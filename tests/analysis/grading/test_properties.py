@@ -8,13 +8,17 @@ convention of the others whenever their answer differs from the right one.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.grading.tree_problems import Grader, parse_rubric
-from tests.reference import alpha_beta_leaves, leaf_names
+from analysis.grading.problem_generator import ProblemSettings, generate_problem
+from analysis.grading.rubric import parse_rubric
+from analysis.grading.tree_problems import Grader
+from games.errors import InvalidInputError
+from tests.reference import alpha_beta_leaves, leaf_names, minimax_value
 from tests.strategies import shorthand_trees
 
 ORDERED = parse_rubric({"sets": "ordered"})
@@ -98,9 +102,6 @@ def test_min_root_taken_for_max_is_named(tree: Any) -> None:
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10**6), st.integers(1, 3), st.booleans())
 def test_generated_problems_meet_their_constraints(seed: int, depth: int, ties: bool) -> None:
-    from analysis.grading.problem_generator import ProblemSettings, generate_problem
-    from games.errors import InvalidInputError
-    from tests.reference import minimax_value
 
     settings_ = ProblemSettings(
         depth=depth, seed=seed, values=(0, 30), unique_best_move=True, no_ties=ties
@@ -119,9 +120,6 @@ def test_generated_problems_meet_their_constraints(seed: int, depth: int, ties: 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10**6))
 def test_generated_chance_probabilities(seed: int) -> None:
-    from fractions import Fraction
-
-    from analysis.grading.problem_generator import ProblemSettings, generate_problem
 
     made = generate_problem(
         ProblemSettings(type="expectimax", depth=3, seed=seed, denominators=(2, 3, 4))

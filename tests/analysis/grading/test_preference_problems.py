@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
+from analysis.grading.preference_problems import PreferenceGrader
 from analysis.grading.registry import make_grader
-from analysis.grading.tree_problems import parse_rubric
+from analysis.grading.rubric import parse_rubric
 from games.errors import InvalidInputError
 
 CYCLE = {
@@ -93,7 +94,8 @@ def test_utility_breaking_the_indifference() -> None:
 def test_null_utility_when_one_exists_scores_zero() -> None:
     grade = make_grader(FAIR).grade({"utility": None})
     assert grade.score == 0
-    assert grade.items[0].expected == {"A": "1", "B": "1/2", "C": "0"}
+    assert grade.items[0].expected == {"A": 1, "B": 0.5, "C": 0}
+    assert grade.items[0].expected_exact == {"A": "1", "B": "1/2", "C": "0"}
 
 
 def test_missing_prize_costs() -> None:
@@ -124,3 +126,10 @@ def test_malformed_with_pointer(problem: dict[str, Any], answer: Any, pointer: s
     with pytest.raises(InvalidInputError) as caught:
         make_grader(problem).grade(answer)
     assert caught.value.errors[0].pointer == pointer
+
+
+def test_preference_grader_directly() -> None:
+    # A > B > C > A: no expected utility reproduces a strict cycle, so null is right
+    (item,) = PreferenceGrader(CYCLE).grade({"utility": None}).items
+    assert (item.score, item.expected) == (2, None)
+    assert item.feedback == "correct: no expected utility reproduces these statements"

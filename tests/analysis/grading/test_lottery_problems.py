@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from analysis.grading.lottery_problems import LotteryGrader
 from analysis.grading.registry import make_grader
 from games.errors import InvalidInputError
 
@@ -51,7 +52,7 @@ def test_integers_must_be_exact() -> None:
 
 
 def test_tolerance_rubric() -> None:
-    from analysis.grading.tree_problems import parse_rubric
+    from analysis.grading.rubric import parse_rubric
 
     rubric = parse_rubric({"tolerance": {"mode": "absolute", "amount": 1}})
     assert make_grader(SQRT).grade({"expected_utility": 16}, rubric).score == 1
@@ -89,3 +90,18 @@ def test_bad_problem_points_into_problem() -> None:
     with pytest.raises(InvalidInputError) as error:
         make_grader({**SQRT, "lottery": [{"p": 2, "x": 1}]}).grade({})
     assert error.value.errors[0].pointer.startswith("/problem/lottery")
+
+
+def test_lottery_grader_writes_exact_values_beside_numbers() -> None:
+    # [1 w.p. 1/3, 0 w.p. 2/3] with the default linear utility: EMV = CE = 1/3
+    grader = LotteryGrader(
+        {"type": "lottery", "lottery": [{"p": "1/3", "x": 1}, {"p": "2/3", "x": 0}]}
+    )
+    emv, ce = grader.grade({"emv": "1/3", "certainty_equivalent": 0.3}).items
+    assert emv.correct and (emv.expected, emv.expected_exact) == (1 / 3, "1/3")
+    # 0.3 is 1/3 correctly rounded to the one decimal written: |0.3 - 1/3| <= 0.05
+    assert ce.correct
+    # sqrt(3) - 1 is irrational: a JSON number only
+    (log_ce,) = LotteryGrader(LOG).grade({"certainty_equivalent": 0.732}).items
+    assert log_ce.correct and log_ce.expected_exact is None
+    assert log_ce.expected == pytest.approx(3**0.5 - 1)

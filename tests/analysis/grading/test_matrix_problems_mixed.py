@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from analysis.grading.registry import grade_batch, make_grader
-from analysis.grading.tree_problems import Rubric, parse_rubric
+from analysis.grading.rubric import Rubric, parse_rubric
 from games.errors import InvalidInputError, LimitExceededError
 
 BATTLE = {"type": "matrix", "A": [[2, 0], [0, 1]], "B": [[1, 0], [0, 2]]}
@@ -25,10 +25,16 @@ FIGHT = {"row": [0, 1], "col": [0, 1]}
 
 def test_expected_equilibria() -> None:
     (item,) = make_grader(BATTLE).grade({"equilibria": []}).items
+    # numbers are JSON numbers; the exact probabilities are beside them
     assert item.expected == [
         {"row": [0, 1], "col": [0, 1]},
-        {"row": ["2/3", "1/3"], "col": ["1/3", "2/3"]},
+        {"row": [2 / 3, 1 / 3], "col": [1 / 3, 2 / 3]},
         {"row": [1, 0], "col": [1, 0]},
+    ]
+    assert item.expected_exact == [
+        {"row": ["0", "1"], "col": ["0", "1"]},
+        {"row": ["2/3", "1/3"], "col": ["1/3", "2/3"]},
+        {"row": ["1", "0"], "col": ["1", "0"]},
     ]
 
 

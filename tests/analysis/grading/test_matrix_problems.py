@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from analysis.grading.matrix_problems import MatrixGrader
 from analysis.grading.registry import make_grader
 from games.errors import InvalidInputError
 
@@ -59,3 +60,13 @@ def test_malformed_matrix_answers(answer: Any, pointer: str) -> None:
     with pytest.raises(InvalidInputError) as error:
         make_grader(BATTLE).grade(answer)
     assert error.value.errors[0].pointer == pointer
+
+
+def test_matrix_grader_directly() -> None:
+    # battle of the sexes: (Opera, Opera) and (Fight, Fight); one of two listed, none
+    # extra: 2 * 1 / 3 of 2 points
+    grader = MatrixGrader({k: v for k, v in BATTLE.items() if k != "type"})
+    (item,) = grader.grade({"pure_equilibria": [["Opera", "Opera"]]}).items
+    assert item.score == 2 * 2 / 3
+    assert (item.expected, item.expected_exact) == ([[0, 0], [1, 1]], None)
+    assert item.missing == ["(Fight, Fight)"]

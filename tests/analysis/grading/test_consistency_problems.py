@@ -13,8 +13,9 @@ from typing import Any
 
 import pytest
 
+from analysis.grading.consistency_problems import ConsistencyGrader
 from analysis.grading.registry import make_grader
-from analysis.grading.tree_problems import parse_rubric
+from analysis.grading.rubric import parse_rubric
 from games.errors import InvalidInputError
 
 LOTTERIES = {
@@ -112,3 +113,14 @@ def test_malformed_with_pointer(problem: dict[str, Any], answer: Any, pointer: s
     with pytest.raises(InvalidInputError) as caught:
         make_grader(problem).grade(answer)
     assert caught.value.errors[0].pointer.startswith(pointer)
+
+
+def test_consistency_grader_directly() -> None:
+    # u = (0, 1, 1): EU(B) = 1 > EU(A) = 4/5 and EU(D) = 1/4 > EU(C) = 1/5
+    grader = ConsistencyGrader(COHERENT)
+    (item,) = grader.grade({"witness": {"0": 0, "3000": 1, "4000": 1}}).items
+    assert (item.score, item.max_score, item.wrong) == (2, 2, [])
+    # both choices ask u(3000) > 0.8 u(4000): u = (0, 1, 2) breaks both (EU(A) = 8/5 > 1,
+    # EU(C) = 2/5 > 1/4), so neither is met
+    (item,) = grader.grade({"witness": {"0": 0, "3000": 1, "4000": 2}}).items
+    assert (item.score, item.wrong) == (0, ["0", "1"])

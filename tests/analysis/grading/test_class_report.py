@@ -1,0 +1,74 @@
+"""Reports on many grades: the summary, the CSV and Gradescope's results.json, on grades
+built by hand."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from analysis.grading.class_report import grades_csv, gradescope_results, summarize
+from analysis.grading.results import Diagnosis, Expected, Grade, graded_item
+from analysis.grading.rubric import Rubric
+from games.errors import FieldError
+
+RUBRIC = Rubric()
+VALUE = graded_item("value", Fraction(1), RUBRIC, Expected.of(3), 3, "correct")
+WRONG_VALUE = graded_item("value", Fraction(0), RUBRIC, Expected.of(3), 14, "is 3, not 14")
+LEAVES = graded_item("pruned_leaves", Fraction(2, 3), RUBRIC, Expected([]), [], "missing")
+STRICT = Diagnosis("strict_pruning", "pruned only on strict inequality")
+DEPARTURE = Diagnosis("first_departure", "at node root.1 ...", "root.1")
+
+GRADES = {
+    # 1 + 2 of 3: full marks
+    "ada": Grade.of(
+        [VALUE, graded_item("pruned_leaves", Fraction(1), RUBRIC, Expected([]), [], "")]
+    ),
+    # 0 + 4/3 of 3: 44%
+    "bob": Grade.of([WRONG_VALUE, LEAVES], [STRICT, DEPARTURE, STRICT]),
+    # unreadable: 0 of the batch's 3
+    "cy": Grade(0.0, 3.0, [], [], FieldError("/answers/cy/value", "not a number")),
+}
+
+
+def test_summary() -> None:
+    summary = summarize(GRADES)
+    assert (summary.count, summary.errors, summary.max_score) == (3, 1, 3)
+    # mean of 3, 4/3 and 0 is 13/9; the median is 4/3
+    assert summary.mean == (3 + 4 / 3) / 3
+    assert summary.median == 4 / 3
+    assert summary.full_marks == 1
+    assert {k: v for k, v in summary.distribution.items() if v} == {
+        "0-10%": 1,
+        "40-50%": 1,
+        "90-100%": 1,
+    }
+    # each code counted once per student
+    assert summary.common_mistakes == [
+        {"code": "strict_pruning", "count": 1},
+        {"code": "first_departure", "count": 1},
+    ]
+
+
+def test_csv() -> None:
+    assert grades_csv(GRADES).splitlines() == [
+        "student,score,max_score,value,pruned_leaves,diagnosis,error",
+        "ada,3,3,1,2,,",
+        "bob,1.33333,3,0,1.33333,strict_pruning;first_departure,",
+        "cy,0,3,,,,/answers/cy/value: not a number",
+    ]
+
+
+def test_gradescope() -> None:
+    results = gradescope_results(GRADES["bob"])
+    assert results["score"] == 4 / 3
+    assert results["tests"] == [
+        {"name": "value", "score": 0, "max_score": 1, "output": "is 3, not 14"},
+        {"name": "pruned_leaves", "score": 4 / 3, "max_score": 2, "output": "missing"},
+        {
+            "name": "diagnosis",
+            "score": 0,
+            "max_score": 0,
+            "output": "[strict_pruning] pruned only on strict inequality\n"
+            "[first_departure] at node root.1 ...\n"
+            "[strict_pruning] pruned only on strict inequality",
+        },
+    ]
