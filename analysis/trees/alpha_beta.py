@@ -50,7 +50,9 @@ class Cutoff(NamedTuple):
     value
         The node's ``v`` at the cut.
     after
-        Index of the child whose value caused the cut.
+        Index of the child whose value caused the cut; the node itself when its window
+        alone proved it (Star1: a chance node that cannot leave the window whatever
+        its outcomes are worth).
     cut
         Indices of the children never searched, left to right.
     """

@@ -195,6 +195,19 @@ class _Search:
                     if size > bits:
                         self.refuse_window(fail_low, fail_high, child)
                     spend(1 + size // 128)
+                    # Outcomes all lie in [lo, hi]: when even hi (lo) cannot lift the sum
+                    # above alpha (below beta), the node is cut before this outcome. Searched
+                    # in the empty window instead, a bound of the outcome could pass for
+                    # the opposite bound of its parent.
+                    if (fail_low > high) if strict else (fail_low >= high):
+                        stop, result_bound = True, UPPER
+                    elif (fail_high < low) if strict else (fail_high <= low):
+                        stop, result_bound = True, LOWER
+                    if stop:
+                        slot, rest = slot - 1, rest + chance
+                        v = v + (high if result_bound == UPPER else low) * rest
+                        child = kids[slot - 1] if slot else node
+                        break
                     window = (max(fail_low, low), min(fail_high, high))
                 else:
                     window = (alpha, beta)
