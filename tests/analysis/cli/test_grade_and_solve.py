@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.cli.main import main
+from analysis.cli import main
 
 PROBLEM = {"type": "alphabeta", "tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]]}
 

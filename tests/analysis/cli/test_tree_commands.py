@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from analysis.cli.main import main
+from analysis.cli import main
 
 
 def test_alphabeta_from_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
