@@ -9,7 +9,6 @@ an option (``--depth``).
 
 from __future__ import annotations
 
-import io
 import os
 import sys
 from collections.abc import Callable, Iterator, Mapping
@@ -92,7 +91,8 @@ def run(work: Callable[[], int]) -> int:
         try:
             status = work()
         except SystemExit as stop:  # argparse after --help or --version
-            status = stop.code if isinstance(stop.code, int) else EXIT_INPUT
+            code = EXIT_OK if stop.code is None else stop.code
+            status = code if isinstance(code, int) else EXIT_INPUT
         sys.stdout.flush()
         return status
     except BrokenPipeError:
@@ -147,5 +147,5 @@ def _silence_stdout() -> None:
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, io.UnsupportedOperation):
+    except (AttributeError, OSError, ValueError):
         pass  # not a real file (captured output): nothing will be flushed to a pipe
