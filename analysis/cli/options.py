@@ -1,0 +1,91 @@
+"""What every ``arbiter`` command's parser shares: one-line usage errors, the limit options,
+and exact numbers as option values."""
+
+from __future__ import annotations
+
+import argparse
+import math
+from typing import Final, NoReturn
+
+from analysis.cli.error_handler import CommandLineError
+from games.errors import ArbiterError
+from games.limits import Limits
+from games.numbers import Exact, parse_exact
+
+DEFAULT_LIMITS: Final = Limits()
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse, with a usage error raised as one :class:`CommandLineError` naming the option."""
+
+    def error(self, message: str) -> NoReturn:
+        where, _, rest = message.partition(": ")
+        hint = f" (see {self.prog} --help)"
+        if where.startswith("argument ") and rest:
+            raise CommandLineError(where.removeprefix("argument "), rest + hint)
+        raise CommandLineError(self.prog.removeprefix("arbiter").strip(), message + hint)
+
+
+def command_parser(name: str, summary: str, description: str = "") -> ArgumentParser:
+    """The parser of ``arbiter NAME``, with ``--time-limit`` and ``--max-nodes``.
+
+    Parameters
+    ----------
+    summary
+        The one line ``arbiter --help`` shows; the description when none is given.
+    """
+    parser = ArgumentParser(
+        prog=f"arbiter {name}",
+        description=description or summary[0].upper() + summary[1:] + ".",
+    )
+    group = parser.add_argument_group("limits")
+    group.add_argument(
+        "--time-limit",
+        type=seconds_option,
+        default=DEFAULT_LIMITS.time_limit,
+        metavar="SECONDS",
+        help="stop a computation that runs longer (default: %(default)s; 0: no limit)",
+    )
+    group.add_argument(
+        "--max-nodes",
+        type=count_option,
+        default=DEFAULT_LIMITS.max_nodes,
+        metavar="N",
+        help="refuse a tree with more nodes (default: %(default)s)",
+    )
+    return parser
+
+
+def limits_of(args: argparse.Namespace) -> Limits:
+    """The :class:`~games.limits.Limits` the command's options ask for."""
+    return Limits(max_nodes=args.max_nodes, time_limit=args.time_limit or None)
+
+
+def exact_option(text: str) -> Exact:
+    """An exact number as an option value: ``3``, ``0.1``, ``-7/2``."""
+    try:
+        return parse_exact(text, "")
+    except ArbiterError as error:
+        raise argparse.ArgumentTypeError(error.message) from None
+
+
+def seconds_option(text: str) -> float:
+    """A duration in seconds, 0 or more."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {text!r}") from None
+    if not 0 <= seconds < math.inf:
+        raise argparse.ArgumentTypeError(f"must be 0 or more seconds, got {text!r}")
+    return seconds
+
+
+def count_option(text: str) -> int:
+    """A whole number, 1 or more."""
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {text!r}") from None
+    if count < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {text!r}")
+    return count
