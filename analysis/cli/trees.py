@@ -26,6 +26,7 @@ from analysis.trees.solve import TreeSolution, solve_tree
 from games.errors import InvalidInputError
 from games.limits import active_limits
 from games.numbers import parse_exact
+from games.trees.model import PLAYER
 from games.trees.parser import parse_tree
 
 RENAMED: Final = {"prune_on_equality": "--strict"}
@@ -139,7 +140,9 @@ def solved_tree(
     request: Mapping[str, Any] = document if is_request else {"tree": document}
     with reading(source, _locator(source, request, flags)):
         options = {**_request_options(request), **flags}
-        root = options.pop("root", request.get("root", "max"))
+        # as at POST /v1/trees/maxn, a bare list of numbers is one leaf's utilities there
+        default_root = PLAYER if algorithm == "maxn" else "max"
+        root = options.pop("root", request.get("root", default_root))
         tree = parse_tree(
             request["tree"],
             root=root,
