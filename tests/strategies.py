@@ -1,10 +1,17 @@
-"""Shared hypothesis strategies (as Axelrod's tests/property.py)."""
+"""Shared hypothesis strategies (as Axelrod's tests/property.py), one section per area:
+game trees, normal-form games, lotteries and utilities.
+"""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from hypothesis import strategies as st
+
+from utility.lottery import Lottery, from_pairs
+
+# -- game trees -------------------------------------------------------------------------
 
 
 def shorthand_trees(
@@ -79,3 +86,46 @@ def multiplayer_trees(
         return {"kind": "player", "children": kids}
 
     return node(max_depth)
+
+
+# -- normal-form games (small integer payoff matrices) ----------------------------------
+
+
+@st.composite
+def matrices(
+    draw: st.DrawFn, rows: int | None = None, cols: int | None = None, low: int = -5, high: int = 5
+) -> list[list[int]]:
+    """A ``rows x cols`` integer matrix; a small range makes ties (degenerate games) common."""
+    m = rows if rows is not None else draw(st.integers(1, 4))
+    n = cols if cols is not None else draw(st.integers(1, 4))
+    entries = st.integers(low, high)
+    return [[draw(entries) for _ in range(n)] for _ in range(m)]
+
+
+@st.composite
+def bimatrices(
+    draw: st.DrawFn, low: int = -5, high: int = 5
+) -> tuple[list[list[int]], list[list[int]]]:
+    """Two payoff matrices of one shape, for a two-player game."""
+    m = draw(st.integers(1, 4))
+    n = draw(st.integers(1, 4))
+    return draw(matrices(m, n, low, high)), draw(matrices(m, n, low, high))
+
+
+# -- lotteries and utilities ------------------------------------------------------------
+
+
+@st.composite
+def lotteries(
+    draw: st.DrawFn, min_outcome: int = 0, max_outcome: int = 10_000, max_size: int = 6
+) -> Lottery:
+    """A simple lottery with integer outcomes and exact rational probabilities."""
+    outcomes = draw(
+        st.lists(st.integers(min_outcome, max_outcome), min_size=1, max_size=max_size, unique=True)
+    )
+    weights = draw(st.lists(st.integers(1, 20), min_size=len(outcomes), max_size=len(outcomes)))
+    total = sum(weights)
+    return from_pairs({o: Fraction(w, total) for o, w in zip(outcomes, weights, strict=True)})
+
+
+CONCAVE = ["sqrt(x)", "log(x + 1)", "1 - exp(-x/1000)", "x^0.3", "x - x^2/40000"]

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
-from tests.games.test_cs188 import SMALL, STRICT
-from tests.games.test_efg import DICE_BET
+from tests.games.formats.test_cs188 import SMALL, STRICT
+from tests.games.formats.test_efg import DICE_BET
 
 
 def problem(response: Any, status: int) -> list[str]:
@@ -34,7 +34,7 @@ def test_import_efg_then_solve_the_returned_tree(client: FlaskClient) -> None:
         "p": "1/2",
         "value": 2,
     }
-    # the derivation in tests/games/test_efg.py: root value 7/6
+    # the derivation in tests/games/formats/test_efg.py: root value 7/6
     solved = client.post("/v1/trees/render", json={"tree": body["tree"], "format": "dot"})
     assert solved.status_code == 200
     assert '"root" [shape=triangle, label="7/6"' in solved.get_data(as_text=True)
@@ -50,7 +50,7 @@ def test_import_cs188_tree(client: FlaskClient) -> None:
 
 
 def test_cs188_endpoint_reports_what_the_grader_compares(client: FlaskClient) -> None:
-    # derivation beside STRICT in tests/games/test_cs188.py
+    # derivation beside STRICT in tests/games/formats/test_cs188.py
     response = client.post("/v1/trees/cs188", json={"text": STRICT})
     body = response.get_json()
     assert response.status_code == 200

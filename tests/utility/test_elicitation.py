@@ -11,6 +11,7 @@ import math
 
 import pytest
 
+from games.numbers import parse_exact
 from utility.elicitation import StandardGamble, StatedCertaintyEquivalent, elicit
 from utility.lottery import parse_lottery
 
@@ -57,6 +58,4 @@ def test_mixed_attitudes_are_flagged() -> None:
 
 
 def _exact(text: str):  # type: ignore[no-untyped-def]
-    from games.numbers import parse_exact
-
     return parse_exact(text, "")

@@ -6,6 +6,8 @@ an insurance premium of $100 and is risk averse. The other cases are worked by h
 sqrt utility: EU = sqrt(1000)/2 = 5*sqrt(10), CE = EU^2 = 250.
 log utility on [0.5, 100; 0.5, 400]: EU = log(sqrt(100*400)) = log 200, CE = 200.
 CRRA gamma = 2 (U = 1 - 1/x) on [0.5, 50; 0.5, 200]: EU = 1 - (1/50 + 1/200)/2 = 1 - 1/80, CE = 80.
+Properties for any lottery: CE = EMV under a linear utility, CE <= EMV under a concave one
+(Jensen), and CE unchanged by a positive affine transform of the utility.
 """
 
 from __future__ import annotations
@@ -13,12 +15,15 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from games.errors import DomainError
+from tests.strategies import CONCAVE, lotteries
 from utility.evaluate import evaluate_lottery
-from utility.formula import parse_parameters
-from utility.function import read_utility
-from utility.lottery import parse_lottery
+from utility.formula import X, parse_formula, parse_parameters
+from utility.function import linear_utility, make_utility, read_utility
+from utility.lottery import Lottery, expected_value, parse_lottery
 
 
 def run(
@@ -124,3 +129,33 @@ def test_abs_utility_on_positive_outcomes_is_linear() -> None:
     result = run([["1/2", "1/3"], ["1/2", "2/7"]], "abs(x)")
     assert result.expected_utility_exact == "13/42"
     assert result.certainty_equivalent == pytest.approx(13 / 42)
+
+
+@given(lotteries(min_outcome=-10_000))
+@settings(max_examples=60, deadline=None)
+def test_ce_equals_emv_for_linear_utility(lottery: Lottery) -> None:
+    result = evaluate_lottery(lottery, linear_utility())
+    assert result.certainty_equivalent_exact == str(expected_value(lottery))
+    assert result.attitude == "risk_neutral"
+
+
+@given(lotteries(), st.sampled_from(CONCAVE))
+@settings(max_examples=60, deadline=None)
+def test_ce_at_most_emv_for_concave_utility(lottery: Lottery, formula: str) -> None:
+    # Jensen: U concave => EU <= U(EMV) => CE <= EMV; strictly when there is risk
+    result = evaluate_lottery(lottery, make_utility(parse_formula(formula)))
+    emv = float(expected_value(lottery))
+    assert result.certainty_equivalent <= emv + 1e-9 * max(1.0, emv)
+    assert result.attitude == ("risk_neutral" if lottery.degenerate else "risk_averse")
+
+
+@given(lotteries(), st.sampled_from(CONCAVE), st.integers(1, 50), st.integers(-100, 100))
+@settings(max_examples=40, deadline=None)
+def test_positive_affine_transform_keeps_ce(lottery: Lottery, formula: str, a: int, b: int) -> None:
+    utility = parse_formula(formula)
+    plain = evaluate_lottery(lottery, make_utility(utility))
+    scaled = evaluate_lottery(lottery, make_utility(a * utility + b))
+    tolerance = 1e-7 * max(1.0, float(lottery.outcomes[-1]))
+    assert abs(plain.certainty_equivalent - scaled.certainty_equivalent) <= tolerance
+    assert plain.attitude == scaled.attitude
+    assert X in utility.free_symbols

@@ -99,3 +99,37 @@ def test_refused_attack_ran_nothing(tmp_path: object) -> None:
     with pytest.raises(InvalidInputError):
         parse_formula("__import__('os').system('touch /tmp/arbiter-pwned')")
     assert not os.path.exists("/tmp/arbiter-pwned")
+
+
+@pytest.mark.parametrize(
+    "formula",
+    ["(x^100)^100", "x^100*x^100", "((x^2)^60)", "exp(200*log(x))", "1e300*1e300"],
+)
+def test_formulas_whose_combined_powers_or_numbers_pass_the_caps_are_refused(
+    formula: str,
+) -> None:
+    with pytest.raises(InvalidInputError) as caught:
+        parse_formula(formula)
+    assert caught.value.errors[0].pointer == "/utility"
+
+
+def test_formulas_within_the_caps_still_parse() -> None:
+    assert parse_formula("x^100") == X**100
+    assert parse_formula("x^50*x^50") == X**100
+    assert parse_formula("exp(3*log(x))") == X**3
+
+
+@pytest.mark.parametrize(
+    "formula",
+    [
+        "x + ((1/3 - exp(2^(1/3)))^(1/7))^0.5",  # a complex constant: float() raised, a 500
+        "x + (-8)^(1/3)",
+    ],
+)
+def test_fractional_powers_of_negative_or_complex_constants_are_refused(formula: str) -> None:
+    with pytest.raises(InvalidInputError, match="not real"):
+        parse_formula(formula)
+
+
+def test_integer_powers_of_negative_constants_still_parse() -> None:
+    assert parse_formula("x + (-2)^3") == X - 8

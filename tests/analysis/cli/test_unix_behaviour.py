@@ -175,8 +175,11 @@ def test_a_directory_and_an_option_error(
     # the option, not the file, is at fault
     assert main(["minimax", str(aima), "--depth", "-1"]) == EXIT_INPUT
     assert one_line(capsys.readouterr().err) == "arbiter: --depth: depth must be >= 0, got -1"
-    assert main(["maxn", str(aima), "--paranoid", "0"]) == EXIT_INPUT
-    assert one_line(capsys.readouterr().err).startswith(f"arbiter: {aima}#/0/0: utilities")
+    # to maxn the AIMA tree is three leaves of three players' utilities (docs/trees.md)
+    assert main(["maxn", str(aima), "--paranoid", "3"]) == EXIT_INPUT
+    assert one_line(capsys.readouterr().err) == (
+        "arbiter: --paranoid: paranoid player must be between 0 and 2, got 3"
+    )
 
 
 def test_limits_stop_the_computation(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -8,13 +8,15 @@ U'' = 6(x - 1): risk seeking above 1, averse below. U = x - x^2/200: U' = 1 - x/
 
 from __future__ import annotations
 
+import time
+
 import pytest
 import sympy as sp
 
 from utility.formula import X, parse_formula
-from utility.function import make_utility
+from utility.function import make_utility, read_utility
 from utility.lottery import parse_lottery
-from utility.shape import analyze
+from utility.shape import _simplest, analyze
 
 
 @pytest.mark.parametrize(
@@ -65,8 +67,6 @@ def test_linear_is_risk_neutral() -> None:
 def test_kinks_count_for_curvature() -> None:
     # 2x + |x| has slope 1 then 3: convex at the kink, though U'' = 0 away from it.
     # AIMA's CE-400 piecewise utility (slope 1, then 2/3 from 400) is concave.
-    from utility.function import read_utility
-
     assert analyze(make_utility(parse_formula("2*x + abs(x)")), -1, 1).curvature == "convex"
     pieces = {
         "piecewise": [
@@ -75,3 +75,20 @@ def test_kinks_count_for_curvature() -> None:
         ]
     }
     assert analyze(read_utility(pieces, {}), 0, 1000).curvature == "concave"
+
+
+def test_rewriting_is_skipped_on_large_expressions() -> None:
+    # cancel() on this ran for more than ten minutes
+    utility = make_utility(parse_formula("(x+sqrt(x)+x^(1/3)+x^(1/5)+x^(1/7))^4"))
+    ratio = -utility.derivative(2) / utility.derivative(1)
+    start = time.perf_counter()
+    _simplest(ratio)
+    assert time.perf_counter() - start < 1.0
+
+
+def test_small_rational_functions_are_still_cancelled() -> None:
+    # -U''/U' of x - x^2/200 is (1/100)/(1 - x/100) = 1/(100 - x)
+    utility = make_utility(parse_formula("x - x^2/200"))
+    absolute = _simplest(-utility.derivative(2) / utility.derivative(1))
+    assert sp.simplify(absolute - 1 / (100 - X)) == 0
+    assert sp.count_ops(absolute) <= 2

@@ -1,4 +1,4 @@
-"""max^n, shallow pruning and the paranoid reduction."""
+"""max^n (Luckhardt and Irani 1986), shallow pruning (Korf 1991) and tie-breaking."""
 
 from __future__ import annotations
 
@@ -23,6 +23,12 @@ def leaf(*payoffs: int) -> dict[str, Any]:
 
 
 TIED = player(0, player(1, leaf(1, 2, 3), leaf(4, 2, 1)), player(1, leaf(2, 5, 0), leaf(6, 1, 1)))
+
+
+def zero_sum(raw: Any) -> Any:
+    if isinstance(raw, list):
+        return {"kind": "player", "children": [zero_sum(kid) for kid in raw]}
+    return {"value": [raw, -raw]}
 
 
 def test_ties_decide_the_value() -> None:
@@ -79,12 +85,6 @@ def test_expected_tuples_at_chance_nodes() -> None:
     result = maxn(tree)
     assert result.value == (1, 6)
     assert [tree.ids[i] for i in result.ties] == ["root"]
-
-
-def zero_sum(raw: Any) -> Any:
-    if isinstance(raw, list):
-        return {"kind": "player", "children": [zero_sum(kid) for kid in raw]}
-    return {"value": [raw, -raw]}
 
 
 @settings(max_examples=200)

@@ -21,10 +21,15 @@ from games.trees.parser import parse_tree
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
+
 # AIMA Figure 5.5, solved by hand with alpha-beta: MIN values 3, <= 2 (pruned after
 # its first leaf 2), 2; root 3 along root -> root.0 -> root.0.0.
 AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+
+
 AIMA_VALUES = [3, 3, 2, 2, 3, 12, 8, 2, None, None, 14, 5, 2]
+
+
 AIMA_BOUNDS = ["exact", "exact", "upper", "exact"] + ["exact"] * 4 + [None, None] + ["exact"] * 3
 
 

@@ -1,18 +1,48 @@
-"""Alpha-beta details: bounds, cutoffs, traces, depth cutoffs, move ordering, deep trees."""
+"""Alpha-beta: published answers, bounds, cutoffs, traces, depth cutoffs, deep trees,
+and properties against minimax and an independent textbook oracle (``tests/reference.py``).
+"""
 
 from __future__ import annotations
 
+import json
+import random
 from fractions import Fraction
+from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from analysis.trees.alpha_beta import EXACT, LOWER, UPPER, alpha_beta
 from analysis.trees.minimax import minimax
-from analysis.trees.move_ordering import minimal_tree_size, move_ordering
 from games.errors import InvalidInputError, LimitExceededError
 from games.trees.parser import parse_tree
+from tests.reference import alpha_beta_leaves, assert_bounds_hold, leaf_names, minimax_value
+from tests.strategies import shorthand_trees
 
 AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
+
+
+DEPTH_TREE = {
+    "children": [
+        {"id": "B", "eval": 5, "children": [1, 2]},
+        {"id": "C", "eval": 7, "children": [8, 9]},
+    ]
+}
+
+
+CASES: list[dict[str, Any]] = json.loads(
+    (Path(__file__).parent / "golden" / "trees.json").read_text()
+)
+
+
+def shuffled(tree: Any, rng: random.Random) -> Any:
+    if not isinstance(tree, list):
+        return tree
+    children = [shuffled(child, rng) for child in tree]
+    rng.shuffle(children)
+    return children
 
 
 def test_aima_bounds_and_cutoff() -> None:
@@ -84,14 +114,6 @@ def test_exact_fractions_flow_through() -> None:
     assert minimax(tree).value == Fraction(1, 3)
 
 
-DEPTH_TREE = {
-    "children": [
-        {"id": "B", "eval": 5, "children": [1, 2]},
-        {"id": "C", "eval": 7, "children": [8, 9]},
-    ]
-}
-
-
 def test_depth_cutoff_scores_frontier_by_eval() -> None:
     tree = parse_tree(DEPTH_TREE)
     shallow = minimax(tree, depth=1)
@@ -124,20 +146,6 @@ def test_depth_zero_scores_root() -> None:
     assert result.best_move == -1
 
 
-def test_move_ordering_on_aima_tree() -> None:
-    # Best-first: B (3, 8, 12 all read), then C and D each stop at 2: 5 leaves,
-    # which is the Knuth-Moore bound 3^1 + 3^1 - 1. Worst-first reads all 9.
-    report = move_ordering(parse_tree(AIMA))
-    assert (report.given, report.best_first, report.worst_first) == (7, 5, 9)
-    assert report.uniform and (report.branching, report.depth) == (3, 2)
-    assert report.minimal_tree == 5
-
-
-@pytest.mark.parametrize(("b", "d", "expected"), [(2, 1, 2), (3, 2, 5), (2, 3, 5), (10, 4, 199)])
-def test_knuth_moore_formula(b: int, d: int, expected: int) -> None:
-    assert minimal_tree_size(b, d) == expected
-
-
 def test_flat_chain_of_100000_plies_solves() -> None:
     count = 100_000
     nodes = [{"id": f"n{i}", "children": [f"n{i + 1}"]} for i in range(count - 1)]
@@ -148,3 +156,73 @@ def test_flat_chain_of_100000_plies_solves() -> None:
     result = alpha_beta(tree)
     assert result.value == 42
     assert len(result.principal_variation) == count - 1
+
+
+@pytest.mark.parametrize("convention", ["equality", "strict"])
+@pytest.mark.parametrize("case", CASES, ids=[c["name"] for c in CASES])
+def test_alpha_beta_matches_published_answer(case: dict[str, Any], convention: str) -> None:
+    tree = parse_tree(case["tree"], root=case["root"])
+    result = alpha_beta(tree, prune_on_equality=convention == "equality")
+    assert result.value == case["value"]
+    assert tree.ids[result.best_move] == case["best_moves"][0]
+    assert [tree.ids[i] for i in result.principal_variation] == case["principal_variation"]
+    assert [tree.values[i] for i in result.pruned_leaves] == case["pruned_leaf_values"][convention]
+    assert [tree.ids[i] for i in result.pruned] == case["pruned"][convention]
+
+
+@settings(max_examples=300)
+@given(shorthand_trees(), st.sampled_from(["max", "min"]), st.booleans())
+def test_alpha_beta_value_is_minimax_value(raw: Any, root: str, equality: bool) -> None:
+    tree = parse_tree(raw, root=root)
+    expected = minimax_value(raw, maximizing=root == "max")
+    assert minimax(tree).value == expected
+    assert alpha_beta(tree, prune_on_equality=equality).value == expected
+
+
+@given(shorthand_trees(), st.booleans(), st.randoms(use_true_random=False))
+def test_any_child_order_gives_the_same_value(raw: Any, equality: bool, rng: random.Random) -> None:
+    reordered = shuffled(raw, rng)
+    assert alpha_beta(parse_tree(reordered), prune_on_equality=equality).value == minimax_value(raw)
+
+
+@settings(max_examples=300)
+@given(shorthand_trees(), st.sampled_from(["max", "min"]), st.booleans())
+def test_evaluation_order_matches_textbook_oracle(raw: Any, root: str, equality: bool) -> None:
+    tree = parse_tree(raw, root=root)
+    result = alpha_beta(tree, prune_on_equality=equality)
+    value, seen = alpha_beta_leaves(raw, equality, maximizing=root == "max")
+    assert result.value == value
+    assert [tree.ids[i] for i in result.evaluated_leaves] == seen
+
+
+@given(shorthand_trees(), st.booleans())
+def test_pruned_and_evaluated_leaves_partition_the_leaves(raw: Any, equality: bool) -> None:
+    tree = parse_tree(raw)
+    result = alpha_beta(tree, prune_on_equality=equality)
+    evaluated = [tree.ids[i] for i in result.evaluated_leaves]
+    pruned = [tree.ids[i] for i in result.pruned_leaves]
+    assert not set(evaluated) & set(pruned)
+    assert sorted(evaluated + pruned) == sorted(leaf_names(raw))
+    # pruned_leaves are listed left to right
+    order = {name: i for i, name in enumerate(leaf_names(raw))}
+    assert pruned == sorted(pruned, key=order.__getitem__)
+
+
+@given(shorthand_trees())
+def test_pruning_on_equality_never_reads_more_leaves(raw: Any) -> None:
+    tree = parse_tree(raw)
+    loose = alpha_beta(tree, prune_on_equality=True)
+    strict = alpha_beta(tree, prune_on_equality=False)
+    assert len(loose.evaluated_leaves) <= len(strict.evaluated_leaves)
+
+
+@settings(max_examples=300)
+@given(shorthand_trees(), st.sampled_from(["max", "min"]), st.booleans())
+def test_reported_bounds_hold(raw: Any, root: str, equality: bool) -> None:
+    tree = parse_tree(raw, root=root)
+    truth = minimax(tree).values
+    result = alpha_beta(tree, prune_on_equality=equality)
+    assert_bounds_hold(result.values, result.bounds, truth)
+    # the root's best move is optimal, and the principal variation runs on exact values
+    assert truth[result.best_move] == truth[0]
+    assert all(result.bounds[i] == EXACT for i in result.principal_variation)
