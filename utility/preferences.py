@@ -55,7 +55,7 @@ class PreferenceProblem:
         return (*self.prizes, *self.named)
 
 
-def parse_problem(
+def parse_preferences(
     prizes: list[Any], lotteries: Mapping[str, Any], preferences: list[Any]
 ) -> PreferenceProblem:
     """Check names, read probabilities exactly, reduce lotteries, read statements.

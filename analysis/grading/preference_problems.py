@@ -26,7 +26,7 @@ from utility.axioms import (
     check_axioms,
     expected_utility_consistency,
 )
-from utility.preferences import PreferenceProblem, Statement, parse_problem
+from utility.preferences import PreferenceProblem, Statement, parse_preferences
 
 PREFERENCE_FIELDS = ("axioms", "utility")
 
@@ -51,7 +51,7 @@ class PreferenceGrader(FieldsAnswerGrader):
             raise InvalidInputError("preferences is a list of statements", "/problem/preferences")
         deadline = current_deadline()
         try:
-            self.problem: PreferenceProblem = parse_problem(prizes, lotteries, preferences)
+            self.problem: PreferenceProblem = parse_preferences(prizes, lotteries, preferences)
             deadline.check()
             self.report: AxiomReport = check_axioms(self.problem)
             deadline.check()

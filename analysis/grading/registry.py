@@ -11,10 +11,10 @@ from analysis.grading.lottery_problems import LotteryGrader
 from analysis.grading.matrix_problems import MatrixGrader
 from analysis.grading.preference_problems import PreferenceGrader
 from analysis.grading.results import Diagnosis, FieldScore, Grade, GradedItem
-from analysis.grading.rubric import Rubric
+from analysis.grading.rubric import Rubric, parse_rubric
 from analysis.grading.tree_problems import Grader
 from games.errors import ArbiterError, FieldError, InvalidInputError, join_pointer
-from games.limits import Limits, current_deadline
+from games.limits import Limits, active_limits, current_deadline
 from games.matrices.parser import MatrixLimits
 
 MAX_LISTED: Final = 50
@@ -51,6 +51,17 @@ def make_grader(
     if not isinstance(raw, dict):
         raise InvalidInputError("a problem is an object with a type", "/problem")
     return Grader.from_json(raw, limits)
+
+
+def grade_answer(problem: Any, answer: Any, rubric: Any = None, diagnose: bool = True) -> Grade:
+    """Grade one student's ``answer`` to ``problem`` (both as JSON-shaped data, as posted to
+    ``/v1/grade``), with partial credit and, unless ``diagnose`` is false, the diagnosis.
+
+    ``rubric`` is a :class:`Rubric` or its JSON form; ``None`` is the default rubric.
+    """
+    grader = make_grader(problem, active_limits())
+    chosen = rubric if isinstance(rubric, Rubric) else parse_rubric(rubric)
+    return grader.grade(answer, chosen, diagnose)
 
 
 @dataclass(frozen=True, slots=True)

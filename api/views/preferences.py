@@ -10,7 +10,7 @@ from api.responses import json_response
 from api.schemas.preferences import PreferencesRequestSchema, PreferencesResultSchema
 from utility.axioms import check_axioms
 from utility.json_output import axioms_json
-from utility.preferences import parse_problem
+from utility.preferences import parse_preferences
 
 bp = Blueprint("preferences", __name__, url_prefix="/v1/preferences")
 
@@ -31,5 +31,5 @@ bp = Blueprint("preferences", __name__, url_prefix="/v1/preferences")
 )
 def check_view() -> Response:
     options = load(PreferencesRequestSchema())
-    problem = parse_problem(options["prizes"], options["lotteries"], options["preferences"])
+    problem = parse_preferences(options["prizes"], options["lotteries"], options["preferences"])
     return json_response(axioms_json(check_axioms(problem), problem.prizes))

@@ -169,7 +169,14 @@ def _niceness(pid: int) -> int:
 
 def test_only_the_worker_of_a_long_request_is_lowered(server: int) -> None:
     hunt = json.dumps(
-        {"type": "alphabeta", "depth": 4, "branching": [6, 6], "min_pruned_leaves": 1295}
+        # a hunt that never succeeds: a thousand draws keep the worker busy for seconds
+        {
+            "type": "alphabeta",
+            "depth": 4,
+            "branching": [6, 6],
+            "min_pruned_leaves": 1295,
+            "max_attempts": 1000,
+        }
     )
     outcome: list[int] = []
     slow = threading.Thread(

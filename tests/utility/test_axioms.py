@@ -12,7 +12,7 @@ import pytest
 
 from games.errors import InvalidInputError
 from utility.axioms import check_axioms
-from utility.preferences import parse_problem
+from utility.preferences import parse_preferences
 
 HALF = "1/2"
 
@@ -22,7 +22,7 @@ def lottery(*pairs: tuple[str, Any]) -> list[dict[str, Any]]:
 
 
 def check(prizes: list[str], lotteries: dict[str, Any], preferences: list[list[str]]):  # type: ignore[no-untyped-def]
-    return check_axioms(parse_problem(prizes, lotteries, preferences))
+    return check_axioms(parse_preferences(prizes, lotteries, preferences))
 
 
 def test_intransitive_cycle_and_money_pump() -> None:
@@ -127,5 +127,5 @@ def test_bad_problems_point_at_the_field(
     lotteries: dict[str, Any], preferences: list[Any], pointer: str
 ) -> None:
     with pytest.raises(InvalidInputError) as caught:
-        parse_problem(["A", "B"], lotteries, preferences)
+        parse_preferences(["A", "B"], lotteries, preferences)
     assert caught.value.errors[0].pointer == pointer

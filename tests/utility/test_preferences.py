@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from games.errors import InvalidInputError
-from utility.preferences import parse_problem
+from utility.preferences import parse_preferences
 
 
 def test_lotteries_nested_past_the_recursion_limit_reduce_iteratively() -> None:
@@ -17,7 +17,7 @@ def test_lotteries_nested_past_the_recursion_limit_reduce_iteratively() -> None:
     lottery: Any = "A"
     for _ in range(depth):
         lottery = [{"p": "1/2", "x": lottery}, {"p": "1/2", "x": "B"}]
-    problem = parse_problem(["A", "B"], {"L": lottery}, [["A", ">", "B"]])
+    problem = parse_preferences(["A", "B"], {"L": lottery}, [["A", ">", "B"]])
     assert problem.reduced["L"] == {"A": Fraction(1, 2**depth), "B": 1 - Fraction(1, 2**depth)}
 
 
@@ -27,4 +27,4 @@ def test_lottery_that_contains_itself_through_others_is_refused() -> None:
         "M": [{"p": "1/2", "x": [{"p": 1, "x": "L"}]}, {"p": "1/2", "x": "A"}],
     }
     with pytest.raises(InvalidInputError, match="contains itself"):
-        parse_problem(["A"], lotteries, [])
+        parse_preferences(["A"], lotteries, [])
