@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 import orjson
@@ -75,6 +76,17 @@ def pointers_from_messages(messages: Any, prefix: str = "") -> list[FieldError]:
 def request_field(parameter: str) -> str:
     """The request pointer of a core parameter: requests name their fields as the core does."""
     return "/" + parameter
+
+
+@contextmanager
+def parameters_at(**pointers: str) -> Iterator[None]:
+    """Point errors about the core's parameters at this request's fields, for the few
+    fields named apart from the parameter they feed (``include`` feeds ``parts``)."""
+    try:
+        yield
+    except ArbiterError as error:
+        error.located(lambda name: pointers.get(name) or request_field(name))
+        raise
 
 
 def register_error_handlers(app: Flask) -> None:

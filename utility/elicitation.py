@@ -121,7 +121,7 @@ def elicit(
         When the request's deadline passes (every evaluation of a fit is charged to it).
     """
     if not worst < best:
-        raise InvalidInputError("best must exceed worst", "/best")
+        raise InvalidInputError("best must exceed worst", parameter="best")
     for i, g in enumerate(gambles):
         if not worst <= g.prize <= best:
             raise InvalidInputError(

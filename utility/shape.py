@@ -172,9 +172,9 @@ def analyze(
     """
     clock = current_deadline()
     if not low < high:
-        raise InvalidInputError("the domain needs low < high", "/domain")
+        raise InvalidInputError("the domain needs low < high", parameter="domain")
     if a <= 0:
-        raise InvalidInputError("a positive affine transformation needs a > 0", "/affine/a")
+        raise InvalidInputError("a positive affine transformation needs a > 0", parameter="affine")
     for index, point in enumerate(points):
         if not low <= point <= high:
             raise InvalidInputError(

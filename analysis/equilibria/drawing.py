@@ -164,7 +164,7 @@ def envelope_svg(game: NormalFormGame, marks: Sequence[Exact | float] = ()) -> s
         raise DomainError(
             "the plot needs a two-player game where one player has exactly two "
             "strategies (2xn or mx2)",
-            "/plot",
+            parameter="parts",
         )
     mixer = 0 if game.shape[0] == 2 else 1
     opponent = 1 - mixer

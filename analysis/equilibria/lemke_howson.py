@@ -53,7 +53,7 @@ def lemke_howson(
     if not 0 <= label < rows + cols:
         raise InvalidInputError(
             f"label must be between 0 and {rows + cols - 1} (rows, then columns), got {label}",
-            "/lemke_howson_label",
+            parameter="label",
         )
     first = game.float_payoffs(0)
     second = game.float_payoffs(1)
@@ -107,7 +107,7 @@ def _walk(
             raise DomainError(
                 "Lemke-Howson did not end (the game is probably degenerate); "
                 "try another starting label",
-                "/lemke_howson_label",
+                parameter="label",
             )
         deadline.spend(row_cost if in_row_tableau else col_cost)
         if in_row_tableau:

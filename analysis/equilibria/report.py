@@ -204,7 +204,7 @@ def _equilibria(
             raise DomainError(
                 "mixed equilibria are computed for two-player games only; "
                 "pure_equilibria works for any number of players",
-                "/include",
+                parameter="parts",
             )
         notes.append("equilibria skipped: mixed equilibria are computed for two players only")
         return None
@@ -214,7 +214,7 @@ def _equilibria(
                 f"enumerating all equilibria is limited to {options.max_strategies} "
                 "strategies per player; ask for lemke_howson to find one equilibrium of a "
                 "larger game",
-                "/include",
+                parameter="parts",
             )
         notes.append(
             f"equilibria skipped: more than {options.max_strategies} strategies per "

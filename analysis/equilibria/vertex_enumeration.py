@@ -342,7 +342,7 @@ def _vertices_by_bases(
         raise DomainError(
             "qhull could not enumerate the vertices of this game and it is too large to try "
             "every basis; ask for lemke_howson instead",
-            "/include",
+            parameter="parts",
         )
     found = []
     cost = 10 + dimension**2

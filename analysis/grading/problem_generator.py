@@ -68,23 +68,25 @@ class GeneratedProblem:
 def _check(settings: ProblemSettings) -> None:
     low, high = settings.branching
     if not 1 <= low <= high:
-        raise InvalidInputError("branching is [min, max] with 1 <= min <= max", "/branching")
+        raise InvalidInputError(
+            "branching is [min, max] with 1 <= min <= max", parameter="branching"
+        )
     if settings.values[0] > settings.values[1]:
-        raise InvalidInputError("values is [min, max] with min <= max", "/values")
+        raise InvalidInputError("values is [min, max] with min <= max", parameter="values")
     if any(abs(v) > MAX_LEAF_VALUE for v in settings.values):
-        raise InvalidInputError(f"values must lie within +/-{MAX_LEAF_VALUE}", "/values")
+        raise InvalidInputError(f"values must lie within +/-{MAX_LEAF_VALUE}", parameter="values")
     if not 1 <= settings.max_attempts <= MAX_ATTEMPTS:
-        raise InvalidInputError(f"max_attempts must be 1..{MAX_ATTEMPTS}", "/max_attempts")
+        raise InvalidInputError(f"max_attempts must be 1..{MAX_ATTEMPTS}", parameter="max_attempts")
     if not 1 <= settings.depth <= MAX_GENERATED_DEPTH:
-        raise InvalidInputError(f"depth must be 1..{MAX_GENERATED_DEPTH}", "/depth")
+        raise InvalidInputError(f"depth must be 1..{MAX_GENERATED_DEPTH}", parameter="depth")
     if sum(high**level for level in range(settings.depth + 1)) > MAX_GENERATED_NODES:
         raise InvalidInputError(
             f"depth {settings.depth} with up to {high} children could exceed "
             f"{MAX_GENERATED_NODES} nodes",
-            "/branching",
+            parameter="branching",
         )
     if any(d < 1 for d in settings.denominators) or not settings.denominators:
-        raise InvalidInputError("denominators are positive integers", "/denominators")
+        raise InvalidInputError("denominators are positive integers", parameter="denominators")
     _check_possible(settings)
 
 
@@ -97,20 +99,20 @@ def _check_possible(settings: ProblemSettings) -> None:
             raise InvalidInputError(
                 f"min_pruned_leaves applies to alphabeta problems; a {settings.type} "
                 "problem prunes nothing, so no draw could meet it",
-                "/min_pruned_leaves",
+                parameter="min_pruned_leaves",
             )
         if depth == 1 or high == 1:
             # a root over leaves (or a single line) leaves nothing to cut
             raise InvalidInputError(
                 "alpha-beta prunes nothing in a tree of depth 1 or with one child per node; "
                 "ask for 0 pruned leaves or a deeper, wider tree",
-                "/min_pruned_leaves",
+                parameter="min_pruned_leaves",
             )
         if settings.min_pruned_leaves >= high**depth:
             raise InvalidInputError(
                 f"a tree of depth {depth} with up to {high} children has at most "
                 f"{high**depth} leaves, and alpha-beta evaluates at least one",
-                "/min_pruned_leaves",
+                parameter="min_pruned_leaves",
             )
     distinct = most - least + 1
     if low < 2:
@@ -122,7 +124,7 @@ def _check_possible(settings: ProblemSettings) -> None:
                 raise InvalidInputError(
                     f"with a single leaf value ({least}) every move ties, so {name} can never "
                     "hold; widen values",
-                    "/values",
+                    parameter="values",
                 )
     # the parents of the leaves are MAX/MIN nodes (in expectimax trees, on even levels)
     leaf_parents_choose = settings.type != "expectimax" or (depth - 1) % 2 == 0
@@ -130,7 +132,7 @@ def _check_possible(settings: ProblemSettings) -> None:
         raise InvalidInputError(
             f"no_ties needs at least {low} distinct leaf values (each node above the leaves "
             f"has {low} or more children), but values allows {distinct}; widen values",
-            "/values",
+            parameter="values",
         )
 
 
@@ -228,5 +230,5 @@ def generate_problem(
     raise InvalidInputError(
         f"no tree met the constraints in {settings.max_attempts} draws; widen the value "
         "range or the branching, or ask for fewer pruned leaves",
-        "/max_attempts",
+        parameter="max_attempts",
     )

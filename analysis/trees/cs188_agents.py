@@ -125,12 +125,12 @@ def graph_search(
     if chosen is None:
         raise InvalidInputError(
             'name the algorithm: "minimax", "alphabeta" or "expectimax" (the file has no alg)',
-            "/algorithm",
+            parameter="algorithm",
         )
     if chosen not in GRAPH_ALGORITHMS:
         raise InvalidInputError(
             f"algorithm must be one of {', '.join(GRAPH_ALGORITHMS)}, got {chosen!r}",
-            "/algorithm",
+            parameter="algorithm",
         )
     limits = limits or Limits()
     deadline = current_deadline()

@@ -10,6 +10,7 @@ from analysis.equilibria.json_output import report_json
 from analysis.equilibria.report import DEFAULT_PARTS, AnalysisOptions, analyze_matrix
 from api.body import load
 from api.openapi.view_docs import operation
+from api.problems import parameters_at
 from api.responses import json_response
 from api.schemas.matrices import MatrixAnalysisSchema, MatrixAnalyzeRequestSchema
 from games.errors import ExactSizeError
@@ -48,7 +49,8 @@ def analyze_view() -> Response:
     body = load(MatrixAnalyzeRequestSchema())
     game = parse_game(body)
     try:
-        report = analyze_matrix(game, analysis_options(body), current_deadline())
+        with parameters_at(parts="/include", label="/lemke_howson_label"):
+            report = analyze_matrix(game, analysis_options(body), current_deadline())
     except ExactSizeError as error:
         if error.errors[0].pointer:
             raise

@@ -6,6 +6,7 @@ from flask import Blueprint, Response
 
 from api.body import load
 from api.openapi.view_docs import operation
+from api.problems import parameters_at
 from api.responses import json_response
 from api.schemas.utility_functions import (
     AnalyzeRequestSchema,
@@ -53,15 +54,16 @@ def analyze_view() -> Response:
     points = [parse_exact(v, join_pointer("/points", i)) for i, v in enumerate(options["points"])]
     lotteries = parse_named_lotteries(options["lotteries"], "/lotteries")
     affine = options["affine"]
-    result = analyze(
-        utility,
-        low,
-        high,
-        points,
-        lotteries,
-        parse_exact(affine["a"], "/affine/a"),
-        parse_exact(affine["b"], "/affine/b"),
-    )
+    with parameters_at(affine="/affine/a"):
+        result = analyze(
+            utility,
+            low,
+            high,
+            points,
+            lotteries,
+            parse_exact(affine["a"], "/affine/a"),
+            parse_exact(affine["b"], "/affine/b"),
+        )
     return json_response(shape_json(result))
 
 

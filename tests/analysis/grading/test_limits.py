@@ -52,7 +52,7 @@ def test_generator_refuses_impossible_settings_before_drawing() -> None:
     settings = ProblemSettings(values=(5, 5), no_ties=True, max_attempts=1000)
     with pytest.raises(InvalidInputError) as caught:
         generate_problem(settings, Deadline(0.0))  # an expired deadline: no draw is made
-    assert caught.value.errors[0].pointer == "/values"
+    assert caught.value.errors[0].parameter == "values"
 
 
 @pytest.mark.parametrize("kind", ["minimax", "alphabeta", "expectimax"])

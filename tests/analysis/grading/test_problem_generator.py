@@ -44,4 +44,4 @@ def test_impossible_settings_refused_before_drawing() -> None:
     # a minimax problem prunes nothing, so asking for pruned leaves can never be met
     with pytest.raises(InvalidInputError) as error:
         generate_problem(ProblemSettings(type="minimax", min_pruned_leaves=1))
-    assert error.value.errors[0].pointer == "/min_pruned_leaves"
+    assert error.value.errors[0].parameter == "min_pruned_leaves"
