@@ -1,0 +1,103 @@
+"""``arbiter grade``'s own parser and ``grade_command``, called directly on hand-made files.
+
+The problem: minimax on [[3, 5], [2, 9]] (MAX over two MIN nodes): the MIN nodes are worth
+min(3, 5) = 3 and min(2, 9) = 2, so the value is 3 and the best move is root.0. The rubric
+gives 1 point each to value and best_move. The end-to-end runs through ``arbiter`` (the
+AIMA tree, CSV, Gradescope) are in ``test_grade_and_solve.py``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from analysis.cli.error_handler import CommandLineError
+from analysis.cli.grade import grade_command, parser
+from games.errors import InvalidInputError
+
+PROBLEM = {"type": "minimax", "tree": [[3, 5], [2, 9]]}
+RUBRIC = {"points": {"value": 1, "best_move": 1}}
+
+
+def write(path: Path, content: Any) -> str:
+    path.write_text(json.dumps(content))
+    return str(path)
+
+
+def grade(*argv: str) -> int:
+    return grade_command(parser("grade", "grade answers").parse_args(list(argv)))
+
+
+@pytest.fixture
+def problem(tmp_path: Path) -> str:
+    return write(tmp_path / "problem.json", {"problem": PROBLEM, "rubric": RUBRIC})
+
+
+def test_the_parser_defaults() -> None:
+    args = parser("grade", "grade answers").parse_args(["p.json", "answers"])
+    assert (args.format, args.rubric, args.output) == ("json", None, "results.json")
+    assert args.run is grade_command
+
+
+def test_one_answer_file_half_right(
+    tmp_path: Path, problem: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer = write(tmp_path / "ada.json", {"value": 3, "best_move": "root.1"})
+    assert grade(problem, answer) == 0
+    out = json.loads(capsys.readouterr().out)
+    ada = out["results"]["ada"]  # the student is named after the file
+    assert (ada["score"], ada["max_score"]) == (1, 2)
+    fields = {item["field"]: item for item in ada["items"]}
+    assert fields["value"]["correct"] and fields["value"]["expected"] == 3
+    assert not fields["best_move"]["correct"]
+    assert fields["best_move"]["expected"] == "root.0"
+    assert out["summary"]["mean"] == 1
+
+
+def test_a_file_of_answers_and_a_rubric_option(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bare = write(tmp_path / "bare.json", PROBLEM)  # a problem with no rubric of its own
+    answers = write(
+        tmp_path / "class.json",
+        {"answers": {"ada": {"value": 3, "best_move": "root.0"}, "bob": {"value": 2}}},
+    )
+    rubric = write(tmp_path / "rubric.json", {"points": {"value": 3, "best_move": 1}})
+    assert grade(bare, answers, "--rubric", rubric) == 0
+    results = json.loads(capsys.readouterr().out)["results"]
+    # bob leaves out best_move, which the rubric requires: 0 of 3 + 0 of 1
+    scores = {name: (r["score"], r["max_score"]) for name, r in results.items()}
+    assert scores == {"ada": (4, 4), "bob": (0, 4)}
+
+
+def test_gradescope_needs_exactly_one_answer(tmp_path: Path, problem: str) -> None:
+    folder = tmp_path / "answers"
+    folder.mkdir()
+    write(folder / "ada.json", {"value": 3})
+    write(folder / "bob.json", {"value": 2})
+    with pytest.raises(CommandLineError) as caught:
+        grade(problem, str(folder), "--format", "gradescope")
+    assert (caught.value.where, caught.value.message) == (
+        "--format",
+        "gradescope grades one submission; got 2 answers",
+    )
+
+
+def test_gradescope_writes_the_score(
+    tmp_path: Path, problem: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer = write(tmp_path / "ada.json", {"value": 3, "best_move": "root.1"})
+    output = tmp_path / "results.json"
+    assert grade(problem, answer, "--format", "gradescope", "--output", str(output)) == 0
+    assert capsys.readouterr().out == f"1 / 2 written to {output}\n"
+    assert json.loads(output.read_text())["score"] == 1
+
+
+def test_answers_must_map_students(tmp_path: Path, problem: str) -> None:
+    answers = write(tmp_path / "class.json", {"answers": [{"value": 3}]})
+    with pytest.raises(InvalidInputError) as caught:
+        grade(problem, answers)
+    assert caught.value.errors[0].pointer == "/answers"
