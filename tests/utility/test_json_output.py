@@ -37,7 +37,7 @@ from utility.json_output import (
     shape_json,
 )
 from utility.lottery import Lottery, parse_lottery
-from utility.preferences import parse_problem
+from utility.preferences import parse_preferences
 from utility.shape import analyze
 
 SQRT = read_utility("sqrt(x)", {})
@@ -178,7 +178,7 @@ def test_elicitation_points_and_implied_cara() -> None:
 
 def test_axioms_utility_map_and_indifference_probability() -> None:
     # A > B > C and B ~ [1/4, A; 3/4, C]: with U(A) = 1, U(C) = 0, U(B) = 1/4
-    problem = parse_problem(
+    problem = parse_preferences(
         ["A", "B", "C"],
         {"L": [{"p": "0.25", "x": "A"}, {"p": "0.75", "x": "C"}]},
         [["A", ">", "B"], ["B", ">", "C"], ["L", "~", "B"]],
