@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import argparse
 import math
-from typing import Final, NoReturn
+import re
+from typing import Any, Final, NoReturn
 
 from analysis.cli.error_handler import CommandLineError
 from games.errors import ArbiterError
@@ -15,8 +16,19 @@ from games.numbers import Exact, parse_exact
 DEFAULT_LIMITS: Final = Limits()
 
 
+NEGATIVE_NUMBER: Final = re.compile(r"^-(\d+(/\d+)?|\d*\.\d+|\d+\.?\d*[eE][-+]?\d+)$")
+"""What a negative number looks like on our command lines: exact forms as in JSON bodies
+(``-7/2``, ``-0.5``, ``-1e3``), so that such a value is never taken for an option."""
+
+
 class ArgumentParser(argparse.ArgumentParser):
-    """argparse, with a usage error raised as one :class:`CommandLineError` naming the option."""
+    """argparse, with a usage error raised as one :class:`CommandLineError` naming the option,
+    and every exact negative number (``--bounds -7/2 3``) read as a value."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # argparse's own pattern knows only -3 and -0.5; no option of ours looks like a number
+        self._negative_number_matcher = NEGATIVE_NUMBER
 
     def error(self, message: str) -> NoReturn:
         where, _, rest = message.partition(": ")
