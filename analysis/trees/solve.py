@@ -95,8 +95,11 @@ class TreeSolution:
 
     @property
     def best_move(self) -> str | None:
-        """The root's chosen child (leftmost among equals), or None at a leaf."""
-        child = self.search.best_child[0] if self.search.best_child else -1
+        """The root's chosen child (leftmost among equals); None when the root is a leaf or
+        a chance node (nobody moves there)."""
+        if self.tree.kinds[0] == CHANCE or not self.search.best_child:
+            return None
+        child = self.search.best_child[0]
         return self.tree.ids[child] if child >= 0 else None
 
     @cached_property
