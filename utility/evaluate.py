@@ -9,10 +9,17 @@ continuous and increasing there ("root_finding", to an absolute tolerance of
 
 Exact strings are produced for lotteries of at most ``EXACT_OUTCOMES`` outcomes
 (the expected utility as a SymPy sum, the CE as the inverse of that sum); a
-closed-form value is kept only if it agrees numerically with the float answer.
-Exact values are computed within the exact-size limit (past it the request is
-refused, pointing at the utility), and utilities beyond :data:`MAX_UTILITY` in
-magnitude are refused, so every answer has a finite float.
+closed-form value is kept only if it lies between the outcomes and reproduces EU, both
+judged in high precision. Exact values are computed within the exact-size limit (past it
+the request is refused, pointing at the utility), and utilities beyond :data:`MAX_UTILITY`
+in magnitude are refused, so every answer has a finite float.
+
+Floats lose the CE at large wealth (``1 - exp(-2(w + x))`` is 1.0 at every outcome once
+``w = 20``; ``w + 1`` and ``w + 3`` are one double at ``w = 10^20``). When rounding could
+move the CE past the tolerance (:func:`_float_resolves`), the root is found on
+:class:`_PreciseGap`, differences of ``U`` evaluated by SymPy's ``evalf`` with as many
+digits as the cancellation needs, or the request is refused when even those cannot
+tell the outcomes apart.
 """
 
 from __future__ import annotations
@@ -20,11 +27,13 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Literal
 
 import numpy as np
 import sympy as sp
 from scipy.optimize import brentq
+from sympy.core.evalf import PrecisionExhausted
 
 from games.errors import DomainError, FieldError
 from games.limits import current_deadline
@@ -49,6 +58,13 @@ MAX_UTILITY = 1e300
 """Largest utility magnitude accepted (the cap on every number in a request)."""
 MAX_TIDY_OPS = 200
 """Largest exact form (in SymPy operations) whose logarithms are combined."""
+EPSILON = float(np.finfo(float).eps)
+FLOAT_RESOLUTION = 1e-12
+"""Largest estimated float rounding of the CE, relative to ``max(1, span)``, that is trusted."""
+PRECISE_DIGITS = 30
+"""Significant digits of each high-precision utility difference."""
+MAX_WORKING_DIGITS = 1_000
+"""Most digits ``evalf`` may work with to see past cancellation in ``U(w + x) - U(w + y)``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,32 +186,39 @@ def evaluate_lottery(
     low, high = to_float(lottery.outcomes[0] + wealth), to_float(lottery.outcomes[-1] + wealth)
     method: Literal["closed_form", "root_finding", "degenerate"]
     tolerance: float | None = None
+    ce_exact: sp.Expr | None = None
     if lottery.degenerate:
-        point, method = low, "degenerate"
+        ce, method = to_float(lottery.outcomes[0]), "degenerate"
+        ce_exact = rational(lottery.outcomes[0])
     else:
-        closed = _closed_form(utility, eu, low, high)
-        if closed is not None:
-            point, method = closed, "closed_form"
+        ce_exact = _exact_certainty_equivalent(lottery, utility, wealth, eu_exact)
+        resolves = _float_resolves(lottery, wealth, values)
+        closed = _closed_form(utility, eu, low, high) if ce_exact is None and resolves else None
+        if ce_exact is not None:
+            ce, method = float(sp.N(ce_exact, 17, maxn=MAX_WORKING_DIGITS)), "closed_form"
+        elif closed is not None:
+            ce, method = closed - to_float(wealth), "closed_form"
         else:
-            tolerance = ROOT_TOLERANCE * max(1.0, high - low)
-            point = _root(utility, eu, low, high, tolerance)
             method = "root_finding"
-    ce = point - to_float(wealth)
-    clock.check()
-    ce_exact = _exact_certainty_equivalent(lottery, utility, wealth, eu_exact, point)
+            span = to_float(lottery.outcomes[-1] - lottery.outcomes[0])
+            tolerance = ROOT_TOLERANCE * max(1.0, span)
+            if resolves:
+                ce = _root(utility, eu, low, high, tolerance) - to_float(wealth)
+            else:
+                ce = _PreciseGap(lottery, utility, wealth, eu_exact).root(tolerance)
     clock.check()
     premium = to_float(emv) - ce
     premium_exact: sp.Expr | None = None
     if ce_exact is not None:
         premium_exact = rational(emv) - ce_exact
-        premium = float(sp.N(premium_exact, 20))
+        premium = float(sp.N(premium_exact, 20, maxn=MAX_WORKING_DIGITS))
     attitude = _attitude(premium, premium_exact, to_float(emv), lottery, wealth)
     clock.check()
     return Evaluation(
         emv=emv,
         expected_utility=float(sp.N(eu_exact, 17)) if eu_exact is not None else eu,
         expected_utility_exact=_form(eu_exact),
-        certainty_equivalent=float(sp.N(ce_exact, 17)) if ce_exact is not None else ce,
+        certainty_equivalent=ce,
         certainty_equivalent_exact=_form(ce_exact),
         risk_premium=premium,
         risk_premium_exact=_form(premium_exact),
@@ -281,10 +304,13 @@ def _exact_certainty_equivalent(
     utility: UtilityFunction,
     wealth: Exact,
     eu_exact: sp.Expr | None,
-    point: float,
 ) -> sp.Expr | None:
-    if lottery.degenerate:
-        return rational(lottery.outcomes[0])
+    """The inverse of ``U`` at the exact EU, less wealth, if it is the CE.
+
+    The candidate is kept only if it is real, lies between the outcomes and ``U`` at it
+    reproduces EU to 1e-9 of the utility spread, all judged in high precision (a float
+    check would reject the right answer where the floats have lost it).
+    """
     if eu_exact is None or utility.inverse is None:
         return None
     clock = current_deadline()
@@ -301,11 +327,122 @@ def _exact_certainty_equivalent(
     if not candidate.is_number or candidate.has(sp.I, sp.nan, sp.zoo):
         return None
     clock.check()
-    value = complex(sp.N(candidate, 20))
-    target = point - float(wealth)
-    if abs(value.imag) > 1e-12 or abs(value.real - target) > 1e-8 * max(1.0, abs(target)):
+    value = complex(sp.N(candidate, PRECISE_DIGITS, maxn=MAX_WORKING_DIGITS))
+    lowest, highest = to_float(lottery.outcomes[0]), to_float(lottery.outcomes[-1])
+    slack = 1e-9 * max(1.0, highest - lowest)
+    if abs(value.imag) > 1e-12 or not lowest - slack <= value.real <= highest + slack:
         return None
-    return candidate
+    point = min(max(value.real, lowest), highest)
+    try:
+        gap = _PreciseGap(lottery, utility, wealth, eu_exact)
+    except DomainError:  # U flat over the outcomes: the inverse picks no CE
+        return None
+    return candidate if abs(gap(point)) <= 1e-9 else None
+
+
+def _float_resolves(lottery: Lottery, wealth: Exact, values: np.ndarray) -> bool:
+    """Whether float rounding leaves the CE good to ``ROOT_TOLERANCE`` (with a margin).
+
+    Rounding ``w + x`` moves a CE by about ``eps |w + x|``; rounding ``U`` moves EU by
+    about ``eps max |U|``, which moves the CE by that fraction of the utility spread times
+    the outcome span. Both are compared with the scale of the tolerance, ``max(1, span)``.
+    """
+    span = to_float(lottery.outcomes[-1] - lottery.outcomes[0])
+    spread = float(values[-1] - values[0])
+    if spread <= 0 or span <= 0:
+        return False
+    reach = max(
+        abs(to_float(lottery.outcomes[0] + wealth)), abs(to_float(lottery.outcomes[-1] + wealth))
+    )
+    magnitude = float(np.max(np.abs(values)))
+    rounding = EPSILON * (magnitude / spread * span + reach) / max(1.0, span)
+    return rounding <= FLOAT_RESOLUTION
+
+
+class _PreciseGap:
+    """``(U(w + t) - EU) / (U(w + highest) - U(w + lowest))`` evaluated past float cancellation.
+
+    At large wealth ``U(w + x)`` can round to the same double at every outcome (``1 - exp(-2x)``
+    at ``w = 20``), or the rounding of ``w + x`` swamps the outcomes (``sqrt(x)`` at
+    ``w = 10^20``). Here differences of ``U`` are one SymPy expression ``U(x) - U(y)``, whose
+    constants cancel symbolically, evaluated by SymPy's ``evalf`` at exact arguments
+    ``w + t``; ``evalf`` raises its working precision (up to :data:`MAX_WORKING_DIGITS`
+    digits) until :data:`PRECISE_DIGITS` digits survive the cancellation. Differences are
+    taken from ``U(w + lowest)`` and ``t`` is the outcome (wealth excluded), so neither
+    ``U`` nor ``w + t`` is ever rounded whole.
+    """
+
+    def __init__(
+        self, lottery: Lottery, utility: UtilityFunction, wealth: Exact, eu_exact: sp.Expr | None
+    ) -> None:
+        self._utility = utility
+        self._rise = utility.expr - utility.expr.subs(X, Y)
+        self._wealth = rational(wealth)
+        self._base = self._wealth + rational(lottery.outcomes[0])
+        self.lowest = to_float(lottery.outcomes[0])
+        self.highest = to_float(lottery.outcomes[-1])
+        self._spread = self._difference(self._rise, self._wealth + rational(lottery.outcomes[-1]))
+        if self._spread < 0:
+            raise DomainError(
+                f"U(x) = {utility.formula} is not increasing on the support: it is lower at "
+                "wealth + the highest outcome than at wealth + the lowest",
+                utility.pointer,
+            )
+        if not self._spread > 0:
+            raise DomainError(
+                f"U(x) = {utility.formula} has the same value at wealth + the lowest and "
+                f"wealth + the highest outcome to {MAX_WORKING_DIGITS} digits, so the "
+                "certainty equivalent cannot be told apart from any outcome",
+                utility.pointer,
+            )
+        if eu_exact is not None:
+            # EU - U(w + lowest) = sum p (U(w + x) - U(w + lowest)): one cancelling difference
+            self._excess = self._difference(eu_exact - utility.expr.subs(X, Y), self._base)
+        else:
+            clock = current_deadline()
+            self._excess = sp.Float(0, PRECISE_DIGITS)
+            for p, o in lottery:
+                clock.spend(64)
+                rise = self._difference(self._rise, self._wealth + rational(o))
+                self._excess += rational(p) * rise
+
+    def _difference(self, expr: sp.Expr, at: sp.Expr) -> sp.Float:
+        """``expr`` at ``x = at``, ``y = w + lowest`` to :data:`PRECISE_DIGITS` digits (0 when
+        :data:`MAX_WORKING_DIGITS` digits cannot tell it from 0)."""
+        current_deadline().check()
+        zero = sp.Float(0, PRECISE_DIGITS)
+        try:
+            value = expr.evalf(
+                PRECISE_DIGITS, subs={X: at, Y: self._base}, maxn=MAX_WORKING_DIGITS, strict=True
+            )
+        except PrecisionExhausted:
+            return zero
+        if isinstance(value, sp.Float):
+            return value
+        if value == 0:
+            return zero
+        offset = at - self._wealth
+        raise DomainError(
+            f"U(x) = {self._utility.formula} is not real at wealth + "
+            f"{_text(Fraction(int(offset.p), int(offset.q)))}",
+            self._utility.pointer,
+        )
+
+    def __call__(self, outcome: float) -> float:
+        """The gap at ``w + outcome``, as a fraction of the utility spread."""
+        rise = self._difference(self._rise, self._wealth + sp.Rational(outcome))
+        return float((rise - self._excess) / self._spread)
+
+    def root(self, tolerance: float) -> float:
+        """The CE (wealth excluded) to within ``tolerance``, by Brent's method on the gap."""
+        if self(self.lowest) >= 0:
+            return self.lowest
+        if self(self.highest) <= 0:
+            return self.highest
+        root: float = brentq(
+            self, self.lowest, self.highest, xtol=tolerance, rtol=4 * np.finfo(float).eps
+        )
+        return root
 
 
 def _attitude(
@@ -318,10 +455,11 @@ def _attitude(
         if premium_exact.is_zero:
             return "risk_neutral"
         current_deadline().check()
-        sign = sp.N(premium_exact, 50)
-        if abs(sign) > sp.Float("1e-40"):
-            return "risk_averse" if sign > 0 else "risk_seeking"
-        return "risk_neutral"
+        try:  # the premium's sign, however small it is (1/(4(w + 2)) for sqrt at large w)
+            sign = premium_exact.evalf(15, maxn=MAX_WORKING_DIGITS, strict=True)
+        except PrecisionExhausted:  # zero to MAX_WORKING_DIGITS digits: a zero SymPy missed
+            return "risk_neutral"
+        return "risk_averse" if sign > 0 else "risk_seeking"
     scale = max(1.0, abs(float(lottery.outcomes[-1] - lottery.outcomes[0])), abs(emv))
     if abs(premium) <= NEUTRAL_TOLERANCE * scale:
         return "risk_neutral"

@@ -114,14 +114,18 @@ def test_cara_certainty_equivalent_of_a_50_50_lottery(a: int | Fraction, x1: int
     assert shifted.certainty_equivalent == pytest.approx(expected, rel=1e-9)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="bug: once U(w + x) rounds to the same float (1.0) at every outcome, the float CE "
-    "collapses to the lowest outcome (1, not 1.3375) while claiming a root-finding "
-    "tolerance of 2e-10; the exact EU is known but not used for the CE",
-)
-def test_cara_certainty_equivalent_does_not_depend_on_large_wealth() -> None:
+@pytest.mark.parametrize("wealth", [0, 10, 20, 1000])
+def test_cara_certainty_equivalent_does_not_depend_on_large_wealth(wealth: int) -> None:
+    # at wealth 20, 1 - exp(-2(w + x)) is the double 1.0 at both outcomes; at 10 it keeps
+    # only 7 digits of the difference: the CE comes from the exact EU, judged in high precision
     utility = read_utility({"family": "cara"}, {"R": Fraction(1, 2)})
     lottery = from_pairs({1: Fraction(1, 2), 3: Fraction(1, 2)})
-    result = evaluate_lottery(lottery, utility, wealth=20)
-    assert result.certainty_equivalent == pytest.approx(cara_ce(2.0, 1, 3), rel=1e-6)
+    result = evaluate_lottery(lottery, utility, wealth=wealth)
+    # -(1/2) ln((e^-2 + e^-6)/2) = 1 + ln 2/2 - ln(1 + e^-4)/2, by hand
+    expected = 1 + math.log(2) / 2 - math.log1p(math.exp(-4)) / 2
+    assert expected == pytest.approx(1.33749862632, abs=1e-11)
+    assert result.certainty_equivalent == pytest.approx(expected, rel=1e-9)
+    assert result.method == "closed_form"
+    assert result.tolerance is None
+    assert result.risk_premium == pytest.approx(2 - expected, rel=1e-9)
+    assert result.attitude == "risk_averse"
