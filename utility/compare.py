@@ -43,20 +43,22 @@ def compare(
     wealth: Exact = 0,
     pointers: Mapping[str, Sequence[str]] | None = None,
 ) -> Comparison:
-    """Evaluate every lottery under ``utility`` and rank them by expected utility."""
+    """Evaluate every lottery under ``utility`` and rank them by expected utility (through
+    the certainty equivalent, which orders them the same way)."""
     evaluations = {
         name: evaluate_lottery(lottery, utility, wealth, pointers.get(name) if pointers else None)
         for name, lottery in lotteries.items()
     }
-    order = sorted(evaluations, key=lambda n: -evaluations[n].expected_utility)
+    # ranked by certainty equivalent, the same order as by expected utility (U increases),
+    # and still told apart where U(w + x) rounds to one double at large wealth
+    order = sorted(evaluations, key=lambda n: -evaluations[n].certainty_equivalent)
     ranking: list[Ranked] = []
     for position, name in enumerate(order):
-        eu = evaluations[name].expected_utility
+        ce = evaluations[name].certainty_equivalent
         rank = position + 1
         if ranking:
-            previous = ranking[-1]
-            before = previous.evaluation.expected_utility
-            if abs(before - eu) <= TIE_TOLERANCE * max(1.0, abs(before), abs(eu)):
-                rank = previous.rank
+            before = ranking[-1].evaluation.certainty_equivalent
+            if abs(before - ce) <= TIE_TOLERANCE * max(1.0, abs(before), abs(ce)):
+                rank = ranking[-1].rank
         ranking.append(Ranked(rank, name, evaluations[name]))
     return Comparison(tuple(ranking), tuple(dominance_pairs(lotteries)))

@@ -54,3 +54,16 @@ def test_wealth_reaches_every_evaluation() -> None:
     (with_wealth,) = compare(narrow, sqrt, wealth=4).ranking
     assert without.evaluation.certainty_equivalent_exact == "5/4"
     assert with_wealth.evaluation.certainty_equivalent_exact == "9/4"
+
+
+def test_ranking_holds_where_utilities_round_to_one_double() -> None:
+    # CARA with a = 2 at wealth 20: U(20 + x) = 1 - e^(-2(20 + x)) is 1.0 in floats for
+    # every outcome here, yet the CEs (which do not depend on wealth) are 2 > 1.3375 > 1
+    cara = read_utility({"family": "cara"}, {"R": Fraction(1, 2)})
+    lotteries = {
+        "coin": from_pairs({1: Fraction(1, 2), 3: Fraction(1, 2)}),
+        "two": from_pairs({2: Fraction(1)}),
+        "one": from_pairs({1: Fraction(1)}),
+    }
+    ranked = compare(lotteries, cara, wealth=20).ranking
+    assert [(r.rank, r.name) for r in ranked] == [(1, "two"), (2, "coin"), (3, "one")]
