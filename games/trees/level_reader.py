@@ -183,7 +183,7 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
         if settle_chance(children, probabilities, chance_nodes, ids, pointer) is not None:
             return None
     count = len(ids)
-    return Tree(
+    tree = Tree(
         ids=ids,
         kinds=kinds,
         children=children,
@@ -197,9 +197,10 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
         _positions=positions,
         _array_nodes=array_nodes,
         _base=base,
-        _leaf_count=leaves,
         _bare_leaves=bare_leaves,
     )
+    object.__setattr__(tree, "_leaf_count", leaves)  # counted while reading: a free cache
+    return tree
 
 
 _PLAIN_KEYS: Final = frozenset({"children", "value", "kind", "p"})

@@ -82,7 +82,7 @@ class Tree:
     index of each id) that it works out on first use. Derive a changed tree with
     :meth:`subtree`, :meth:`reversed_children`, :meth:`with_uniform_chance`,
     :meth:`with_max_min_swapped` or, for other changes, :meth:`replace`: each starts
-    with fresh caches (``dataclasses.replace`` would copy stale ones).
+    with fresh caches (the caches are not constructor fields, so no copy carries them).
 
     Attributes
     ----------
@@ -128,11 +128,13 @@ class Tree:
     _positions: list[int] = field(default_factory=list, repr=False)
     _array_nodes: bytearray = field(default_factory=bytearray, repr=False)
     _base: str = ""
-    _leaf_count: int = -1
-    _kind_set: frozenset[str] = frozenset()
+    # caches, worked out on first use; not constructor fields, so that no copy (not even
+    # a stray dataclasses.replace) can carry stale ones over
+    _leaf_count: int = field(default=-1, init=False, repr=False, compare=False)
+    _kind_set: frozenset[str] = field(default=frozenset(), init=False, repr=False, compare=False)
     _bare_leaves: bytearray = field(default_factory=bytearray, repr=False)
     """1 for a leaf written as a bare number (its pointer is the value itself)."""
-    _index: dict[str, int] = field(default_factory=dict, repr=False)
+    _index: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -262,9 +264,7 @@ class Tree:
         The caller keeps the fields consistent with each other (one entry per node,
         children ranges within the tree); the named derivations below do so.
         """
-        return dataclasses.replace(
-            self, **changes, _leaf_count=-1, _kind_set=frozenset(), _index={}
-        )
+        return dataclasses.replace(self, **changes)
 
     def with_max_min_swapped(self) -> Tree:
         """The same tree with every MAX node a MIN node and the reverse (the root

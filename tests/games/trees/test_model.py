@@ -8,9 +8,11 @@ the index of every id.
 
 from __future__ import annotations
 
+import dataclasses
 from fractions import Fraction
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 
 from analysis.trees.expectimax import expectimax
@@ -252,3 +254,17 @@ def test_derivations_agree_with_the_search_on_random_trees(raw: Any) -> None:
     # uniform chance is the tree written without any p
     uniform = tree.with_uniform_chance()
     assert_same_tree(uniform, parse_tree(without_probabilities(raw)))
+
+
+def test_no_copy_carries_stale_caches() -> None:
+    # the caches are not constructor fields: even a plain dataclasses.replace starts afresh
+    tree = parse_tree({"kind": "max", "children": [1, {"kind": "min", "children": [2, 3]}]})
+    assert tree.kind_set == {"max", "min", "leaf"} and tree.leaf_count == 3
+    assert tree.index_of("root.1") == 2
+    renamed = dataclasses.replace(
+        tree, ids=["a", "b", "c", "d", "e"], kinds=["min", "leaf", "max", "leaf", "leaf"]
+    )
+    assert renamed.kind_set == {"min", "max", "leaf"}
+    assert renamed.index_of("c") == 2
+    with pytest.raises(ValueError):
+        dataclasses.replace(tree, _kind_set=frozenset())
