@@ -13,7 +13,6 @@ Gradescope's autograder reads.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -23,6 +22,7 @@ from analysis.cli.documents import print_document, read_document, write_file
 from analysis.cli.error_handler import EXIT_OK, CommandLineError
 from analysis.cli.options import ArgumentParser, command_parser
 from analysis.grading.class_report import grades_csv, gradescope_results, summarize
+from analysis.grading.json_output import grades_json
 from analysis.grading.registry import make_grader
 from analysis.grading.results import Grade
 from analysis.grading.rubric import parse_rubric
@@ -89,8 +89,7 @@ def grade_command(args: argparse.Namespace) -> int:
     elif args.format == "csv":
         sys.stdout.write(grades_csv(grades))
     else:
-        results = {student: dataclasses.asdict(grade) for student, grade in grades.items()}
-        print_document({"results": results, "summary": dataclasses.asdict(summarize(grades))})
+        print_document(grades_json(grades, summarize(grades)))
     return EXIT_OK
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, request
 
 from analysis.grading.class_report import grades_csv, summarize
+from analysis.grading.json_output import grade_json
 from analysis.grading.problem_generator import ProblemSettings, generate_problem
 from analysis.grading.registry import grade_batch, make_grader
 from analysis.grading.rubric import parse_rubric
@@ -48,7 +49,7 @@ def grade_view() -> Response:
     grader = make_grader(options["problem"], active_limits())
     rubric = parse_rubric(options["rubric"])
     grade = grader.grade(options["answer"], rubric, diagnose=options["diagnose"])
-    return json_response(GradeResultSchema().dump(grade))
+    return json_response(grade_json(grade))
 
 
 @bp.post("/grade/batch")
