@@ -52,6 +52,9 @@ COMMANDS: Final = {
     "maxn": Command(
         "analysis.cli.trees", "max^n for multiplayer trees (shallow pruning with --max-sum)"
     ),
+    "render": Command(
+        "analysis.cli.trees", "draw the solved tree: SVG, Graphviz DOT or TikZ for LaTeX"
+    ),
     "solve": Command(
         "analysis.cli.solve", "solve any file: a tree by its nodes or type, a game, a lottery"
     ),

@@ -4,6 +4,7 @@
     arbiter alphabeta [TREE] [--strict] [--trace] [--move-ordering] [--depth N]
     arbiter expectimax [TREE] [--bounds LO HI] [--strict] [--depth N]
     arbiter maxn [TREE] [--tie-break rightmost] [--max-sum S] [--paranoid PLAYER]
+    arbiter render [TREE] [--algorithm A] [--format svg|dot|tikz] [--title T]
 
 TREE holds a tree in any posted form, or a whole request body
 (``{"tree": ..., "root": ..., "depth": ...}``); ``-`` or nothing reads standard input.
@@ -15,18 +16,20 @@ command is one call of :func:`analysis.trees.solve.solve_tree`, and prints what
 from __future__ import annotations
 
 import argparse
+import sys
 from collections.abc import Callable, Mapping
 from typing import Any, Final
 
 from analysis.cli.documents import print_document, read_document
 from analysis.cli.error_handler import EXIT_OK, option_name, reading, source_name
 from analysis.cli.options import ArgumentParser, command_parser, exact_option
+from analysis.trees.drawing import RENDERERS, check_drawable, solution_drawing, unsolved_tree
 from analysis.trees.json_output import solution_json
 from analysis.trees.solve import TreeSolution, solve_tree
 from games.errors import InvalidInputError
 from games.limits import active_limits
 from games.numbers import parse_exact
-from games.trees.model import PLAYER
+from games.trees.model import PLAYER, Tree
 from games.trees.parser import parse_tree
 
 RENAMED: Final = {"prune_on_equality": "--strict"}
@@ -40,6 +43,23 @@ def parser(name: str, summary: str) -> ArgumentParser:
     ``expectimax`` and ``maxn``."""
     command = command_parser(name, summary)
     command.set_defaults(run=search_command, algorithm=name)
+    drawing = name == "render"
+    if drawing:
+        command.set_defaults(run=render_command)
+        command.add_argument(
+            "--algorithm",
+            choices=["auto", "minimax", "alphabeta", "expectimax", "maxn", "none"],
+            default="auto",
+            help="how to solve the tree before drawing it (auto: maxn for utility lists, "
+            "expectimax with chance nodes, minimax otherwise; none: as posted)",
+        )
+        command.add_argument(
+            "--format",
+            choices=sorted(RENDERERS),
+            default="svg",
+            help="svg (standalone), dot (Graphviz) or tikz (a tikzpicture for LaTeX)",
+        )
+        command.add_argument("--title", default="", help="caption drawn above the tree")
     command.add_argument(
         "tree",
         nargs="?",
@@ -59,7 +79,7 @@ def parser(name: str, summary: str) -> ArgumentParser:
         metavar="N",
         help="search cutoff in plies; nodes at the cutoff are valued by their eval",
     )
-    if name in ("alphabeta", "expectimax"):
+    if name in ("alphabeta", "expectimax", "render"):
         command.add_argument(
             "--strict",
             action="store_true",
@@ -74,7 +94,7 @@ def parser(name: str, summary: str) -> ArgumentParser:
             action="store_true",
             help="compare the leaves evaluated in posted, best-first and worst-first order",
         )
-    if name == "expectimax":
+    if name in ("expectimax", "render"):
         command.add_argument(
             "--bounds",
             nargs=2,
@@ -83,7 +103,7 @@ def parser(name: str, summary: str) -> ArgumentParser:
             default=None,
             help="lowest and highest leaf value: prune chance nodes (Star1)",
         )
-    if name == "maxn":
+    if name in ("maxn", "render"):
         command.add_argument(
             "--tie-break",
             choices=["leftmost", "rightmost"],
@@ -97,6 +117,7 @@ def parser(name: str, summary: str) -> ArgumentParser:
             metavar="S",
             help="largest sum of a leaf's utilities: turns on shallow pruning",
         )
+    if name == "maxn":
         command.add_argument(
             "--paranoid",
             type=int,
@@ -136,21 +157,56 @@ def solved_tree(
 ) -> tuple[TreeSolution, dict[str, Any]]:
     """Parse the tree of ``document``, solve it with the request's options overridden by
     ``flags``, and write the answer; errors name the file, field or option at fault."""
-    is_request = isinstance(document, dict) and "tree" in document
-    request: Mapping[str, Any] = document if is_request else {"tree": document}
+    request = _request(document)
     with reading(source, _locator(source, request, flags)):
-        options = {**_request_options(request), **flags}
-        # as at POST /v1/trees/maxn, a bare list of numbers is one leaf's utilities there
-        default_root = PLAYER if algorithm == "maxn" else "max"
-        root = options.pop("root", request.get("root", default_root))
-        tree = parse_tree(
-            request["tree"],
-            root=root,
-            limits=active_limits(),
-            pointer="/tree" if is_request else "",
-        )
+        tree, options = _read_tree(request, algorithm, flags)
         solution = solve_tree(tree, algorithm, **options)
         return solution, solution_json(solution)
+
+
+def render_command(args: argparse.Namespace) -> int:
+    """Draw the tree of ``args.tree``, solved by ``--algorithm``, as SVG, DOT or TikZ."""
+    document = read_document(args.tree)
+    flags = _flags(args)
+    request = _request(document)
+    with reading(args.tree, _locator(args.tree, request, flags)):
+        tree, options = _read_tree(request, args.algorithm, flags)
+        check_drawable(tree, args.format)  # before spending time on solving it
+        if args.algorithm == "none":
+            picture = unsolved_tree(tree, args.title)
+        else:
+            solution = solve_tree(tree, args.algorithm, **options)
+            picture = solution_drawing(solution, args.title)
+        sys.stdout.write(RENDERERS[args.format](picture))
+    return EXIT_OK
+
+
+BARE: Final = object()
+"""Key marking a bare tree wrapped as a body: its pointers are relative to the file."""
+
+
+def _request(document: Any) -> Mapping[Any, Any]:
+    """A request body as it is; a bare tree as the body ``{"tree": ...}`` (marked bare)."""
+    if isinstance(document, dict) and "tree" in document:
+        return document
+    return {"tree": document, BARE: True}
+
+
+def _read_tree(
+    request: Mapping[Any, Any], algorithm: str, flags: Mapping[str, Any]
+) -> tuple[Tree, dict[str, Any]]:
+    """The request's tree and its :func:`solve_tree` options, flags overriding the file."""
+    options = {**_request_options(request), **flags}
+    # as at POST /v1/trees/maxn, a bare list of numbers is one leaf's utilities there
+    default_root = PLAYER if algorithm == "maxn" else "max"
+    root = options.pop("root", request.get("root", default_root))
+    tree = parse_tree(
+        request["tree"],
+        root=root,
+        limits=active_limits(),
+        pointer="" if request.get(BARE) else "/tree",
+    )
+    return tree, options
 
 
 def _locator(

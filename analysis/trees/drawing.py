@@ -22,7 +22,7 @@ the nodes spends on the deadline of the computation in progress.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 from xml.sax.saxutils import escape, quoteattr
@@ -179,12 +179,15 @@ def greyed(solved: SolvedTree) -> set[int]:
 
 
 def check_drawable(tree: Tree, drawing: str) -> None:
-    """Refuse a tree too large for an ``"svg"`` or ``"dot"`` drawing before solving it.
+    """Refuse a tree too large for an ``"svg"``, ``"dot"`` or ``"tikz"`` drawing before
+    solving it.
 
     :raises LimitExceededError: the tree has more nodes than that drawing is offered for.
     """
     if drawing == "dot":
         _check_size(tree, MAX_DOT_NODES, "DOT output")
+    elif drawing == "tikz":
+        _check_size(tree, MAX_TIKZ_NODES, "a TikZ drawing")
     else:
         _check_size(tree, MAX_SVG_NODES, "an SVG drawing")
 
@@ -286,6 +289,117 @@ def render_dot(solved: SolvedTree) -> str:
         suffix = f" [{', '.join(attributes)}]" if attributes else ""
         lines.append(f"  {_dot_text(ids[parent])} -> {_dot_text(ids[child])}{suffix};")
     lines.append("}")
+    return "\n".join(lines) + "\n"
+
+
+# -- TikZ ---------------------------------------------------------------------
+
+MAX_TIKZ_NODES: Final = MAX_SVG_NODES
+"""Largest tree written as TikZ (a handout figure: LaTeX itself slows down far sooner)."""
+
+_TEX_SPECIALS: Final = {
+    "\\": r"\textbackslash{}",
+    "{": r"\{",
+    "}": r"\}",
+    "$": r"\$",
+    "&": r"\&",
+    "#": r"\#",
+    "%": r"\%",
+    "_": r"\_",
+    "^": r"\textasciicircum{}",
+    "~": r"\textasciitilde{}",
+    "≥": r"$\geq$",
+    "≤": r"$\leq$",
+    "≈": r"$\approx$",
+    "∞": r"$\infty$",
+}
+
+_TIKZ_STYLES: Final = (
+    r"  every node/.style={font=\small, inner sep=1.5pt},",
+    r"  max/.style={draw, regular polygon, regular polygon sides=3, minimum size=9mm,"
+    r" fill=white},",
+    r"  min/.style={max, shape border rotate=180},",
+    r"  chance/.style={draw, circle, minimum size=7mm, fill=white},",
+    r"  leaf/.style={draw, rectangle, minimum size=5.5mm, fill=white},",
+    r"  player/.style={draw, rectangle, rounded corners, minimum size=6mm, fill=white},",
+    r"  id/.style={font=\scriptsize\ttfamily, text=black!60},",
+    r"  edge/.style={draw=black!75},",
+    r"  edgelabel/.style={font=\scriptsize, fill=white, inner sep=1pt},",
+    r"  best/.style={draw=arbiterred, very thick},",
+    r"  pruned/.style={draw=black!35, text=black!45, dashed},",
+)
+
+_TIKZ_KIND: Final = {MAX: "max", MIN: "min", CHANCE: "chance", LEAF: "leaf", PLAYER: "player"}
+
+
+def tex_text(text: str) -> str:
+    """``text`` safe inside a TikZ node: TeX's special characters escaped, never executed."""
+    return "".join(_TEX_SPECIALS.get(character, character) for character in text)
+
+
+def render_tikz(solved: SolvedTree) -> str:
+    r"""A TikZ picture of the solved tree for LaTeX handouts, laid out as the SVG drawing.
+
+    The preamble needs ``\usepackage{tikz}`` and ``\usetikzlibrary{shapes.geometric}``
+    (for the triangles); the picture defines its own colour. MAX nodes are triangles
+    pointing up, MIN down, chance nodes circles, leaves squares, max^n nodes rounded boxes
+    naming their player; the principal variation is red and thick, pruned subtrees grey
+    and dashed. Every text from the input (ids, moves, the title) is escaped.
+
+    Raises
+    ------
+    LimitExceededError
+        For trees of more than :data:`MAX_TIKZ_NODES` nodes.
+    """
+    tree = solved.tree
+    _check_size(tree, MAX_TIKZ_NODES, "a TikZ drawing")
+    places = layout(tree)
+    grey = greyed(solved)
+    pv = solved.principal
+    spend = current_deadline().spend
+    widest = max((len(label) for label in solved.labels if label), default=1)
+    step = max(1.0, min(3.0, 0.16 * widest + 0.5))
+    lines = [
+        r"% Drawn by Arbiter (format tikz). Preamble: \usepackage{tikz}"
+        r" \usetikzlibrary{shapes.geometric}",
+        r"\definecolor{arbiterred}{HTML}{" + PV_COLOUR.lstrip("#").upper() + "}",
+        rf"\begin{{tikzpicture}}[x={step:.2f}cm, y=-1.6cm,",
+        *_TIKZ_STYLES,
+        "]",
+    ]
+    if solved.title:
+        centre = (places.slots - 1) / 2 if places.slots else 0.0
+        title = tex_text(solved.title)
+        lines.append(rf"  \node[font=\bfseries] at ({centre:g}, -0.8) {{{title}}};")
+    for index, kind in enumerate(tree.kinds):
+        label = solved.labels[index] or ""
+        spend(4 + len(label) // 32)
+        if kind == PLAYER:
+            player = tree.players[index]
+            mover = f"P{player + 1}" if player is not None else "player"
+            label = f"{mover}: {label}" if label else mover
+        styles = [_TIKZ_KIND[kind]]
+        if index in grey:
+            styles.append("pruned")
+        elif index in pv:
+            styles.append("best")
+        identifier = tex_text(tree.ids[index])
+        lines.append(
+            f"  \\node[{', '.join(styles)}, label={{[id]above right:{identifier}}}] "
+            f"(n{index}) at ({places.x[index]:g}, {places.y[index]}) {{{tex_text(label)}}};"
+        )
+    for child in range(1, len(tree)):
+        spend(4)
+        parent = tree.parents[child]
+        styles = ["edge"]
+        if child in grey:
+            styles.append("pruned")
+        elif child in pv and parent in pv:
+            styles.append("best")
+        label = _edge_label(tree, child)
+        on_edge = f" node[edgelabel, midway] {{{tex_text(label)}}}" if label else ""
+        lines.append(f"  \\draw[{', '.join(styles)}] (n{parent}) --{on_edge} (n{child});")
+    lines.append(r"\end{tikzpicture}")
     return "\n".join(lines) + "\n"
 
 
@@ -455,3 +569,11 @@ def _shape(kind: str, x: float, y: float, half: float, paint: str) -> str:
         f'<rect x="{x - half:.1f}" y="{y - r:.1f}" width="{2 * half:.1f}" height="{2 * r:.1f}"'
         f"{rounded} {paint}/>"
     )
+
+
+RENDERERS: Final[dict[str, Callable[[SolvedTree], str]]] = {
+    "svg": render_svg,
+    "dot": render_dot,
+    "tikz": render_tikz,
+}
+"""Each drawing format and the function that writes it (the API and ``arbiter render``)."""

@@ -15,7 +15,7 @@ from api.schemas.trees import (
 
 IMPORT_FORMATS = ("efg", "cs188")
 EXPORT_FORMATS = ("efg", "dot")
-RENDER_FORMATS = ("svg", "dot")
+RENDER_FORMATS = ("svg", "dot", "tikz")
 RENDER_ALGORITHMS = ("auto", "minimax", "alphabeta", "expectimax", "maxn", "none")
 GRAPH_ALGORITHMS = ("minimax", "alphabeta", "expectimax")
 MAX_TEXT = 20_000_000
@@ -107,7 +107,10 @@ class RenderRequestSchema(TreeInputSchema):
     format = fields.String(
         load_default="svg",
         validate=validate.OneOf(RENDER_FORMATS),
-        metadata={"description": "svg (drawn here, no Graphviz needed) or dot."},
+        metadata={
+            "description": "svg (drawn here, no Graphviz needed), dot (Graphviz), or tikz "
+            "(a tikzpicture for LaTeX handouts)."
+        },
     )
     algorithm = fields.String(
         load_default="auto",

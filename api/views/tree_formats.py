@@ -8,9 +8,9 @@ from flask import Blueprint, Response
 
 from analysis.trees.cs188_agents import graph_search
 from analysis.trees.drawing import (
+    RENDERERS,
     check_drawable,
     render_dot,
-    render_svg,
     solution_drawing,
     unsolved_tree,
 )
@@ -38,6 +38,8 @@ bp = Blueprint("tree_formats", __name__, url_prefix="/v1/trees")
 
 SVG = "image/svg+xml"
 DOT = "text/vnd.graphviz"
+TEX = "application/x-tex"
+MEDIA_TYPES = {"svg": SVG, "dot": DOT, "tikz": TEX}
 EFG = "text/plain"
 
 _CS188_EXAMPLE = (
@@ -62,10 +64,11 @@ def _text_response(text: str, media_type: str) -> Response:
     return Response(text, mimetype=media_type)
 
 
-def _both(first: str, second: str, description: str) -> dict[str, Any]:
-    """A 200 response documented with two media types (the chosen ``format`` decides)."""
+def _formats(media_types: tuple[str, ...], description: str) -> dict[str, Any]:
+    """A 200 response documented with several media types (the chosen ``format`` decides)."""
     schema = {"schema": {"type": "string"}}
-    return {"200": {"description": description, "content": {first: schema, second: schema}}}
+    content = {media_type: schema for media_type in media_types}
+    return {"200": {"description": description, "content": content}}
 
 
 @bp.post("/import")
@@ -109,7 +112,7 @@ def import_view() -> Response:
     "moves the actions. dot: the unsolved tree, leaf values on the leaves.",
     tag="formats",
     request=ExportRequestSchema,
-    extra_responses=_both(EFG, DOT, "The tree as text in the chosen format"),
+    extra_responses=_formats((EFG, DOT), "The tree as text in the chosen format"),
     example={"tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]], "format": "efg"},
 )
 @gc_paused()
@@ -127,16 +130,18 @@ def export_view() -> Response:
 
 @bp.post("/render")
 @operation(
-    summary="Draw a solved tree as SVG (no Graphviz needed) or DOT",
+    summary="Draw a solved tree as SVG (no Graphviz needed), DOT or TikZ",
     description="Solves the tree (minimax, alpha-beta, expectimax or Star1 with bounds, max^n "
     "with optional shallow pruning), then draws it: MAX triangles up, MIN triangles down, "
     "chance circles, leaf squares, max^n nodes as boxes naming their player; exact values on "
     "the nodes (bounds as >= / <=), the principal variation in red, pruned subtrees grey and "
-    "dashed. SVG is laid out here for trees of up to 2,000 nodes; DOT is written for up to "
-    "20,000.",
+    "dashed. SVG and TikZ (a tikzpicture for LaTeX, same layout) are laid out here for trees "
+    "of up to 2,000 nodes; DOT is written for up to 20,000.",
     tag="formats",
     request=RenderRequestSchema,
-    extra_responses=_both(SVG, DOT, "The drawing: SVG by default, DOT when format is dot"),
+    extra_responses=_formats(
+        (SVG, DOT, TEX), "The drawing: SVG by default, DOT or TikZ as format says"
+    ),
     example={"tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]], "algorithm": "alphabeta"},
 )
 def render_view() -> Response:
@@ -149,9 +154,8 @@ def render_view() -> Response:
         else:
             solution = solve_request(tree, options["algorithm"], options)
             solved = solution_drawing(solution, options["title"])
-        if options["format"] == "dot":
-            return _text_response(render_dot(solved), DOT)
-        return _text_response(render_svg(solved), SVG)
+        fmt = options["format"]
+        return _text_response(RENDERERS[fmt](solved), MEDIA_TYPES[fmt])
 
 
 @bp.post("/cs188")

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import xml.etree.ElementTree as ET
+from pathlib import Path
 from typing import Any
 
 import pytest
 from flask.testing import FlaskClient
 
+from analysis.cli import main
 from tests.games.formats.test_cs188 import SMALL, STRICT
 from tests.games.formats.test_efg import DICE_BET
 
@@ -90,6 +93,20 @@ def test_render_svg_with_alpha_beta(client: FlaskClient) -> None:
     }
     assert pv == {"root", "root.0", "root.0.0"}
     assert 'class="node leaf pruned" data-id="root.1.1"' in svg
+
+
+def test_render_tikz_is_what_the_command_line_writes(
+    client: FlaskClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    body = {"tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]], "algorithm": "alphabeta", "format": "tikz"}
+    response = client.post("/v1/trees/render", json=body)
+    assert response.status_code == 200 and response.mimetype == "application/x-tex"
+    text = response.get_data(as_text=True)
+    assert r"\draw[edge, best] (n0) -- (n1);" in text and text.endswith("\\end{tikzpicture}\n")
+    source = tmp_path / "aima.json"
+    source.write_text(json.dumps(body["tree"]))
+    assert main(["render", str(source), "--algorithm", "alphabeta", "--format", "tikz"]) == 0
+    assert capsys.readouterr().out == text
 
 
 def test_render_expectimax_shows_exact_fractions(client: FlaskClient) -> None:

@@ -9,13 +9,18 @@ import pytest
 
 from analysis.trees.drawing import (
     MAX_SVG_NODES,
+    MAX_TIKZ_NODES,
+    check_drawable,
     layout,
     render_dot,
     render_svg,
+    render_tikz,
+    solution_drawing,
     solved_tree,
     unsolved_tree,
     value_label,
 )
+from analysis.trees.solve import solve_tree
 from games.errors import LimitExceededError
 from games.trees.parser import parse_tree
 
@@ -158,3 +163,67 @@ def test_size_limit() -> None:
     assert "2000 nodes" in caught.value.message
     assert caught.value.errors[0].pointer == "/tree"
     assert render_dot(unsolved_tree(tree)).count("->") == MAX_SVG_NODES + 1
+
+
+# -- TikZ ---------------------------------------------------------------------
+
+
+def _tikz(raw: object, algorithm: str = "alphabeta", title: str = "") -> str:
+    return render_tikz(solution_drawing(solve_tree(parse_tree(raw), algorithm), title))
+
+
+def test_tikz_draws_the_aima_tree_as_the_svg_lays_it_out() -> None:
+    text = _tikz([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
+    lines = text.splitlines()
+    assert lines[2].startswith(r"\begin{tikzpicture}") and lines[-1] == r"\end{tikzpicture}"
+    nodes = [line for line in lines if line.lstrip().startswith(r"\node[")]
+    edges = [line for line in lines if line.lstrip().startswith(r"\draw[")]
+    assert len(nodes) == 13 and len(edges) == 12
+    # the root sits over the middle leaf slot (4 of 0..8), MIN nodes at slots 1, 4, 7
+    assert (
+        r"\node[max, best, label={[id]above right:root}] (n0) at (4, 0) {3};"
+        in lines[lines.index(nodes[0])]
+    )
+    assert r"(n2) at (4, 1) {$\leq$ 2};" in nodes[2] and nodes[2].lstrip().startswith(r"\node[min,")
+    # the principal variation root -> root.0 -> root.0.0 is red; root.1.1 and root.1.2 are grey
+    assert r"\draw[edge, best] (n0) -- (n1);" in text
+    assert r"\draw[edge, best] (n1) -- (n4);" in text
+    assert sum("pruned" in line for line in nodes) == 2
+    assert sum("pruned" in line for line in edges) == 2
+    # every brace opened is closed
+    assert text.count("{") == text.count("}")
+
+
+def test_tikz_escapes_every_text_from_the_input() -> None:
+    tree = {
+        "id": "a_b",
+        "children": [
+            {"id": "50%", "move": "x&y", "value": 1},
+            {"id": r"\input{/etc/passwd}", "move": "$#^~", "value": 2},
+        ],
+    }
+    text = _tikz(tree, "minimax", title="{Game} #1")
+    assert r"a\_b" in text and r"50\%" in text and r"x\&y" in text
+    assert r"\textbackslash{}input\{/etc/passwd\}" in text
+    assert r"\$\#\textasciicircum{}\textasciitilde{}" in text
+    assert r"\{Game\} \#1" in text
+    assert r"\input{" not in text
+
+
+def test_tikz_shapes_chance_and_player_nodes() -> None:
+    chance = _tikz(
+        {"kind": "chance", "children": [{"p": "1/3", "value": 3}, {"p": "2/3", "value": 0}]},
+        "expectimax",
+    )
+    assert r"\node[chance, best" in chance and "{1};" in chance
+    assert r"node[edgelabel, midway] {p=1/3}" in chance
+    players = _tikz({"player": 0, "children": [{"value": [1, 2]}, {"value": [3, 0]}]}, "maxn")
+    assert (
+        r"\node[player, best, label={[id]above right:root}] (n0) at (0.5, 0) {P1: (3, 0)};"
+        in players
+    )
+
+
+def test_tikz_is_refused_past_its_size_limit() -> None:
+    with pytest.raises(LimitExceededError):
+        check_drawable(parse_tree(list(range(MAX_TIKZ_NODES))), "tikz")
