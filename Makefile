@@ -1,6 +1,6 @@
 # Two commands do all the set-up on a fresh machine:
 #   make serve   start the API server (gunicorn) on http://127.0.0.1:$(PORT)
-#   make test    run the whole test suite
+#   make test    run the whole test suite (installing Debian's chromium for the browser tests)
 # Both install from the lock file uv.lock into .venv first (serve: what the server needs;
 # test: that plus the test and lint tools). uv itself is installed, pinned, into .tools.
 
@@ -29,8 +29,12 @@ $(VENV)/.serve-installed: $(UV) uv.lock pyproject.toml
 	$(SYNC) --no-dev
 	touch $@
 
+# the browser tests drive Debian's chromium (Playwright's own browsers cannot be downloaded)
 $(VENV)/.dev-installed: $(UV) uv.lock pyproject.toml
 	$(SYNC) --extra dev
+	command -v chromium >/dev/null 2>&1 || { apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; } || \
+	    echo "warning: chromium could not be installed; the browser tests need it"
 	touch $@
 
 serve: $(VENV)/.serve-installed

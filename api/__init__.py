@@ -23,6 +23,7 @@ from api.views import (
     tree_formats,
     trees,
     utility_functions,
+    workbench,
 )
 from games.limits import limited
 
@@ -44,6 +45,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         utility_functions,
         preferences,
         grading,
+        workbench,
     ):
         app.register_blueprint(module.bp)
     return app

@@ -8,14 +8,9 @@ import json
 import re
 import shutil
 import subprocess
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from werkzeug.serving import make_server
-
-from api import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -31,15 +26,6 @@ def examples(*pages: Path) -> list[tuple[str, str]]:
             if kind == "sh" and body.lstrip().startswith("curl") and next_kind == "json":
                 pairs.append((body, expected))
     return pairs
-
-
-@pytest.fixture(scope="module")
-def base_url() -> Iterator[str]:
-    server = make_server("127.0.0.1", 0, create_app(), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
 
 
 def test_readme_has_examples() -> None:

@@ -64,6 +64,8 @@ class SolvedTree:
         everything below them.
     title
         Caption drawn above the tree; may be empty.
+    solved
+        Whether a search ran (an unsolved tree has no node states).
     """
 
     tree: Tree
@@ -71,6 +73,7 @@ class SolvedTree:
     principal: frozenset[int]
     pruned: frozenset[int]
     title: str = ""
+    solved: bool = True
 
 
 def value_label(value: Utility | None, bound: str | None = None) -> str | None:
@@ -166,7 +169,7 @@ def unsolved_tree(tree: Tree, title: str = "") -> SolvedTree:
         return value_label(value if value is not None else static)
 
     labels = list(map(label, tree.values, tree.evals))
-    return SolvedTree(tree, labels, frozenset(), frozenset(), title)
+    return SolvedTree(tree, labels, frozenset(), frozenset(), title, solved=False)
 
 
 def greyed(solved: SolvedTree) -> set[int]:
@@ -514,7 +517,13 @@ def render_svg(solved: SolvedTree) -> str:
             stroke, stroke_width = PV_COLOUR, 3.0
         label = labels[index] or ""
         paint = f'fill="{fill}" stroke="{stroke}" stroke-width="{stroke_width}"'
-        out.append(f'<g class="{" ".join(classes)}" data-id={quoteattr(tree.ids[index])}>')
+        # data-node-id and data-state are what the web workbench reads (and tests rely on)
+        state = "pruned" if index in grey else "visited best" if index in pv else "visited"
+        node_id = quoteattr(tree.ids[index])
+        out.append(
+            f'<g class="{" ".join(classes)}" data-id={node_id} data-node-id={node_id} '
+            f'data-state="{state if solved.solved else ""}">'
+        )
         out.append(f"<title>{escape(tree.ids[index])}</title>")
         half = _half_width(kind, _text_width(label, 12))
         out.append(_shape(kind, x, y, half, paint))

@@ -1,0 +1,154 @@
+// The Arbiter workbench: a page over the REST API. The server computes every answer and
+// lays out every drawing; this module only sends the input, shows the answer, and keeps
+// the URL in step with the input so that a link reproduces the page.
+
+const $ = (id) => document.getElementById(id);
+
+const form = $("tree-form");
+const input = $("tree-input");
+const algorithm = $("algorithm");
+const depth = $("depth");
+const equality = $("equality");
+const error = $("tree-error");
+const answer = $("answer");
+const drawing = $("drawing");
+const exports = $("exports");
+
+// the request every endpoint gets: the tree and the options that search takes
+function request(format) {
+  let tree;
+  try {
+    tree = JSON.parse(input.value);
+  } catch (problem) {
+    throw { detail: `the tree is not valid JSON: ${problem.message}`, pointer: "/tree" };
+  }
+  const body = { tree };
+  if (depth.value !== "") body.depth = Number(depth.value);
+  if (["alphabeta", "expectimax"].includes(algorithm.value)) {
+    body.prune_on_equality = equality.checked;
+  }
+  if (format !== undefined) {
+    body.format = format;
+    body.algorithm = algorithm.value;
+  }
+  return body;
+}
+
+async function post(path, body) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) {
+    const problem = await response.json();
+    const first = (problem.errors || [])[0] || {};
+    throw { detail: problem.detail || problem.title, pointer: first.pointer || "" };
+  }
+  return response;
+}
+
+function showError(problem) {
+  const where = problem.pointer ? ` (at ${problem.pointer})` : "";
+  error.textContent = `${problem.detail}${where}`;
+  error.hidden = false;
+  input.setAttribute("aria-invalid", "true");
+}
+
+function clearError() {
+  error.hidden = true;
+  error.textContent = "";
+  input.removeAttribute("aria-invalid");
+}
+
+function show(value, exact) {
+  if (exact !== undefined) return exact;
+  return Array.isArray(value) ? `(${value.join(", ")})` : String(value);
+}
+
+async function solve() {
+  clearError();
+  let body;
+  try {
+    body = request();
+  } catch (problem) {
+    showError(problem);
+    return;
+  }
+  keepInUrl();
+  try {
+    const solved = await (await post(`/v1/trees/${algorithm.value}`, body)).json();
+    const svg = await (await post("/v1/trees/render", request("svg"))).text();
+    $("result-value").textContent = show(solved.value, solved.value_exact);
+    $("best-move").textContent = solved.best_move ? `by moving to ${solved.best_move}` : "";
+    const pruned = solved.pruned_leaves || [];
+    $("pruned-line").textContent = pruned.length
+      ? `Leaves never evaluated (${pruned.length}): ${pruned.join(", ")}`
+      : "";
+    drawing.innerHTML = svg; // the server's own SVG: every text in it is escaped there
+    answer.hidden = false;
+    exports.hidden = false;
+  } catch (problem) {
+    showError(problem.detail ? problem : { detail: String(problem), pointer: "" });
+  }
+}
+
+function download(name, text, type) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([text], { type }));
+  link.download = name;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+}
+
+async function exportAs(format, name, type) {
+  try {
+    const text = await (await post("/v1/trees/render", request(format))).text();
+    download(name, text, type);
+  } catch (problem) {
+    showError(problem);
+  }
+}
+
+// the input lives in the URL's fragment, so a copied link reproduces the page
+function keepInUrl() {
+  const state = { tree: input.value, algorithm: algorithm.value, depth: depth.value };
+  state.equality = equality.checked;
+  history.replaceState(null, "", `#${encodeURIComponent(JSON.stringify(state))}`);
+}
+
+function restoreFromUrl() {
+  if (location.hash.length < 2) return false;
+  try {
+    const state = JSON.parse(decodeURIComponent(location.hash.slice(1)));
+    input.value = state.tree ?? input.value;
+    algorithm.value = state.algorithm ?? algorithm.value;
+    depth.value = state.depth ?? "";
+    equality.checked = state.equality ?? true;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function equalityApplies() {
+  const applies = ["alphabeta", "expectimax"].includes(algorithm.value);
+  equality.disabled = !applies;
+  $("equality-label").style.opacity = applies ? "1" : "0.5";
+}
+
+form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  solve();
+});
+algorithm.addEventListener("change", equalityApplies);
+$("export-svg").addEventListener("click", () => exportAs("svg", "tree.svg", "image/svg+xml"));
+$("export-tikz").addEventListener("click", () => exportAs("tikz", "tree.tex", "application/x-tex"));
+$("copy-link").addEventListener("click", () => {
+  keepInUrl();
+  navigator.clipboard?.writeText(location.href);
+});
+
+if (restoreFromUrl()) solve();
+equalityApplies();

@@ -1,0 +1,127 @@
+"""The web workbench in a real browser (headless Chromium driven by Playwright).
+
+Each test loads the page from a live app, checks the answer against the textbook (AIMA
+figure 5.2: value 3 by the left move; alpha-beta never evaluates B's last two leaves),
+that nothing is requested from outside the server and that the console stays clean.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, ConsoleMessage, Page, Request, sync_playwright
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+if CHROMIUM is None and os.environ.get("CI") != "true":
+    pytest.skip(
+        "Debian's chromium is not installed (make test installs it)", allow_module_level=True
+    )
+
+HANDLED = "Failed to load resource: the server responded with a status of 422"
+"""The browser's own log line for a refused request, which the page shows to the user."""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert CHROMIUM is not None, "CI needs Debian's chromium for the browser tests"
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser, base_url: str) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1024, "height": 800}, accept_downloads=True)
+    opened = context.new_page()
+    problems: list[str] = []
+    outside: list[str] = []
+
+    def console(message: ConsoleMessage) -> None:
+        if message.type in ("error", "warning") and not message.text.startswith(HANDLED):
+            problems.append(message.text)
+
+    def leaving(request: Request) -> None:
+        if not request.url.startswith(base_url) and not request.url.startswith("blob:"):
+            outside.append(request.url)
+
+    opened.on("console", console)
+    opened.on("pageerror", lambda error: problems.append(str(error)))
+    opened.on("request", leaving)
+    yield opened
+    context.close()
+    assert problems == [], problems
+    assert outside == [], outside
+
+
+def test_solving_the_aima_tree_draws_it_with_the_pruned_leaves(page: Page, base_url: str) -> None:
+    page.goto(base_url + "/")
+    page.get_by_test_id("tree-input").fill("[[3, 12, 8], [2, 4, 6], [14, 5, 2]]")
+    page.get_by_test_id("algorithm").select_option("alphabeta")
+    page.get_by_test_id("solve").click()
+    page.get_by_test_id("result-value").wait_for()
+    assert page.get_by_test_id("result-value").inner_text() == "3"
+    states = {
+        node.get_attribute("data-node-id"): node.get_attribute("data-state")
+        for node in page.locator("[data-node-id]").all()
+    }
+    assert len(states) == 13
+    assert {n for n, s in states.items() if "pruned" in (s or "").split()} == {
+        "root.1.1",
+        "root.1.2",
+    }
+    assert {n for n, s in states.items() if "best" in (s or "").split()} == {
+        "root",
+        "root.0",
+        "root.0.0",
+    }
+
+
+def test_an_error_is_shown_beside_the_input_with_its_pointer(page: Page, base_url: str) -> None:
+    page.goto(base_url + "/")
+    page.get_by_test_id("tree-input").fill('[[3, "x"], [1]]')
+    page.get_by_test_id("solve").click()
+    message = page.get_by_test_id("tree-error")
+    message.wait_for()
+    assert "/tree/0/1" in message.inner_text()
+    assert page.get_by_test_id("tree-input").get_attribute("aria-invalid") == "true"
+
+
+def test_a_link_reproduces_the_page_and_the_tikz_export_downloads(
+    page: Page, base_url: str, tmp_path: Path
+) -> None:
+    page.goto(base_url + "/")
+    page.get_by_test_id("tree-input").fill('{"kind": "chance", "children": [4, 0, 0]}')
+    page.get_by_test_id("algorithm").select_option("expectimax")
+    page.get_by_test_id("solve").click()
+    page.get_by_test_id("result-value").wait_for()
+    assert page.get_by_test_id("result-value").inner_text() == "4/3"
+    link = page.url
+    fresh = page.context.new_page()
+    fresh.goto(link)
+    fresh.get_by_test_id("result-value").wait_for()
+    assert fresh.get_by_test_id("result-value").inner_text() == "4/3"
+    assert fresh.get_by_test_id("algorithm").input_value() == "expectimax"
+    with fresh.expect_download() as download:
+        fresh.get_by_test_id("export-tikz").click()
+    saved = tmp_path / "tree.tex"
+    download.value.save_as(saved)
+    assert "\\begin{tikzpicture}" in saved.read_text()
+    fresh.close()
+
+
+def test_every_control_is_labelled_and_reachable_by_keyboard(page: Page, base_url: str) -> None:
+    page.goto(base_url + "/")
+    for test_id in ("tree-input", "algorithm", "depth", "prune-on-equality"):
+        control = page.get_by_test_id(test_id)
+        assert control.evaluate("c => c.labels.length > 0"), test_id
+    page.get_by_test_id("tree-input").focus()
+    reached = []
+    for _ in range(6):
+        page.keyboard.press("Tab")
+        reached.append(page.evaluate("document.activeElement.dataset.testid"))
+    assert "solve" in reached and "algorithm" in reached
