@@ -26,7 +26,7 @@ from analysis.trees.search_stats import SearchStats
 from analysis.trees.solve import TreeSolution
 from games.formats.cs188 import GraphGame
 from games.limits import current_deadline
-from games.numbers import Exact, put_numbers
+from games.numbers import Exact, exact_text, put_numbers
 from games.numbers import put_number as write_number
 from games.trees.model import CHANCE, Tree
 
@@ -136,7 +136,47 @@ def _cutoff_json(ids: list[str], cutoff: Cutoff) -> dict[str, Any]:
     return entry
 
 
-def _event_json(ids: list[str], event: TraceEvent) -> dict[str, Any]:
+def _shown(value: Exact | float | None) -> str:
+    """A number as a sentence shows it: exact, with the infinite windows as -inf/inf."""
+    if value is None:
+        return "none"
+    if isinstance(value, float):
+        return "inf" if value > 0 else "-inf"
+    return exact_text(value) or f"{float(value):.6g}"
+
+
+def explain(tree: Tree, event: TraceEvent, prune_on_equality: bool) -> str:
+    """One sentence saying what a step of alpha-beta does and why (the workbench shows it)."""
+    ids = tree.ids
+    node = ids[event.node]
+    kind = tree.kinds[event.node].upper()
+    alpha, beta, value = _shown(event.alpha), _shown(event.beta), _shown(event.value)
+    if event.event == "enter":
+        return f"{kind} at {node} is entered with alpha = {alpha} and beta = {beta}."
+    if event.event == "evaluate":
+        return f"{node} is evaluated: {value}."
+    if event.event == "update":
+        child = ids[event.child]
+        return (
+            f"{kind} at {node} takes {child} into account: v = {value} "
+            f"(alpha = {alpha}, beta = {beta})."
+        )
+    if event.event == "cutoff":
+        cut = ", ".join(ids[i] for i in event.cut)
+        if kind == "MAX":
+            test = f"v = {value} {'>=' if prune_on_equality else '>'} beta = {beta}"
+        else:
+            test = f"v = {value} {'<=' if prune_on_equality else '<'} alpha = {alpha}"
+        return f"{kind} at {node}: {test}, so {node}'s remaining children are pruned ({cut})."
+    meaning = {
+        "lower": f" (a lower bound: {node} is worth at least {value})",
+        "upper": f" (an upper bound: {node} is worth at most {value})",
+    }.get(event.bound, "")
+    return f"{node} returns {value} to its parent{meaning}."
+
+
+def _event_json(tree: Tree, event: TraceEvent, prune_on_equality: bool) -> dict[str, Any]:
+    ids = tree.ids
     entry: dict[str, Any] = {"event": event.event, "node": ids[event.node]}
     put_number(entry, "alpha", event.alpha)
     put_number(entry, "beta", event.beta)
@@ -147,6 +187,7 @@ def _event_json(ids: list[str], event: TraceEvent) -> dict[str, Any]:
         entry["bound"] = event.bound
     if event.cut:
         entry["cut"] = [ids[i] for i in event.cut]
+    entry["explanation"] = explain(tree, event, prune_on_equality)
     return entry
 
 
@@ -170,7 +211,7 @@ def alpha_beta_json(result: AlphaBetaResult, ordering: MoveOrderingReport | None
         trace = []
         for event in result.trace:
             spend(4 + len(event.cut) // 16)
-            trace.append(_event_json(ids, event))
+            trace.append(_event_json(tree, event, result.prune_on_equality))
         out["trace"] = trace
     if ordering is not None:
         out["move_ordering"] = {

@@ -142,6 +142,14 @@ class TraceEventSchema(Schema):
     child = fields.String()
     bound = fields.String(validate=BOUND)
     cut = fields.List(fields.String())
+    explanation = fields.String(
+        required=True,
+        metadata={
+            "description": 'What this step does and why, in one sentence ("MIN at root.1: '
+            "v = 2 <= alpha = 3, so root.1's remaining children are pruned (root.1.1, "
+            'root.1.2).")'
+        },
+    )
 
 
 class MoveOrderingSchema(Schema):

@@ -61,6 +61,53 @@ function clearError() {
   input.removeAttribute("aria-invalid");
 }
 
+// -- stepping through an alpha-beta trace (never started by itself) --------------------
+
+let trace = [];
+let step = -1;
+let player = null;
+
+function markCurrent(nodeId) {
+  for (const node of drawing.querySelectorAll("[data-node-id]")) {
+    const words = (node.dataset.state || "").split(" ").filter((w) => w && w !== "current");
+    if (node.dataset.nodeId === nodeId) words.push("current");
+    node.dataset.state = words.join(" ");
+  }
+}
+
+function showStep() {
+  const event = trace[step];
+  $("step-count").textContent = `step ${step + 1} of ${trace.length}`;
+  $("step-prev").disabled = step <= 0;
+  $("step-next").disabled = step >= trace.length - 1;
+  if (event === undefined) {
+    $("step-explanation").textContent = "Press Next step to start.";
+    $("step-window").textContent = "";
+    markCurrent(null);
+    return;
+  }
+  $("step-explanation").textContent = event.explanation;
+  $("step-window").textContent = `alpha = ${event.alpha}, beta = ${event.beta}`;
+  markCurrent(event.node);
+}
+
+function stopPlaying() {
+  if (player !== null) clearInterval(player);
+  player = null;
+  $("step-play").textContent = "Play";
+}
+
+function startSteps(events, pruneOnEquality) {
+  stopPlaying();
+  trace = events || [];
+  step = -1;
+  $("steps").hidden = trace.length === 0;
+  $("cut-rule").textContent = pruneOnEquality
+    ? "prune when alpha >= beta (AIMA)"
+    : "prune when alpha > beta (CS188)";
+  showStep();
+}
+
 function show(value, exact) {
   if (exact !== undefined) return exact;
   return Array.isArray(value) ? `(${value.join(", ")})` : String(value);
@@ -76,8 +123,9 @@ async function solve() {
     return;
   }
   keepInUrl();
+  stopPlaying();
   try {
-    const solved = await (await post(`/v1/trees/${algorithm.value}`, body)).json();
+    const solved = await solveWithTrace(body);
     const svg = await (await post("/v1/trees/render", request("svg"))).text();
     $("result-value").textContent = show(solved.value, solved.value_exact);
     $("best-move").textContent = solved.best_move ? `by moving to ${solved.best_move}` : "";
@@ -88,8 +136,22 @@ async function solve() {
     drawing.innerHTML = svg; // the server's own SVG: every text in it is escaped there
     answer.hidden = false;
     exports.hidden = false;
+    startSteps(solved.trace, body.prune_on_equality !== false);
   } catch (problem) {
     showError(problem.detail ? problem : { detail: String(problem), pointer: "" });
+  }
+}
+
+// alpha-beta answers come with their trace, except for trees too large to trace
+async function solveWithTrace(body) {
+  if (algorithm.value !== "alphabeta") {
+    return (await post(`/v1/trees/${algorithm.value}`, body)).json();
+  }
+  try {
+    return await (await post("/v1/trees/alphabeta", { ...body, trace: true })).json();
+  } catch (problem) {
+    if (problem.pointer !== "/trace") throw problem;
+    return (await post("/v1/trees/alphabeta", body)).json();
   }
 }
 
@@ -148,6 +210,30 @@ $("export-tikz").addEventListener("click", () => exportAs("tikz", "tree.tex", "a
 $("copy-link").addEventListener("click", () => {
   keepInUrl();
   navigator.clipboard?.writeText(location.href);
+});
+
+$("step-next").addEventListener("click", () => {
+  if (step < trace.length - 1) step += 1;
+  showStep();
+});
+$("step-prev").addEventListener("click", () => {
+  if (step > 0) step -= 1;
+  showStep();
+});
+$("step-play").addEventListener("click", () => {
+  if (player !== null) {
+    stopPlaying();
+    return;
+  }
+  $("step-play").textContent = "Pause";
+  player = setInterval(() => {
+    if (step >= trace.length - 1) {
+      stopPlaying();
+      return;
+    }
+    step += 1;
+    showStep();
+  }, Number($("step-speed").value));
 });
 
 if (restoreFromUrl()) solve();

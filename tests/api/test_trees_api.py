@@ -60,7 +60,21 @@ def test_alphabeta_answers_aima_figure(client: FlaskClient) -> None:
         "alpha": "-inf",
         "beta": "inf",
         "value": None,
+        "explanation": "MAX at root is entered with alpha = -inf and beta = inf.",
     }
+    # the cutoff at B, as AIMA tells it: 2 <= alpha = 3, so B's other leaves are never seen
+    [cut] = [event for event in body["trace"] if event["event"] == "cutoff"]
+    assert cut["explanation"] == (
+        "MIN at root.1: v = 2 <= alpha = 3, so root.1's remaining children are pruned "
+        "(root.1.1, root.1.2)."
+    )
+    strict = client.post(
+        "/v1/trees/alphabeta", json={"tree": AIMA, "trace": True, "prune_on_equality": False}
+    ).get_json()
+    [cut] = [event for event in strict["trace"] if event["event"] == "cutoff"]
+    assert "v = 2 < alpha = 3" in cut["explanation"]
+    returned = [e["explanation"] for e in body["trace"] if e["event"] == "return"]
+    assert "root.1 returns 2 to its parent (an upper bound: root.1 is worth at most 2)." in returned
     assert body["move_ordering"] == {
         "given": 7,
         "best_first": 5,

@@ -125,3 +125,36 @@ def test_every_control_is_labelled_and_reachable_by_keyboard(page: Page, base_ur
         page.keyboard.press("Tab")
         reached.append(page.evaluate("document.activeElement.dataset.testid"))
     assert "solve" in reached and "algorithm" in reached
+
+
+def test_stepping_through_alpha_beta_explains_the_cutoff(page: Page, base_url: str) -> None:
+    page.goto(base_url + "/")
+    page.get_by_test_id("tree-input").fill("[[3, 12, 8], [2, 4, 6], [14, 5, 2]]")
+    page.get_by_test_id("algorithm").select_option("alphabeta")
+    page.get_by_test_id("solve").click()
+    explanation = page.get_by_test_id("step-explanation")
+    explanation.wait_for()
+    # never started by itself
+    assert explanation.inner_text() == "Press Next step to start."
+    assert page.get_by_test_id("cut-rule").inner_text() == "prune when alpha >= beta (AIMA)"
+    seen = []
+    for _ in range(26):
+        page.get_by_test_id("step-next").click()
+        seen.append(explanation.inner_text())
+        if "pruned" in seen[-1]:
+            break
+    assert seen[-1] == (
+        "MIN at root.1: v = 2 <= alpha = 3, so root.1's remaining children are pruned "
+        "(root.1.1, root.1.2)."
+    )
+    current = page.locator('[data-node-id="root.1"]')
+    assert "current" in (current.get_attribute("data-state") or "").split()
+    assert page.get_by_test_id("step-window").inner_text() == "alpha = 3, beta = inf"
+    # two steps back: the leaf B read before the cut is the current node
+    page.get_by_test_id("step-prev").click()
+    assert explanation.inner_text() == seen[-2]
+    page.get_by_test_id("step-prev").click()
+    assert explanation.inner_text() == "root.1.0 is evaluated: 2."
+    leaf = page.locator('[data-node-id="root.1.0"]')
+    assert "current" in (leaf.get_attribute("data-state") or "").split()
+    assert "current" not in (current.get_attribute("data-state") or "").split()
