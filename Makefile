@@ -19,7 +19,7 @@ export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 SYNC := $(UV) sync --frozen --inexact --python $(PYTHON)
 
-.PHONY: serve test lint check bench load spec lock clean
+.PHONY: serve test lint check bench load spec lock clean screenshot
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -51,6 +51,10 @@ lint: $(VENV)/.dev-installed
 
 # what CI runs (.ci/run): the README test command, then the lint
 check: test lint
+
+# the README's picture of the workbench (tests/browser/screenshot.py; needs chromium)
+screenshot: $(VENV)/.dev-installed
+	$(BIN)/python tests/browser/screenshot.py
 
 spec: $(VENV)/.dev-installed
 	$(BIN)/python -m api.openapi > openapi.yaml

@@ -65,3 +65,9 @@ def test_python_example(name: str, source: str) -> None:
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
     runner.run(test)
     assert runner.failures == 0, f"{name}: see the doctest report above"
+
+
+def test_every_picture_the_docs_show_exists() -> None:
+    for page in (README, *DOCS):
+        for target in re.findall(r"!\[[^\]]*\]\(([^)]+)\)", page.read_text()):
+            assert (page.parent / target).is_file(), f"{page.name} shows a missing {target}"
