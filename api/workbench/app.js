@@ -209,7 +209,8 @@ $("export-svg").addEventListener("click", () => exportAs("svg", "tree.svg", "ima
 $("export-tikz").addEventListener("click", () => exportAs("tikz", "tree.tex", "application/x-tex"));
 $("copy-link").addEventListener("click", () => {
   keepInUrl();
-  navigator.clipboard?.writeText(location.href);
+  // the clipboard may be refused (an insecure origin); the address bar holds the link anyway
+  navigator.clipboard?.writeText(location.href).catch(() => {});
 });
 
 $("step-next").addEventListener("click", () => {
