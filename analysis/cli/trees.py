@@ -157,9 +157,9 @@ def solved_tree(
 ) -> tuple[TreeSolution, dict[str, Any]]:
     """Parse the tree of ``document``, solve it with the request's options overridden by
     ``flags``, and write the answer; errors name the file, field or option at fault."""
-    request = _request(document)
+    request, base = _request(document)
     with reading(source, _locator(source, request, flags)):
-        tree, options = _read_tree(request, algorithm, flags)
+        tree, options = _read_tree(request, base, algorithm, flags)
         solution = solve_tree(tree, algorithm, **options)
         return solution, solution_json(solution)
 
@@ -168,9 +168,9 @@ def render_command(args: argparse.Namespace) -> int:
     """Draw the tree of ``args.tree``, solved by ``--algorithm``, as SVG, DOT or TikZ."""
     document = read_document(args.tree)
     flags = _flags(args)
-    request = _request(document)
+    request, base = _request(document)
     with reading(args.tree, _locator(args.tree, request, flags)):
-        tree, options = _read_tree(request, args.algorithm, flags)
+        tree, options = _read_tree(request, base, args.algorithm, flags)
         check_drawable(tree, args.format)  # before spending time on solving it
         if args.algorithm == "none":
             picture = unsolved_tree(tree, args.title)
@@ -181,19 +181,16 @@ def render_command(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-BARE: Final = object()
-"""Key marking a bare tree wrapped as a body: its pointers are relative to the file."""
-
-
-def _request(document: Any) -> Mapping[Any, Any]:
-    """A request body as it is; a bare tree as the body ``{"tree": ...}`` (marked bare)."""
+def _request(document: Any) -> tuple[Mapping[str, Any], str]:
+    """A request body and the pointer of its tree; a bare tree as the body ``{"tree": ...}``
+    whose pointers stay relative to the file."""
     if isinstance(document, dict) and "tree" in document:
-        return document
-    return {"tree": document, BARE: True}
+        return document, "/tree"
+    return {"tree": document}, ""
 
 
 def _read_tree(
-    request: Mapping[Any, Any], algorithm: str, flags: Mapping[str, Any]
+    request: Mapping[str, Any], base: str, algorithm: str, flags: Mapping[str, Any]
 ) -> tuple[Tree, dict[str, Any]]:
     """The request's tree and its :func:`solve_tree` options, flags overriding the file."""
     options = {**_request_options(request), **flags}
@@ -204,7 +201,7 @@ def _read_tree(
         request["tree"],
         root=root,
         limits=active_limits(),
-        pointer="" if request.get(BARE) else "/tree",
+        pointer=base,
     )
     return tree, options
 

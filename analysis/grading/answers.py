@@ -228,22 +228,6 @@ def parse_answer(tree: Tree, raw: Any, pointer: str = "/answer") -> Answer:
     return Answer(**parsed, raw=raw)
 
 
-def number_json(value: Value) -> Any:
-    """A number as ``arbiter solve`` still prints payoffs and the EMV: an integer within
-    64 bits as itself, any other value as its exact string (``"9/2"``); a list for tuples.
-
-    Grades no longer use it (their numbers are JSON numbers with ``*_exact`` beside them,
-    :class:`analysis.grading.results.Expected`); kept for the command line until it writes
-    numbers with :func:`games.numbers.put_number`.
-    """
-    if isinstance(value, tuple):
-        return [number_json(item) for item in value]
-    if is_json_exact(value):
-        return value
-    text = exact_text(value)
-    return text if text is not None else to_float(value)
-
-
 def under_problem(error: ArbiterError) -> ArbiterError:
     """``error`` with its pointers moved under ``/problem``, for a grader that solves the
     problem with a library function whose pointers start at the problem's own fields; the
