@@ -1,4 +1,9 @@
-"""The web workbench: a page at ``/`` over the same API, served by the app (works offline)."""
+"""The web workbench: pages over the same API, served by the app (works offline).
+
+Each area has its page (``/`` for trees, ``/practice``, ``/matrices``, ``/lotteries``);
+the pages load plain ES modules and style sheets from ``/workbench/<name>``. Every file is
+read once at start-up, so the pages do not depend on the working folder.
+"""
 
 from __future__ import annotations
 
@@ -12,28 +17,36 @@ from api.openapi.view_docs import operation
 
 bp = Blueprint("workbench", __name__)
 
-PAGES: Final = Path(__file__).resolve().parent.parent / "workbench"
-MEDIA_TYPES: Final = {"app.js": "text/javascript", "style.css": "text/css"}
-"""The files the page loads; nothing else in the folder is served."""
-FILES: Final = {name: (PAGES / name).read_bytes() for name in ("index.html", *MEDIA_TYPES)}
-"""The page's few small files, read once (the page must not depend on the working folder)."""
+FOLDER: Final = Path(__file__).resolve().parent.parent / "workbench"
+MEDIA_TYPES: Final = {".js": "text/javascript", ".css": "text/css"}
+ASSETS: Final = {
+    path.name: (path.read_bytes(), MEDIA_TYPES[path.suffix])
+    for path in sorted(FOLDER.iterdir())
+    if path.suffix in MEDIA_TYPES
+}
+"""The modules and style sheets the pages load; nothing else in the folder is served."""
+PAGES: Final = {path.stem: path.read_bytes() for path in sorted(FOLDER.glob("*.html"))}
+
+
+def _page(name: str) -> Response:
+    return Response(PAGES[name], mimetype="text/html")
 
 
 @bp.get("/")
 @operation(
-    summary="The web workbench: solve and draw game trees in a browser",
+    summary="The web workbench: solve, draw and step through game trees in a browser",
     tag="workbench",
     response={"type": "string"},
     media_type="text/html",
     errors=(),
 )
 def workbench() -> Response:
-    return Response(FILES["index.html"], mimetype="text/html")
+    return _page("trees")
 
 
 @bp.get("/workbench/<name>")
 @operation(
-    summary="Static files of the workbench page",
+    summary="Static files of the workbench pages (ES modules and style sheets)",
     tag="workbench",
     response={"type": "string", "format": "binary"},
     media_type="application/octet-stream",
@@ -41,6 +54,7 @@ def workbench() -> Response:
     extra_responses={"404": {"description": "No such asset"}},
 )
 def workbench_asset(name: str) -> Response:
-    if name not in MEDIA_TYPES:
+    if name not in ASSETS:
         raise NotFound(f"no workbench file named {name!r}")
-    return Response(FILES[name], mimetype=MEDIA_TYPES[name])
+    content, media_type = ASSETS[name]
+    return Response(content, mimetype=media_type)

@@ -2,7 +2,7 @@
 // lays out every drawing; this module only sends the input, shows the answer, and keeps
 // the URL in step with the input so that a link reproduces the page.
 
-const $ = (id) => document.getElementById(id);
+import { $, clearError, download, keepInUrl, post, readJson, showError, stateFromUrl } from "./common.js";
 
 const form = $("tree-form");
 const input = $("tree-input");
@@ -16,13 +16,7 @@ const exports = $("exports");
 
 // the request every endpoint gets: the tree and the options that search takes
 function request(format) {
-  let tree;
-  try {
-    tree = JSON.parse(input.value);
-  } catch (problem) {
-    throw { detail: `the tree is not valid JSON: ${problem.message}`, pointer: "/tree" };
-  }
-  const body = { tree };
+  const body = { tree: readJson(input.value, "/tree", "the tree") };
   if (depth.value !== "") body.depth = Number(depth.value);
   if (["alphabeta", "expectimax"].includes(algorithm.value)) {
     body.prune_on_equality = equality.checked;
@@ -34,32 +28,7 @@ function request(format) {
   return body;
 }
 
-async function post(path, body) {
-  const response = await fetch(path, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) {
-    const problem = await response.json();
-    const first = (problem.errors || [])[0] || {};
-    throw { detail: problem.detail || problem.title, pointer: first.pointer || "" };
-  }
-  return response;
-}
-
-function showError(problem) {
-  const where = problem.pointer ? ` (at ${problem.pointer})` : "";
-  error.textContent = `${problem.detail}${where}`;
-  error.hidden = false;
-  input.setAttribute("aria-invalid", "true");
-}
-
-function clearError() {
-  error.hidden = true;
-  error.textContent = "";
-  input.removeAttribute("aria-invalid");
-}
+const fail = (problem) => showError(error, input, problem);
 
 // -- stepping through an alpha-beta trace (never started by itself) --------------------
 
@@ -114,15 +83,15 @@ function show(value, exact) {
 }
 
 async function solve() {
-  clearError();
+  clearError(error, input);
   let body;
   try {
     body = request();
   } catch (problem) {
-    showError(problem);
+    fail(problem);
     return;
   }
-  keepInUrl();
+  remember();
   stopPlaying();
   try {
     const solved = await solveWithTrace(body);
@@ -138,7 +107,7 @@ async function solve() {
     exports.hidden = false;
     startSteps(solved.trace, body.prune_on_equality !== false);
   } catch (problem) {
-    showError(problem.detail ? problem : { detail: String(problem), pointer: "" });
+    fail(problem);
   }
 }
 
@@ -155,43 +124,33 @@ async function solveWithTrace(body) {
   }
 }
 
-function download(name, text, type) {
-  const link = document.createElement("a");
-  link.href = URL.createObjectURL(new Blob([text], { type }));
-  link.download = name;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-}
-
 async function exportAs(format, name, type) {
   try {
     const text = await (await post("/v1/trees/render", request(format))).text();
     download(name, text, type);
   } catch (problem) {
-    showError(problem);
+    fail(problem);
   }
 }
 
 // the input lives in the URL's fragment, so a copied link reproduces the page
-function keepInUrl() {
-  const state = { tree: input.value, algorithm: algorithm.value, depth: depth.value };
-  state.equality = equality.checked;
-  history.replaceState(null, "", `#${encodeURIComponent(JSON.stringify(state))}`);
+function remember() {
+  keepInUrl({
+    tree: input.value,
+    algorithm: algorithm.value,
+    depth: depth.value,
+    equality: equality.checked,
+  });
 }
 
 function restoreFromUrl() {
-  if (location.hash.length < 2) return false;
-  try {
-    const state = JSON.parse(decodeURIComponent(location.hash.slice(1)));
-    input.value = state.tree ?? input.value;
-    algorithm.value = state.algorithm ?? algorithm.value;
-    depth.value = state.depth ?? "";
-    equality.checked = state.equality ?? true;
-    return true;
-  } catch {
-    return false;
-  }
+  const state = stateFromUrl();
+  if (state === null) return false;
+  input.value = state.tree ?? input.value;
+  algorithm.value = state.algorithm ?? algorithm.value;
+  depth.value = state.depth ?? "";
+  equality.checked = state.equality ?? true;
+  return true;
 }
 
 function equalityApplies() {
@@ -208,7 +167,7 @@ algorithm.addEventListener("change", equalityApplies);
 $("export-svg").addEventListener("click", () => exportAs("svg", "tree.svg", "image/svg+xml"));
 $("export-tikz").addEventListener("click", () => exportAs("tikz", "tree.tex", "application/x-tex"));
 $("copy-link").addEventListener("click", () => {
-  keepInUrl();
+  remember();
   // the clipboard may be refused (an insecure origin); the address bar holds the link anyway
   navigator.clipboard?.writeText(location.href).catch(() => {});
 });

@@ -1,0 +1,66 @@
+// What every workbench page shares: posting to the API, showing a problem+json error
+// beside the input it concerns, downloads, and keeping the page's input in the URL.
+
+export const $ = (id) => document.getElementById(id);
+
+// POST a JSON body; a refused request throws {detail, pointer} from its problem+json
+export async function post(path, body) {
+  const response = await fetch(path, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) {
+    const problem = await response.json();
+    const first = (problem.errors || [])[0] || {};
+    throw { detail: first.message || problem.detail || problem.title, pointer: first.pointer || "" };
+  }
+  return response;
+}
+
+// JSON typed by the user, or a {detail, pointer} naming where it came from
+export function readJson(text, pointer, what) {
+  try {
+    return JSON.parse(text);
+  } catch (problem) {
+    throw { detail: `${what} is not valid JSON: ${problem.message}`, pointer };
+  }
+}
+
+// an error shown in `element`, marking `control` (the input it concerns) invalid
+export function showError(element, control, problem) {
+  const detail = problem && problem.detail ? problem.detail : String(problem);
+  const where = problem && problem.pointer ? ` (at ${problem.pointer})` : "";
+  element.textContent = `${detail}${where}`;
+  element.hidden = false;
+  if (control) control.setAttribute("aria-invalid", "true");
+}
+
+export function clearError(element, control) {
+  element.hidden = true;
+  element.textContent = "";
+  if (control) control.removeAttribute("aria-invalid");
+}
+
+export function download(name, content, type) {
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(content instanceof Blob ? content : new Blob([content], { type }));
+  link.download = name;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+}
+
+// the page's input lives in the URL's fragment, so a copied link reproduces the page
+export function keepInUrl(state) {
+  history.replaceState(null, "", `#${encodeURIComponent(JSON.stringify(state))}`);
+}
+
+export function stateFromUrl() {
+  if (location.hash.length < 2) return null;
+  try {
+    return JSON.parse(decodeURIComponent(location.hash.slice(1)));
+  } catch {
+    return null;
+  }
+}
