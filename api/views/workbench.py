@@ -58,3 +58,15 @@ def workbench_asset(name: str) -> Response:
         raise NotFound(f"no workbench file named {name!r}")
     content, media_type = ASSETS[name]
     return Response(content, mimetype=media_type)
+
+
+@bp.get("/practice")
+@operation(
+    summary="The practice page: generate a tree problem, answer it and have it graded",
+    tag="workbench",
+    response={"type": "string"},
+    media_type="text/html",
+    errors=(),
+)
+def practice() -> Response:
+    return _page("practice")
