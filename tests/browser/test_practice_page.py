@@ -146,6 +146,11 @@ def test_the_right_to_left_mistake_is_diagnosed(page: Page, base_url: str) -> No
         "root.1.0: marked, but evaluated",
     ]
     assert "wrongly-marked" in classes(page, "root.1.0")
+    # left to right, root.1.0 is read with alpha = 3 from root.0 and nothing cut yet
+    assert page.get_by_test_id("practice-departure").inner_text() == (
+        "First departure: leaf root.1.0 is evaluated, not pruned: when the search reaches it, "
+        "root.1 has alpha = 3 and beta = +inf and no cutoff has happened"
+    )
 
 
 def test_leaves_are_marked_by_keyboard_and_nodes_focus_their_inputs(
