@@ -111,7 +111,7 @@ async function generate() {
     const svg = await (await post("/v1/trees/render", request)).text();
     current = problem;
     drawing.innerHTML = svg; // the server's own SVG: every text in it is escaped there
-    setUp();
+    setUp(generatorBody().seed);
   } catch (problem) {
     showError(generateError, generatorControl(problem.pointer || ""), problem);
   }
@@ -134,13 +134,13 @@ function kindOf(element) {
   return ["max", "min", "chance", "leaf"].find((kind) => element.classList.contains(kind));
 }
 
-function statement() {
-  const seed = controls.seed.value;
+function statement(seed) {
   if (!isAlphaBeta()) {
     return (
-      `Seed ${seed}: an expectimax problem (MAX at the root, then chance, then MIN). ` +
-      "Give every node's expected value exactly (a fraction such as 19/3 where needed) and " +
-      "the best move at the root."
+      `Seed ${seed}: an expectimax problem. MAX (and MIN) nodes, the triangles, take their ` +
+      "best child; chance nodes, the circles, average their outcomes weighted by the " +
+      "probabilities on their edges. Give every node's value exactly (a fraction such as " +
+      "19/3 where needed) and the best move at the root."
     );
   }
   const rule = current.prune_on_equality
@@ -179,7 +179,7 @@ function nodeRow(node) {
   return row;
 }
 
-function setUp() {
+function setUp(seed) {
   nodes = [...drawing.querySelectorAll("[data-node-id]")]
     .map((element) => ({ id: element.dataset.nodeId, kind: kindOf(element), element }))
     .sort(searchOrder);
@@ -197,7 +197,7 @@ function setUp() {
     if (node.kind === "leaf") prepareLeaf(node);
     else node.element.addEventListener("click", () => node.input.focus());
   }
-  $("statement").textContent = statement();
+  $("statement").textContent = statement(seed);
   $("show-solution").href = solutionLink();
   showMarked();
   clearGrade();

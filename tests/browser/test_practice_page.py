@@ -24,7 +24,7 @@ import json
 from typing import Any
 from urllib.parse import quote
 
-from playwright.sync_api import Locator, Page
+from playwright.sync_api import Locator, Page, expect
 
 from analysis.trees.solve import solve_tree
 from games.trees.parser import parse_tree
@@ -196,6 +196,15 @@ def test_every_control_is_labelled(page: Page, base_url: str) -> None:
 
 def test_show_solution_opens_the_step_through_on_the_trees_page(page: Page, base_url: str) -> None:
     generate(page, base_url, SETTINGS)
+    # the new tab is watched as the fixture watches the page
+    problems: list[str] = []
+    page.context.on(
+        "console",
+        lambda message: (
+            problems.append(message.text) if message.type in ("error", "warning") else None
+        ),
+    )
+    page.context.on("weberror", lambda error: problems.append(str(error.error)))
     with page.context.expect_page() as opened:
         page.get_by_test_id("practice-solution").click()
     solution = opened.value
@@ -213,7 +222,9 @@ def test_show_solution_opens_the_step_through_on_the_trees_page(page: Page, base
     assert explanation.inner_text() == "Press Next step to start."
     solution.get_by_test_id("step-next").click()
     assert solution.get_by_test_id("step-count").inner_text().startswith("step 1 of ")
+    assert explanation.inner_text() == "MAX at root is entered with alpha = -inf and beta = inf."
     solution.close()
+    assert problems == []
 
 
 def test_a_link_reproduces_the_problem_and_an_empty_seed_is_drawn_and_shown(
@@ -232,7 +243,7 @@ def test_a_link_reproduces_the_problem_and_an_empty_seed_is_drawn_and_shown(
     seed = page.get_by_test_id("practice-seed").input_value()
     assert seed.isdigit()
     assert f'"seed":"{seed}"' in page.evaluate("decodeURIComponent(location.hash)")
-    assert f"Seed {seed}:" in page.get_by_test_id("practice-statement").inner_text()
+    expect(page.get_by_test_id("practice-statement")).to_contain_text(f"Seed {seed}:")
 
 
 def test_an_expectimax_problem_is_graded_in_exact_fractions(page: Page, base_url: str) -> None:
