@@ -104,14 +104,15 @@ async function generate() {
     controls.seed.value = String(Math.floor(Math.random() * 1_000_000));
   }
   keepInUrl(settingsState());
+  const body = generatorBody();
   try {
-    const generated = await (await post("/v1/problems/generate", generatorBody())).json();
+    const generated = await (await post("/v1/problems/generate", body)).json();
     const problem = generated.problem;
     const request = { tree: problem.tree, root: problem.root, algorithm: "none", format: "svg" };
     const svg = await (await post("/v1/trees/render", request)).text();
     current = problem;
     drawing.innerHTML = svg; // the server's own SVG: every text in it is escaped there
-    setUp(generatorBody().seed);
+    setUp(body.seed);
   } catch (problem) {
     showError(generateError, generatorControl(problem.pointer || ""), problem);
   }
@@ -308,9 +309,8 @@ async function check() {
   }
 }
 
-function score(number) {
-  return Number.isInteger(number) ? String(number) : number.toFixed(2).replace(/0+$/, "");
-}
+// scores are decimals (the API's JSON numbers): two places at most, no trailing zeros
+const score = (number) => String(Number(number.toFixed(2)));
 
 const MARKS = ["wrong", "missed", "wrongly-marked"];
 
