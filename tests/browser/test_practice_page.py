@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from playwright.sync_api import Locator, Page, expect
 
@@ -36,10 +36,15 @@ PRUNED = ["root.1.1", "root.1.2"]
 
 
 def generate(
-    page: Page, base_url: str, settings: dict[str, str], chance: bool = False
+    page: Page,
+    base_url: str,
+    settings: dict[str, str],
+    chance: bool = False,
+    convention: str = "aima",
 ) -> dict[str, Any]:
     """Open the page, fill in the generator's settings, generate; the problem it got."""
     page.goto(base_url + "/practice")
+    page.get_by_test_id("practice-convention").select_option(convention)
     page.get_by_test_id("practice-depth").fill(settings["depth"])
     page.get_by_test_id("practice-branching-min").fill(settings["low"])
     page.get_by_test_id("practice-branching-max").fill(settings["high"])
@@ -284,3 +289,26 @@ def test_errors_are_shown_beside_the_input_they_concern(page: Page, base_url: st
     refused.wait_for()
     assert "(at /depth)" in refused.inner_text()
     assert page.get_by_test_id("practice-depth").get_attribute("aria-invalid") == "true"
+
+
+def test_the_cs188_convention_is_posed_and_pruning_on_equality_is_diagnosed(
+    page: Page, base_url: str
+) -> None:
+    settings = {"depth": "2", "low": "3", "high": "3", "seed": "9"}
+    problem = generate(page, base_url, settings, convention="cs188")
+    # CS188 cuts only on v < alpha: root.0 = 5 (alpha = 5); root.1 reads 5 and 7 (no cut,
+    # 5 < 5 is false), then 1, returning 1; root.2 reads 4 < 5 and prunes root.2.1, root.2.2.
+    assert problem["tree"] == [[5, 14, 13], [5, 7, 1], [4, 16, 18]]
+    assert problem["prune_on_equality"] is False
+    assert "pruning only when alpha > beta (CS188)" in (
+        page.get_by_test_id("practice-statement").inner_text()
+    )
+    # the AIMA habit: root.1 cut at 5 <= 5, returning 5 and pruning its last two leaves too
+    aima = ["root.1.1", "root.1.2", "root.2.1", "root.2.2"]
+    answer(page, {"root": "5", "root.0": "5", "root.1": "5", "root.2": "4"}, "root.0", aima)
+    # nodes 3 of 4 (3), pruned leaves 2 * 2 * 2 / (2 + 4) = 4/3, value and move right
+    assert page.get_by_test_id("practice-score").inner_text() == "6.33 / 8"
+    codes = page.get_by_test_id("practice-diagnosis").locator("li")
+    assert codes.first.get_attribute("data-code") == "prune_on_equality"
+    link = page.get_by_test_id("practice-solution").get_attribute("href") or ""
+    assert json.loads(unquote(link.removeprefix("/#")))["equality"] is False
