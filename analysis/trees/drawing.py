@@ -921,6 +921,8 @@ def render_svg(solved: SolvedTree, options: DrawingOptions = PLAIN) -> str:
             f'font-size="15" font-weight="bold">{escape(solved.title)}</text>'
         )
     spend = current_deadline().spend
+    # with toggles (the page) every node can take the keyboard's focus
+    focus = ' tabindex="0"' if options.toggles else ""
     out.append('<g class="edges">')
     for child in drawn.shown[1:]:
         spend(8)
@@ -946,7 +948,9 @@ def render_svg(solved: SolvedTree, options: DrawingOptions = PLAIN) -> str:
     out.append('<g class="nodes">')
     for index in drawn.shown:
         spend(16)
-        out.extend(_svg_node(solved, index, centre(index), extents[index], name, drawn, grey))
+        out.extend(
+            _svg_node(solved, index, centre(index), extents[index], name, drawn, grey, focus)
+        )
     out.append("</g>")
     if options.toggles:
         out.append('<g class="toggles">')
@@ -969,6 +973,7 @@ def _svg_node(
     name: Callable[[int], str],
     drawn: DrawnTree,
     grey: set[int],
+    focus: str,
 ) -> list[str]:
     """A node's group: its shape, value, name and, collapsed, the triangle that stands
     for its subtree. Every text stays inside the band of its row (see the module)."""
@@ -1000,7 +1005,7 @@ def _svg_node(
     title = tree.ids[index] if shown in ("", tree.ids[index]) else f"{shown} ({tree.ids[index]})"
     out = [
         f'<g class="{" ".join(classes)}" data-id={node_id} data-node-id={node_id} '
-        f'data-state="{state if solved.solved else ""}"{folded}>',
+        f'data-state="{state if solved.solved else ""}"{folded}{focus}>',
         f"<title>{escape(title)}</title>",
         _shape(kind, x, y, extent.half, paint),
     ]
@@ -1020,12 +1025,7 @@ def _svg_node(
     if edge:
         # the move into this node, left of it, in the band where no edge runs
         right = x - extent.half - 4
-        width = _text_width(edge, 10)
         colour = PRUNED_COLOUR if index in grey else "#333333"
-        out.append(
-            f'<rect class="label-box" x="{right - width:.1f}" y="{y - 17:.1f}" '
-            f'width="{width:.1f}" height="12" fill="white" fill-opacity="0.85"/>'
-        )
         out.append(
             f'<text class="edge-label" x="{right - 1:.1f}" y="{y - 8:.1f}" text-anchor="end" '
             f'font-size="10" fill="{colour}">{escape(edge)}</text>'
@@ -1054,17 +1054,17 @@ def _svg_node(
 
 def _svg_toggle(node_id: str, right: float, y: float, folded: bool) -> str:
     """The button left of an internal node, under its move, that expands (+) a collapsed
-    subtree or collapses (−) an open one."""
+    subtree or collapses (−) an open one; the sign is a path (no text to lay out)."""
     action = "Expand" if folded else "Collapse"
     left = right - _TOGGLE
+    cx, cy = left + _TOGGLE / 2, y + 5
+    sign = f"M {cx - 3.5:.1f},{cy:.1f} h 7" + (f" M {cx:.1f},{cy - 3.5:.1f} v 7" if folded else "")
     return (
         f'<g class="toggle" data-toggle={quoteattr(node_id)} role="button" tabindex="0" '
         f"aria-label={quoteattr(f'{action} the subtree of {node_id}')}>"
-        f"<title>{action}</title>"
         f'<rect x="{left:.1f}" y="{y - 1:.1f}" width="{_TOGGLE:g}" height="{_TOGGLE:g}" rx="2" '
-        f'fill="#f4f4f4" stroke="#888888"/>'
-        f'<text x="{left + _TOGGLE / 2:.1f}" y="{y + 9:.1f}" text-anchor="middle" font-size="11" '
-        f'fill="#333333">{"+" if folded else "−"}</text></g>'
+        f'fill="#f4f4f4" stroke="#888888"/><path d="{sign}" stroke="#333333" stroke-width="1.5"/>'
+        "</g>"
     )
 
 

@@ -13,6 +13,10 @@ export const DRAW_LIMIT = 2000;
 
 const ZOOM_STEP = 1.25;
 const MAX_HEIGHT = 640; // pixels: a big tree is shown whole and zoomed into, not scrolled
+// Below this many screen pixels per drawing unit (12-pixel values under 5 pixels) texts
+// are unreadable, and laying them out and painting them is most of the time a big tree
+// takes to draw and to repaint at each step: they are hidden until the user zooms in.
+const READABLE = 0.4;
 
 export function treeView(drawing, onError) {
   const tools = $("view-tools");
@@ -24,6 +28,7 @@ export function treeView(drawing, onError) {
   let selected = null; // the node id focused or last clicked
   let full = null; // the whole drawing's viewBox [x, y, width, height]
   let box = null; // the viewBox shown
+  let room = drawing.clientWidth; // kept by a ResizeObserver: reading it forces a layout
 
   const svg = () => drawing.querySelector("svg");
 
@@ -57,6 +62,19 @@ export function treeView(drawing, onError) {
   function setBox(next) {
     box = next;
     svg()?.setAttribute("viewBox", box.map((v) => Math.round(v * 10) / 10).join(" "));
+    detail();
+  }
+
+  // texts shown only where they can be read (see READABLE)
+  function detail() {
+    if (box === null || full === null) return;
+    const shown = Math.min(room, full[2]);
+    const pixels = Math.min(shown / box[2], Math.min(full[3], MAX_HEIGHT) / box[3]);
+    const overview = pixels < READABLE;
+    if (drawing.classList.contains("overview") !== overview) {
+      drawing.classList.toggle("overview", overview);
+      describe(svg());
+    }
   }
 
   // zoom by `factor` (> 1: in) around the point (px, py) of the drawing, in its units
@@ -86,33 +104,36 @@ export function treeView(drawing, onError) {
   }
 
   function describe(picture) {
+    if (!picture) return;
     const nodes = Number(picture.dataset.nodes);
     const depth = picture.dataset.depthDrawn;
-    if (depth === undefined) {
-      note.hidden = true;
-      note.textContent = "";
-      return;
+    const parts = [];
+    if (depth !== undefined) {
+      parts.push(
+        `This tree has ${nodes.toLocaleString("en")} nodes, more than the page draws at once ` +
+          `(${DRAW_LIMIT.toLocaleString("en")}): it is drawn to depth ${depth}, with the ` +
+          `subtrees below collapsed (${picture.dataset.drawn} nodes drawn). Expand a subtree ` +
+          "with its + button, or select a node and press Expand.",
+      );
     }
-    note.textContent =
-      `This tree has ${nodes.toLocaleString("en")} nodes, more than the page draws at once ` +
-      `(${DRAW_LIMIT.toLocaleString("en")}): it is drawn to depth ${depth}, with the ` +
-      `subtrees below collapsed (${picture.dataset.drawn} nodes drawn). Expand a subtree ` +
-      "with its + button, or select a node and press Expand.";
-    note.hidden = false;
+    if (drawing.classList.contains("overview")) {
+      parts.push("Values and names are too small to read at this size: zoom in to see them.");
+    }
+    note.textContent = parts.join(" ");
+    note.hidden = parts.length === 0;
   }
 
   function nodeOf(id) {
-    return [...drawing.querySelectorAll("[data-node-id]")].find((n) => n.dataset.nodeId === id);
+    return drawing.querySelector(`[data-node-id="${CSS.escape(id)}"]`) ?? undefined;
   }
 
   function select(id) {
     selected = id;
-    for (const node of drawing.querySelectorAll("[data-node-id]")) {
-      node.classList.toggle("selected", node.dataset.nodeId === id);
-    }
+    drawing.querySelector(".selected")?.classList.remove("selected");
     const node = id === null ? undefined : nodeOf(id);
-    const toggle = id === null ? undefined : drawing.querySelector(`[data-toggle="${CSS.escape(id)}"]`);
-    collapseButton.disabled = toggle === undefined || toggle === null;
+    node?.classList.add("selected");
+    const toggle = id === null ? null : drawing.querySelector(`[data-toggle="${CSS.escape(id)}"]`);
+    collapseButton.disabled = toggle === null;
     collapseButton.textContent = node?.dataset.collapsed === "true" ? "Expand" : "Collapse";
   }
 
@@ -143,13 +164,17 @@ export function treeView(drawing, onError) {
     picture.setAttribute("height", String(Math.min(h, MAX_HEIGHT)));
     picture.style.maxWidth = `${w}px`;
     setBox([...full]);
-    for (const node of picture.querySelectorAll("[data-node-id]")) node.setAttribute("tabindex", "0");
     tools.hidden = false;
     describe(picture);
     select(selected !== null && nodeOf(selected) ? selected : null);
   }
 
+  // runs before the new drawing is laid out, so texts too small to read never are
   new MutationObserver(attach).observe(drawing, { childList: true });
+  new ResizeObserver(() => {
+    room = drawing.clientWidth;
+    detail();
+  }).observe(drawing);
 
   // -- pointer, wheel and keyboard ----------------------------------------------------
   let drag = null;

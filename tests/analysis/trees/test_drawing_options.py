@@ -7,7 +7,6 @@ trees whose ties are plain to see)."""
 from __future__ import annotations
 
 import itertools
-import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 
@@ -261,11 +260,23 @@ def test_toggles_collapse_open_nodes_and_expand_collapsed_ones() -> None:
     svg = svg_of(AIMA, "minimax", DrawingOptions(collapsed=("root.1",), toggles=True))
     root = ET.fromstring(svg)
     toggles = {
-        g.attrib["data-toggle"]: "".join(t.text or "" for t in g.iter(f"{SVG}text"))
+        g.attrib["data-toggle"]: g.attrib["aria-label"].split()[0]
         for g in root.iter(f"{SVG}g")
         if "data-toggle" in g.attrib
     }
-    assert toggles == {"root": "−", "root.0": "−", "root.1": "+", "root.2": "−"}
+    assert toggles == {
+        "root": "Collapse",
+        "root.0": "Collapse",
+        "root.1": "Expand",
+        "root.2": "Collapse",
+    }
+    # the sign: a minus (one stroke) on open nodes, a plus (two) on the collapsed one
+    signs = {
+        g.attrib["data-toggle"]: next(g.iter(f"{SVG}path")).attrib["d"].count("M")
+        for g in root.iter(f"{SVG}g")
+        if "data-toggle" in g.attrib
+    }
+    assert signs == {"root": 1, "root.0": 1, "root.1": 2, "root.2": 1}
     assert "data-toggle" not in svg_of(AIMA, "minimax", DrawingOptions())
 
 
@@ -354,9 +365,3 @@ def test_no_label_touches_an_edge_or_another_label(node_labels: str) -> None:
     for (one, a), (other, b) in itertools.combinations(owners, 2):
         if one != other:
             assert _apart(a, b), (one, a, other, b)
-
-
-def test_the_label_boxes_are_drawn_behind_the_move_names() -> None:
-    svg = svg_of(LONG, "expectimax", DrawingOptions())
-    rects = re.findall(r'<rect class="label-box" x="([-\d.]+)" y="([-\d.]+)" width="([\d.]+)"', svg)
-    assert len(rects) == 8  # every node but the root has a move or a probability
