@@ -12,6 +12,8 @@ from pathlib import Path
 
 from playwright.sync_api import Page
 
+from tests.analysis.trees.test_drawing_options import LONG
+
 AIMA = "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]"
 
 
@@ -132,3 +134,54 @@ def test_the_png_download_is_the_drawing_at_twice_its_size(
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
     assert struct.unpack(">II", data[16:24]) == (2 * width, 2 * height)
     assert len(data) > 5_000  # a picture, not an empty canvas
+
+
+def test_a_big_tree_is_shown_whole_with_texts_hidden_until_zoomed_in(
+    page: Page, base_url: str
+) -> None:
+    # 1 + 40 + 1,600 nodes: drawn whole, far too wide for its labels to be read at once
+    solve(page, base_url, json.dumps([[k, k + 1] * 20 for k in range(40)]))
+    assert len(drawn_ids(page)) == 1641
+    drawing = page.get_by_test_id("drawing")
+    assert "overview" in (drawing.get_attribute("class") or "")
+    assert "zoom in" in page.get_by_test_id("view-note").inner_text()
+    assert not page.locator('#drawing [data-node-id="root.0"] > text.value').is_visible()
+    for _ in range(30):
+        if "overview" not in (drawing.get_attribute("class") or ""):
+            break
+        page.get_by_test_id("zoom-in").click()
+    assert "overview" not in (drawing.get_attribute("class") or "")
+    assert page.get_by_test_id("view-note").is_hidden()
+    value = page.locator('#drawing [data-node-id="root"] > text.value')
+    assert value.is_visible() and value.text_content() == "39"  # MIN node k is worth k
+
+
+# measured by the browser's own font: each text's box, and each edge's ends
+GEOMETRY = """() => {
+  const svg = document.querySelector("#drawing svg");
+  const texts = [...svg.querySelectorAll("[data-node-id] text")].map((t) => {
+    const b = t.getBBox();
+    return [t.closest("[data-node-id]").dataset.nodeId, b.x, b.y, b.x + b.width, b.y + b.height];
+  });
+  const edges = [...svg.querySelectorAll("line.edge")].map((l) =>
+    ["x1", "y1", "x2", "y2"].map((name) => l[name].baseVal.value));
+  return { texts, edges };
+}"""
+
+
+def test_labels_keep_clear_of_edges_and_of_each_other_in_the_real_font(
+    page: Page, base_url: str
+) -> None:
+    solve(page, base_url, json.dumps(LONG), "expectimax")  # moves and probabilities
+    geometry = page.evaluate(GEOMETRY)
+    texts, edges = geometry["texts"], geometry["edges"]
+    assert len(texts) > 20 and len(edges) == 8
+    for _, left, top, right, bottom in texts:
+        for x1, y1, x2, y2 in edges:
+            steps = int(max(abs(x2 - x1), abs(y2 - y1))) + 1
+            points = [
+                (x1 + (x2 - x1) * k / steps, y1 + (y2 - y1) * k / steps) for k in range(steps + 1)
+            ]
+            assert not any(left <= x <= right and top <= y <= bottom for x, y in points)
+    for a, b in ((a, b) for a in texts for b in texts if a[0] < b[0]):
+        assert a[3] <= b[1] or b[3] <= a[1] or a[4] <= b[2] or b[4] <= a[2], (a, b)
