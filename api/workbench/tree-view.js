@@ -13,6 +13,7 @@ export const DRAW_LIMIT = 2000;
 
 const ZOOM_STEP = 1.25;
 const MAX_HEIGHT = 640; // pixels: a big tree is shown whole and zoomed into, not scrolled
+const MIN_HEIGHT = 240; // pixels: room to zoom into a wide, flat tree
 // Below this many screen pixels per drawing unit (12-pixel values under 5 pixels) texts
 // are unreadable, and laying them out and painting them is most of the time a big tree
 // takes to draw and to repaint at each step: they are hidden until the user zooms in.
@@ -29,6 +30,7 @@ export function treeView(drawing, onError) {
   let full = null; // the whole drawing's viewBox [x, y, width, height]
   let box = null; // the viewBox shown
   let room = drawing.clientWidth; // kept by a ResizeObserver: reading it forces a layout
+  let tall = 0; // the drawing's height on the page, in pixels
 
   const svg = () => drawing.querySelector("svg");
 
@@ -69,7 +71,7 @@ export function treeView(drawing, onError) {
   function detail() {
     if (box === null || full === null) return;
     const shown = Math.min(room, full[2]);
-    const pixels = Math.min(shown / box[2], Math.min(full[3], MAX_HEIGHT) / box[3]);
+    const pixels = Math.min(shown / box[2], tall / box[3]);
     const overview = pixels < READABLE;
     if (drawing.classList.contains("overview") !== overview) {
       drawing.classList.toggle("overview", overview);
@@ -161,7 +163,10 @@ export function treeView(drawing, onError) {
     picture.dataset.width = String(w);
     picture.dataset.height = String(h);
     picture.setAttribute("width", "100%");
-    picture.setAttribute("height", String(Math.min(h, MAX_HEIGHT)));
+    // as tall as the whole drawing is at the page's width, within bounds
+    const fitted = (h * Math.min(room, w)) / w;
+    tall = Math.round(Math.min(MAX_HEIGHT, h, Math.max(MIN_HEIGHT, fitted)));
+    picture.setAttribute("height", String(tall));
     picture.style.maxWidth = `${w}px`;
     setBox([...full]);
     tools.hidden = false;
@@ -246,8 +251,12 @@ export function treeView(drawing, onError) {
   return { render };
 }
 
+// The largest side of a canvas every browser paints (Chrome's limit is 32,767 pixels).
+const CANVAS_SIDE = 16384;
+
 // The whole drawing (not the zoomed view, without the collapse buttons) painted into a
-// canvas at twice its size, downloaded as tree.png.
+// canvas at twice its size (less for a drawing so wide that twice would not fit a canvas),
+// downloaded as tree.png.
 export async function exportPng(picture, full) {
   if (!picture || !full) return;
   const copy = picture.cloneNode(true);
@@ -264,13 +273,15 @@ export async function exportPng(picture, full) {
     const image = new Image();
     image.src = url;
     await image.decode();
+    const scale = Math.min(2, CANVAS_SIDE / width, CANVAS_SIDE / height);
     const canvas = document.createElement("canvas");
-    canvas.width = 2 * width;
-    canvas.height = 2 * height;
+    canvas.width = Math.round(scale * width);
+    canvas.height = Math.round(scale * height);
     const context = canvas.getContext("2d");
-    context.scale(2, 2);
+    context.scale(scale, scale);
     context.drawImage(image, 0, 0, width, height);
     const png = await new Promise((resolve) => canvas.toBlob(resolve, "image/png"));
+    if (png === null) throw { detail: "the drawing is too large for a PNG: collapse some subtrees" };
     download("tree.png", png, "image/png");
   } finally {
     URL.revokeObjectURL(url);
