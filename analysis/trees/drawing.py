@@ -39,7 +39,7 @@ from xml.sax.saxutils import escape, quoteattr
 
 from analysis.trees.alpha_beta import AlphaBetaResult
 from analysis.trees.max_n import MaxnResult
-from analysis.trees.solve import TreeSolution
+from analysis.trees.solve import TreeSearch, TreeSolution
 from games.errors import InvalidInputError, LimitExceededError
 from games.limits import current_deadline
 from games.numbers import Exact, exact_text
@@ -238,13 +238,7 @@ def tied_children(solution: TreeSolution) -> frozenset[int]:
     values: Sequence[Utility | None] = search.values
     line = [0, *search.principal_variation]
     tied = {tree.index_of(move) for move in solution.best_moves}
-    proven: Callable[[int], bool] = lambda child: values[child] is not None  # noqa: E731
-    if isinstance(search, AlphaBetaResult):
-        exact = search.bounds
-        proven = lambda child: exact[child] == "exact"  # noqa: E731
-    elif isinstance(search, MaxnResult):
-        skipped = set(search.cut_nodes)
-        proven = lambda child: values[child] is not None and child not in skipped  # noqa: E731
+    unproven = _unproven(search)
     for node, chosen in zip(line, line[1:], strict=False):
         if tree.kinds[node] not in (MAX, MIN, PLAYER):
             continue
@@ -252,7 +246,7 @@ def tied_children(solution: TreeSolution) -> frozenset[int]:
         mover = search.movers[node] if isinstance(search, MaxnResult) else None
         for child in tree.children[node]:
             other = values[child]
-            if child == chosen or other is None or own is None or not proven(child):
+            if child == chosen or other is None or own is None or child in unproven:
                 continue
             if mover is not None and isinstance(other, tuple) and isinstance(own, tuple):
                 if other[mover] == own[mover]:
@@ -261,6 +255,16 @@ def tied_children(solution: TreeSolution) -> frozenset[int]:
                 tied.add(child)
     tied.difference_update(line)
     return frozenset(tied)
+
+
+def _unproven(search: TreeSearch) -> set[int]:
+    """Nodes whose value is not known exactly: bounds of alpha-beta and Star1, and nodes
+    cut short by max^n's shallow pruning (minimax and expectimax know every value)."""
+    if isinstance(search, AlphaBetaResult):
+        return {node for node, bound in enumerate(search.bounds) if bound != "exact"}
+    if isinstance(search, MaxnResult):
+        return set(search.cut_nodes)
+    return set()
 
 
 def unsolved_tree(tree: Tree, title: str = "") -> SolvedTree:
