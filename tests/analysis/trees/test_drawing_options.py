@@ -365,3 +365,12 @@ def test_no_label_touches_an_edge_or_another_label(node_labels: str) -> None:
     for (one, a), (other, b) in itertools.combinations(owners, 2):
         if one != other:
             assert _apart(a, b), (one, a, other, b)
+
+
+def test_the_count_under_a_collapsed_node_covers_uneven_and_reordered_subtrees() -> None:
+    # root.0 is a leaf, root.1 has a leaf and a node with two leaves: 6 nodes below the root
+    tree = parse_tree([1, [2, [3, 4]]])
+    assert drawn_tree(tree, DrawingOptions(collapsed=("root",))).folds == {0: 6}
+    assert drawn_tree(tree, DrawingOptions(collapsed=("root.1",))).folds == {2: 4}
+    backwards = tree.reversed_children()  # children as descending ranges: walked instead
+    assert drawn_tree(backwards, DrawingOptions(collapsed=("root",))).folds == {0: 6}
