@@ -69,6 +69,7 @@ bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/matrices.py
 	$(BIN)/python bench/lotteries.py
 	$(BIN)/python bench/grading.py
+	$(BIN)/python bench/workbench.py
 
 # load and fault benchmark against the production server (bench/load.py --help)
 load: $(VENV)/.serve-installed $(VENV)/.dev-installed

@@ -5,6 +5,8 @@
     arbiter expectimax [TREE] [--bounds LO HI] [--strict] [--depth N]
     arbiter maxn [TREE] [--tie-break rightmost] [--max-sum S] [--paranoid PLAYER]
     arbiter render [TREE] [--algorithm A] [--format svg|dot|tikz] [--title T]
+                   [--node-labels ids|letters|none] [--legend | --no-legend]
+                   [--collapse ID ...] [--max-depth-drawn N]
 
 TREE holds a tree in any posted form, or a whole request body
 (``{"tree": ..., "root": ..., "depth": ...}``); ``-`` or nothing reads standard input.
@@ -23,7 +25,14 @@ from typing import Any, Final
 from analysis.cli.documents import print_document, read_document
 from analysis.cli.error_handler import EXIT_OK, option_name, reading, source_name
 from analysis.cli.options import ArgumentParser, command_parser, exact_option
-from analysis.trees.drawing import RENDERERS, check_drawable, solution_drawing, unsolved_tree
+from analysis.trees.drawing import (
+    NODE_LABELS,
+    RENDERERS,
+    DrawingOptions,
+    check_drawable,
+    solution_drawing,
+    unsolved_tree,
+)
 from analysis.trees.json_output import solution_json
 from analysis.trees.solve import TreeSolution, solve_tree
 from games.errors import InvalidInputError
@@ -60,6 +69,32 @@ def parser(name: str, summary: str) -> ArgumentParser:
             help="svg (standalone), dot (Graphviz) or tikz (a tikzpicture for LaTeX)",
         )
         command.add_argument("--title", default="", help="caption drawn above the tree")
+        command.add_argument(
+            "--node-labels",
+            choices=NODE_LABELS,
+            default="ids",
+            help="name nodes by id, by letter (A, B, ... breadth-first, as textbooks) or not",
+        )
+        command.add_argument(
+            "--legend",
+            action=argparse.BooleanOptionalAction,
+            default=None,
+            help="draw a legend of the shapes and states (default: yes for svg and tikz)",
+        )
+        command.add_argument(
+            "--collapse",
+            action="append",
+            default=[],
+            metavar="ID",
+            help="draw the subtree of node ID collapsed (repeat for several)",
+        )
+        command.add_argument(
+            "--max-depth-drawn",
+            type=int,
+            default=None,
+            metavar="N",
+            help="collapse every subtree whose root is N plies deep or deeper",
+        )
     command.add_argument(
         "tree",
         nargs="?",
@@ -171,13 +206,19 @@ def render_command(args: argparse.Namespace) -> int:
     request, base = _request(document)
     with reading(args.tree, _locator(args.tree, request, flags)):
         tree, options = _read_tree(request, base, args.algorithm, flags)
-        check_drawable(tree, args.format)  # before spending time on solving it
+        drawing = DrawingOptions(
+            node_labels=args.node_labels,
+            legend=args.legend,
+            collapsed=tuple(args.collapse),
+            max_depth_drawn=args.max_depth_drawn,
+        )
+        check_drawable(tree, args.format, drawing)  # before spending time on solving it
         if args.algorithm == "none":
             picture = unsolved_tree(tree, args.title)
         else:
             solution = solve_tree(tree, args.algorithm, **options)
             picture = solution_drawing(solution, args.title)
-        sys.stdout.write(RENDERERS[args.format](picture))
+        sys.stdout.write(RENDERERS[args.format](picture, drawing))
     return EXIT_OK
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
+from analysis.trees.drawing import MAX_DOT_NODES, NODE_LABELS
 from api.schemas.fields import StrictBoolean, StrictInteger, exact_companion
 from api.schemas.trees import (
     MAX_DEPTH_CUTOFF,
@@ -17,6 +18,7 @@ IMPORT_FORMATS = ("efg", "cs188")
 EXPORT_FORMATS = ("efg", "dot")
 RENDER_FORMATS = ("svg", "dot", "tikz")
 RENDER_ALGORITHMS = ("auto", "minimax", "alphabeta", "expectimax", "maxn", "none")
+MAX_COLLAPSED = 10_000
 GRAPH_ALGORITHMS = ("minimax", "alphabeta", "expectimax")
 MAX_TEXT = 20_000_000
 
@@ -95,6 +97,16 @@ class TreeInputSchema(Schema):
     )
 
 
+def _node_ids(description: str) -> fields.List:
+    """A list of node ids (the drawing options that name nodes)."""
+    return fields.List(
+        fields.String(),
+        load_default=(),
+        validate=validate.Length(max=MAX_COLLAPSED),
+        metadata={"description": description},
+    )
+
+
 class ExportRequestSchema(TreeInputSchema):
     format = fields.String(
         required=True,
@@ -142,6 +154,53 @@ class RenderRequestSchema(TreeInputSchema):
     max_sum = max_sum_field(
         "maxn: utilities are >= 0 and sum to at most this; enables shallow pruning (Korf), "
         "drawn grey."
+    )
+    node_labels = fields.String(
+        load_default="ids",
+        validate=validate.OneOf(NODE_LABELS),
+        metadata={
+            "description": "How nodes are named on the drawing: ids (the API ids), letters "
+            "(A, B, C, ... in breadth-first order, AA after Z: the textbook style) or none."
+        },
+    )
+    legend = StrictBoolean(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "Draw a legend of the shapes and states below the tree. Default: "
+            "yes for svg and tikz, no for dot."
+        },
+    )
+    collapsed = _node_ids(
+        "Ids of nodes whose subtrees are drawn collapsed: the node with a small triangle "
+        "below it giving the number of nodes hidden."
+    )
+    expanded = _node_ids(
+        "Ids of nodes drawn open although max_depth_drawn or max_nodes_drawn would collapse "
+        "them (their children are collapsed in turn)."
+    )
+    max_depth_drawn = StrictInteger(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0, max=MAX_DEPTH_CUTOFF),
+        metadata={"description": "Collapse every subtree whose root is this deep or deeper."},
+    )
+    max_nodes_drawn = StrictInteger(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=1, max=MAX_DOT_NODES),
+        metadata={
+            "description": "Draw the tree to the deepest depth at which at most this many "
+            "nodes are drawn, collapsing below it (nothing is collapsed when the whole tree "
+            "fits). The SVG says what it did: data-nodes, data-drawn, data-depth-drawn."
+        },
+    )
+    toggles = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "svg: draw beside each internal node a button (data-toggle = its "
+            "id) that collapses or expands it, for the web workbench."
+        },
     )
 
 

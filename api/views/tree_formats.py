@@ -9,6 +9,7 @@ from flask import Blueprint, Response
 from analysis.trees.cs188_agents import graph_search
 from analysis.trees.drawing import (
     RENDERERS,
+    DrawingOptions,
     check_drawable,
     render_dot,
     solution_drawing,
@@ -135,8 +136,11 @@ def export_view() -> Response:
     "with optional shallow pruning), then draws it: MAX triangles up, MIN triangles down, "
     "chance circles, leaf squares, max^n nodes as boxes naming their player; exact values on "
     "the nodes (bounds as >= / <=), the principal variation in red, pruned subtrees grey and "
-    "dashed. SVG and TikZ (a tikzpicture for LaTeX, same layout) are laid out here for trees "
-    "of up to 2,000 nodes; DOT is written for up to 20,000.",
+    "dashed, children as good as the chosen one (ties) orange and dashed. Nodes are named by "
+    "id, by letter (A, B, ... breadth-first) or not at all; a legend explains the shapes; "
+    "subtrees can be collapsed by id, below a depth, or to fit a number of nodes. SVG and "
+    "TikZ (a tikzpicture for LaTeX, same layout) are laid out here for up to 2,000 nodes "
+    "drawn; DOT is written for up to 20,000.",
     tag="formats",
     request=RenderRequestSchema,
     extra_responses=_formats(
@@ -148,14 +152,28 @@ def render_view() -> Response:
     with gc_paused():
         options = load(RenderRequestSchema())
         tree = read_tree(options)
-        check_drawable(tree, options["format"])  # before spending time on solving it
+        drawing = drawing_options(options)
+        check_drawable(tree, options["format"], drawing)  # before spending time on solving it
         if options["algorithm"] == "none":
             solved = unsolved_tree(tree, options["title"])
         else:
             solution = solve_request(tree, options["algorithm"], options)
             solved = solution_drawing(solution, options["title"])
         fmt = options["format"]
-        return _text_response(RENDERERS[fmt](solved), MEDIA_TYPES[fmt])
+        return _text_response(RENDERERS[fmt](solved, drawing), MEDIA_TYPES[fmt])
+
+
+def drawing_options(options: dict[str, Any]) -> DrawingOptions:
+    """The render request's drawing options."""
+    return DrawingOptions(
+        node_labels=options["node_labels"],
+        legend=options["legend"],
+        collapsed=tuple(options["collapsed"]),
+        expanded=tuple(options["expanded"]),
+        max_depth_drawn=options["max_depth_drawn"],
+        max_nodes_drawn=options["max_nodes_drawn"],
+        toggles=options["toggles"],
+    )
 
 
 @bp.post("/cs188")

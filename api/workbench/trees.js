@@ -3,6 +3,7 @@
 // the URL in step with the input so that a link reproduces the page.
 
 import { $, clearError, download, keepInUrl, post, readJson, showError, stateFromUrl } from "./common.js";
+import { treeView } from "./tree-view.js"; // zoom, pan, collapse/expand, PNG export
 
 const form = $("tree-form");
 const input = $("tree-input");
@@ -29,6 +30,7 @@ function request(format) {
 }
 
 const fail = (problem) => showError(error, input, problem);
+const view = treeView(drawing, fail); // tree-view.js
 
 // -- stepping through an alpha-beta trace (never started by itself) --------------------
 
@@ -95,7 +97,7 @@ async function solve() {
   stopPlaying();
   try {
     const solved = await solveWithTrace(body);
-    const svg = await (await post("/v1/trees/render", request("svg"))).text();
+    const svg = await view.render(request("svg")); // tree-view.js adds its drawing options
     $("result-value").textContent = show(solved.value, solved.value_exact);
     $("best-move").textContent = solved.best_move ? `by moving to ${solved.best_move}` : "";
     const pruned = solved.pruned_leaves || [];

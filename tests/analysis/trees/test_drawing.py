@@ -10,6 +10,7 @@ import pytest
 from analysis.trees.drawing import (
     MAX_SVG_NODES,
     MAX_TIKZ_NODES,
+    DrawingOptions,
     check_drawable,
     layout,
     render_dot,
@@ -169,13 +170,14 @@ def test_size_limit() -> None:
 
 
 def _tikz(raw: object, algorithm: str = "alphabeta", title: str = "") -> str:
-    return render_tikz(solution_drawing(solve_tree(parse_tree(raw), algorithm), title))
+    drawing = solution_drawing(solve_tree(parse_tree(raw), algorithm), title)
+    return render_tikz(drawing, DrawingOptions(legend=False))
 
 
 def test_tikz_draws_the_aima_tree_as_the_svg_lays_it_out() -> None:
     text = _tikz([[3, 12, 8], [2, 4, 6], [14, 5, 2]])
     lines = text.splitlines()
-    assert lines[2].startswith(r"\begin{tikzpicture}") and lines[-1] == r"\end{tikzpicture}"
+    assert lines[3].startswith(r"\begin{tikzpicture}") and lines[-1] == r"\end{tikzpicture}"
     nodes = [line for line in lines if line.lstrip().startswith(r"\node[")]
     edges = [line for line in lines if line.lstrip().startswith(r"\draw[")]
     assert len(nodes) == 13 and len(edges) == 12
