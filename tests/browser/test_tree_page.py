@@ -15,7 +15,6 @@ from playwright.sync_api import Page
 from api.views.tree_formats import _CS188_EXAMPLE
 
 
-
 def solve(page: Page, text: str, fmt: str = "json", algorithm: str = "alphabeta") -> str:
     page.get_by_test_id("tree-format").select_option(fmt)
     page.get_by_test_id("tree-input").fill(text)
