@@ -19,10 +19,13 @@ function stateOf(event) {
     parts.push(`alpha = ${alpha}, beta = ${beta}`);
   }
   if (event.rest !== undefined) parts.push(`unseen probability = ${event.rest_exact ?? event.rest}`);
+  const tuple = (values) => `(${values.join(", ")})`;
   if (event.player !== undefined) {
-    const best = event.value ? `, best so far (${(event.value_exact ?? event.value).join(", ")})` : "";
+    const folded = ["update", "cutoff"].includes(event.event) && event.value;
+    const best = folded ? `, best so far ${tuple(event.value_exact ?? event.value)}` : "";
     parts.push(`player ${event.player} to move${best}`);
   }
+  if (event.held !== undefined) parts.push(`the parent holds ${tuple(event.held_exact ?? event.held)}`);
   return parts.join("; ");
 }
 

@@ -220,3 +220,73 @@ def test_the_keyboard_reaches_the_editor(page: Page, base_url: str) -> None:
     assert page.evaluate("document.activeElement.dataset.testid") == "editor-add-child"
     page.keyboard.press("Enter")
     page.locator(f'[data-node-id="{focused}.0"]').wait_for()
+
+
+def step_until(page: Page, word: str, limit: int = 60) -> list[str]:
+    """Press Next step until the explanation contains ``word``; the explanations seen."""
+    explanation = page.get_by_test_id("step-explanation")
+    assert explanation.inner_text() == "Press Next step to start."  # never started by itself
+    seen: list[str] = []
+    for _ in range(limit):
+        page.get_by_test_id("step-next").click()
+        seen.append(explanation.inner_text())
+        if word in seen[-1]:
+            return seen
+    raise AssertionError(f"no step says {word!r}: {seen}")
+
+
+def test_expectimax_with_bounds_steps_to_a_star1_cut(page: Page, base_url: str) -> None:
+    page.goto(base_url + "/")
+    page.get_by_test_id("tree-sample").select_option("expectimax")
+    page.get_by_test_id("load-sample").click()
+    assert settled(page) == "5"
+    assert "(Star1)" in page.get_by_test_id("cut-rule").inner_text()
+    seen = step_until(page, "pruned")
+    # root.0 = (6 + 4) / 2 = 5 = alpha; after root.1's first outcome 0, the other half of
+    # the probability can add at most 10 / 2: root.1 <= 5 <= alpha
+    assert seen[-1] == (
+        "chance at root.1: even if its remaining outcomes are all worth hi = 10, it is worth "
+        "at most 5 <= alpha = 5, so they cannot lift it past alpha and are pruned (root.1.1)."
+    )
+    assert seen[-2].startswith("chance at root.1 takes root.1.0 (p = 1/2) into account")
+    assert "current" in node_states(page)["root.1"]
+    assert page.get_by_test_id("step-window").inner_text() == "alpha = 5, beta = inf"
+    page.get_by_test_id("step-prev").click()
+    assert page.get_by_test_id("step-window").inner_text() == (
+        "alpha = 5, beta = inf; unseen probability = 1/2"
+    )
+
+
+def test_plain_expectimax_steps_through_each_value(page: Page, base_url: str) -> None:
+    page.goto(base_url + "/")
+    assert solve(page, '{"kind": "chance", "children": [3, 4, "1/3"]}', algorithm="expectimax") == (
+        "22/9"
+    )
+    assert page.get_by_test_id("cut-rule").inner_text() == (
+        "no pruning: expectimax values every node"
+    )
+    seen = step_until(page, "value of the tree")
+    assert seen[-1] == "root returns 22/9: the value of the tree."
+    assert seen[4] == (
+        "chance at root takes root.1 (p = 1/3) into account: the sum of p * v is 7/3 so far, "
+        "with 1/3 of the probability still unseen."
+    )
+
+
+def test_max_n_with_max_sum_steps_to_a_shallow_cut(page: Page, base_url: str) -> None:
+    page.goto(base_url + "/")
+    page.get_by_test_id("tree-sample").select_option("maxn")
+    page.get_by_test_id("load-sample").click()
+    assert settled(page) == "(4, 3, 3)"
+    seen = step_until(page, "pruned")
+    assert seen[-1] == (
+        "player 1 already has 7 at root.1; with max_sum 10 player 0 can get at most 3 there, "
+        "<= the 4 it already holds at root, so root.1's remaining children are pruned "
+        "(root.1.1, root.1.2)."
+    )
+    assert "current" in node_states(page)["root.1"]
+    assert page.get_by_test_id("step-window").inner_text() == (
+        "player 1 to move, best so far (2, 7, 1); the parent holds (4, 3, 3)"
+    )
+    states = node_states(page)
+    assert "pruned" in states["root.1.1"] and "pruned" in states["root.1.2"]
