@@ -31,7 +31,7 @@ export function nodeObjects(raw, tuples) {
   return root.value;
 }
 
-function isFlat(raw) {
+export function isFlat(raw) {
   return raw !== null && typeof raw === "object" && !Array.isArray(raw) && Array.isArray(raw.nodes);
 }
 

@@ -10,6 +10,7 @@
 import { $, clearError, download, keepInUrl, post, readJson, showError, stateFromUrl } from "./common.js";
 import {
   addChild,
+  isFlat,
   locate,
   nodeObjects,
   removeNode,
@@ -52,7 +53,8 @@ function exactOf(text) {
 async function readTree() {
   if (format.value === "json") {
     const tree = readJson(input.value, "/tree", "the tree");
-    return algorithm.value === "maxn" ? nodeObjects(tree, true) : tree;
+    // the drawing reads an array as a node: a max^n shorthand's utility lists become leaves
+    return algorithm.value === "maxn" && !isFlat(tree) ? nodeObjects(tree, true) : tree;
   }
   const body = { format: format.value, text: input.value };
   if (format.value === "cs188") {
@@ -257,21 +259,22 @@ function markSelected() {
 }
 
 // The tree being edited, as node objects. A CS188 or .efg text is edited as the JSON it
-// was read into: the input switches to JSON at the first edit.
-function editedTree() {
-  if (format.value !== "json") {
-    if (lastTree === null) throw { detail: "solve the tree once before editing it", pointer: "/tree" };
+// was read into: the input switches to JSON at the first edit (`editing`).
+function editedTree(editing) {
+  const tuples = algorithm.value === "maxn";
+  if (format.value === "json") return nodeObjects(readJson(input.value, "/tree", "the tree"), tuples);
+  if (lastTree === null) throw { detail: "solve the tree once before editing it", pointer: "/tree" };
+  if (editing) {
     format.value = "json";
     $("editor-note").textContent = "The tree is now edited as JSON (converted from the text you gave).";
-    return nodeObjects(lastTree, algorithm.value === "maxn");
   }
-  return nodeObjects(readJson(input.value, "/tree", "the tree"), algorithm.value === "maxn");
+  return nodeObjects(lastTree, tuples);
 }
 
 function openEditor(id) {
   let entry;
   try {
-    entry = locate(editedTree(), id);
+    entry = locate(editedTree(false), id);
   } catch (problem) {
     fail(problem);
     return;
@@ -288,8 +291,10 @@ function openEditor(id) {
   $("editor-value").value = leaf ? [node.value].flat().join(", ") : "";
   $("editor-kind").disabled = leaf;
   $("editor-kind").value = node.kind ?? drawnKind ?? "max";
+  $("editor-kind").dataset.shown = $("editor-kind").value;
   $("editor-player").disabled = leaf;
   $("editor-player").value = node.player ?? "";
+  $("editor-player").dataset.shown = $("editor-player").value;
   const underChance = parent !== null && (parent.kind === "chance" || parentDrawnChance(id));
   $("editor-p").disabled = !underChance;
   $("editor-p").value = underChance ? String(node.p ?? "") : "";
@@ -317,7 +322,7 @@ async function edit(change, then = "node") {
   let tree;
   let next = id;
   try {
-    tree = editedTree();
+    tree = editedTree(true);
     if (then === "parent") next = locate(tree, id).parentId;
     change(tree, id);
   } catch (problem) {
@@ -337,10 +342,10 @@ function applyFields(tree, id) {
   const leaf = !Array.isArray(node.children) || node.children.length === 0;
   if (leaf && $("editor-value").value.trim() !== "") setValue(tree, id, $("editor-value").value);
   if (!leaf) {
-    const kind = $("editor-kind").value;
-    const player = $("editor-player").value;
-    if (kind !== (node.kind ?? null) || (kind === "player" && player !== String(node.player ?? ""))) {
-      setKind(tree, id, kind, player);
+    // only what the user changed: an unchanged kind stays implicit (alternating levels)
+    const [kind, player] = [$("editor-kind"), $("editor-player")];
+    if (kind.value !== kind.dataset.shown || player.value !== player.dataset.shown) {
+      setKind(tree, id, player.value !== player.dataset.shown ? "player" : kind.value, player.value);
     }
   }
   const p = $("editor-p").value.trim();
@@ -385,6 +390,7 @@ function loadSample() {
   [lowBound.value, highBound.value] = sample.bounds ?? ["", ""];
   maxSum.value = sample.maxSum ?? "";
   depth.value = "";
+  $("editor-note").textContent = "";
   closeEditor();
   optionsApply();
   solve();

@@ -47,6 +47,15 @@ def test_a_cs188_test_solves_to_its_value_as_the_autograder_plays_it(
     answer = page.get_by_test_id("cs188-answer").inner_text()
     assert answer.startswith("CS188 minimax agent: action Left, value 3;")
     assert answer.endswith("generated states: A B C D E F G")
+    # a click only opens the editor; the first edit turns the input into the JSON it was read
+    # into: D = 10 makes B = min(10, 5) = 5 the better move
+    click_node(page, "D")
+    assert page.get_by_test_id("tree-format").input_value() == "cs188"
+    set_leaf(page, "D", "10")
+    assert settled(page) == "5"
+    assert page.get_by_test_id("tree-format").input_value() == "json"
+    tree = json.loads(page.get_by_test_id("tree-input").input_value())
+    assert tree["children"][0]["children"][0] == {"id": "D", "move": "Left", "value": 10}
 
 
 def test_an_efg_game_solves_to_its_value_and_a_syntax_error_names_its_line(
