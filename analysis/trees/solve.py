@@ -294,7 +294,8 @@ def _refuse_foreign_options(algorithm: str, **given: object) -> None:
     """An option the chosen search would ignore is an error, not silently dropped."""
     for name, value in given.items():
         if value is not None and value is not False and algorithm not in _OPTIONS_OF[name]:
-            owners = " and ".join(_OPTIONS_OF[name])
+            *others, last = _OPTIONS_OF[name]
+            owners = f"{', '.join(others)} and {last}" if others else last
             raise InvalidInputError(
                 f"{name} applies to {owners} only, not to {algorithm}", parameter=name
             )
