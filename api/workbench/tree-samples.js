@@ -1,6 +1,8 @@
 // Sample trees for every input format the tree page reads, each with the algorithm and
 // options it is meant for. Values are the textbook answers the browser tests check.
 
+import { treeText } from "./tree-editor.js";
+
 const CS188_TEST = `class: "GraphGameTreeTest"
 alg: "MinimaxAgent"
 depth: "1"
@@ -65,14 +67,14 @@ export const SAMPLES = {
   expectimax: {
     title: "Expectimax with Star1 bounds [0, 10] (value 5)",
     format: "json",
-    text: JSON.stringify(EXPECTIMAX_TREE, null, 1),
+    text: treeText(EXPECTIMAX_TREE),
     algorithm: "expectimax",
     bounds: ["0", "10"],
   },
   maxn: {
     title: "max^n, three players, max_sum 10 (Korf's shallow pruning)",
     format: "json",
-    text: JSON.stringify(MAXN_TREE, null, 1),
+    text: treeText(MAXN_TREE),
     algorithm: "maxn",
     maxSum: "10",
   },

@@ -368,6 +368,13 @@ drawing.addEventListener("keydown", (event) => {
 $("editor-add-child").addEventListener("click", () => edit(addChild));
 $("editor-remove").addEventListener("click", () => edit(removeNode, "parent"));
 $("editor-close").addEventListener("click", closeEditor);
+// Escape closes the editor and takes the keyboard back to the node it was editing
+$("editor").addEventListener("keydown", (event) => {
+  if (event.key !== "Escape" || selected === null) return;
+  const node = drawing.querySelector(`[data-node-id="${CSS.escape(selected)}"]`);
+  closeEditor();
+  node?.focus();
+});
 $("editor-form").addEventListener("submit", (event) => {
   event.preventDefault();
   edit(applyFields);

@@ -229,6 +229,10 @@ def test_the_keyboard_reaches_the_editor(page: Page, base_url: str) -> None:
     assert page.evaluate("document.activeElement.dataset.testid") == "editor-add-child"
     page.keyboard.press("Enter")
     page.locator(f'[data-node-id="{focused}.0"]').wait_for()
+    # Escape closes the editor and gives the keyboard back to the node
+    page.keyboard.press("Escape")
+    assert not page.get_by_test_id("editor").is_visible()
+    assert page.evaluate("document.activeElement.dataset.nodeId") == focused
 
 
 def step_until(page: Page, word: str, limit: int = 60) -> list[str]:
