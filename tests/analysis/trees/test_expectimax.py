@@ -165,3 +165,17 @@ def test_expectimax_trace_sums_exact_thirds() -> None:
     updates = [e.value for e in result.trace if e.event == "update"]
     assert updates == [1, Fraction(7, 3), Fraction(22, 9)]
     assert result.value == Fraction(22, 9)
+
+
+@settings(max_examples=200)
+@given(chance_trees())
+def test_expectimax_trace_visits_every_node_once_with_its_value(raw: Any) -> None:
+    tree = parse_tree(raw)
+    result = expectimax(tree, trace=True)
+    assert result.trace is not None
+    shown = [e for e in result.trace if e.event in ("return", "evaluate")]
+    assert sorted(e.node for e in shown) == list(range(len(tree)))
+    assert all(e.value == result.values[e.node] for e in shown)
+    # each internal node's last update is its value
+    last = {e.node: e.value for e in result.trace if e.event == "update"}
+    assert last == {i: result.values[i] for i in range(len(tree)) if tree.children[i]}

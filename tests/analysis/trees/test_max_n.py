@@ -182,3 +182,22 @@ def test_shallow_cut_on_a_tie_only_when_ties_go_left() -> None:
     assert "can get at most 3 there, <= the 3 it already holds at root" in explain_maxn(left, cut)
     assert [e for e in right.trace if e.event == "cutoff"] == []
     assert (left.value, right.value) == ((3, 4, 3), (3, 7, 0))
+
+
+@settings(max_examples=200)
+@given(multiplayer_trees(), st.sampled_from(["leftmost", "rightmost"]))
+def test_every_shallow_cut_in_the_trace_is_true_as_explained(raw: Any, tie_break: str) -> None:
+    # "player j already has v_j; player i can get at most max_sum - v_j <= (or <) what it
+    # holds": the inequality holds for the numbers the trace carries
+    tree = parse_tree(raw)
+    result = maxn(tree, tie_break=tie_break, max_sum=12, trace=True)
+    assert result.trace is not None
+    for event in result.trace:
+        if event.event != "cutoff":
+            continue
+        assert event.value is not None and event.held is not None and event.player is not None
+        above = result.movers[tree.parents[event.node]]
+        assert above is not None
+        ceiling, held = 12 - event.value[event.player], event.held[above]
+        assert ceiling <= held if tie_break == "leftmost" else ceiling < held
+    assert [e.node for e in result.trace if e.event == "cutoff"] == result.cut_nodes

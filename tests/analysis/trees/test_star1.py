@@ -170,3 +170,23 @@ def test_star1_trace_is_refused_for_large_trees() -> None:
     with pytest.raises(LimitExceededError) as caught:
         star1(tree, (0, 15), trace=True, max_trace_nodes=5)
     assert caught.value.errors[0].parameter == "trace"
+
+
+@settings(max_examples=200)
+@given(chance_trees(), st.booleans())
+def test_every_chance_cut_in_the_trace_is_true_as_explained(raw: Any, equality: bool) -> None:
+    # The sentence says "at most v <= alpha" (or "at least v >= beta"): the comparison holds
+    # for the numbers shown, and the node's true value respects the bound.
+    tree = parse_tree(raw)
+    truth = expectimax(tree).values
+    result = star1(tree, (-5, 5), prune_on_equality=equality, trace=True)
+    assert result.trace is not None
+    for event in result.trace:
+        if event.event != "cutoff" or tree.kinds[event.node] != "chance":
+            continue
+        value, exact = event.value, truth[event.node]
+        assert value is not None and exact is not None
+        if event.bound == UPPER:
+            assert (value <= event.alpha if equality else value < event.alpha) and exact <= value
+        else:
+            assert (value >= event.beta if equality else value > event.beta) and exact >= value
