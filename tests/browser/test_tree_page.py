@@ -303,3 +303,13 @@ def test_max_n_with_max_sum_steps_to_a_shallow_cut(page: Page, base_url: str) ->
     )
     states = node_states(page)
     assert "pruned" in states["root.1.1"] and "pruned" in states["root.1.2"]
+
+
+def test_every_control_of_the_page_has_a_label(page: Page, base_url: str) -> None:
+    page.goto(base_url + "/")
+    unlabelled = page.evaluate(
+        "[...document.querySelectorAll('input, select, textarea')]"
+        ".filter(c => c.labels.length === 0).map(c => c.id)"
+    )
+    assert unlabelled == []
+    assert page.locator("input, select, textarea").count() >= 14
