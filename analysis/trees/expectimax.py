@@ -4,18 +4,25 @@ A chance node is worth the probability-weighted sum of its outcomes, computed
 with exact rationals (a JSON 0.1 is one tenth), so values such as 23/3 come
 out exact. With bounds on the leaf values, the search can prune chance nodes
 too (Ballard's Star1, in ``analysis.trees.star1``), always reaching the same value.
+
+On request the search is also told as a student writes it down: a depth-first walk,
+left to right, that enters each node, reads each leaf and folds each child's value into
+its parent (the best so far at MAX and MIN, the running sum of ``p * v`` at chance).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Final
+from fractions import Fraction
+from typing import Any, Final
 
+from analysis.trees.alpha_beta import NEG_INF, POS_INF, TraceEvent
 from analysis.trees.backup import back_up
-from analysis.trees.horizon import horizon
+from analysis.trees.horizon import Horizon, horizon
 from analysis.trees.search_stats import SearchStats
-from games.limits import Deadline
-from games.numbers import Exact
+from games.errors import LimitExceededError
+from games.limits import Deadline, current_deadline
+from games.numbers import Exact, normalize
 from games.trees.model import CHANCE, MAX, MIN, Tree
 
 EXPECTIMAX_KINDS: Final = frozenset({MAX, MIN, CHANCE})
@@ -42,6 +49,10 @@ class ExpectimaxResult:
     principal_variation
         Node indices from the root's best child down, through the most likely
         outcome of each chance node on the way.
+    trace
+        On request, the search step by step: ``enter``, ``evaluate``, ``update`` (the
+        value so far: the best child's at MAX and MIN, ``sum(p * v)`` at chance) and
+        ``return`` events, with no window (alpha and beta stay infinite).
     """
 
     tree: Tree
@@ -52,10 +63,29 @@ class ExpectimaxResult:
     principal_variation: list[int]
     depth: int | None
     stats: SearchStats
+    trace: list[TraceEvent] | None = None
+
+
+def refuse_large_trace(tree: Tree, trace: bool, max_trace_nodes: int | None) -> None:
+    """A step-by-step trace is offered for trees of up to ``max_trace_nodes`` nodes.
+
+    :raises LimitExceededError: ``trace`` is asked for a larger tree (naming ``trace``).
+    """
+    if trace and max_trace_nodes is not None and len(tree) > max_trace_nodes:
+        raise LimitExceededError(
+            f"a step-by-step trace is offered for trees of up to {max_trace_nodes} nodes; "
+            f"this one has {len(tree)}",
+            parameter="trace",
+        )
 
 
 def expectimax(
-    tree: Tree, *, depth: int | None = None, deadline: Deadline | None = None
+    tree: Tree,
+    *,
+    depth: int | None = None,
+    deadline: Deadline | None = None,
+    trace: bool = False,
+    max_trace_nodes: int | None = None,
 ) -> ExpectimaxResult:
     """Value every node of a tree with MAX, MIN and chance nodes, exactly.
 
@@ -64,8 +94,11 @@ def expectimax(
 
     :raises ExactSizeError: a chance node's exact value needs more digits than
         ``Limits.max_exact_digits``; the pointer names that node.
+    :raises LimitExceededError: ``trace`` is asked for a tree larger than
+        ``max_trace_nodes``.
     :raises TimeLimitError: the deadline passes.
     """
+    refuse_large_trace(tree, trace, max_trace_nodes)
     tree.require(kinds=EXPECTIMAX_KINDS, tuples=False, endpoint=EXPECTIMAX_HINT)
     seen = horizon(tree, depth)
     values, best_child = back_up(tree, seen, deadline)
@@ -89,4 +122,51 @@ def expectimax(
         evaluated=seen.static_count,
         cutoffs=0,
     )
-    return ExpectimaxResult(tree, root_value, values, best_child, best_moves, line, depth, stats)
+    events = _trace(tree, seen, values, deadline) if trace else None
+    return ExpectimaxResult(
+        tree, root_value, values, best_child, best_moves, line, depth, stats, events
+    )
+
+
+def _trace(
+    tree: Tree, seen: Horizon, values: list[Exact | None], deadline: Deadline | None
+) -> list[TraceEvent]:
+    """The search as a depth-first walk, left to right (an explicit stack, any depth)."""
+    children, kinds, probabilities = seen.children, tree.kinds, tree.probabilities
+    spend = (deadline if deadline is not None else current_deadline()).spend
+    if not children[0]:
+        return [TraceEvent("evaluate", 0, NEG_INF, POS_INF, values[0])]
+    events = [TraceEvent("enter", 0, NEG_INF, POS_INF, None)]
+    # a frame: [node, next slot, value so far (None before the first child)]
+    stack: list[list[Any]] = [[0, 0, None]]
+    while stack:
+        spend(2)
+        frame = stack[-1]
+        node, slot, running = frame
+        kids = children[node]
+        if slot < len(kids):
+            child = kids[slot]
+            frame[1] = slot + 1
+            if children[child]:
+                events.append(TraceEvent("enter", child, NEG_INF, POS_INF, None))
+                stack.append([child, 0, None])
+                continue
+            events.append(TraceEvent("evaluate", child, NEG_INF, POS_INF, values[child]))
+        else:
+            stack.pop()
+            events.append(TraceEvent("return", node, NEG_INF, POS_INF, values[node]))
+            if not stack:
+                break
+            child, frame = node, stack[-1]
+            node, running = frame[0], frame[2]
+        value = values[child]
+        assert value is not None
+        if kinds[node] == CHANCE:
+            weight = probabilities[child]
+            assert weight is not None
+            running = normalize(Fraction(running or 0) + weight * value)
+        elif running is None or (value > running if kinds[node] == MAX else value < running):
+            running = value
+        frame[2] = running
+        events.append(TraceEvent("update", node, NEG_INF, POS_INF, running, child=child))
+    return events

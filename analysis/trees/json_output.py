@@ -14,19 +14,20 @@ million distinct fractions take seconds to hash and write out.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any, Final
 
-from analysis.trees.alpha_beta import EXACT, AlphaBetaResult, Cutoff, TraceEvent
+from analysis.trees.alpha_beta import EXACT, UPPER, AlphaBetaResult, Cutoff, TraceEvent
 from analysis.trees.cs188_agents import GraphSearchResult
 from analysis.trees.expectimax import ExpectimaxResult
-from analysis.trees.max_n import MaxnResult
+from analysis.trees.max_n import MaxnResult, MaxnTraceEvent
 from analysis.trees.minimax import MinimaxResult
 from analysis.trees.move_ordering import MoveOrderingReport
 from analysis.trees.search_stats import SearchStats
 from analysis.trees.solve import TreeSolution
 from games.formats.cs188 import GraphGame
 from games.limits import current_deadline
-from games.numbers import Exact, exact_text, put_numbers
+from games.numbers import Exact, exact_text, normalize, put_numbers
 from games.numbers import put_number as write_number
 from games.trees.model import CHANCE, Tree
 
@@ -145,29 +146,69 @@ def _shown(value: Exact | float | None) -> str:
     return exact_text(value) or f"{float(value):.6g}"
 
 
-def explain(tree: Tree, event: TraceEvent, prune_on_equality: bool) -> str:
-    """One sentence saying what a step of alpha-beta does and why (the workbench shows it)."""
+def _kind(tree: Tree, node: int) -> str:
+    kind = tree.kinds[node]
+    return "chance" if kind == CHANCE else kind.upper()
+
+
+def _unseen(tree: Tree, node: int, child: int) -> Exact:
+    """Probability of the outcomes of chance node ``node`` after ``child``."""
+    kids = tree.children[node]
+    seen = kids[: kids.index(child) + 1]
+    return normalize(Fraction(1) - sum((tree.probabilities[kid] or 0 for kid in seen), Fraction()))
+
+
+def explain(
+    tree: Tree,
+    event: TraceEvent,
+    prune_on_equality: bool,
+    bounds: tuple[Exact, Exact] | None = None,
+    *,
+    windowed: bool = True,
+) -> str:
+    """One sentence saying what a step of a search does and why (the workbench shows it).
+
+    Alpha-beta and Star1 (``bounds`` given) speak of their window; plain expectimax
+    (``windowed=False``) has none and speaks of the value so far.
+    """
     ids = tree.ids
     node = ids[event.node]
-    kind = tree.kinds[event.node].upper()
+    kind = _kind(tree, event.node)
     alpha, beta, value = _shown(event.alpha), _shown(event.beta), _shown(event.value)
+    window = f"alpha = {alpha}, beta = {beta}"
     if event.event == "enter":
+        if not windowed:
+            return f"{kind} at {node} is entered."
+        parent = tree.parents[event.node]
+        if bounds is not None and parent >= 0 and tree.kinds[parent] == CHANCE:
+            return (
+                f"{kind} at {node} is entered with {window}, Star1's window for this outcome "
+                f"of {ids[parent]} (A and B clipped to [{_shown(bounds[0])}, "
+                f"{_shown(bounds[1])}])."
+            )
         return f"{kind} at {node} is entered with alpha = {alpha} and beta = {beta}."
     if event.event == "evaluate":
         return f"{node} is evaluated: {value}."
     if event.event == "update":
         child = ids[event.child]
-        return (
-            f"{kind} at {node} takes {child} into account: v = {value} "
-            f"(alpha = {alpha}, beta = {beta})."
-        )
+        if tree.kinds[event.node] == CHANCE:
+            return _chance_update(tree, event, bounds, window if windowed else "")
+        if not windowed:
+            return f"{kind} at {node} takes {child} into account: the best so far is {value}."
+        return f"{kind} at {node} takes {child} into account: v = {value} ({window})."
     if event.event == "cutoff":
         cut = ", ".join(ids[i] for i in event.cut)
+        if kind == "chance" and bounds is not None:
+            return _chance_cutoff(
+                node, value, alpha, beta, cut, event.bound, bounds, prune_on_equality
+            )
         if kind == "MAX":
             test = f"v = {value} {'>=' if prune_on_equality else '>'} beta = {beta}"
         else:
             test = f"v = {value} {'<=' if prune_on_equality else '<'} alpha = {alpha}"
         return f"{kind} at {node}: {test}, so {node}'s remaining children are pruned ({cut})."
+    if event.node == 0:
+        return f"{node} returns {value}: the value of the tree."
     meaning = {
         "lower": f" (a lower bound: {node} is worth at least {value})",
         "upper": f" (an upper bound: {node} is worth at most {value})",
@@ -175,23 +216,88 @@ def explain(tree: Tree, event: TraceEvent, prune_on_equality: bool) -> str:
     return f"{node} returns {value} to its parent{meaning}."
 
 
-def _event_json(tree: Tree, event: TraceEvent, prune_on_equality: bool) -> dict[str, Any]:
+def _chance_update(
+    tree: Tree, event: TraceEvent, bounds: tuple[Exact, Exact] | None, window: str
+) -> str:
+    ids = tree.ids
+    node, child = ids[event.node], ids[event.child]
+    total = event.value
+    assert total is not None
+    rest = _unseen(tree, event.node, event.child)
+    said = (
+        f"chance at {node} takes {child} (p = {_shown(tree.probabilities[event.child])}) "
+        f"into account: the sum of p * v is {_shown(total)}"
+    )
+    if rest == 0:
+        return f"{said}, every outcome seen, so {node} is worth {_shown(total)}."
+    if bounds is None:
+        return f"{said} so far, with {_shown(rest)} of the probability still unseen."
+    low, high = (normalize(Fraction(total + bound * rest)) for bound in bounds)
+    return (
+        f"{said} with {_shown(rest)} of the probability unseen, so {node} is worth between "
+        f"{_shown(low)} and {_shown(high)} ({window})."
+    )
+
+
+def _chance_cutoff(
+    node: str,
+    value: str,
+    alpha: str,
+    beta: str,
+    cut: str,
+    bound: str,
+    bounds: tuple[Exact, Exact],
+    prune_on_equality: bool,
+) -> str:
+    """Star1's cut at a chance node: the unseen outcomes cannot move it past the window."""
+    if bound == UPPER:
+        test = f"{'<=' if prune_on_equality else '<'} alpha = {alpha}"
+        return (
+            f"chance at {node}: even if its remaining outcomes are all worth hi = "
+            f"{_shown(bounds[1])}, it is worth at most {value} {test}, so they cannot lift it "
+            f"past alpha and are pruned ({cut})."
+        )
+    test = f"{'>=' if prune_on_equality else '>'} beta = {beta}"
+    return (
+        f"chance at {node}: even if its remaining outcomes are all worth lo = "
+        f"{_shown(bounds[0])}, it is worth at least {value} {test}, so they cannot lower it "
+        f"past beta and are pruned ({cut})."
+    )
+
+
+def _event_json(
+    tree: Tree,
+    event: TraceEvent,
+    prune_on_equality: bool,
+    bounds: tuple[Exact, Exact] | None = None,
+    *,
+    windowed: bool = True,
+) -> dict[str, Any]:
     ids = tree.ids
     entry: dict[str, Any] = {"event": event.event, "node": ids[event.node]}
-    put_number(entry, "alpha", event.alpha)
-    put_number(entry, "beta", event.beta)
+    if windowed:
+        put_number(entry, "alpha", event.alpha)
+        put_number(entry, "beta", event.beta)
     put_number(entry, "value", event.value)
     if event.child >= 0:
         entry["child"] = ids[event.child]
-    if event.event == "return":
+        if event.event == "update" and tree.kinds[event.node] == CHANCE:
+            put_number(entry, "rest", _unseen(tree, event.node, event.child))
+    if event.event == "return" and windowed:
+        entry["bound"] = event.bound
+    if event.event == "cutoff" and event.bound != EXACT:
         entry["bound"] = event.bound
     if event.cut:
         entry["cut"] = [ids[i] for i in event.cut]
-    entry["explanation"] = explain(tree, event, prune_on_equality)
+    entry["explanation"] = explain(tree, event, prune_on_equality, bounds, windowed=windowed)
     return entry
 
 
-def alpha_beta_json(result: AlphaBetaResult, ordering: MoveOrderingReport | None) -> dict[str, Any]:
+def alpha_beta_json(
+    result: AlphaBetaResult,
+    ordering: MoveOrderingReport | None,
+    bounds: tuple[Exact, Exact] | None = None,
+) -> dict[str, Any]:
     tree = result.tree
     ids = tree.ids
     out = _common(tree, result.value, result.best_move, result.principal_variation, result.depth)
@@ -211,7 +317,7 @@ def alpha_beta_json(result: AlphaBetaResult, ordering: MoveOrderingReport | None
         trace = []
         for event in result.trace:
             spend(4 + len(event.cut) // 16)
-            trace.append(_event_json(tree, event, result.prune_on_equality))
+            trace.append(_event_json(tree, event, result.prune_on_equality, bounds))
         out["trace"] = trace
     if ordering is not None:
         out["move_ordering"] = {
@@ -276,12 +382,19 @@ def expectimax_json(result: ExpectimaxResult) -> dict[str, Any]:
         tree, result.principal_variation, result.values, None
     )
     out["stats"] = stats_json(result.stats)
+    if result.trace is not None:
+        spend = current_deadline().spend
+        trace = []
+        for event in result.trace:
+            spend(4)
+            trace.append(_event_json(tree, event, True, windowed=False))
+        out["trace"] = trace
     return out
 
 
 def star1_json(result: AlphaBetaResult, bounds: tuple[Exact, Exact]) -> dict[str, Any]:
     tree = result.tree
-    out = alpha_beta_json(result, None)
+    out = alpha_beta_json(result, None, bounds)
     out["decisions"] = _decisions(tree, result.best_child, result.values)
     out["principal_variation_outcomes"] = _outcomes(
         tree, result.principal_variation, result.values, result.bounds
@@ -354,6 +467,12 @@ def maxn_json(
     out["pruned_leaves"] = [ids[i] for i in result.pruned_leaves]
     out["depth"] = result.depth
     out["stats"] = stats_json(result.stats)
+    if result.trace is not None:
+        trace = []
+        for event in result.trace:
+            spend(4 + width + len(event.cut) // 16)
+            trace.append(_maxn_event_json(result, event))
+        out["trace"] = trace
     if paranoid_result is not None:
         reduced = (
             alpha_beta_json(paranoid_result, None)
@@ -363,6 +482,73 @@ def maxn_json(
         reduced["player"] = player
         out["paranoid"] = reduced
     return out
+
+
+def _tuple_shown(payoffs: tuple[Exact, ...] | None) -> str:
+    return "none" if payoffs is None else f"({', '.join(map(_shown, payoffs))})"
+
+
+def explain_maxn(result: MaxnResult, event: MaxnTraceEvent) -> str:
+    """One sentence saying what a step of max^n does and why (the workbench shows it)."""
+    tree = result.tree
+    ids = tree.ids
+    node = ids[event.node]
+    value = _tuple_shown(event.value)
+    mover = event.player
+    if event.event == "enter":
+        if mover is None:
+            return f"chance node {node} is entered."
+        return f"player {mover} moves at {node}."
+    if event.event == "evaluate":
+        return f"{node} is evaluated: {value}."
+    if event.event == "update":
+        child = ids[event.child]
+        if mover is None:
+            return (
+                f"chance node {node} takes {child} (p = "
+                f"{_shown(tree.probabilities[event.child])}) into account: the expected "
+                f"utilities so far are {value}."
+            )
+        assert event.value is not None
+        return (
+            f"player {mover} at {node} takes {child} into account: its best so far is "
+            f"{value}, worth {_shown(event.value[mover])} to player {mover}."
+        )
+    if event.event == "cutoff":
+        assert event.value is not None and event.held is not None and mover is not None
+        assert result.max_sum is not None
+        parent = tree.parents[event.node]
+        above = result.movers[parent]
+        assert above is not None
+        own = event.value[mover]
+        test = "<" if result.tie_break == "rightmost" else "<="
+        cut = ", ".join(ids[i] for i in event.cut)
+        return (
+            f"player {mover} already has {_shown(own)} at {node}; with max_sum "
+            f"{_shown(result.max_sum)} player {above} can get at most "
+            f"{_shown(result.max_sum - own)} there, {test} the {_shown(event.held[above])} it "
+            f"already holds at {ids[parent]}, so {node}'s remaining children are pruned ({cut})."
+        )
+    if event.node == 0:
+        return f"{node} returns {value}: the value of the tree."
+    return f"{node} returns {value} to its parent."
+
+
+def _maxn_event_json(result: MaxnResult, event: MaxnTraceEvent) -> dict[str, Any]:
+    ids = result.tree.ids
+    entry: dict[str, Any] = {"event": event.event, "node": ids[event.node]}
+    if event.value is not None:
+        put_numbers(entry, "value", event.value)
+    if event.player is not None:
+        entry["player"] = event.player
+    if event.child >= 0:
+        entry["child"] = ids[event.child]
+    if event.held is not None:
+        put_numbers(entry, "held", event.held)
+    if event.cut:
+        entry["cut"] = [ids[i] for i in event.cut]
+    entry["explanation"] = explain_maxn(result, event)
+    return entry
 
 
 def graph_test_json(result: GraphSearchResult, game: GraphGame) -> dict[str, Any]:

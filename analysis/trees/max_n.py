@@ -9,6 +9,10 @@ Shallow pruning (Korf 1991) applies when utilities are non-negative and sum to
 at most ``max_sum``: once a child of player ``j`` is assured ``v_j``, its parent
 (player ``i``) can get at most ``max_sum - v_j`` from it, and if that cannot beat
 what the parent already has, the child's remaining moves are skipped.
+
+On request the search records its steps (:class:`MaxnTraceEvent`): each node entered,
+each leaf read, each child's tuple folded into its parent, each shallow cut with the
+numbers that justify it, and each node's tuple returned.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, Final, cast
 
+from analysis.trees.expectimax import refuse_large_trace
 from analysis.trees.horizon import Horizon, horizon, static_nodes, static_pointer
 from analysis.trees.search_stats import SearchStats
 from games.errors import InvalidInputError
@@ -33,6 +38,26 @@ MAXN_HINT: Final = (
 TIE_BREAKS: Final = ("leftmost", "rightmost")
 
 Payoffs = tuple[Exact, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MaxnTraceEvent:
+    """One step of a max^n search.
+
+    ``event`` is ``enter``, ``evaluate`` (a leaf's tuple is read), ``update`` (a child's
+    tuple is folded in: ``value`` is the node's best tuple so far, or the expected tuple
+    so far at a chance node), ``cutoff`` (shallow pruning skips the node's remaining
+    children ``cut``; ``held`` is the tuple its parent already holds) or ``return``.
+    ``player`` is the mover at the node (``None`` at chance nodes and leaves).
+    """
+
+    event: str
+    node: int
+    value: Payoffs | None
+    child: int = -1
+    player: int | None = None
+    held: Payoffs | None = None
+    cut: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -69,6 +94,7 @@ class MaxnResult:
     depth: int | None
     stats: SearchStats
     search_children: Any = field(repr=False, default=())
+    trace: list[MaxnTraceEvent] | None = None
 
     @cached_property
     def pruned_leaves(self) -> list[int]:
@@ -120,6 +146,8 @@ def maxn(
     tie_break: str = "leftmost",
     max_sum: Exact | None = None,
     deadline: Deadline | None = None,
+    trace: bool = False,
+    max_trace_nodes: int | None = None,
 ) -> MaxnResult:
     """Solve a multiplayer tree by max^n, with shallow pruning when ``max_sum`` is given.
 
@@ -128,8 +156,11 @@ def maxn(
 
     :raises ExactSizeError: a chance node's exact expected utilities need more digits
         than ``Limits.max_exact_digits``; the pointer names that node.
+    :raises LimitExceededError: ``trace`` is asked for a tree larger than
+        ``max_trace_nodes``.
     :raises TimeLimitError: the deadline passes.
     """
+    refuse_large_trace(tree, trace, max_trace_nodes)
     tree.require(kinds=MAXN_KINDS, tuples=True, endpoint=MAXN_HINT)
     if tie_break not in TIE_BREAKS:
         raise InvalidInputError(
@@ -142,7 +173,7 @@ def maxn(
     if max_sum is not None:
         _check_sums(tree, seen, max_sum, clock)
     clock.check()
-    return _Search(tree, seen, turn, tie_break, max_sum, clock).run()
+    return _Search(tree, seen, turn, tie_break, max_sum, clock, trace).run()
 
 
 def _check_sums(tree: Tree, seen: Horizon, max_sum: Exact, clock: Deadline) -> None:
@@ -170,6 +201,7 @@ class _Search:
         tie_break: str,
         max_sum: Exact | None,
         deadline: Deadline,
+        tracing: bool = False,
     ):
         self.tree, self.seen, self.turn = tree, seen, turn
         self.rightmost = tie_break == "rightmost"
@@ -183,6 +215,7 @@ class _Search:
         self.pruned: list[int] = []
         self.cut_nodes: list[int] = []
         self.evaluated = 0
+        self.events: list[MaxnTraceEvent] | None = [] if tracing else None
 
     def run(self) -> MaxnResult:
         tree, seen, turn = self.tree, self.seen, self.turn
@@ -194,14 +227,24 @@ class _Search:
         bits = active_limits().max_exact_bits
         width = tree.utility_size
         visited = 1
+        log = self.events.append if self.events is not None else None
+        # the mover the trace names at each node: nobody moves at a chance node
+        named = (
+            [None if k == CHANCE else m for k, m in zip(kinds, turn, strict=True)] if log else []
+        )
         if not children[0]:
             values[0] = static[0]
             self.evaluated = 1
+            if log:
+                log(MaxnTraceEvent("evaluate", 0, static[0]))
             return self.result(visited)
+        if log:
+            log(MaxnTraceEvent("enter", 0, None, player=named[0]))
         # frame: [node, next slot, best tuple (or running expectation), best child, tied]
         stack: list[list[Any]] = [[0, 0, None, -1, False]]
         returned: Payoffs | None = None
         child = -1
+        held: Payoffs | None = None
         while stack:
             frame = stack[-1]
             node, slot, best, chosen, tied = frame
@@ -239,9 +282,16 @@ class _Search:
                             parent_mover = turn[parent]
                             assert parent_mover is not None
                             ceiling = max_sum - best[mover]
-                            held = above[2][parent_mover]
-                            if ceiling < held or (not rightmost and ceiling == held):
+                            held = above[2]
+                            assert held is not None
+                            ceiling_held = held[parent_mover]
+                            if ceiling < ceiling_held or (
+                                not rightmost and ceiling == ceiling_held
+                            ):
                                 stop = True
+                if log:
+                    shown = best if kinds[node] != CHANCE else _normalized(best)
+                    log(MaxnTraceEvent("update", node, shown, child=child, player=named[node]))
                 returned = None
             descend = -1
             while not stop and slot < len(kids):
@@ -254,20 +304,27 @@ class _Search:
                 values[child] = returned
                 self.evaluated += 1
                 visited += 1
+                if log:
+                    log(MaxnTraceEvent("evaluate", child, returned))
                 break
             frame[1:5] = [slot, best, chosen, tied]
             spend(1)
             if descend != -1:
                 visited += 1
                 stack.append([descend, 0, None, -1, False])
+                if log:
+                    log(MaxnTraceEvent("enter", descend, None, player=named[descend]))
                 continue
             if returned is not None:
                 continue
             if stop:
                 self.pruned.extend(kids[slot:])
                 self.cut_nodes.append(node)
+                if log:
+                    cut = tuple(kids[slot:])
+                    log(MaxnTraceEvent("cutoff", node, best, child, named[node], held, cut))
             if kinds[node] == CHANCE:
-                value = tuple(normalize(u) if isinstance(u, Fraction) else u for u in best)
+                value = _normalized(best)
                 weights = [probabilities[kid] for kid in kids]
                 chosen = kids[weights.index(max(weights))]  # type: ignore[type-var]
             else:
@@ -276,6 +333,8 @@ class _Search:
                     self.ties.append(node)
             values[node] = value
             best_child[node] = chosen
+            if log:
+                log(MaxnTraceEvent("return", node, value, player=named[node]))
             stack.pop()
             returned, child = value, node
         return self.result(visited)
@@ -319,7 +378,13 @@ class _Search:
             depth=self.seen.depth,
             stats=stats,
             search_children=self.seen.children,
+            trace=self.events,
         )
+
+
+def _normalized(payoffs: tuple[Any, ...]) -> Payoffs:
+    """An expected tuple with its integral fractions written as ints."""
+    return tuple(normalize(u) if isinstance(u, Fraction) else u for u in payoffs)
 
 
 def _add(left: Exact, right: Exact) -> Exact:

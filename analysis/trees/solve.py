@@ -176,7 +176,8 @@ def solve_tree(
         max^n: ``leftmost`` or ``rightmost`` among equally good moves; the largest sum
         of a utility tuple, which turns on shallow pruning.
     trace, max_trace_nodes
-        Alpha-beta: record each step, for trees of up to ``max_trace_nodes`` nodes.
+        Alpha-beta, expectimax, Star1 and max^n: record each step, for trees of up to
+        ``max_trace_nodes`` nodes.
     deadline
         The computation's deadline (by default the one in progress).
 
@@ -223,20 +224,47 @@ def solve_tree(
             report = order_report(tree, depth=depth, prune_on_equality=prune_on_equality)
             return TreeSolution(chosen, used, search, move_ordering=report)
     elif chosen == "expectimax":
-        search = expectimax(tree, depth=depth, deadline=deadline)
-        used = {"depth": depth}
+        search = expectimax(
+            tree, depth=depth, deadline=deadline, trace=trace, max_trace_nodes=max_trace_nodes
+        )
+        used = {"depth": depth, "trace": trace}
     elif chosen == "star1":
         if bounds is None:
             raise InvalidInputError(
                 "star1 needs bounds (lo, hi) on leaf values", "", parameter="bounds"
             )
         search = star1(
-            tree, bounds, depth=depth, prune_on_equality=prune_on_equality, deadline=deadline
+            tree,
+            bounds,
+            depth=depth,
+            prune_on_equality=prune_on_equality,
+            deadline=deadline,
+            trace=trace,
+            max_trace_nodes=max_trace_nodes,
         )
-        used = {"depth": depth, "prune_on_equality": prune_on_equality, "bounds": bounds}
+        used = {
+            "depth": depth,
+            "prune_on_equality": prune_on_equality,
+            "bounds": bounds,
+            "trace": trace,
+        }
     else:
-        search = maxn(tree, depth=depth, tie_break=tie_break, max_sum=max_sum, deadline=deadline)
-        used = {"depth": depth, "tie_break": tie_break, "max_sum": max_sum, "paranoid": paranoid}
+        search = maxn(
+            tree,
+            depth=depth,
+            tie_break=tie_break,
+            max_sum=max_sum,
+            deadline=deadline,
+            trace=trace,
+            max_trace_nodes=max_trace_nodes,
+        )
+        used = {
+            "depth": depth,
+            "tie_break": tie_break,
+            "max_sum": max_sum,
+            "paranoid": paranoid,
+            "trace": trace,
+        }
         if paranoid is not None:
             if not 0 <= paranoid < tree.utility_size:
                 raise InvalidInputError(
@@ -256,7 +284,7 @@ _OPTIONS_OF: Final = {
     "bounds": ("star1",),
     "max_sum": ("maxn",),
     "tie_break": ("maxn",),
-    "trace": ("alphabeta",),
+    "trace": ("alphabeta", "expectimax", "star1", "maxn"),
     "move_ordering": ("alphabeta",),
     "paranoid": ("maxn",),
 }
@@ -266,7 +294,8 @@ def _refuse_foreign_options(algorithm: str, **given: object) -> None:
     """An option the chosen search would ignore is an error, not silently dropped."""
     for name, value in given.items():
         if value is not None and value is not False and algorithm not in _OPTIONS_OF[name]:
-            owners = " and ".join(_OPTIONS_OF[name])
+            *others, last = _OPTIONS_OF[name]
+            owners = f"{', '.join(others)} and {last}" if others else last
             raise InvalidInputError(
                 f"{name} applies to {owners} only, not to {algorithm}", parameter=name
             )

@@ -18,6 +18,12 @@ probability 0 never affect the value and are never searched.
 The running sums and the windows are exact and grow with every division by a
 probability on the way down; past ``Limits.max_exact_digits`` the search stops with
 a pointer to the chance node (its sum) or the outcome's ``p`` (its window).
+
+On request the search records alpha-beta's trace events: ``enter`` carries the window an
+outcome is searched with (``A_i`` and ``B_i`` clipped to ``[lo, hi]``), ``update`` at a
+chance node the running ``sum(p v)``, and a chance node's ``cutoff`` its bound
+(``upper``: the unseen outcomes cannot lift it above alpha; ``lower``: nor lower it
+below beta).
 """
 
 from __future__ import annotations
@@ -25,8 +31,17 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, cast
 
-from analysis.trees.alpha_beta import EXACT, LOWER, NEG_INF, POS_INF, UPPER, AlphaBetaResult, Cutoff
-from analysis.trees.expectimax import EXPECTIMAX_HINT, EXPECTIMAX_KINDS
+from analysis.trees.alpha_beta import (
+    EXACT,
+    LOWER,
+    NEG_INF,
+    POS_INF,
+    UPPER,
+    AlphaBetaResult,
+    Cutoff,
+    TraceEvent,
+)
+from analysis.trees.expectimax import EXPECTIMAX_HINT, EXPECTIMAX_KINDS, refuse_large_trace
 from analysis.trees.horizon import Horizon, horizon, numeric, static_nodes, static_pointer
 from analysis.trees.search_stats import SearchStats
 from games.errors import InvalidInputError
@@ -42,6 +57,8 @@ def star1(
     depth: int | None = None,
     prune_on_equality: bool = True,
     deadline: Deadline | None = None,
+    trace: bool = False,
+    max_trace_nodes: int | None = None,
 ) -> AlphaBetaResult:
     """Expectiminimax with pruning at MAX, MIN and chance nodes.
 
@@ -49,7 +66,10 @@ def star1(
     ------
     InvalidInputError
         If ``lo > hi``, or a leaf (or frontier eval) lies outside the bounds.
+    LimitExceededError
+        If ``trace`` is asked for a tree larger than ``max_trace_nodes``.
     """
+    refuse_large_trace(tree, trace, max_trace_nodes)
     tree.require(kinds=EXPECTIMAX_KINDS, tuples=False, endpoint=EXPECTIMAX_HINT)
     low, high = bounds
     if low > high:
@@ -60,7 +80,7 @@ def star1(
     clock = deadline if deadline is not None else current_deadline()
     _check_bounds(tree, seen, low, high, clock)
     clock.check()
-    return _Search(tree, seen, low, high, prune_on_equality, clock).run()
+    return _Search(tree, seen, low, high, prune_on_equality, clock, trace).run()
 
 
 def _check_bounds(tree: Tree, seen: Horizon, low: Exact, high: Exact, clock: Deadline) -> None:
@@ -89,6 +109,7 @@ class _Search:
         high: Exact,
         prune_on_equality: bool,
         deadline: Deadline,
+        tracing: bool = False,
     ):
         self.tree = tree
         self.seen = seen
@@ -103,6 +124,7 @@ class _Search:
         self.evaluated: list[int] = []
         self.cutoffs: list[Cutoff] = []
         self.pruned: list[int] = []
+        self.events: list[TraceEvent] | None = [] if tracing else None
 
     def frame(self, node: int, alpha: Any, beta: Any) -> list[Any]:
         # [node, alpha, beta, v (or sum of p*v), next slot, best, bound of best,
@@ -120,10 +142,15 @@ class _Search:
         spend = self.deadline.spend
         bits = active_limits().max_exact_bits
         visited = 1
+        log = self.events.append if self.events is not None else None
         if not children[0]:
             values[0], bounds[0] = static[0], EXACT
             self.evaluated.append(0)
+            if log:
+                log(TraceEvent("evaluate", 0, NEG_INF, POS_INF, static[0]))
             return self.result(visited)
+        if log:
+            log(TraceEvent("enter", 0, NEG_INF, POS_INF, None))
         stack = [self.frame(0, NEG_INF, POS_INF)]
         returned: Any = None
         returned_bound = EXACT
@@ -148,6 +175,8 @@ class _Search:
                     if size > bits:
                         self.refuse(v, node)
                     spend(1 + size // 256)
+                    if log:
+                        log(TraceEvent("update", node, alpha, beta, _exact(v), child=child))
                     exact_end = rest == 0 and returned_bound == EXACT
                     if returned_bound == UPPER or (
                         returned < fail_low if strict else returned <= fail_low
@@ -175,6 +204,8 @@ class _Search:
                             stop, result_bound = True, UPPER
                         elif v < beta:
                             beta = v
+                    if log:
+                        log(TraceEvent("update", node, alpha, beta, v, child=child))
                     if stop and slot >= len(kids):
                         stop = False  # every child was searched: nothing is cut
                 returned = None
@@ -217,6 +248,8 @@ class _Search:
                 score = static[child]
                 values[child], bounds[child] = score, EXACT
                 self.evaluated.append(child)
+                if log:
+                    log(TraceEvent("evaluate", child, _bound(window[0]), _bound(window[1]), score))
                 visited += 1
                 returned, returned_bound = score, EXACT
                 break
@@ -225,16 +258,30 @@ class _Search:
             if descend != -1:
                 visited += 1
                 stack.append(self.frame(descend, *window))
+                if log:
+                    log(TraceEvent("enter", descend, _bound(window[0]), _bound(window[1]), None))
                 continue
             if returned is not None:
                 continue  # fold the static child just read
             # the node is done
             if stop:
                 if slot < len(kids):
-                    self.cutoffs.append(
-                        Cutoff(node, alpha, beta, _exact(v), child, tuple(kids[slot:]))
-                    )
-                    self.pruned.extend(kids[slot:])
+                    cut = tuple(kids[slot:])
+                    self.cutoffs.append(Cutoff(node, alpha, beta, _exact(v), child, cut))
+                    self.pruned.extend(cut)
+                    if log:
+                        log(
+                            TraceEvent(
+                                "cutoff",
+                                node,
+                                alpha,
+                                beta,
+                                _exact(v),
+                                child=child,
+                                bound=result_bound,
+                                cut=cut,
+                            )
+                        )
                 bound = result_bound
             elif kind == CHANCE:
                 bound = EXACT
@@ -244,6 +291,8 @@ class _Search:
                 bound = best_bound
             value = _exact(v)
             values[node], bounds[node], best_child[node] = value, bound, best
+            if log:
+                log(TraceEvent("return", node, alpha, beta, value, bound=bound))
             stack.pop()
             returned, returned_bound, child = value, bound, node
         return self.result(visited)
@@ -292,7 +341,7 @@ class _Search:
             pruned=self.pruned,
             evaluated_leaves=self.evaluated,
             cutoffs=self.cutoffs,
-            trace=None,
+            trace=self.events,
             prune_on_equality=not self.strict,
             depth=self.seen.depth,
             stats=stats,
@@ -308,6 +357,11 @@ def _bits(value: Any) -> int:
         return 0
     fraction = cast(Fraction, value)
     return max(fraction.numerator.bit_length(), fraction.denominator.bit_length())
+
+
+def _bound(value: Any) -> Any:
+    """A window's end as the trace shows it: +/- infinity, or exact (integral as int)."""
+    return value if isinstance(value, float) else _exact(value)
 
 
 def _exact(value: Any) -> Exact:

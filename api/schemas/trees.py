@@ -142,11 +142,57 @@ class TraceEventSchema(Schema):
     child = fields.String()
     bound = fields.String(validate=BOUND)
     cut = fields.List(fields.String())
+    rest = fields.Float(
+        metadata={
+            "description": "update at a chance node: the probability of its outcomes not yet "
+            "seen (Star1 and expectimax)."
+        }
+    )
+    rest_exact = exact_companion("rest")
     explanation = fields.String(
         required=True,
         metadata={
             "description": 'What this step does and why, in one sentence ("MIN at root.1: '
             "v = 2 <= alpha = 3, so root.1's remaining children are pruned (root.1.1, "
+            'root.1.2).")'
+        },
+    )
+
+
+class ChanceTraceEventSchema(TraceEventSchema):
+    """A step of expectimax: with bounds (Star1) it has alpha-beta's window, without none."""
+
+    alpha = fields.Raw(metadata={"openapi": _WINDOW, "description": "Star1 only (with bounds)."})
+    beta = fields.Raw(metadata={"openapi": _WINDOW, "description": "Star1 only (with bounds)."})
+
+
+class MaxnTraceEventSchema(Schema):
+    event = fields.String(
+        required=True, validate=validate.OneOf(["enter", "evaluate", "update", "cutoff", "return"])
+    )
+    node = fields.String(required=True)
+    value = fields.List(
+        fields.Float(),
+        metadata={
+            "description": "evaluate: the leaf's utilities; update: the node's best tuple so far "
+            "(at a chance node the expected tuple so far); cutoff, return: the node's tuple."
+        },
+    )
+    value_exact = exact_list_companion("value")
+    player = fields.Integer(metadata={"description": "The mover at the node (not at chance)."})
+    child = fields.String()
+    held = fields.List(
+        fields.Float(),
+        metadata={"description": "cutoff: the tuple the node's parent already holds."},
+    )
+    held_exact = exact_list_companion("held")
+    cut = fields.List(fields.String(), metadata={"description": "cutoff: the children skipped."})
+    explanation = fields.String(
+        required=True,
+        metadata={
+            "description": 'What this step does and why, in one sentence ("player 1 already '
+            "has 7 at root.1; with max_sum 10 player 0 can get at most 3 there, <= the 4 it "
+            "already holds at root, so root.1's remaining children are pruned (root.1.1, "
             'root.1.2).")'
         },
     )
@@ -278,6 +324,13 @@ class ExpectimaxRequestSchema(TreeRequestSchema):
         load_default=True,
         metadata={"description": "With bounds: cut on equality (default) or only strictly."},
     )
+    trace = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "Return the step-by-step trace: each node's value as it is computed, "
+            "and with bounds Star1's windows and the cuts at chance nodes."
+        },
+    )
 
 
 class OutcomeSchema(Schema):
@@ -320,6 +373,10 @@ class ExpectimaxResultSchema(TreeResultSchema):
     pruned_leaves = fields.List(fields.String())
     evaluated_leaves = fields.List(fields.String())
     cutoffs = fields.List(fields.Nested(CutoffSchema))
+    trace = fields.List(
+        fields.Nested(ChanceTraceEventSchema),
+        metadata={"description": "Present when trace was requested."},
+    )
 
 
 class MaxnRequestSchema(TreeInputSchema):
@@ -334,6 +391,12 @@ class MaxnRequestSchema(TreeInputSchema):
         metadata={
             "description": "Also solve the paranoid reduction for this player (it "
             "maximises, all others minimise its utility) by alpha-beta."
+        },
+    )
+    trace = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "Return the step-by-step trace, with the reason for each shallow cut."
         },
     )
 
@@ -375,6 +438,10 @@ class MaxnResultSchema(Schema):
     pruned_leaves = fields.List(fields.String(), required=True)
     depth = fields.Integer(allow_none=True, required=True)
     stats = fields.Nested(StatsSchema, required=True)
+    trace = fields.List(
+        fields.Nested(MaxnTraceEventSchema),
+        metadata={"description": "Present when trace was requested."},
+    )
     paranoid = fields.Dict(
         metadata={
             "description": "The paranoid reduction's alpha-beta (or "

@@ -19,7 +19,8 @@ const MIN_HEIGHT = 240; // pixels: room to zoom into a wide, flat tree
 // takes to draw and to repaint at each step: they are hidden until the user zooms in.
 const READABLE = 0.4;
 
-export function treeView(drawing, onError) {
+// `place` puts a new drawing into the figure (the tree page annotates its nodes there)
+export function treeView(drawing, onError, place = (text) => (drawing.innerHTML = text)) {
   const tools = $("view-tools");
   const note = $("view-note");
   const collapseButton = $("collapse-node");
@@ -54,8 +55,7 @@ export function treeView(drawing, onError) {
 
   async function redraw() {
     try {
-      const text = await (await post("/v1/trees/render", { ...body, ...options() })).text();
-      drawing.innerHTML = text; // the server's own SVG: every text in it is escaped there
+      place(await (await post("/v1/trees/render", { ...body, ...options() })).text());
     } catch (problem) {
       onError(problem);
     }
@@ -217,12 +217,15 @@ export function treeView(drawing, onError) {
     { passive: false },
   );
   drawing.addEventListener("click", (event) => {
+    // the click that ends a drag, and a toggle's, are this view's alone (no editor opens)
     if (drawing.dataset.dragged === "true") {
       delete drawing.dataset.dragged;
+      event.stopImmediatePropagation();
       return;
     }
     const button = event.target.closest("[data-toggle]");
     if (button) {
+      event.stopImmediatePropagation();
       toggle(button.dataset.toggle);
       return;
     }
@@ -234,6 +237,7 @@ export function treeView(drawing, onError) {
     const button = event.target.closest("[data-toggle]");
     if (button) {
       event.preventDefault();
+      event.stopImmediatePropagation();
       toggle(button.dataset.toggle);
     }
   });
@@ -248,7 +252,13 @@ export function treeView(drawing, onError) {
   collapseButton.addEventListener("click", () => selected !== null && toggle(selected));
   $("export-png").addEventListener("click", () => exportPng(svg(), full).catch(onError));
 
-  return { render };
+  // what an export draws: the tree as the page shows it (collapsed alike), no toggles
+  function exportOptions() {
+    const { toggles, ...drawn } = options();
+    return drawn;
+  }
+
+  return { render, exportOptions };
 }
 
 // The largest side of a canvas every browser paints (Chrome's limit is 32,767 pixels).

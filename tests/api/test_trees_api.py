@@ -196,6 +196,64 @@ def test_trace_limit_is_413() -> None:
     assert body["errors"][0]["pointer"] == "/trace"
 
 
+@pytest.mark.parametrize(
+    ("path", "tree"),
+    [
+        ("/v1/trees/expectimax", {"kind": "chance", "children": [1, 2]}),
+        ("/v1/trees/maxn", [[[1, 2], [3, 4]], [[5, 6], [7, 8]]]),
+    ],
+)
+def test_every_trace_is_limited_naming_trace(path: str, tree: Any) -> None:
+    client = create_app({"ARBITER_MAX_TRACE_NODES": 2}).test_client()
+    body = problem(client.post(path, json={"tree": tree, "trace": True}), 413)
+    assert body["errors"][0]["pointer"] == "/trace"
+
+
+def test_star1_and_max_n_traces_explain_their_cuts(client: FlaskClient) -> None:
+    # Star1, bounds [0, 10]: root.0 = (6 + 4) / 2 = 5; after root.1's first outcome 0 the
+    # rest can add at most 10 / 2, so root.1 <= 5 = alpha and its second outcome is cut
+    coins = {
+        "children": [
+            {"kind": "chance", "children": [6, 4]},
+            {"kind": "chance", "children": [0, 9]},
+        ]
+    }
+    body = client.post(
+        "/v1/trees/expectimax", json={"tree": coins, "bounds": [0, 10], "trace": True}
+    ).get_json()
+    [cut] = [event for event in body["trace"] if event["event"] == "cutoff"]
+    assert (cut["node"], cut["bound"], cut["cut"], cut["value"]) == (
+        "root.1",
+        "upper",
+        ["root.1.1"],
+        5,
+    )
+    assert cut["explanation"].endswith(
+        "so they cannot lift it past alpha and are pruned (root.1.1)."
+    )
+    plain = client.post("/v1/trees/expectimax", json={"tree": coins, "trace": True}).get_json()
+    assert "alpha" not in plain["trace"][0]
+    assert plain["trace"][-1]["explanation"] == "root returns 5: the value of the tree."
+    three = {
+        "player": 0,
+        "children": [
+            {"player": 1, "children": [{"value": [4, 3, 3]}, {"value": [1, 2, 7]}]},
+            {"player": 1, "children": [{"value": [2, 7, 1]}, {"value": [6, 2, 2]}]},
+        ],
+    }
+    body = client.post(
+        "/v1/trees/maxn", json={"tree": three, "max_sum": 10, "trace": True}
+    ).get_json()
+    [cut] = [event for event in body["trace"] if event["event"] == "cutoff"]
+    assert (cut["node"], cut["player"], cut["held"], cut["cut"]) == (
+        "root.1",
+        1,
+        [4, 3, 3],
+        ["root.1.1"],
+    )
+    assert cut["explanation"].startswith("player 1 already has 7 at root.1; with max_sum 10")
+
+
 def test_5000_deep_nested_body_is_refused_and_points_to_flat_form(client: FlaskClient) -> None:
     raw = b'{"tree": ' + b"[" * 5000 + b"1" + b"]" * 5000 + b"}"
     body = problem(client.post("/v1/trees/minimax", data=raw, content_type="application/json"), 413)

@@ -185,3 +185,26 @@ def test_labels_keep_clear_of_edges_and_of_each_other_in_the_real_font(
             assert not any(left <= x <= right and top <= y <= bottom for x, y in points)
     for a, b in ((a, b) for a in texts for b in texts if a[0] < b[0]):
         assert a[3] <= b[1] or b[3] <= a[1] or a[4] <= b[2] or b[4] <= a[2], (a, b)
+
+
+def test_a_toggle_or_a_drag_never_opens_the_editor_and_a_redrawn_node_still_does(
+    page: Page, base_url: str
+) -> None:
+    solve(page, base_url, AIMA)
+    editor = page.get_by_test_id("editor")
+    page.locator('#drawing [data-toggle="root.1"]').click()
+    page.locator('#drawing [data-node-id="root.1"][data-collapsed="true"]').wait_for()
+    assert not editor.is_visible()
+    # a drag that ends on a node pans the view; the click that ends it opens nothing
+    start = page.locator('#drawing [data-node-id="root.0"]').bounding_box()
+    assert start is not None
+    page.mouse.move(start["x"] + 5, start["y"] + 5)
+    page.mouse.down()
+    page.mouse.move(start["x"] + 60, start["y"] + 30, steps=5)
+    page.mouse.up()
+    assert not editor.is_visible()
+    # the drawing the collapse asked for is annotated like any other: its nodes edit
+    page.locator('#drawing [data-node-id="root.2"] > text.value').click()
+    editor.wait_for()
+    assert page.get_by_test_id("editor-node").inner_text() == "root.2"
+    assert page.locator('#drawing [data-node-id="root.2"]').get_attribute("role") == "button"

@@ -103,6 +103,13 @@ def test_example_answers_follow_the_number_rule(
 
 SCHEMA_OF = {path: schema for path, _, _, schema in EXAMPLES}
 HALF = "1/2"
+CHANCE_PLAYERS = {
+    "player": 0,
+    "children": [
+        {"kind": "chance", "children": [{"value": [1, 2]}, {"value": [2, "1/3"]}]},
+        {"value": [1, 1]},
+    ],
+}
 FRACTIONS = [
     # answers full of fractions, big integers and formulas, one or more per area
     ("/v1/trees/expectimax", {"tree": {"kind": "chance", "children": [3, 4, "1/3"]}}),
@@ -112,18 +119,19 @@ FRACTIONS = [
     ),
     ("/v1/trees/alphabeta", {"tree": [["7/2", 2**70], ["0.1", 3]], "trace": True}),
     (
-        "/v1/trees/maxn",
+        "/v1/trees/expectimax",
         {
-            "tree": {
-                "player": 0,
-                "children": [
-                    {"kind": "chance", "children": [{"value": [1, 2]}, {"value": [2, "1/3"]}]},
-                    {"value": [1, 1]},
-                ],
-            },
-            "max_sum": "7/2",
+            "tree": [[{"kind": "chance", "children": [0, 9]}, 4]],
+            "bounds": ["-1/2", 10],
+            "trace": True,
         },
     ),
+    (
+        "/v1/trees/expectimax",
+        {"tree": {"kind": "chance", "children": [3, 4, "1/3"]}, "trace": True},
+    ),
+    ("/v1/trees/maxn", {"tree": CHANCE_PLAYERS, "max_sum": "7/2"}),
+    ("/v1/trees/maxn", {"tree": CHANCE_PLAYERS, "max_sum": "7/2", "trace": True}),
     (
         "/v1/matrices/analyze",
         {

@@ -155,7 +155,10 @@ def test_usage_errors(args: list[str], where: str, capsys: pytest.CaptureFixture
         (b'{"tree": [[1]], "depth": -1}', "{name}#/depth: depth must be >= 0, got -1"),
         (b'{"tree": [[1]], "depth": "2"}', "{name}#/depth: depth must be an integer"),
         (b'{"tree": [[1]], "bounds": [0]}', "{name}#/bounds: bounds is [lo, hi]"),
-        (b'{"tree": [[1]], "trace": true}', "{name}#/trace: trace applies to alphabeta only"),
+        (
+            b'{"tree": [[1]], "trace": true}',
+            "{name}#/trace: trace applies to alphabeta, expectimax, star1 and maxn only",
+        ),
     ],
 )
 def test_input_errors_name_the_place(

@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analysis.trees.expectimax import expectimax
+from analysis.trees.json_output import explain
 from analysis.trees.minimax import minimax
 from analysis.trees.star1 import star1
 from games.trees.parser import parse_tree
@@ -123,3 +124,58 @@ def test_depth_cutoff_uses_evals_under_chance() -> None:
     full = expectimax(tree)
     assert full.value == 2 and [tree.ids[i] for i in full.best_moves] == ["A", "B"]
     assert star1(tree, (0, 8), depth=1).value == 6
+
+
+def test_expectimax_trace_values_each_node_as_a_hand_trace_does() -> None:
+    # MAX over a fair coin between 2 and 4 (worth 1, then 1 + 2 = 3) and a leaf 3
+    tree = parse_tree({"kind": "max", "children": [{"kind": "chance", "children": [2, 4]}, 3]})
+    result = expectimax(tree, trace=True)
+    assert result.trace is not None
+    lines = [(e.event, tree.ids[e.node], e.value) for e in result.trace]
+    assert lines == [
+        ("enter", "root", None),
+        ("enter", "root.0", None),
+        ("evaluate", "root.0.0", 2),
+        ("update", "root.0", 1),
+        ("evaluate", "root.0.1", 4),
+        ("update", "root.0", 3),
+        ("return", "root.0", 3),
+        ("update", "root", 3),
+        ("evaluate", "root.1", 3),
+        ("update", "root", 3),
+        ("return", "root", 3),
+    ]
+    said = [explain(tree, event, True, windowed=False) for event in result.trace]
+    assert said[3] == (
+        "chance at root.0 takes root.0.0 (p = 1/2) into account: the sum of p * v is 1 so far, "
+        "with 1/2 of the probability still unseen."
+    )
+    assert said[5] == (
+        "chance at root.0 takes root.0.1 (p = 1/2) into account: the sum of p * v is 3, every "
+        "outcome seen, so root.0 is worth 3."
+    )
+    assert said[9] == "MAX at root takes root.1 into account: the best so far is 3."
+    assert said[10] == "root returns 3: the value of the tree."
+
+
+def test_expectimax_trace_sums_exact_thirds() -> None:
+    tree = parse_tree({"kind": "chance", "children": [3, 4, "1/3"]})
+    result = expectimax(tree, trace=True)
+    assert result.trace is not None
+    updates = [e.value for e in result.trace if e.event == "update"]
+    assert updates == [1, Fraction(7, 3), Fraction(22, 9)]
+    assert result.value == Fraction(22, 9)
+
+
+@settings(max_examples=200)
+@given(chance_trees())
+def test_expectimax_trace_visits_every_node_once_with_its_value(raw: Any) -> None:
+    tree = parse_tree(raw)
+    result = expectimax(tree, trace=True)
+    assert result.trace is not None
+    shown = [e for e in result.trace if e.event in ("return", "evaluate")]
+    assert sorted(e.node for e in shown) == list(range(len(tree)))
+    assert all(e.value == result.values[e.node] for e in shown)
+    # each internal node's last update is its value
+    last = {e.node: e.value for e in result.trace if e.event == "update"}
+    assert last == {i: result.values[i] for i in range(len(tree)) if tree.children[i]}

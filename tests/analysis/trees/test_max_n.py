@@ -7,6 +7,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from analysis.trees.json_output import explain_maxn
 from analysis.trees.max_n import maxn
 from analysis.trees.minimax import minimax
 from analysis.trees.solve import solve_tree
@@ -122,3 +123,81 @@ def test_depth_cutoff_with_utility_list_evals() -> None:
     )
     assert maxn(tree, depth=1).value == (3, 1)
     assert maxn(tree).value == (9, 0)
+
+
+# Korf's shallow pruning, three players, utilities summing to 10: player 0 holds 4 from
+# root.0 (player 1 takes (4, 3, 3)); at root.1 player 1 is assured 7 by its first move, so
+# player 0 can get at most 10 - 7 = 3 < 4 there, and root.1's other moves are skipped.
+KORF = player(
+    0,
+    player(1, leaf(4, 3, 3), leaf(1, 2, 7)),
+    player(1, leaf(2, 7, 1), leaf(6, 2, 2), leaf(5, 1, 4)),
+)
+
+
+def test_shallow_pruning_trace_matches_korfs_argument() -> None:
+    tree = parse_tree(KORF, root="player")
+    result = maxn(tree, max_sum=10, trace=True)
+    assert result.trace is not None
+    lines = [(e.event, tree.ids[e.node], e.value, e.player) for e in result.trace]
+    assert lines == [
+        ("enter", "root", None, 0),
+        ("enter", "root.0", None, 1),
+        ("evaluate", "root.0.0", (4, 3, 3), None),
+        ("update", "root.0", (4, 3, 3), 1),
+        ("evaluate", "root.0.1", (1, 2, 7), None),
+        ("update", "root.0", (4, 3, 3), 1),
+        ("return", "root.0", (4, 3, 3), 1),
+        ("update", "root", (4, 3, 3), 0),
+        ("enter", "root.1", None, 1),
+        ("evaluate", "root.1.0", (2, 7, 1), None),
+        ("update", "root.1", (2, 7, 1), 1),
+        ("cutoff", "root.1", (2, 7, 1), 1),
+        ("return", "root.1", (2, 7, 1), 1),
+        ("update", "root", (4, 3, 3), 0),
+        ("return", "root", (4, 3, 3), 0),
+    ]
+    cut = result.trace[11]
+    assert cut.held == (4, 3, 3)
+    assert [tree.ids[i] for i in cut.cut] == ["root.1.1", "root.1.2"]
+    assert explain_maxn(result, cut) == (
+        "player 1 already has 7 at root.1; with max_sum 10 player 0 can get at most 3 there, "
+        "<= the 4 it already holds at root, so root.1's remaining children are pruned "
+        "(root.1.1, root.1.2)."
+    )
+
+
+def test_shallow_cut_on_a_tie_only_when_ties_go_left() -> None:
+    # player 0 holds 3; at root.1 player 1 is assured 7, leaving at most 10 - 7 = 3 = 3:
+    # leftmost keeps root.0 on the tie (a cut); rightmost searches on, player 1 keeps
+    # (3, 7, 0) (7 > 6) and player 0 takes it on the tie 3 = 3
+    tree = parse_tree(
+        player(0, player(1, leaf(3, 4, 3)), player(1, leaf(3, 7, 0), leaf(0, 6, 4))),
+        root="player",
+    )
+    left = maxn(tree, max_sum=10, trace=True)
+    right = maxn(tree, max_sum=10, tie_break="rightmost", trace=True)
+    assert left.trace is not None and right.trace is not None
+    [cut] = [e for e in left.trace if e.event == "cutoff"]
+    assert "can get at most 3 there, <= the 3 it already holds at root" in explain_maxn(left, cut)
+    assert [e for e in right.trace if e.event == "cutoff"] == []
+    assert (left.value, right.value) == ((3, 4, 3), (3, 7, 0))
+
+
+@settings(max_examples=200)
+@given(multiplayer_trees(), st.sampled_from(["leftmost", "rightmost"]))
+def test_every_shallow_cut_in_the_trace_is_true_as_explained(raw: Any, tie_break: str) -> None:
+    # "player j already has v_j; player i can get at most max_sum - v_j <= (or <) what it
+    # holds": the inequality holds for the numbers the trace carries
+    tree = parse_tree(raw)
+    result = maxn(tree, tie_break=tie_break, max_sum=12, trace=True)
+    assert result.trace is not None
+    for event in result.trace:
+        if event.event != "cutoff":
+            continue
+        assert event.value is not None and event.held is not None and event.player is not None
+        above = result.movers[tree.parents[event.node]]
+        assert above is not None
+        ceiling, held = 12 - event.value[event.player], event.held[above]
+        assert ceiling <= held if tie_break == "leftmost" else ceiling < held
+    assert [e.node for e in result.trace if e.event == "cutoff"] == result.cut_nodes

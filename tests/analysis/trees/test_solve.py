@@ -127,7 +127,7 @@ def test_star1_without_bounds_is_refused_naming_bounds() -> None:
         (AIMA, "minimax", {"trace": True}, "trace"),
         (THREE_PLAYERS, "maxn", {"move_ordering": True}, "move_ordering"),
         (AIMA, "alphabeta", {"paranoid": 0}, "paranoid"),
-        (COINS, "auto", {"trace": True}, "trace"),
+        (COINS, "auto", {"move_ordering": True}, "move_ordering"),
         (AIMA, "negamax", {}, "algorithm"),
         (THREE_PLAYERS, "maxn", {"paranoid": 3}, "paranoid"),
     ],

@@ -4,6 +4,7 @@ expectiminimax's.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -12,8 +13,9 @@ from hypothesis import strategies as st
 
 from analysis.trees.alpha_beta import UPPER
 from analysis.trees.expectimax import expectimax
+from analysis.trees.json_output import explain
 from analysis.trees.star1 import star1
-from games.errors import InvalidInputError
+from games.errors import InvalidInputError, LimitExceededError
 from games.trees.parser import parse_tree
 from tests.reference import assert_bounds_hold
 from tests.strategies import chance_trees
@@ -89,3 +91,102 @@ def test_a_chance_node_that_cannot_beat_alpha_is_cut_before_its_outcomes() -> No
     assert (cut.values[chance], cut.bounds[chance]) == (5, "upper")
     assert [tree.ids[i] for i in cut.pruned] == ["root.1.0", "root.1.1", "root.1.2"]
     assert cut.cutoffs[-1].after == chance  # the window alone proved the cut
+
+
+def test_star1_trace_matches_a_hand_trace_of_the_chance_cut() -> None:
+    # Bounds [0, 15], outcomes 1/3 each. root.0 = (3 + 12 + 9) / 3 = 8 raises alpha to 8.
+    # In root.1 the first outcome is searched with A = (8 - 0 - 15 * 2/3) / (1/3) = -6
+    # (clipped to lo = 0); after 2, A = (8 - 2/3 - 15 * 1/3) / (1/3) = 7, and 4 <= 7: the
+    # sum 2/3 + 4/3 = 2 plus 15 * 1/3 for the last outcome is at most 7 <= 8, a cut.
+    tree = parse_tree(max_over_chance([3, 12, 9], [2, 4, 6], [15, 6, 0]))
+    result = star1(tree, (0, 15), trace=True)
+    assert result.trace is not None
+    inf = float("inf")
+    lines = [(e.event, tree.ids[e.node], e.alpha, e.beta, e.value) for e in result.trace]
+    third = Fraction(1, 3)
+    assert lines[:8] == [
+        ("enter", "root", -inf, inf, None),
+        ("enter", "root.0", -inf, inf, None),
+        ("evaluate", "root.0.0", 0, 15, 3),
+        ("update", "root.0", -inf, inf, 1),
+        ("evaluate", "root.0.1", 0, 15, 12),
+        ("update", "root.0", -inf, inf, 5),
+        ("evaluate", "root.0.2", 0, 15, 9),
+        ("update", "root.0", -inf, inf, 8),
+    ]
+    start = lines.index(("enter", "root.1", 8, inf, None))
+    assert lines[start : start + 7] == [
+        ("enter", "root.1", 8, inf, None),
+        ("evaluate", "root.1.0", 0, 15, 2),
+        ("update", "root.1", 8, inf, 2 * third),
+        ("evaluate", "root.1.1", 7, 15, 4),
+        ("update", "root.1", 8, inf, 2),
+        ("cutoff", "root.1", 8, inf, 7),
+        ("return", "root.1", 8, inf, 7),
+    ]
+    cut = result.trace[start + 5]
+    assert (cut.bound, [tree.ids[i] for i in cut.cut]) == (UPPER, ["root.1.2"])
+    assert explain(tree, cut, True, (0, 15)) == (
+        "chance at root.1: even if its remaining outcomes are all worth hi = 15, it is worth "
+        "at most 7 <= alpha = 8, so they cannot lift it past alpha and are pruned (root.1.2)."
+    )
+    assert explain(tree, result.trace[start + 4], True, (0, 15)) == (
+        "chance at root.1 takes root.1.1 (p = 1/3) into account: the sum of p * v is 2 with "
+        "1/3 of the probability unseen, so root.1 is worth between 2 and 7 "
+        "(alpha = 8, beta = inf)."
+    )
+    # root.2 = (15 + 6 + 0) / 3 = 7 is searched to the end: its last outcome cannot cut
+    assert lines[-3:] == [
+        ("return", "root.2", 8, inf, 7),
+        ("update", "root", 8, inf, 8),
+        ("return", "root", 8, inf, 8),
+    ]
+
+
+def test_star1_cut_on_equality_only_under_the_aima_convention() -> None:
+    # root.0 = (6 + 4) / 2 = 5; in root.1, after 0 the node is at most 0 + 10 / 2 = 5 = alpha
+    tree = parse_tree(
+        {
+            "children": [
+                {"kind": "chance", "children": [6, 4]},
+                {"kind": "chance", "children": [0, 9]},
+            ]
+        }
+    )
+    loose = star1(tree, (0, 10), trace=True)
+    strict = star1(tree, (0, 10), prune_on_equality=False, trace=True)
+    assert loose.trace is not None and strict.trace is not None
+    [cut] = [e for e in loose.trace if e.event == "cutoff"]
+    assert explain(tree, cut, True, (0, 10)).startswith(
+        "chance at root.1: even if its remaining outcomes are all worth hi = 10, it is worth "
+        "at most 5 <= alpha = 5,"
+    )
+    assert [e for e in strict.trace if e.event == "cutoff"] == []
+    assert strict.value == loose.value == 5
+
+
+def test_star1_trace_is_refused_for_large_trees() -> None:
+    tree = parse_tree(max_over_chance([3, 12, 9], [2, 4, 6]))
+    with pytest.raises(LimitExceededError) as caught:
+        star1(tree, (0, 15), trace=True, max_trace_nodes=5)
+    assert caught.value.errors[0].parameter == "trace"
+
+
+@settings(max_examples=200)
+@given(chance_trees(), st.booleans())
+def test_every_chance_cut_in_the_trace_is_true_as_explained(raw: Any, equality: bool) -> None:
+    # The sentence says "at most v <= alpha" (or "at least v >= beta"): the comparison holds
+    # for the numbers shown, and the node's true value respects the bound.
+    tree = parse_tree(raw)
+    truth = expectimax(tree).values
+    result = star1(tree, (-5, 5), prune_on_equality=equality, trace=True)
+    assert result.trace is not None
+    for event in result.trace:
+        if event.event != "cutoff" or tree.kinds[event.node] != "chance":
+            continue
+        value, exact = event.value, truth[event.node]
+        assert value is not None and exact is not None
+        if event.bound == UPPER:
+            assert (value <= event.alpha if equality else value < event.alpha) and exact <= value
+        else:
+            assert (value >= event.beta if equality else value > event.beta) and exact >= value
