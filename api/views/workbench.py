@@ -58,3 +58,16 @@ def workbench_asset(name: str) -> Response:
         raise NotFound(f"no workbench file named {name!r}")
     content, media_type = ASSETS[name]
     return Response(content, mimetype=media_type)
+
+
+@bp.get("/lotteries")
+@operation(
+    summary="The lottery page: EMV, EU, CE and risk premium with the utility curve; "
+    "EU consistency of choices (Allais)",
+    tag="workbench",
+    response={"type": "string"},
+    media_type="text/html",
+    errors=(),
+)
+def lotteries_page() -> Response:
+    return _page("lotteries")
