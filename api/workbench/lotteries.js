@@ -246,7 +246,10 @@ async function evaluate() {
     showEvaluation(await (await post("/v1/lotteries/evaluate", body)).json());
     showPicture(await drawing);
   } catch (problem) {
+    // no answer, so no picture of an earlier one either
     $("evaluation").hidden = true;
+    curve.hidden = true;
+    $("picture-controls").hidden = true;
     showLotteryError(problem);
   }
 }

@@ -106,11 +106,15 @@ def test_the_allais_choices_are_inconsistent_with_the_argument(page: Page, base_
 
 def test_a_bad_formula_is_reported_beside_the_utility(page: Page, base_url: str) -> None:
     page.goto(base_url + "/lotteries")
+    evaluate(page, SQRT_LOTTERY, "sqrt(x)")
     page.get_by_test_id("utility-input").fill("sqrt(x")
     page.get_by_test_id("lottery-solve").click()
     message = page.get_by_test_id("utility-error")
     message.wait_for()
     assert "'(' was never closed" in message.inner_text()
+    # no answer and no picture of the earlier one
+    assert not page.get_by_test_id("certainty-equivalent").is_visible()
+    assert not page.get_by_test_id("curve").is_visible()
     assert "(at /utility)" in message.inner_text()
     assert page.get_by_test_id("utility-input").get_attribute("aria-invalid") == "true"
     assert not page.get_by_test_id("lottery-error").is_visible()
