@@ -15,6 +15,7 @@ import struct
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+from PIL import Image
 from playwright.sync_api import Page
 
 SQRT_LOTTERY = '[{"p": "1/2", "x": 0}, {"p": "1/2", "x": 100}]'
@@ -212,3 +213,7 @@ def test_the_curve_downloads_as_svg_and_png(page: Page, base_url: str, tmp_path:
     width, height = struct.unpack(">II", data[16:24])
     # twice the SVG's size in CSS pixels (518.4 x 360 pt = 691.2 x 480 px)
     assert (width, height) in {(1382, 960), (1384, 960)}
+    # the picture was drawn, not a blank canvas: the risk premium's red is there
+    with Image.open(png) as picture:
+        colours = picture.convert("RGB").getcolors(maxcolors=width * height) or []
+    assert sum(n for n, rgb in colours if rgb == (0xD6, 0x27, 0x28)) > 100
