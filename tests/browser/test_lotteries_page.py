@@ -129,6 +129,14 @@ def test_a_bad_formula_is_reported_beside_the_utility(page: Page, base_url: str)
     assert "/lottery/0/x" in page.get_by_test_id("lottery-error").inner_text()
     assert not page.get_by_test_id("utility-error").is_visible()
     assert page.get_by_test_id("branch-0-x").get_attribute("aria-invalid") == "true"
+    # a wealth that is no number is reported beside the wealth
+    page.get_by_test_id("utility-input").fill("sqrt(x)")
+    page.get_by_test_id("wealth").fill("abc")
+    page.get_by_test_id("lottery-solve").click()
+    page.get_by_test_id("wealth-error").wait_for()
+    assert "'abc' is not a number" in page.get_by_test_id("wealth-error").inner_text()
+    assert "(at /wealth)" in page.get_by_test_id("wealth-error").inner_text()
+    assert not page.get_by_test_id("lottery-error").is_visible()
 
 
 def test_a_bad_choice_line_is_reported_beside_the_choices(page: Page, base_url: str) -> None:
