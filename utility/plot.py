@@ -44,6 +44,8 @@ TITLE_WIDTH: Final = 70
 """Characters per title line; a long formula wraps onto at most two more lines."""
 EXACT_IN_LABEL: Final = 24
 """Longest exact form shown in a label next to its decimal value."""
+LEGEND_LINE: Final = 80
+"""Characters of legend text that fit across the figure (9 pt text, handles and padding)."""
 RC: Final[dict[RcKeyType, Any]] = {
     "svg.hashsalt": "arbiter",
     "svg.fonttype": "none",
@@ -89,8 +91,22 @@ def _finish(figure: Figure, axes: Axes, title: str, x_label: str, y_label: str) 
     axes.set_xlabel(x_label)
     axes.set_ylabel(y_label)
     # outside the axes, below them: the layout engine makes room, so it never covers the
-    # curve and never leaves the figure
-    figure.legend(loc="outside lower center", ncols=2, fontsize=9)
+    # curve; two columns only while their longest lines fit side by side in the width
+    _, labels = axes.get_legend_handles_labels()
+    half = (len(labels) + 1) // 2  # matplotlib fills the first column first
+    side_by_side = _longest_line(labels[:half]) + _longest_line(labels[half:])
+    columns = 2 if side_by_side <= LEGEND_LINE else 1
+    figure.legend(loc="outside lower center", ncols=columns, fontsize=9)
+
+
+def _longest_line(labels: list[str]) -> int:
+    return max((len(line) for label in labels for line in label.split("\n")), default=0)
+
+
+def _pair(name: str, first: str, second: str) -> str:
+    """``name = (first, second)``, on two lines when one would be too wide for the figure."""
+    text = f"{name} = ({first}, {second})"
+    return text if len(text) <= LEGEND_LINE // 2 else f"{name} = ({first},\n{second})"
 
 
 def _amount(approx: float, exact: str | None) -> str:
@@ -159,7 +175,7 @@ def utility_curve_svg(
             "o",
             color=GREEN,
             markersize=7,
-            label=f"(EMV, EU) = ({_amount(emv, exact_text(result.emv))}, {eu_text})",
+            label=_pair("(EMV, EU)", _amount(emv, exact_text(result.emv)), eu_text),
             gid="emv-eu-point",
         )
         axes.plot(

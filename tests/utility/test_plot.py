@@ -9,6 +9,7 @@ has CE = -(1/2) ln((e^-2 + e^-6)/2) = 1.3375. The risk profile of ``{0: 1/4, 2: 
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 import subprocess
@@ -106,13 +107,37 @@ def test_the_legend_names_every_mark_and_fits_inside_the_figure() -> None:
         "(EMV, EU) = (50, 5)",
         "CE = 25, U(w + CE) = EU",
     ]
-    _, _, width, height = map(float, root.attrib["viewBox"].split())
-    frame = path_points(
-        next(g for g in legend.iter(f"{SVG}g") if g.get("id", "").startswith("patch"))
-    )
-    assert all(0 <= a <= width and 0 <= b <= height for a, b in frame)
+    assert inside(root, legend_frame(root))
     assert "U(x) = sqrt(x): risk averse" in texts(root)
     assert {"money x", "utility U(w + x)"} <= set(texts(root))
+
+
+def legend_frame(root: ET.Element) -> list[tuple[float, float]]:
+    legend = group(root, "legend_1")
+    return path_points(
+        next(g for g in legend.iter(f"{SVG}g") if g.get("id", "").startswith("patch"))
+    )
+
+
+def inside(root: ET.Element, points: list[tuple[float, float]]) -> bool:
+    _, _, width, height = map(float, root.attrib["viewBox"].split())
+    return all(0 <= a <= width and 0 <= b <= height for a, b in points)
+
+
+def test_long_exact_forms_keep_the_legend_inside_the_figure() -> None:
+    lottery = from_pairs({Fraction(1, 3): Fraction(1, 7), Fraction(123, 11): Fraction(6, 7)})
+    utility = read_utility("sqrt(x)", {})
+    # exact forms of the longest length shown (24 characters) in every label
+    result = dataclasses.replace(
+        evaluate_lottery(lottery, utility),
+        emv=Fraction(123456789012, 1000000001),
+        expected_utility_exact="sqrt(3)/21 + 6*sqrt(13)",
+        certainty_equivalent_exact="(sqrt(3)/21 + sqrt(13))**2",
+        risk_premium_exact="123456/7 - sqrt(3)**2/21",
+    )
+    root = ET.fromstring(utility_curve_svg(lottery, utility, result))
+    assert inside(root, legend_frame(root))
+    assert "(EMV, EU) = (123456789012/1000000001 ≈ 123.46," in texts(root)
 
 
 def test_exact_forms_appear_beside_their_decimals() -> None:
