@@ -1,64 +1,124 @@
-"""SVG drawings: a utility curve with the chord, EMV, CE and risk premium; a risk profile.
+"""SVG pictures of a lottery: the utility curve with the chord, EMV, CE and risk premium;
+the cumulative risk profile.
 
-Plain SVG text built here (no plotting library); every label is escaped.
+Drawn with matplotlib's SVG backend through an explicit ``Figure`` and ``FigureCanvasSVG``,
+never pyplot (its global figure registry is not for servers). The output is deterministic,
+byte-identical for the same request: ids come from a fixed ``svg.hashsalt`` and the date is
+left out. Text stays text (``svg.fonttype: none``), escaped by matplotlib, and mathtext is
+off (``text.parse_math``), so a formula is printed as written, never interpreted.
+
+Each mark a reader looks for is a group with a stable id (``ce-point``, ``emv-eu-point``,
+``ce-line``, ``emv-line``, ``risk-premium``, ``chord``, ``utility-curve``, ``outcomes``,
+``risk-profile``), so a page or a test can find it; no page element uses these ids.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from html import escape
+import io
+import textwrap
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, Final
 
+import matplotlib as mpl
 import numpy as np
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_svg import FigureCanvasSVG
+from matplotlib.figure import Figure
+from matplotlib.typing import RcKeyType
 
 from games.limits import current_deadline
-from games.numbers import Exact, to_float
+from games.numbers import Exact, exact_text, to_float
 from utility.evaluate import Evaluation
 from utility.function import UtilityFunction
 from utility.lottery import Lottery
 
-WIDTH, HEIGHT, MARGIN = 640, 420, 60
-SAMPLES = 200
+SAMPLES: Final = 200
+"""Points at which the utility curve is sampled between the extreme outcomes."""
+MARKED_OUTCOMES: Final = 200
+"""Largest lottery whose every outcome gets a marker; larger ones mark the extremes only."""
+SIZE: Final = (7.2, 5.0)
+"""Figure size in inches (518 x 360 pt)."""
+TITLE_WIDTH: Final = 70
+"""Characters per title line; a long formula wraps onto at most two more lines."""
+EXACT_IN_LABEL: Final = 24
+"""Longest exact form shown in a label next to its decimal value."""
+LEGEND_LINE: Final = 80
+"""Characters of legend text that fit across the figure (9 pt text, handles and padding)."""
+RC: Final[dict[RcKeyType, Any]] = {
+    "svg.hashsalt": "arbiter",
+    "svg.fonttype": "none",
+    "text.parse_math": False,
+    "text.usetex": False,
+    "font.family": "sans-serif",
+    # the font matplotlib measures the text with (it ships with it) first, then look-alikes
+    "font.sans-serif": ["DejaVu Sans", "Arial", "Helvetica"],
+    "font.size": 10,
+    "axes.grid": True,
+    "grid.color": "#e4e4e4",
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+}
+"""The drawing's settings, applied in an ``rc_context`` around the whole drawing."""
+GREEN, RED, BLUE, GREY = "#2ca02c", "#d62728", "#1f77b4", "#888888"
+
+# rcParams are process-wide and read while saving: one drawing at a time keeps a
+# concurrent request from restoring the defaults halfway through another's picture
+_DRAWING = threading.Lock()
 
 
-class _Frame:
-    """Maps data coordinates to the SVG canvas."""
-
-    def __init__(self, xs: Sequence[float], ys: Sequence[float]):
-        self.x0, self.x1 = min(xs), max(xs)
-        self.y0, self.y1 = min(ys), max(ys)
-        if self.x1 == self.x0:
-            self.x0, self.x1 = self.x0 - 1, self.x1 + 1
-        if self.y1 == self.y0:
-            self.y0, self.y1 = self.y0 - 1, self.y1 + 1
-
-    def x(self, value: float) -> float:
-        return MARGIN + (value - self.x0) / (self.x1 - self.x0) * (WIDTH - 2 * MARGIN)
-
-    def y(self, value: float) -> float:
-        return HEIGHT - MARGIN - (value - self.y0) / (self.y1 - self.y0) * (HEIGHT - 2 * MARGIN)
+@contextmanager
+def _figure() -> Iterator[tuple[Figure, Axes]]:
+    with _DRAWING, mpl.rc_context():
+        # the defaults, not whatever the process set, then ours: the same request, the same bytes
+        mpl.rcdefaults()
+        mpl.rcParams.update(RC)
+        figure = Figure(figsize=SIZE, layout="constrained")
+        FigureCanvasSVG(figure)
+        yield figure, figure.add_subplot()
 
 
-def _document(title: str, body: list[str], frame: _Frame, x_label: str, y_label: str) -> str:
-    axes = [
-        f'<line x1="{MARGIN}" y1="{HEIGHT - MARGIN}" x2="{WIDTH - MARGIN}" '
-        f'y2="{HEIGHT - MARGIN}" stroke="black"/>',
-        f'<line x1="{MARGIN}" y1="{MARGIN}" x2="{MARGIN}" y2="{HEIGHT - MARGIN}" stroke="black"/>',
-        f'<text x="{WIDTH / 2}" y="{HEIGHT - 15}" text-anchor="middle">{escape(x_label)}</text>',
-        f'<text x="15" y="{HEIGHT / 2}" transform="rotate(-90 15 {HEIGHT / 2})" '
-        f'text-anchor="middle">{escape(y_label)}</text>',
-        f'<text x="{MARGIN}" y="{HEIGHT - MARGIN + 18}" text-anchor="middle">{frame.x0:.4g}</text>',
-        f'<text x="{WIDTH - MARGIN}" y="{HEIGHT - MARGIN + 18}" '
-        f'text-anchor="middle">{frame.x1:.4g}</text>',
-        f'<text x="{MARGIN - 6}" y="{HEIGHT - MARGIN}" text-anchor="end">{frame.y0:.4g}</text>',
-        f'<text x="{MARGIN - 6}" y="{MARGIN + 4}" text-anchor="end">{frame.y1:.4g}</text>',
-        f'<text x="{WIDTH / 2}" y="25" text-anchor="middle" font-weight="bold">'
-        f"{escape(title)}</text>",
-    ]
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{WIDTH}" height="{HEIGHT}" '
-        f'viewBox="0 0 {WIDTH} {HEIGHT}" font-family="sans-serif" font-size="12">'
-        f"<title>{escape(title)}</title>" + "".join(axes + body) + "</svg>"
-    )
+def _svg(figure: Figure) -> str:
+    current_deadline().check()
+    buffer = io.StringIO()
+    figure.savefig(buffer, format="svg", metadata={"Date": None})
+    return buffer.getvalue()
+
+
+def _finish(figure: Figure, axes: Axes, title: str, x_label: str, y_label: str) -> None:
+    axes.set_title(title)
+    axes.set_xlabel(x_label)
+    axes.set_ylabel(y_label)
+    # outside the axes, below them: the layout engine makes room, so it never covers the
+    # curve; two columns only while their longest lines fit side by side in the width
+    _, labels = axes.get_legend_handles_labels()
+    half = (len(labels) + 1) // 2  # matplotlib fills the first column first
+    side_by_side = _longest_line(labels[:half]) + _longest_line(labels[half:])
+    columns = 2 if side_by_side <= LEGEND_LINE else 1
+    figure.legend(loc="outside lower center", ncols=columns, fontsize=9)
+
+
+def _longest_line(labels: list[str]) -> int:
+    return max((len(line) for label in labels for line in label.split("\n")), default=0)
+
+
+def _pair(name: str, first: str, second: str) -> str:
+    """``name = (first, second)``, on two lines when one would be too wide for the figure."""
+    text = f"{name} = ({first}, {second})"
+    return text if len(text) <= LEGEND_LINE // 2 else f"{name} = ({first},\n{second})"
+
+
+def _amount(approx: float, exact: str | None) -> str:
+    """A value for a label: its exact form too when short and not just the decimal."""
+    shown = f"{approx:.5g}"
+    if exact is None or exact == shown or len(exact) > EXACT_IN_LABEL:
+        return shown
+    return f"{exact} ≈ {shown}"
+
+
+def _title(text: str) -> str:
+    return "\n".join(textwrap.wrap(text, TITLE_WIDTH, max_lines=3, placeholder=" ..."))
 
 
 def utility_curve_svg(
@@ -66,65 +126,104 @@ def utility_curve_svg(
 ) -> str:
     """``U(w + x)`` over the outcomes, the chord between the extreme outcomes, EMV, CE, premium."""
     current_deadline().spend(20 * len(lottery))
-    outcomes = [to_float(o) for o in lottery.outcomes]
-    low, high = outcomes[0], outcomes[-1]
+    outcomes = np.array([to_float(o) for o in lottery.outcomes], dtype=float)
+    low, high = float(outcomes[0]), float(outcomes[-1])
     if high == low:
         low, high = low - 1, high + 1
     xs = np.linspace(low, high, SAMPLES)
+    shift = float(wealth)
     with np.errstate(all="ignore"):
-        ys = utility.numeric(xs + float(wealth))
-        at = utility.numeric(np.array(outcomes) + float(wealth))
+        ys = utility.numeric(xs + shift)
+        at = utility.numeric(outcomes + shift)
     keep = np.isfinite(ys)
-    xs, ys = xs[keep], ys[keep]
-    frame = _Frame(list(xs), [*ys, *at])
-    curve = " ".join(f"{frame.x(a):.2f},{frame.y(b):.2f}" for a, b in zip(xs, ys, strict=True))
-    emv, eu, ce = float(result.emv), result.expected_utility, result.certainty_equivalent
-    body = [f'<polyline points="{curve}" fill="none" stroke="#1f77b4" stroke-width="2"/>']
-    body.append(
-        f'<line x1="{frame.x(outcomes[0]):.2f}" y1="{frame.y(at[0]):.2f}" '
-        f'x2="{frame.x(outcomes[-1]):.2f}" y2="{frame.y(at[-1]):.2f}" stroke="#888" '
-        'stroke-dasharray="5,4"><title>chord</title></line>'
-    )
-    for x, u in zip(outcomes, at, strict=True):
-        body.append(f'<circle cx="{frame.x(x):.2f}" cy="{frame.y(u):.2f}" r="3" fill="#444"/>')
-    body.append(
-        f'<line x1="{frame.x(ce):.2f}" y1="{frame.y(eu):.2f}" x2="{frame.x(emv):.2f}" '
-        f'y2="{frame.y(eu):.2f}" stroke="#d62728" stroke-width="3">'
-        f"<title>risk premium {result.risk_premium:.6g}</title></line>"
-    )
-    for label, x, colour in (("EMV", emv, "#2ca02c"), ("CE", ce, "#d62728")):
-        body.append(
-            f'<line x1="{frame.x(x):.2f}" y1="{HEIGHT - MARGIN}" x2="{frame.x(x):.2f}" '
-            f'y2="{frame.y(eu):.2f}" stroke="{colour}" stroke-dasharray="3,3"/>'
+    emv, eu, ce = to_float(result.emv), result.expected_utility, result.certainty_equivalent
+    if len(outcomes) > MARKED_OUTCOMES:
+        marked, marked_label = [0, -1], "lowest and highest outcome"
+    else:
+        marked, marked_label = list(range(len(outcomes))), "outcomes (x, U(w + x))"
+    with _figure() as (figure, axes):
+        axes.plot(
+            xs[keep], ys[keep], color=BLUE, linewidth=2, label="U(w + x)", gid="utility-curve"
         )
-        body.append(
-            f'<text x="{frame.x(x):.2f}" y="{HEIGHT - MARGIN - 6}" fill="{colour}" '
-            f'text-anchor="middle">{label} {x:.5g}</text>'
+        axes.plot(
+            outcomes[marked],
+            at[marked],
+            "o",
+            color="#444444",
+            markersize=5,
+            label=marked_label,
+            gid="outcomes",
         )
-    body.append(
-        f'<circle cx="{frame.x(emv):.2f}" cy="{frame.y(eu):.2f}" r="4" fill="#2ca02c">'
-        f"<title>(EMV, EU)</title></circle>"
-    )
-    title = (
-        f"U(x) = {utility.formula}: EMV {emv:.5g}, CE {ce:.5g}, "
-        f"risk premium {result.risk_premium:.5g}"
-    )
-    return _document(title, body, frame, "money x", "utility U(w + x)")
+        axes.plot(outcomes[[0, -1]], at[[0, -1]], "--", color=GREY, label="chord", gid="chord")
+        premium = _amount(result.risk_premium, result.risk_premium_exact)
+        eu_text = _amount(eu, result.expected_utility_exact)
+        bottom = axes.get_ylim()[0]  # the marks drop to the axis as it is autoscaled to the curve
+        axes.plot([emv, emv], [bottom, eu], ":", color=GREEN, gid="emv-line")
+        axes.plot([ce, ce], [bottom, eu], ":", color=RED, gid="ce-line")
+        axes.plot(
+            [ce, emv],
+            [eu, eu],
+            color=RED,
+            linewidth=3,
+            solid_capstyle="butt",
+            label=f"risk premium EMV - CE = {premium}",
+            gid="risk-premium",
+        )
+        axes.plot(
+            [emv],
+            [eu],
+            "o",
+            color=GREEN,
+            markersize=7,
+            label=_pair("(EMV, EU)", _amount(emv, exact_text(result.emv)), eu_text),
+            gid="emv-eu-point",
+        )
+        axes.plot(
+            [ce],
+            [eu],
+            "D",
+            color=RED,
+            markersize=7,
+            label=f"CE = {_amount(ce, result.certainty_equivalent_exact)}, U(w + CE) = EU",
+            gid="ce-point",
+        )
+        axes.set_ylim(bottom=bottom)
+        attitude = result.attitude.replace("_", " ")
+        title = f"U(x) = {utility.formula}: {attitude}"
+        y_label = "utility U(w + x)" if shift == 0 else f"utility U(w + x), w = {shift:.6g}"
+        _finish(figure, axes, _title(title), "money x", y_label)
+        return _svg(figure)
 
 
 def risk_profile_svg(lottery: Lottery) -> str:
     """The cumulative risk profile ``P(X <= x)``, a step function."""
     current_deadline().spend(20 * len(lottery))
-    outcomes = [to_float(o) for o in lottery.outcomes]
-    span = (outcomes[-1] - outcomes[0]) or 1.0
-    frame = _Frame([outcomes[0] - 0.05 * span, outcomes[-1] + 0.05 * span], [0.0, 1.0])
-    points = [(frame.x0, 0.0)]
-    total = 0.0
-    for x, p in zip(outcomes, lottery.probabilities, strict=True):
-        points.append((x, total))
-        total += float(p)
-        points.append((x, total))
-    points.append((frame.x1, total))
-    steps = " ".join(f"{frame.x(a):.2f},{frame.y(b):.2f}" for a, b in points)
-    body = [f'<polyline points="{steps}" fill="none" stroke="#1f77b4" stroke-width="2"/>']
-    return _document("Cumulative risk profile P(X <= x)", body, frame, "money x", "probability")
+    outcomes = np.array([to_float(o) for o in lottery.outcomes], dtype=float)
+    cumulative = np.cumsum([float(p) for p in lottery.probabilities])
+    span = float(outcomes[-1] - outcomes[0]) or 1.0
+    xs = np.concatenate(([outcomes[0] - 0.05 * span], outcomes, [outcomes[-1] + 0.05 * span]))
+    heights = np.concatenate(([0.0], cumulative, [cumulative[-1]]))
+    with _figure() as (figure, axes):
+        axes.step(
+            xs,
+            heights,
+            where="post",
+            color=BLUE,
+            linewidth=2,
+            label="P(X <= x)",
+            gid="risk-profile",
+        )
+        if len(outcomes) <= MARKED_OUTCOMES:
+            axes.plot(
+                outcomes,
+                cumulative,
+                "o",
+                color=BLUE,
+                markersize=5,
+                label="P(X <= x) at each outcome",
+                gid="outcomes",
+            )
+        axes.set_xlim(xs[0], xs[-1])
+        axes.set_ylim(0, 1.05)
+        _finish(figure, axes, "Cumulative risk profile P(X <= x)", "money x", "probability")
+        return _svg(figure)

@@ -68,5 +68,18 @@ def workbench_asset(name: str) -> Response:
     media_type="text/html",
     errors=(),
 )
-def practice() -> Response:
+def practice_page() -> Response:
     return _page("practice")
+
+
+@bp.get("/lotteries")
+@operation(
+    summary="The lottery page: EMV, EU, CE and risk premium with the utility curve; "
+    "EU consistency of choices (Allais)",
+    tag="workbench",
+    response={"type": "string"},
+    media_type="text/html",
+    errors=(),
+)
+def lotteries_page() -> Response:
+    return _page("lotteries")
