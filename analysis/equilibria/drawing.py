@@ -33,6 +33,8 @@ from __future__ import annotations
 import io
 import math
 import threading
+import unicodedata
+import warnings
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -370,7 +372,10 @@ def _draw(plot: EnvelopePlot, marks: Sequence[Exact | float], clock: Deadline) -
 @contextmanager
 def _figure(width: float, height: float) -> Iterator[Figure]:
     """A figure of ``width`` x ``height`` inches with its SVG canvas, under :data:`STYLE`."""
-    with _DRAWING, matplotlib.rc_context(STYLE):
+    with _DRAWING, matplotlib.rc_context(STYLE), warnings.catch_warnings():
+        # text is written as text: the reader's fonts show a name DejaVu Sans lacks (CJK),
+        # so matplotlib's warning about measuring it with a stand-in glyph does not apply
+        warnings.filterwarnings("ignore", "Glyph .* missing from font", UserWarning)
         figure = Figure(figsize=(width, height))
         FigureCanvasSVG(figure)
         yield figure
@@ -458,4 +463,14 @@ def _number(value: Exact | float) -> str:
 
 
 def _label(name: str) -> str:
-    return name if len(name) <= _MAX_LABEL else name[: _MAX_LABEL - 1] + "…"
+    """A strategy name as drawn: control characters and lone surrogates (which no font
+    measures and XML cannot hold) replaced, cut to :data:`_MAX_LABEL` characters."""
+    shown = "".join(
+        " " if c in "\t\n\r" else "\N{REPLACEMENT CHARACTER}" if _unprintable(c) else c
+        for c in name
+    )
+    return shown if len(shown) <= _MAX_LABEL else shown[: _MAX_LABEL - 1] + "…"
+
+
+def _unprintable(character: str) -> bool:
+    return unicodedata.category(character) in ("Cc", "Cs")

@@ -213,6 +213,19 @@ def test_labels_are_text_as_written() -> None:
     assert "t = P(row player plays $5)" in [text.text for text in root.iter(f"{SVG}text")]
 
 
+def test_any_name_is_drawn_without_a_warning() -> None:
+    # names DejaVu Sans lacks are kept (the reader's fonts show them); control characters
+    # and a lone surrogate (valid in JSON, unusable in XML and by fonts) are replaced
+    game = bimatrix(
+        [[1, 0, 2], [0, 1, 0]],
+        [[0, 1, 0], [1, 0, 0]],
+        (("中文", "a\x00b"), ("\ud800", "x\ny", "R")),
+    )
+    root = ET.fromstring(matrix_plot_svg(game))
+    assert _legend(root)[:3] == ["\ufffd", "x y", "R"]
+    assert "t = P(row player plays 中文)" in [text.text for text in root.iter(f"{SVG}text")]
+
+
 def test_the_same_game_gives_the_same_bytes_in_another_process() -> None:
     svg = matrix_plot_svg(BATTLE, BATTLE_EQUILIBRIA)
     assert svg == matrix_plot_svg(BATTLE, BATTLE_EQUILIBRIA)
