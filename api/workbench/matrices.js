@@ -390,6 +390,9 @@ function showEquilibria(report) {
   const body = $("equilibria").tBodies[0];
   const rows = [];
   const labels = report.labels;
+  const headings = $("equilibria").tHead.rows[0].cells;
+  headings[2].textContent = report.players > 2 ? "player 1" : "row player";
+  headings[3].textContent = report.players > 2 ? `players 2 to ${report.players}` : "column player";
   if (Array.isArray(report.equilibria)) {
     report.equilibria.forEach((e, index) => {
       const row = exactList(e, "row");

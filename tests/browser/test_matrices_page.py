@@ -182,3 +182,25 @@ def test_the_link_reproduces_the_page(page: Page, base_url: str) -> None:
     assert fresh.get_by_test_id("row-label-0").input_value() == "Opera"
     assert sorted(_equilibria(fresh)) == sorted(_equilibria(page))
     fresh.close()
+
+
+def test_a_three_player_game_is_solved_from_the_json(page: Page, base_url: str) -> None:
+    # each player gets 1 when all three choose alike, else 0: the two unanimous profiles are
+    # the pure equilibria (in any other profile the odd one out gains 1 by joining the others)
+    page.goto(base_url + "/matrices")
+    unanimous = [
+        [[[1, 1, 1], [0, 0, 0]], [[0, 0, 0], [0, 0, 0]]],
+        [[[0, 0, 0], [0, 0, 0]], [[0, 0, 0], [1, 1, 1]]],
+    ]
+    page.get_by_test_id("matrix-input").fill(json.dumps({"payoffs": unanimous}))
+    assert page.get_by_test_id("grid-note").is_visible()
+    assert page.get_by_test_id("cell-0-0").is_disabled()
+    page.get_by_test_id("matrix-solve").click()
+    page.get_by_test_id("equilibrium").first.wait_for()
+    rows = page.get_by_test_id("equilibrium").all_inner_texts()
+    assert [row.split("\t") for row in rows] == [
+        ["1", "pure", "P1S1", "P2S1, P3S1", "1, 1, 1"],
+        ["2", "pure", "P1S2", "P2S2, P3S2", "1, 1, 1"],
+    ]
+    assert page.get_by_test_id("plot").is_hidden()
+    assert "two players only" in page.get_by_test_id("notes").inner_text()
