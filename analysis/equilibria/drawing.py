@@ -349,8 +349,8 @@ def _draw(plot: EnvelopePlot, marks: Sequence[Exact | float], clock: Deadline) -
             height = plot.height(t)
             axes.axvline(float(t), color=_EQUILIBRIUM_COLOUR, lw=1, ls="--")
             dot = _dot(axes, float(t), float(height), f"equilibrium-{index}")
-            _annotate(axes, float(t), None, f"t = {_number(t)}")
-            if len(distinct) <= _MAX_MARKS_LISTED:
+            if len(distinct) <= _MAX_MARKS_LISTED:  # more would overlap: the legend counts them
+                _annotate(axes, float(t), None, f"t = {_number(t)}")
                 handles.append(dot)
                 labels.append(f"{plot.mark_name} t = {_number(t)}, payoff {_number(height)}")
             elif index == 0:
