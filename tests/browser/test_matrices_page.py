@@ -139,6 +139,13 @@ def test_a_bad_cell_shows_the_error_at_the_cell_with_its_pointer(page: Page, bas
     # fixing the cell clears the error
     cell.fill("5, 0")
     assert cell.get_attribute("aria-invalid") is None and message.is_hidden()
+    # an empty strategy name is refused at that name
+    name = page.get_by_test_id("col-label-0")
+    name.fill("")
+    page.get_by_test_id("matrix-solve").click()
+    message.wait_for()
+    assert "(at /labels/1/0)" in message.inner_text()
+    assert name.get_attribute("aria-invalid") == "true"
 
 
 def test_every_control_is_labelled_and_reachable_by_keyboard(page: Page, base_url: str) -> None:
