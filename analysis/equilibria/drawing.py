@@ -1,10 +1,10 @@
-"""SVG pictures of small two-player games.
+"""SVG pictures of small two-player games, drawn with matplotlib.
 
 A 2x2 game that is not zero-sum is drawn as its **best-response diagram**: the row
 player's probability ``p`` of the first row across, the column player's ``q`` of
 the first column up; each player's best-response correspondence is a staircase
 (jumping where that player is indifferent) and the equilibria are exactly where
-the two staircases cross (marked).
+the two staircases cross (marked, with their exact coordinates).
 
 Any other 2xn or mx2 game is drawn as payoff lines and their **envelope**. The
 player with two strategies mixes with probability ``t`` on the first. Each pure
@@ -16,22 +16,59 @@ strategy of the opponent gives a line ``u(t) = u_1 t + u_2 (1 - t)``:
   mixes; the optimal mix is the peak (resp. the bottom) of that envelope;
 - otherwise: the opponent's own payoffs, whose *upper* envelope shows the
   opponent's best responses; equilibrium mixes are where the best response
-  changes, marked by vertical lines.
+  changes, marked by vertical lines and a dot on the envelope.
+
+Geometry (staircases, envelope corners, marks) is computed exactly here; matplotlib
+only draws it, through its object API (a :class:`~matplotlib.figure.Figure` with its
+own SVG canvas, never pyplot's global figures). Each picture is deterministic: ids
+come from a fixed salt and the date is left out, so the same game gives the same
+bytes; text is written as SVG text, so it stays small and searchable. The artists
+carry ids (``gid``) a reader can find: ``row-best-response``,
+``column-best-response``, ``equilibrium-<k>``, ``envelope``, ``strategy-<k>`` and
+``other-strategies``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import io
+import math
+import threading
+import unicodedata
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
 from fractions import Fraction
-from xml.sax.saxutils import escape
+from typing import Any, Final
+
+import matplotlib
+from matplotlib.artist import Artist
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_svg import FigureCanvasSVG
+from matplotlib.collections import LineCollection
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.typing import RcKeyType
 
 from games.errors import DomainError
 from games.limits import Deadline, current_deadline
 from games.matrices.model import NormalFormGame
-from games.numbers import Exact, exact_text, to_float
+from games.numbers import Exact, exact_text
 
-_WIDTH, _HEIGHT, _MARGIN = 520, 360, 50
-_COLOURS = (
+STYLE: Final[dict[RcKeyType, Any]] = {
+    "svg.fonttype": "none",  # text as <text>: small and searchable
+    "svg.hashsalt": "arbiter",  # clip-path and marker ids from a fixed salt: same bytes every time
+    "text.parse_math": False,  # a strategy named "$5" is text, never mathtext
+    "font.family": "sans-serif",
+    # the one font matplotlib ships, then the reader's sans-serif: each text names two fonts
+    "font.sans-serif": ["DejaVu Sans"],
+    "font.size": 10,
+    "axes.titlesize": 11,
+    "legend.fontsize": 9,
+}
+"""matplotlib settings every plot is drawn under."""
+
+_COLOURS: Final = (
     "#1f77b4",
     "#ff7f0e",
     "#2ca02c",
@@ -43,9 +80,21 @@ _COLOURS = (
     "#bcbd22",
     "#17becf",
 )
+_EQUILIBRIUM_COLOUR: Final = "#d62728"
+_MAX_LABEL: Final = 30
+"""Longest strategy name shown; longer names are cut with an ellipsis."""
+_MAX_NUMBER_TEXT: Final = 12
+"""Longest exact number shown; a longer one is shown as its 4-digit approximation."""
+_MAX_MARKS_LISTED: Final = 6
+"""Most equilibrium mixes named one by one in the legend of an envelope plot."""
+
+# rcParams are one dictionary per process: two plots drawn at once in two request
+# threads would restore each other's settings on leaving rc_context, so one at a time.
+_DRAWING = threading.Lock()
 
 
 Profile = tuple[Sequence[Exact | float], Sequence[Exact | float]]
+Segment = tuple[tuple[float, float], tuple[float, float]]
 
 
 def matrix_plot_svg(game: NormalFormGame, equilibria: Sequence[Profile] = ()) -> str:
@@ -55,6 +104,8 @@ def matrix_plot_svg(game: NormalFormGame, equilibria: Sequence[Profile] = ()) ->
     ------
     DomainError
         Unless the game has two players and one of them has exactly two strategies.
+    TimeLimitError
+        When the request's deadline passes.
     """
     if game.is_bimatrix and game.shape == (2, 2) and not game.is_zero_sum():
         return best_response_svg(game, equilibria)
@@ -64,62 +115,47 @@ def matrix_plot_svg(game: NormalFormGame, equilibria: Sequence[Profile] = ()) ->
 
 def best_response_svg(game: NormalFormGame, equilibria: Sequence[Profile] = ()) -> str:
     """Both best-response correspondences of a 2x2 game in the (p, q) square."""
+    clock = current_deadline()
     first, second = game.row_payoffs, game.col_payoffs
     # Row player's advantage of the first row, as a function of q: d(q) = a q + b (1 - q).
     row_steps = _staircase(Fraction(first[0, 0] - first[1, 0]), Fraction(first[0, 1] - first[1, 1]))
     col_steps = _staircase(
         Fraction(second[0, 0] - second[0, 1]), Fraction(second[1, 0] - second[1, 1])
     )
-    size = _HEIGHT - 2 * _MARGIN
-
-    def point(p: Fraction | float, q: Fraction | float) -> str:
-        return f"{_MARGIN + float(p) * size:.2f},{_HEIGHT - _MARGIN - float(q) * size:.2f}"
-
-    rows, cols = game.labels
-    title = "Best-response diagram"
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_HEIGHT + 140}" height="{_HEIGHT}" '
-        f'viewBox="0 0 {_HEIGHT + 140} {_HEIGHT}" font-family="sans-serif" font-size="12">',
-        f"<title>{title}</title>",
-        f'<text x="{_HEIGHT / 2}" y="20" text-anchor="middle">{title}</text>',
-        f'<polygon points="{point(0, 0)} {point(1, 0)} {point(1, 1)} {point(0, 1)}" '
-        'fill="none" stroke="black"/>',
-        f'<text x="{_HEIGHT / 2}" y="{_HEIGHT - 12}" text-anchor="middle">'
-        f"p = P({escape(rows[0])})</text>",
-        f'<text x="14" y="{_HEIGHT / 2}" transform="rotate(-90 14 {_HEIGHT / 2})" '
-        f'text-anchor="middle">q = P({escape(cols[0])})</text>',
+    rows, cols = (tuple(_label(name) for name in names) for names in game.labels)
+    # the row player's response p is drawn across, against the column player's q (up)
+    row_segments = [
+        ((float(r0), float(t0)), (float(r1), float(t1))) for (t0, r0), (t1, r1) in row_steps
     ]
-    for steps, colour, name, swap in (
-        (row_steps, _COLOURS[0], "row player's best response", True),
-        (col_steps, _COLOURS[1], "column player's best response", False),
-    ):
-        for (t0, r0), (t1, r1) in steps:
-            a = point(r0, t0) if swap else point(t0, r0)
-            b = point(r1, t1) if swap else point(t1, r1)
-            parts.append(
-                f'<polyline points="{a} {b}" fill="none" stroke="{colour}" stroke-width="3" '
-                f'stroke-opacity="0.8"><title>{name}</title></polyline>'
-            )
-    for label, colour, y in (
-        ("row player's best response", _COLOURS[0], 60),
-        ("column player's best response", _COLOURS[1], 80),
-    ):
-        parts.append(f'<text x="{_HEIGHT - 30}" y="{y}" fill="{colour}">{label}</text>')
-    for row, col in equilibria:
-        parts.append(
-            f'<circle cx="{point(row[0], col[0]).split(",")[0]}" '
-            f'cy="{point(row[0], col[0]).split(",")[1]}" r="5" fill="red">'
-            f"<title>equilibrium p = {_text(row[0])}, q = {_text(col[0])}</title></circle>"
-        )
-    parts.append("</svg>")
-    return "\n".join(parts)
-
-
-def _text(value: Exact | float) -> str:
-    """A probability as written in a title: exact (``2/3``), else its nearest double."""
-    if isinstance(value, float):
-        return repr(value)
-    return exact_text(value) or repr(float(to_float(value)))
+    col_segments = [
+        ((float(t0), float(r0)), (float(t1), float(r1))) for (t0, r0), (t1, r1) in col_steps
+    ]
+    clock.check()
+    with _figure(6.4, 4.4) as figure:
+        axes = figure.add_subplot()
+        handles: list[Artist] = [
+            _segments(axes, row_segments, _COLOURS[0], 6, 0.45, "row-best-response"),
+            _segments(axes, col_segments, _COLOURS[1], 2.5, 1.0, "column-best-response"),
+        ]
+        labels = ["row player's best response p(q)", "column player's best response q(p)"]
+        for index, (row, col) in enumerate(equilibria):
+            dot = _dot(axes, float(row[0]), float(col[0]), f"equilibrium-{index}")
+            _annotate(axes, float(row[0]), float(col[0]), f"({_number(row[0])}, {_number(col[0])})")
+            if index == 0:
+                handles.append(dot)
+                labels.append("Nash equilibrium (p, q)")
+        # ticks at the exact points that matter: where the other player is indifferent
+        # and where the equilibria are
+        axes.set_xticks(*_ticks([t for (t, _), _ in col_steps] + [row[0] for row, _ in equilibria]))
+        axes.set_yticks(*_ticks([t for (t, _), _ in row_steps] + [col[0] for _, col in equilibria]))
+        axes.set_xlim(-0.04, 1.04)
+        axes.set_ylim(-0.04, 1.04)
+        axes.set_aspect("equal")
+        axes.set_xlabel(f"p = P(row player plays {rows[0]})")
+        axes.set_ylabel(f"q = P(column player plays {cols[0]})")
+        axes.set_title("Best-response diagram")
+        _legend(axes, handles, labels)
+        return _svg(figure, clock)
 
 
 def _staircase(
@@ -175,13 +211,23 @@ def envelope_svg(game: NormalFormGame, marks: Sequence[Exact | float] = ()) -> s
     for k in range(game.shape[opponent]):
         first = payoffs[0, k] if mixer == 0 else payoffs[k, 0]
         second = payoffs[1, k] if mixer == 0 else payoffs[k, 1]
-        lines.append((game.labels[opponent][k], Fraction(first), Fraction(second)))
+        lines.append((_label(game.labels[opponent][k]), Fraction(first), Fraction(second)))
     lower = zero_sum and mixer == 0
-    envelope = _envelope(lines, lower, current_deadline())
-    mix_name = f"P({game.labels[mixer][0]})"
-    who = "row player's payoff" if shown == 0 else "column player's payoff"
-    title = f"{'Lower' if lower else 'Upper'} envelope of the {who} against {mix_name}"
-    return _draw(lines, envelope, [float(m) for m in marks], title, mix_name, who)
+    clock = current_deadline()
+    envelope = _envelope(lines, lower, clock)
+    players = ("row player", "column player")
+    mix = _label(game.labels[mixer][0])
+    who = f"{players[shown]}'s payoff"
+    plot = EnvelopePlot(
+        lines=lines,
+        envelope=envelope,
+        lower=lower,
+        title=f"{'Lower' if lower else 'Upper'} envelope of the {who} against P({mix})",
+        axis=f"t = P({players[mixer]} plays {mix})",
+        value_axis=who,
+        mark_name="optimal mix" if zero_sum else "equilibrium mix",
+    )
+    return _draw(plot, marks, clock)
 
 
 def _envelope(
@@ -230,61 +276,201 @@ def _hidden(left: Line, middle: Line, right: Line) -> bool:
     return (b1 - b3) * (s2 - s1) <= (b1 - b2) * (s3 - s1)
 
 
-def _draw(
-    lines: list[tuple[str, Fraction, Fraction]],
-    envelope: list[tuple[Fraction, Fraction]],
-    marks: list[float],
-    title: str,
-    axis: str,
-    value_axis: str,
-) -> str:
-    values = [float(v) for _, a, b in lines for v in (a, b)]
-    low, high = min(values), max(values)
-    if high == low:
-        high, low = high + 1, low - 1
+@dataclass(frozen=True, slots=True)
+class EnvelopePlot:
+    """What an envelope plot shows: the exact lines and corners, and its words."""
 
-    def px(t: float) -> float:
-        return _MARGIN + t * (_WIDTH - 2 * _MARGIN)
+    lines: list[tuple[str, Fraction, Fraction]]
+    envelope: list[tuple[Fraction, Fraction]]
+    lower: bool
+    title: str
+    axis: str
+    value_axis: str
+    mark_name: str
 
-    def py(u: float) -> float:
-        return _HEIGHT - _MARGIN - (u - low) / (high - low) * (_HEIGHT - 2 * _MARGIN)
+    def on_envelope(self) -> list[int]:
+        """Indices of the lines that form a piece of the envelope, left to right."""
+        by_line: dict[tuple[Fraction, Fraction], list[int]] = {}
+        for index, (_, at_one, at_zero) in enumerate(self.lines):
+            by_line.setdefault((at_one - at_zero, at_zero), []).append(index)
+        found: list[int] = []
+        for (t0, v0), (t1, v1) in zip(self.envelope, self.envelope[1:], strict=False):
+            slope = (v1 - v0) / (t1 - t0)
+            for index in by_line.get((slope, v0 - slope * t0), []):
+                if index not in found:
+                    found.append(index)
+        return found
 
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_WIDTH}" height="{_HEIGHT}" '
-        f'viewBox="0 0 {_WIDTH} {_HEIGHT}" font-family="sans-serif" font-size="12">',
-        f"<title>{escape(title)}</title>",
-        f'<text x="{_WIDTH / 2}" y="20" text-anchor="middle">{escape(title)}</text>',
-        f'<line x1="{px(0)}" y1="{py(low)}" x2="{px(1)}" y2="{py(low)}" stroke="black"/>',
-        f'<line x1="{px(0)}" y1="{py(low)}" x2="{px(0)}" y2="{py(high)}" stroke="black"/>',
-        f'<text x="{_WIDTH / 2}" y="{_HEIGHT - 12}" text-anchor="middle">{escape(axis)}</text>',
-        f'<text x="14" y="{_HEIGHT / 2}" transform="rotate(-90 14 {_HEIGHT / 2})" '
-        f'text-anchor="middle">{escape(value_axis)}</text>',
-        f'<text x="{px(0)}" y="{py(low) + 16}" text-anchor="middle">0</text>',
-        f'<text x="{px(1)}" y="{py(low) + 16}" text-anchor="middle">1</text>',
-        f'<text x="{px(0) - 6}" y="{py(low)}" text-anchor="end">{low:g}</text>',
-        f'<text x="{px(0) - 6}" y="{py(high)}" text-anchor="end">{high:g}</text>',
-    ]
-    for index, (label, at_one, at_zero) in enumerate(lines):
-        colour = _COLOURS[index % len(_COLOURS)]
-        parts.append(
-            f'<line x1="{px(0):.2f}" y1="{py(float(at_zero)):.2f}" x2="{px(1):.2f}" '
-            f'y2="{py(float(at_one)):.2f}" stroke="{colour}" stroke-width="1.5">'
-            f"<title>{escape(label)}</title></line>"
+    def height(self, t: Exact | float) -> Exact | float:
+        """The envelope at ``t`` (exact for an exact ``t``)."""
+        pick = min if self.lower else max
+        if isinstance(t, float):
+            return pick(float(u2) + float(u1 - u2) * t for _, u1, u2 in self.lines)
+        return pick(u2 + (u1 - u2) * t for _, u1, u2 in self.lines)
+
+
+def _draw(plot: EnvelopePlot, marks: Sequence[Exact | float], clock: Deadline) -> str:
+    lines = plot.lines
+    clock.spend(len(lines))
+    # every line gets a colour and a legend entry when there are few; otherwise only the
+    # lines of the envelope (the ones a player ever uses), the rest drawn in grey
+    coloured = list(range(len(lines))) if len(lines) <= len(_COLOURS) else plot.on_envelope()
+    coloured = coloured[: len(_COLOURS)]
+    grey = sorted(set(range(len(lines))) - set(coloured))
+    handles: list[Artist] = []
+    labels: list[str] = []
+    with _figure(7.2, 4.4) as figure:
+        axes = figure.add_subplot()
+        if grey:
+            # one path for all of them (NaN breaks it between lines): thousands of lines
+            # cost one SVG element, not one each
+            xs = [x for _ in grey for x in (0.0, 1.0, math.nan)]
+            ys = [y for k in grey for y in (float(lines[k][2]), float(lines[k][1]), math.nan)]
+            (others,) = axes.plot(xs, ys, color="#b0b0b0", lw=1)
+            others.set_gid("other-strategies")
+            handles.append(others)
+            labels.append(f"other strategies ({len(grey)})")
+        for colour, index in zip(_COLOURS, coloured, strict=False):
+            name, at_one, at_zero = lines[index]
+            (line,) = axes.plot([0, 1], [float(at_zero), float(at_one)], color=colour, lw=1.6)
+            line.set_gid(f"strategy-{index}")
+            handles.append(line)
+            labels.append(name)
+        ts = [float(t) for t, _ in plot.envelope]
+        (envelope,) = axes.plot(
+            ts, [float(v) for _, v in plot.envelope], color="black", lw=5, alpha=0.3
         )
-        parts.append(
-            f'<text x="{px(1) + 4:.2f}" y="{py(float(at_one)):.2f}" '
-            f'fill="{colour}">{escape(label)}</text>'
-        )
-    corners = " ".join(f"{px(float(t)):.2f},{py(float(u)):.2f}" for t, u in envelope)
-    parts.append(
-        f'<polyline points="{corners}" fill="none" stroke="black" stroke-width="3" '
-        'stroke-opacity="0.6"><title>envelope</title></polyline>'
+        envelope.set_gid("envelope")
+        envelope.set_solid_capstyle("round")
+        handles.append(envelope)
+        labels.append(f"{'lower' if plot.lower else 'upper'} envelope")
+        distinct = sorted(set(marks))
+        for index, t in enumerate(distinct):
+            height = plot.height(t)
+            axes.axvline(float(t), color=_EQUILIBRIUM_COLOUR, lw=1, ls="--")
+            dot = _dot(axes, float(t), float(height), f"equilibrium-{index}")
+            if len(distinct) <= _MAX_MARKS_LISTED:  # more would overlap: the legend counts them
+                _annotate(axes, float(t), None, f"t = {_number(t)}")
+                handles.append(dot)
+                labels.append(f"{plot.mark_name} t = {_number(t)}, payoff {_number(height)}")
+            elif index == 0:
+                handles.append(dot)
+                labels.append(f"{plot.mark_name}s ({len(distinct)})")
+        axes.set_xlim(-0.02, 1.02)
+        axes.set_xlabel(plot.axis)
+        axes.set_ylabel(plot.value_axis)
+        axes.set_title(plot.title)
+        axes.grid(True, color="#e6e6e6", lw=0.8)
+        axes.set_axisbelow(True)
+        _legend(axes, handles, labels)
+        return _svg(figure, clock)
+
+
+# -- drawing ---------------------------------------------------------------------------
+
+
+@contextmanager
+def _figure(width: float, height: float) -> Iterator[Figure]:
+    """A figure of ``width`` x ``height`` inches with its SVG canvas, under :data:`STYLE`."""
+    with _DRAWING, matplotlib.rc_context(STYLE), warnings.catch_warnings():
+        # text is written as text: the reader's fonts show a name DejaVu Sans lacks (CJK),
+        # so matplotlib's warning about measuring it with a stand-in glyph does not apply
+        warnings.filterwarnings("ignore", "Glyph .* missing from font", UserWarning)
+        figure = Figure(figsize=(width, height))
+        FigureCanvasSVG(figure)
+        yield figure
+
+
+def _svg(figure: Figure, clock: Deadline) -> str:
+    """The figure as an SVG document, without the XML prolog (it is embedded in JSON)."""
+    clock.check()
+    out = io.StringIO()
+    figure.savefig(out, format="svg", metadata={"Date": None}, bbox_inches="tight")
+    text = out.getvalue()
+    return text[text.index("<svg") :]
+
+
+def _segments(
+    axes: Axes, segments: list[Segment], colour: str, width: float, alpha: float, gid: str
+) -> LineCollection:
+    collection = LineCollection(
+        segments, colors=colour, linewidths=width, alpha=alpha, capstyle="round"
     )
-    for t in marks:
-        parts.append(
-            f'<line x1="{px(t):.2f}" y1="{py(low):.2f}" x2="{px(t):.2f}" '
-            f'y2="{py(high):.2f}" stroke="red" stroke-dasharray="4 3">'
-            f"<title>equilibrium at {t:.6g}</title></line>"
+    collection.set_gid(gid)
+    axes.add_collection(collection)
+    return collection
+
+
+def _dot(axes: Axes, x: float, y: float, gid: str) -> Line2D:
+    (dot,) = axes.plot(
+        [x], [y], "o", color=_EQUILIBRIUM_COLOUR, markersize=8, markeredgecolor="white", zorder=5
+    )
+    dot.set_gid(gid)
+    return dot
+
+
+def _annotate(axes: Axes, x: float, y: float | None, text: str) -> None:
+    """``text`` beside the point ``(x, y)`` (at the top when ``y`` is None), inside the axes."""
+    right = x > 0.5
+    if y is None:
+        axes.annotate(
+            text,
+            (x, 1),
+            xycoords=("data", "axes fraction"),
+            xytext=(-4 if right else 4, -4),
+            textcoords="offset points",
+            ha="right" if right else "left",
+            va="top",
+            color=_EQUILIBRIUM_COLOUR,
         )
-    parts.append("</svg>")
-    return "\n".join(parts)
+        return
+    high = y > 0.5
+    axes.annotate(
+        text,
+        (x, y),
+        xytext=(-8 if right else 8, -8 if high else 8),
+        textcoords="offset points",
+        ha="right" if right else "left",
+        va="top" if high else "bottom",
+        color=_EQUILIBRIUM_COLOUR,
+    )
+
+
+def _legend(axes: Axes, handles: list[Artist], labels: list[str]) -> None:
+    """The legend to the right of the axes (the saved picture's box includes it)."""
+    axes.legend(handles, labels, loc="upper left", bbox_to_anchor=(1.02, 1), borderaxespad=0)
+
+
+def _ticks(points: Sequence[Exact | float]) -> tuple[list[float], list[str]]:
+    """Tick positions and labels on [0, 1]: ``points`` exactly, then 0, 1/2 and 1 where
+    they do not crowd them."""
+    chosen: dict[float, str] = {}
+    for point in [*points, Fraction(0), Fraction(1, 2), Fraction(1)]:
+        at = float(point)
+        if 0 <= at <= 1 and all(abs(at - other) >= 0.06 for other in chosen):
+            chosen[at] = _number(point)
+    ordered = sorted(chosen)
+    return ordered, [chosen[at] for at in ordered]
+
+
+def _number(value: Exact | float) -> str:
+    """A number as shown on a picture: exact (``2/3``) when short, else 4 digits."""
+    if not isinstance(value, float):
+        text = exact_text(value)
+        if text is not None and len(text) <= _MAX_NUMBER_TEXT:
+            return text
+    return f"{float(value):.4g}"
+
+
+def _label(name: str) -> str:
+    """A strategy name as drawn: control characters and lone surrogates (which no font
+    measures and XML cannot hold) replaced, cut to :data:`_MAX_LABEL` characters."""
+    shown = "".join(
+        " " if c in "\t\n\r" else "\N{REPLACEMENT CHARACTER}" if _unprintable(c) else c
+        for c in name
+    )
+    return shown if len(shown) <= _MAX_LABEL else shown[: _MAX_LABEL - 1] + "…"
+
+
+def _unprintable(character: str) -> bool:
+    return unicodedata.category(character) in ("Cc", "Cs")

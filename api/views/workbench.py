@@ -44,6 +44,19 @@ def workbench() -> Response:
     return _page("trees")
 
 
+@bp.get("/matrices")
+@operation(
+    summary="The matrix-game page: enter a game in a grid or as JSON, see its equilibria "
+    "exactly, the dominance steps, the indifference equations and the best-response picture",
+    tag="workbench",
+    response={"type": "string"},
+    media_type="text/html",
+    errors=(),
+)
+def matrices_page() -> Response:
+    return _page("matrices")
+
+
 @bp.get("/workbench/<name>")
 @operation(
     summary="Static files of the workbench pages (ES modules and style sheets)",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 import time
 from fractions import Fraction
 from typing import Any
@@ -237,7 +238,11 @@ def test_envelope_of_two_thousand_lines_is_drawn_in_time() -> None:
     response, elapsed = _post(_client(), MATRICES, body)
     assert response.status_code == 200
     svg = response.get_json()["plot"]
-    assert svg.count("<line") >= 2000 and "envelope" in svg
+    # the lines off the envelope share one path (one move-to each), the others are named
+    grey = re.search(r'<g id="other-strategies">\s*<path d="([^"]*)"', svg)
+    coloured = len(re.findall(r'<g id="strategy-\d+">', svg))
+    assert grey is not None and grey.group(1).count("M") + coloured == 2000
+    assert ">upper envelope</text>" in svg
     assert elapsed < LIMIT + 1.0
 
 

@@ -50,13 +50,23 @@ def test_lecture_game_in_pairs_form(client: FlaskClient) -> None:
 
 
 def test_zero_sum_value_and_plot(client: FlaskClient) -> None:
-    body = {"A": [[2, -1], [-1, 1]], "zero_sum": True, "include": ["zero_sum", "plot"]}
+    body = {
+        "A": [[2, -1], [-1, 1]],
+        "zero_sum": True,
+        "include": ["zero_sum", "equilibria", "plot"],
+    }
     data = client.post(URL, json=body).get_json()
     assert data["zero_sum"]["value_exact"] == "1/5"
     assert data["zero_sum"]["row_strategy"] == [0.4, 0.6]
     assert data["zero_sum"]["row_strategy_exact"] == ["2/5", "3/5"]
-    assert data["plot"].startswith("<svg") and "Lower envelope" in data["plot"]
-    assert "equilibria" not in data
+    plot = data["plot"]
+    assert plot.startswith("<svg")
+    # matplotlib's SVG with text as text: the title, the legend, the optimal mix exactly
+    # (p = 2/5 and the value 1/5, as the zero_sum part says)
+    assert ">Lower envelope of the row player's payoff against P(R1)</text>" in plot
+    assert ">optimal mix t = 2/5, payoff 1/5</text>" in plot
+    assert ">C1</text>" in plot and ">C2</text>" in plot
+    assert "dominance" not in data
 
 
 def test_rock_paper_scissors_value(client: FlaskClient) -> None:
