@@ -14,20 +14,17 @@ Each mark a reader looks for is a group with a stable id (``ce-point``, ``emv-eu
 
 from __future__ import annotations
 
-import io
 import textwrap
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, Final
 
-import matplotlib as mpl
 import numpy as np
 from matplotlib.axes import Axes
-from matplotlib.backends.backend_svg import FigureCanvasSVG
 from matplotlib.figure import Figure
 from matplotlib.typing import RcKeyType
 
+from games.figures import svg_figure, svg_text
 from games.limits import current_deadline
 from games.numbers import Exact, exact_text, to_float
 from utility.evaluate import Evaluation
@@ -46,44 +43,20 @@ EXACT_IN_LABEL: Final = 24
 """Longest exact form shown in a label next to its decimal value."""
 LEGEND_LINE: Final = 80
 """Characters of legend text that fit across the figure (9 pt text, handles and padding)."""
-RC: Final[dict[RcKeyType, Any]] = {
-    "svg.hashsalt": "arbiter",
-    "svg.fonttype": "none",
-    "text.parse_math": False,
-    "text.usetex": False,
-    "font.family": "sans-serif",
-    # the font matplotlib measures the text with (it ships with it) first, then look-alikes
-    "font.sans-serif": ["DejaVu Sans", "Arial", "Helvetica"],
-    "font.size": 10,
+STYLE: Final[dict[RcKeyType, Any]] = {
     "axes.grid": True,
     "grid.color": "#e4e4e4",
     "axes.spines.top": False,
     "axes.spines.right": False,
 }
-"""The drawing's settings, applied in an ``rc_context`` around the whole drawing."""
+"""This module's settings on top of :data:`games.figures.BASE_STYLE`."""
 GREEN, RED, BLUE, GREY = "#2ca02c", "#d62728", "#1f77b4", "#888888"
-
-# rcParams are process-wide and read while saving: one drawing at a time keeps a
-# concurrent request from restoring the defaults halfway through another's picture
-_DRAWING = threading.Lock()
 
 
 @contextmanager
 def _figure() -> Iterator[tuple[Figure, Axes]]:
-    with _DRAWING, mpl.rc_context():
-        # the defaults, not whatever the process set, then ours: the same request, the same bytes
-        mpl.rcdefaults()
-        mpl.rcParams.update(RC)
-        figure = Figure(figsize=SIZE, layout="constrained")
-        FigureCanvasSVG(figure)
+    with svg_figure(*SIZE, style=STYLE, layout="constrained") as figure:
         yield figure, figure.add_subplot()
-
-
-def _svg(figure: Figure) -> str:
-    current_deadline().check()
-    buffer = io.StringIO()
-    figure.savefig(buffer, format="svg", metadata={"Date": None})
-    return buffer.getvalue()
 
 
 def _finish(figure: Figure, axes: Axes, title: str, x_label: str, y_label: str) -> None:
@@ -192,7 +165,7 @@ def utility_curve_svg(
         title = f"U(x) = {utility.formula}: {attitude}"
         y_label = "utility U(w + x)" if shift == 0 else f"utility U(w + x), w = {shift:.6g}"
         _finish(figure, axes, _title(title), "money x", y_label)
-        return _svg(figure)
+        return svg_text(figure)
 
 
 def risk_profile_svg(lottery: Lottery) -> str:
@@ -226,4 +199,4 @@ def risk_profile_svg(lottery: Lottery) -> str:
         axes.set_xlim(xs[0], xs[-1])
         axes.set_ylim(0, 1.05)
         _finish(figure, axes, "Cumulative risk profile P(X <= x)", "money x", "probability")
-        return _svg(figure)
+        return svg_text(figure)

@@ -30,43 +30,27 @@ carry ids (``gid``) a reader can find: ``row-best-response``,
 
 from __future__ import annotations
 
-import io
 import math
-import threading
 import unicodedata
-import warnings
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Final
 
-import matplotlib
 from matplotlib.artist import Artist
 from matplotlib.axes import Axes
-from matplotlib.backends.backend_svg import FigureCanvasSVG
 from matplotlib.collections import LineCollection
-from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.typing import RcKeyType
 
 from games.errors import DomainError
+from games.figures import svg_figure, svg_text
 from games.limits import Deadline, current_deadline
 from games.matrices.model import NormalFormGame
 from games.numbers import Exact, exact_text
 
-STYLE: Final[dict[RcKeyType, Any]] = {
-    "svg.fonttype": "none",  # text as <text>: small and searchable
-    "svg.hashsalt": "arbiter",  # clip-path and marker ids from a fixed salt: same bytes every time
-    "text.parse_math": False,  # a strategy named "$5" is text, never mathtext
-    "font.family": "sans-serif",
-    # the one font matplotlib ships, then the reader's sans-serif: each text names two fonts
-    "font.sans-serif": ["DejaVu Sans"],
-    "font.size": 10,
-    "axes.titlesize": 11,
-    "legend.fontsize": 9,
-}
-"""matplotlib settings every plot is drawn under."""
+STYLE: Final[dict[RcKeyType, Any]] = {"axes.titlesize": 11, "legend.fontsize": 9}
+"""This module's settings on top of :data:`games.figures.BASE_STYLE`."""
 
 _COLOURS: Final = (
     "#1f77b4",
@@ -87,10 +71,6 @@ _MAX_NUMBER_TEXT: Final = 12
 """Longest exact number shown; a longer one is shown as its 4-digit approximation."""
 _MAX_MARKS_LISTED: Final = 6
 """Most equilibrium mixes named one by one in the legend of an envelope plot."""
-
-# rcParams are one dictionary per process: two plots drawn at once in two request
-# threads would restore each other's settings on leaving rc_context, so one at a time.
-_DRAWING = threading.Lock()
 
 
 Profile = tuple[Sequence[Exact | float], Sequence[Exact | float]]
@@ -131,7 +111,7 @@ def best_response_svg(game: NormalFormGame, equilibria: Sequence[Profile] = ()) 
         ((float(t0), float(r0)), (float(t1), float(r1))) for (t0, r0), (t1, r1) in col_steps
     ]
     clock.check()
-    with _figure(6.4, 4.4) as figure:
+    with svg_figure(6.4, 4.4, STYLE) as figure:
         axes = figure.add_subplot()
         handles: list[Artist] = [
             _segments(axes, row_segments, _COLOURS[0], 6, 0.45, "row-best-response"),
@@ -155,7 +135,7 @@ def best_response_svg(game: NormalFormGame, equilibria: Sequence[Profile] = ()) 
         axes.set_ylabel(f"q = P(column player plays {cols[0]})")
         axes.set_title("Best-response diagram")
         _legend(axes, handles, labels)
-        return _svg(figure, clock)
+        return svg_text(figure, tight=True)
 
 
 def _staircase(
@@ -319,7 +299,7 @@ def _draw(plot: EnvelopePlot, marks: Sequence[Exact | float], clock: Deadline) -
     grey = sorted(set(range(len(lines))) - set(coloured))
     handles: list[Artist] = []
     labels: list[str] = []
-    with _figure(7.2, 4.4) as figure:
+    with svg_figure(7.2, 4.4, STYLE) as figure:
         axes = figure.add_subplot()
         if grey:
             # one path for all of them (NaN breaks it between lines): thousands of lines
@@ -363,31 +343,10 @@ def _draw(plot: EnvelopePlot, marks: Sequence[Exact | float], clock: Deadline) -
         axes.grid(True, color="#e6e6e6", lw=0.8)
         axes.set_axisbelow(True)
         _legend(axes, handles, labels)
-        return _svg(figure, clock)
+        return svg_text(figure, tight=True)
 
 
 # -- drawing ---------------------------------------------------------------------------
-
-
-@contextmanager
-def _figure(width: float, height: float) -> Iterator[Figure]:
-    """A figure of ``width`` x ``height`` inches with its SVG canvas, under :data:`STYLE`."""
-    with _DRAWING, matplotlib.rc_context(STYLE), warnings.catch_warnings():
-        # text is written as text: the reader's fonts show a name DejaVu Sans lacks (CJK),
-        # so matplotlib's warning about measuring it with a stand-in glyph does not apply
-        warnings.filterwarnings("ignore", "Glyph .* missing from font", UserWarning)
-        figure = Figure(figsize=(width, height))
-        FigureCanvasSVG(figure)
-        yield figure
-
-
-def _svg(figure: Figure, clock: Deadline) -> str:
-    """The figure as an SVG document, without the XML prolog (it is embedded in JSON)."""
-    clock.check()
-    out = io.StringIO()
-    figure.savefig(out, format="svg", metadata={"Date": None}, bbox_inches="tight")
-    text = out.getvalue()
-    return text[text.index("<svg") :]
 
 
 def _segments(

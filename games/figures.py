@@ -1,0 +1,81 @@
+"""The one way a plot is drawn: a matplotlib figure written as deterministic SVG.
+
+Plots (the best-response diagram, the utility curve) are drawn through matplotlib's
+object API, an explicit :class:`~matplotlib.figure.Figure` with its SVG canvas, never
+pyplot, whose global figure registry is not for servers. matplotlib's settings
+(``rcParams``) are one dictionary per process, read while drawing *and* saving, so
+every figure is drawn and saved under one lock that all plotters share: two request
+threads drawing at once would otherwise restore each other's settings halfway through.
+
+Inside the lock the settings start from matplotlib's defaults (not whatever the process
+set), then :data:`BASE_STYLE`, then the plot's own: the same request gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+import warnings
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, Final, Literal
+
+import matplotlib as mpl
+from matplotlib.backends.backend_svg import FigureCanvasSVG
+from matplotlib.figure import Figure
+from matplotlib.typing import RcKeyType
+
+from games.limits import current_deadline
+
+BASE_STYLE: Final[dict[RcKeyType, Any]] = {
+    "svg.fonttype": "none",  # text as <text>: small, searchable, escaped by matplotlib
+    "svg.hashsalt": "arbiter",  # clip-path and marker ids from a fixed salt: same bytes
+    "text.parse_math": False,  # a name like "$5" or a formula is text, never mathtext
+    "text.usetex": False,
+    "font.family": "sans-serif",
+    # the font matplotlib ships and measures with first, then the reader's look-alikes
+    "font.sans-serif": ["DejaVu Sans", "Arial", "Helvetica"],
+    "font.size": 10,
+}
+"""Settings every plot is drawn under."""
+
+_DRAWING = threading.Lock()
+
+
+@contextmanager
+def svg_figure(
+    width: float,
+    height: float,
+    style: Mapping[RcKeyType, Any] | None = None,
+    layout: Literal["constrained", "compressed", "tight"] | None = None,
+) -> Iterator[Figure]:
+    """A ``width`` x ``height`` inch figure with its SVG canvas, under the shared lock.
+
+    Draw on it and call :func:`svg_text` inside the ``with`` block (saving reads the
+    settings too).
+    """
+    with _DRAWING, mpl.rc_context(), warnings.catch_warnings():
+        mpl.rcdefaults()
+        mpl.rcParams.update(BASE_STYLE)
+        mpl.rcParams.update(style or {})
+        # text is written as text: the reader's fonts show a name DejaVu Sans lacks (CJK),
+        # so matplotlib's warning about measuring it with a stand-in glyph does not apply
+        warnings.filterwarnings("ignore", "Glyph .* missing from font", UserWarning)
+        figure = Figure(figsize=(width, height), layout=layout)
+        FigureCanvasSVG(figure)
+        yield figure
+
+
+def svg_text(figure: Figure, tight: bool = False) -> str:
+    """The figure as an SVG document without the XML prolog (it may be embedded in JSON).
+
+    ``tight`` trims the page to what is drawn (a second layout pass: legends placed
+    outside the axes are kept whole).
+    """
+    current_deadline().check()
+    out = io.StringIO()
+    figure.savefig(
+        out, format="svg", metadata={"Date": None}, bbox_inches="tight" if tight else None
+    )
+    text: str = out.getvalue()
+    return text[text.index("<svg") :]
