@@ -8,6 +8,12 @@ let drawing = null;
 let trace = [];
 let step = -1;
 let player = null;
+let rename = (text) => text; // node ids in a sentence -> the names the drawing shows
+
+// how sentences name nodes: the page draws letters (A, B, ...) or ids
+export function nameNodesWith(renamer) {
+  rename = renamer;
+}
 
 // the search's state at an event: alpha-beta's window, a chance node's unseen probability,
 // a max^n node's mover and best tuple so far
@@ -48,7 +54,7 @@ function showStep() {
     markCurrent(null);
     return;
   }
-  $("step-explanation").textContent = event.explanation;
+  $("step-explanation").textContent = rename(event.explanation);
   $("step-window").textContent = stateOf(event);
   markCurrent(event.node);
 }

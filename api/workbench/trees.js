@@ -21,7 +21,7 @@ import {
   treeText,
 } from "./tree-editor.js";
 import { SAMPLES } from "./tree-samples.js";
-import { startSteps, stopPlaying, wireSteps } from "./tree-steps.js";
+import { nameNodesWith, startSteps, stopPlaying, wireSteps } from "./tree-steps.js";
 
 const form = $("tree-form");
 const input = $("tree-input");
@@ -90,6 +90,27 @@ function searchOptions() {
   }
   return body;
 }
+
+// how the drawing names nodes (ids, letters or none) and whether it has a legend; a
+// sentence of the page names a node as the drawing does
+const nodeLabels = $("node-labels");
+const legend = $("legend");
+const NODE_ID = /\broot(?:\.\d+)*/g;
+
+function drawingOptions() {
+  return { node_labels: nodeLabels.value, legend: legend.checked };
+}
+
+function named(text) {
+  if (nodeLabels.value !== "letters") return text;
+  const names = new Map();
+  for (const node of drawing.querySelectorAll("[data-node-id]")) {
+    const name = node.querySelector(":scope > text.node-id")?.textContent;
+    if (name) names.set(node.dataset.nodeId, name);
+  }
+  return text.replace(NODE_ID, (id) => names.get(id) ?? id);
+}
+nameNodesWith(named);
 
 // -- errors beside the input they concern ----------------------------------------------
 
@@ -174,14 +195,15 @@ async function solveAndDraw() {
   stopPlaying();
   try {
     const solved = await solveWithTrace(body);
-    const svg = await view.render({ ...body, format: "svg", algorithm: algorithm.value });
+    const picture = { ...body, ...drawingOptions(), format: "svg", algorithm: algorithm.value };
+    const svg = await view.render(picture);
+    draw(svg);
     $("result-value").textContent = show(solved.value, solved.value_exact);
-    $("best-move").textContent = solved.best_move ? `by moving to ${solved.best_move}` : "";
+    $("best-move").textContent = solved.best_move ? named(`by moving to ${solved.best_move}`) : "";
     const pruned = solved.pruned_leaves || [];
     $("pruned-line").textContent = pruned.length
-      ? `Leaves never evaluated (${pruned.length}): ${pruned.join(", ")}`
+      ? named(`Leaves never evaluated (${pruned.length}): ${pruned.join(", ")}`)
       : "";
-    draw(svg);
     answer.hidden = false;
     exports.hidden = false;
     startSteps(solved.trace, cutRule(body));
@@ -243,7 +265,8 @@ async function showGraphTest() {
 async function exportAs(kind, name, type) {
   try {
     const body = { tree: await readTree(), ...searchOptions() };
-    const picture = { ...body, ...view.exportOptions(), format: kind, algorithm: algorithm.value };
+    const shown = { ...view.exportOptions(), ...drawingOptions() };
+    const picture = { ...body, ...shown, format: kind, algorithm: algorithm.value };
     download(name, await render(picture), type);
   } catch (problem) {
     fail(problem);
@@ -420,6 +443,8 @@ function remember() {
     bounds: [lowBound.value, highBound.value],
     tie_break: tieBreak.value,
     max_sum: maxSum.value,
+    node_labels: nodeLabels.value,
+    legend: legend.checked,
   });
 }
 
@@ -434,6 +459,8 @@ function restoreFromUrl() {
   [lowBound.value, highBound.value] = state.bounds ?? ["", ""];
   tieBreak.value = state.tie_break ?? "leftmost";
   maxSum.value = state.max_sum ?? "";
+  nodeLabels.value = state.node_labels ?? "ids";
+  legend.checked = state.legend ?? true;
   return true;
 }
 
@@ -452,6 +479,10 @@ form.addEventListener("submit", (event) => {
   solve();
 });
 algorithm.addEventListener("change", optionsApply);
+// a drawing option redraws a solved tree at once
+for (const control of [nodeLabels, legend]) {
+  control.addEventListener("change", () => answer.hidden || solve());
+}
 $("load-sample").addEventListener("click", loadSample);
 $("export-svg").addEventListener("click", () => exportAs("svg", "tree.svg", "image/svg+xml"));
 $("export-tikz").addEventListener("click", () => exportAs("tikz", "tree.tex", "application/x-tex"));

@@ -318,3 +318,43 @@ def test_every_control_of_the_page_has_a_label(page: Page, base_url: str) -> Non
     )
     assert unlabelled == []
     assert page.locator("input, select, textarea").count() >= 14
+
+
+def test_letters_name_the_nodes_in_the_drawing_and_in_every_sentence(
+    page: Page, base_url: str
+) -> None:
+    """AIMA figure 5.2 names its nodes A (root), B, C, D (the MIN nodes), then the leaves
+    breadth-first: C's leaves are H, I, J, and alpha-beta cuts I and J."""
+    page.goto(base_url + "/")
+    assert solve(page, "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]") == "3"
+    page.get_by_test_id("node-labels").select_option("letters")
+    page.locator('#drawing [data-node-id="root.1"] > text.node-id').wait_for()
+    settled(page)
+    names = {
+        node: page.locator(f'#drawing [data-node-id="{node}"] > text.node-id').text_content()
+        for node in ("root", "root.0", "root.1", "root.2", "root.1.1", "root.1.2")
+    }
+    assert names == {
+        "root": "A",
+        "root.0": "B",
+        "root.1": "C",
+        "root.2": "D",
+        "root.1.1": "I",
+        "root.1.2": "J",
+    }
+    assert page.locator("#best-move").inner_text() == "by moving to B"
+    assert page.locator("#pruned-line").inner_text() == "Leaves never evaluated (2): I, J"
+    seen = step_until(page, "pruned")
+    assert seen[-1] == "MIN at C: v = 2 <= alpha = 3, so C's remaining children are pruned (I, J)."
+    # the legend goes when unticked, and the link keeps both choices
+    assert page.locator("#drawing g.legend").count() == 1
+    page.get_by_test_id("legend").uncheck()
+    page.locator("#drawing g.legend").wait_for(state="detached")
+    settled(page)
+    fresh = page.context.new_page()
+    fresh.goto(page.url)
+    settled(fresh)
+    assert fresh.get_by_test_id("node-labels").input_value() == "letters"
+    assert fresh.locator("#drawing g.legend").count() == 0
+    assert fresh.locator("#best-move").inner_text() == "by moving to B"
+    fresh.close()
