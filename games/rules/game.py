@@ -1,0 +1,122 @@
+"""A game defined by its rules, in the formulation every AI course teaches (AIMA ch. 5).
+
+A :class:`Game` says who moves (``to_move``), what they may do (``actions``), what follows
+(``result``), when it ends (``is_terminal``) and what the end is worth (``utility``); a game
+with dice also says which outcomes a chance state has (``chance_outcomes``). Rules only: the
+search lives in ``analysis.search``, which reads a game through this protocol alone.
+
+States are immutable and hashable (ints or tuples), so a search keys its transposition
+table by ``key(state)`` and never copies a board. Moves are whatever the game finds fast
+(an int, a tuple); ``move_text`` and ``parse_move`` convert them to and from the game's
+documented notation. Positions are written and read in the notation the catalogue documents
+(``position_text`` and ``parse_position``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Final, Generic, Protocol, TypeVar
+
+CHANCE: Final = -1
+"""``to_move`` of a state where chance (a die) moves next."""
+
+S = TypeVar("S", bound=Hashable)
+M = TypeVar("M", bound=Hashable)
+
+Evaluation = Callable[[Any, int], Fraction]
+"""A static evaluation: ``(state, player) -> value`` from ``player``'s point of view, strictly
+between the game's loss and win utilities for a non-terminal state (so a search never mistakes
+an estimate for a proven result), and equal to ``utility`` on a terminal state."""
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    """One documented parameter of a game (``rows``, ``k``, ``misere``)."""
+
+    name: str
+    kind: type  # int or bool
+    default: int | bool
+    low: int | None = None
+    high: int | None = None
+    description: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class EvaluationInfo:
+    """A named static evaluation function and what it computes (documented for users)."""
+
+    name: str
+    description: str
+    function: Evaluation
+
+
+class Game(Protocol[S, M]):
+    """The rules of a finite game of perfect information (with or without chance)."""
+
+    name: str
+    """The catalogue name (``tic_tac_toe``)."""
+    players: int
+    """Number of players (2 for every game of the catalogue)."""
+    has_chance: bool
+    """Whether some states are chance states (``to_move(state) == CHANCE``)."""
+    win: Fraction
+    """The utility of a win (1 for the two-player games; Pig's value is a win probability)."""
+    evaluations: Mapping[str, EvaluationInfo]
+    """Named static evaluations; the first is the default."""
+
+    def initial_state(self) -> S: ...
+
+    def to_move(self, state: S) -> int:
+        """The player to move (0 moves first), or :data:`CHANCE`."""
+        ...
+
+    def actions(self, state: S) -> Sequence[M]:
+        """The legal moves in a fixed, documented order (empty at a terminal state)."""
+        ...
+
+    def result(self, state: S, move: M) -> S: ...
+
+    def chance_outcomes(self, state: S) -> Sequence[tuple[M, Fraction]]:
+        """At a chance state: each outcome (a move for ``result``) with its probability."""
+        ...
+
+    def is_terminal(self, state: S) -> bool: ...
+
+    def utility(self, state: S, player: int) -> Fraction:
+        """A terminal state's worth to ``player`` (+1 win, 0 draw, -1 loss for two players)."""
+        ...
+
+    def key(self, state: S) -> Hashable:
+        """The transposition-table key (the state itself, or a canonical form)."""
+        ...
+
+    def is_noisy(self, state: S, move: M) -> bool:
+        """Whether ``move`` makes the position unquiet (a capture): quiescence searches it."""
+        ...
+
+    def move_text(self, state: S, move: M) -> str: ...
+
+    def parse_move(self, state: S, text: str) -> M:
+        """:raises InvalidInputError: not a legal move here (``parameter="move"``)."""
+        ...
+
+    def position_text(self, state: S) -> str: ...
+
+    def parse_position(self, text: str) -> S:
+        """:raises InvalidInputError: not a position of this game (``parameter="position"``)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class GameSpec(Generic[S, M]):
+    """A catalogue entry: how to build the game from its parameters, and its documentation."""
+
+    name: str
+    title: str
+    description: str
+    parameters: tuple[Parameter, ...]
+    notation: str
+    """How a position is written, with an example."""
+    build: Callable[..., Game[S, M]]
