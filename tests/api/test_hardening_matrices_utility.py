@@ -228,14 +228,17 @@ def test_game_of_equal_payoffs_stops_at_the_deadline() -> None:
 
 
 def test_envelope_of_two_thousand_lines_is_drawn_in_time() -> None:
-    # all pairwise crossings (4 million) were break points, each evaluated on every line
+    # all pairwise crossings (4 million) were break points, each evaluated on every line;
+    # the envelope now takes well under a second, but matplotlib's drawing of 2,000 lines
+    # takes about 0.4 s by itself, so the limit leaves room for a loaded machine
+    limit = 2.0
     rng = random.Random(8)
     body = {
         "A": _random_matrix(rng, 2, 2000, -(10**6), 10**6),
         "B": _random_matrix(rng, 2, 2000, -(10**6), 10**6),
         "include": ["plot"],
     }
-    response, elapsed = _post(_client(), MATRICES, body)
+    response, elapsed = _post(_client(limit), MATRICES, body)
     assert response.status_code == 200
     svg = response.get_json()["plot"]
     # the lines off the envelope share one path (one move-to each), the others are named
@@ -243,7 +246,7 @@ def test_envelope_of_two_thousand_lines_is_drawn_in_time() -> None:
     coloured = len(re.findall(r'<g id="strategy-\d+">', svg))
     assert grey is not None and grey.group(1).count("M") + coloured == 2000
     assert ">upper envelope</text>" in svg
-    assert elapsed < LIMIT + 1.0
+    assert elapsed < limit + 1.0
 
 
 # -- lotteries -----------------------------------------------------------------------
