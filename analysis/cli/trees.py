@@ -27,13 +27,15 @@ from analysis.cli.error_handler import EXIT_OK, option_name, reading, source_nam
 from analysis.cli.options import ArgumentParser, command_parser, exact_option
 from analysis.trees.drawing import (
     NODE_LABELS,
-    RENDERERS,
     DrawingOptions,
     check_drawable,
     solution_drawing,
     unsolved_tree,
 )
 from analysis.trees.json_output import solution_json
+from analysis.trees.renderers import (
+    RENDERERS,
+)
 from analysis.trees.solve import TreeSolution, solve_tree
 from games.errors import InvalidInputError
 from games.limits import active_limits

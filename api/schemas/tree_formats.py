@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, validate
 
-from analysis.trees.drawing import MAX_DOT_NODES, NODE_LABELS
+from analysis.trees.drawing import (
+    MAX_DOT_NODES,
+    NODE_LABELS,
+)
 from api.schemas.fields import StrictBoolean, StrictInteger, exact_companion
 from api.schemas.trees import (
     MAX_DEPTH_CUTOFF,

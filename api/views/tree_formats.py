@@ -7,16 +7,20 @@ from typing import Any
 from flask import Blueprint, Response
 
 from analysis.trees.cs188_agents import graph_search
+from analysis.trees.dot_drawing import (
+    render_dot,
+)
 from analysis.trees.drawing import (
-    RENDERERS,
     DrawingOptions,
     check_drawable,
-    render_dot,
     solution_drawing,
     unsolved_tree,
 )
 from analysis.trees.json_output import graph_test_json
 from analysis.trees.max_n import movers
+from analysis.trees.renderers import (
+    RENDERERS,
+)
 from api.body import load
 from api.gc_pause import gc_paused
 from api.openapi.view_docs import operation

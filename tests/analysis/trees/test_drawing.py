@@ -7,21 +7,28 @@ from fractions import Fraction
 
 import pytest
 
+from analysis.trees.dot_drawing import (
+    render_dot,
+)
 from analysis.trees.drawing import (
     MAX_SVG_NODES,
     MAX_TIKZ_NODES,
     DrawingOptions,
     check_drawable,
     layout,
-    render_dot,
-    render_svg,
-    render_tikz,
     solution_drawing,
     solved_tree,
     unsolved_tree,
     value_label,
 )
+from analysis.trees.renderers import RENDERERS
 from analysis.trees.solve import solve_tree
+from analysis.trees.svg_drawing import (
+    render_svg,
+)
+from analysis.trees.tikz_drawing import (
+    render_tikz,
+)
 from games.errors import LimitExceededError
 from games.trees.parser import parse_tree
 
@@ -229,3 +236,16 @@ def test_tikz_shapes_chance_and_player_nodes() -> None:
 def test_tikz_is_refused_past_its_size_limit() -> None:
     with pytest.raises(LimitExceededError):
         check_drawable(parse_tree(list(range(MAX_TIKZ_NODES))), "tikz")
+
+
+def test_every_format_draws_aima_5_2_with_its_values_and_ids() -> None:
+    """Each writer the API and ``arbiter render`` offer draws the whole tree: the leaf
+    values, the MIN values 3 and 2 (root.1 and root.2 are worth 2) and every node's id."""
+    solved = solution_drawing(solve_tree(parse_tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]])))
+    assert set(RENDERERS) == {"svg", "dot", "tikz"}
+    for fmt, render in RENDERERS.items():
+        text = render(solved, DrawingOptions())
+        for value in ("3", "12", "8", "2", "4", "6", "14", "5"):
+            assert value in text, (fmt, value)
+        for node_id in ("root.0", "root.1.2", "root.2.0"):
+            assert node_id in text, (fmt, node_id)

@@ -12,20 +12,26 @@ from collections.abc import Iterator
 
 import pytest
 
+from analysis.trees.dot_drawing import (
+    render_dot,
+)
 from analysis.trees.drawing import (
     MAX_SVG_NODES,
     DrawingOptions,
     check_drawable,
     drawn_tree,
     letter_name,
-    render_dot,
-    render_svg,
-    render_tikz,
     solution_drawing,
     tied_children,
     unsolved_tree,
 )
 from analysis.trees.solve import solve_tree
+from analysis.trees.svg_drawing import (
+    render_svg,
+)
+from analysis.trees.tikz_drawing import (
+    render_tikz,
+)
 from games.errors import InvalidInputError, LimitExceededError
 from games.trees.parser import parse_tree
 
