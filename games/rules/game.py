@@ -27,8 +27,8 @@ M = TypeVar("M", bound=Hashable)
 
 Evaluation = Callable[[Any, int], Fraction]
 """A static evaluation: ``(state, player) -> value`` from ``player``'s point of view, strictly
-between the game's loss and win utilities for a non-terminal state (so a search never mistakes
-an estimate for a proven result), and equal to ``utility`` on a terminal state."""
+between the game's ``loss`` and ``win`` utilities for a non-terminal state (so a search never
+mistakes an estimate for a proven result), and equal to ``utility`` on a terminal state."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,11 +36,17 @@ class Parameter:
     """One documented parameter of a game (``rows``, ``k``, ``misere``)."""
 
     name: str
-    kind: type  # int or bool
-    default: int | bool
+    kind: type  # int, bool, or list (a list of ints, such as Nim's piles)
+    default: int | bool | tuple[int, ...]
     low: int | None = None
+    """Least value (for a list: of each entry)."""
     high: int | None = None
+    """Greatest value (for a list: of each entry)."""
     description: str = ""
+    min_length: int | None = None
+    """For a list: fewest entries."""
+    max_length: int | None = None
+    """For a list: most entries."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +69,8 @@ class Game(Protocol[S, M]):
     """Whether some states are chance states (``to_move(state) == CHANCE``)."""
     win: Fraction
     """The utility of a win (1 for the two-player games; Pig's value is a win probability)."""
+    loss: Fraction
+    """The utility of a loss: ``-win`` for the +1/0/-1 games, 0 for Pig (a win probability)."""
     evaluations: Mapping[str, EvaluationInfo]
     """Named static evaluations; the first is the default."""
 
@@ -85,7 +93,7 @@ class Game(Protocol[S, M]):
     def is_terminal(self, state: S) -> bool: ...
 
     def utility(self, state: S, player: int) -> Fraction:
-        """A terminal state's worth to ``player`` (+1 win, 0 draw, -1 loss for two players)."""
+        """A terminal state's worth to ``player`` (+1 win, 0 draw, -1 loss; Pig: 1 win, 0 loss)."""
         ...
 
     def key(self, state: S) -> Hashable:

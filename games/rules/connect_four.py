@@ -1,0 +1,216 @@
+"""Connect four (k in a row on a vertical board of columns x rows) on Tromp's bitboards.
+
+Bit ``column * (rows + 1) + row`` (row 0 at the bottom) stands for a cell; the extra bit on top
+of each column stays empty, so shifting a board by 1 (up), ``rows + 1`` (across), ``rows + 2``
+and ``rows`` (the diagonals) never wraps a line from one column into the next. A state is
+``(mine, mask, moves)``: the stones of the player to move, all stones, and the columns played so
+far (the position's notation); the table key is Tromp's ``mine + mask``, unique per board, so
+transpositions meet. Playing in a column is ``mask | (mask + bottom)``; a win test is a few
+shifts and ands. A move is a column index from 0, written from 1; legal moves come centre
+first (for 7 columns: 4, 3, 5, 2, 6, 1, 7, the left one first on a tie), which alpha-beta
+likes best.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from fractions import Fraction
+
+from games.errors import InvalidInputError
+from games.rules.game import EvaluationInfo, GameSpec, Parameter
+from games.rules.tic_tac_toe import weighted_line_score
+
+Position = tuple[int, int, str]
+"""``(mine, mask, moves)``: the mover's stones, all stones, the columns played (from 1)."""
+
+
+class ConnectFour:
+    """Drop stones into columns; k in a row across, up or diagonally wins; player 0 starts."""
+
+    name = "connect_four"
+    players = 2
+    has_chance = False
+    win = Fraction(1)
+    loss = Fraction(-1)
+
+    def __init__(self, columns: int = 7, rows: int = 6, k: int = 4) -> None:
+        if k > max(rows, columns):
+            raise InvalidInputError(
+                f"k = {k} is longer than the {columns} x {rows} board allows", parameter="params.k"
+            )
+        self.columns = columns
+        self.rows = rows
+        self.k = k
+        height = rows + 1
+        self.cells = columns * rows
+        self.bottom = tuple(1 << c * height for c in range(columns))
+        self.top = tuple(1 << (c * height + rows - 1) for c in range(columns))
+        self.full = sum(((1 << rows) - 1) << c * height for c in range(columns))
+        self.shifts = (1, height, height + 1, height - 1)
+        self.order = tuple(sorted(range(columns), key=lambda c: (abs(2 * c - columns + 1), c)))
+        self.windows = self._windows()
+        self._weight_bound = len(self.windows) * 3 ** max(k - 2, 0)
+        self.evaluations: Mapping[str, EvaluationInfo] = {
+            "windows": EvaluationInfo(
+                "windows",
+                "Open windows: each line of k cells holding n >= 1 of the player's stones and none "
+                "of the opponent's counts 3^(n-1), minus the same for the opponent, divided by "
+                "(windows x 3^(k-2) + 1).",
+                self.weighted_windows,
+            ),
+            "threats": EvaluationInfo(
+                "threats",
+                "Threats: empty cells that would complete k in a row for the player, minus those "
+                "for the opponent, divided by (cells + 1).",
+                self.threats,
+            ),
+        }
+
+    def _windows(self) -> tuple[int, ...]:
+        height = self.rows + 1
+        found = []
+        for c in range(self.columns):
+            for r in range(self.rows):
+                for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                    end_c, end_r = c + dc * (self.k - 1), r + dr * (self.k - 1)
+                    if 0 <= end_c < self.columns and 0 <= end_r < self.rows:
+                        found.append(
+                            sum(1 << ((c + dc * i) * height + r + dr * i) for i in range(self.k))
+                        )
+        return tuple(found)
+
+    def _complete(self, stones: int) -> bool:
+        steps = self.k - 1
+        for shift in self.shifts:
+            run = stones
+            for _ in range(steps):
+                run &= run >> shift
+            if run:
+                return True
+        return False
+
+    def initial_state(self) -> Position:
+        return (0, 0, "")
+
+    def to_move(self, state: Position) -> int:
+        return state[1].bit_count() & 1
+
+    def actions(self, state: Position) -> list[int]:
+        mine, mask, _ = state
+        if mask == self.full or self._complete(mine ^ mask):
+            return []
+        return [c for c in self.order if not mask & self.top[c]]
+
+    def result(self, state: Position, move: int) -> Position:
+        mine, mask, moves = state
+        return (mine ^ mask, mask | (mask + self.bottom[move]), moves + str(move + 1))
+
+    def chance_outcomes(self, state: Position) -> list[tuple[int, Fraction]]:
+        return []
+
+    def is_terminal(self, state: Position) -> bool:
+        mine, mask, _ = state
+        return mask == self.full or self._complete(mine ^ mask)
+
+    def utility(self, state: Position, player: int) -> Fraction:
+        mine, mask, _ = state
+        if not self._complete(mine ^ mask):
+            return Fraction(0)
+        # The player who just moved made the line: the player to move has lost.
+        return self.loss if mask.bit_count() & 1 == player else self.win
+
+    def key(self, state: Position) -> Hashable:
+        return state[0] + state[1]
+
+    def is_noisy(self, state: Position, move: int) -> bool:
+        return False
+
+    def _sides(self, state: Position, player: int) -> tuple[int, int]:
+        mine, mask, _ = state
+        if mask.bit_count() & 1 == player:
+            return mine, mine ^ mask
+        return mine ^ mask, mine
+
+    def weighted_windows(self, state: Position, player: int) -> Fraction:
+        """Open windows weighted 1, 3, 9, ... by stones in them, scaled into (-1, 1)."""
+        if self.is_terminal(state):
+            return self.utility(state, player)
+        own, other = self._sides(state, player)
+        return Fraction(weighted_line_score(own, other, self.windows), self._weight_bound + 1)
+
+    def threats(self, state: Position, player: int) -> Fraction:
+        """Empty cells completing a line for the player minus the opponent's, scaled."""
+        if self.is_terminal(state):
+            return self.utility(state, player)
+        own, other = self._sides(state, player)
+        mask = state[1]
+        own_threats = other_threats = 0
+        for window in self.windows:
+            empty = window & ~mask
+            if empty and not empty & (empty - 1):  # exactly one empty cell
+                if not other & window:
+                    own_threats |= empty
+                elif not own & window:
+                    other_threats |= empty
+        return Fraction(own_threats.bit_count() - other_threats.bit_count(), self.cells + 1)
+
+    def move_text(self, state: Position, move: int) -> str:
+        return str(move + 1)
+
+    def parse_move(self, state: Position, text: str) -> int:
+        stripped = text.strip()
+        if stripped.isdigit() and int(stripped) - 1 in self.actions(state):
+            return int(stripped) - 1
+        legal = ", ".join(str(c + 1) for c in sorted(self.actions(state))) or "none"
+        raise InvalidInputError(
+            f"{text!r} is not a legal move in {self.position_text(state)!r} "
+            f"(a move is a column from 1; legal: {legal})",
+            parameter="move",
+        )
+
+    def position_text(self, state: Position) -> str:
+        return state[2]
+
+    def parse_position(self, text: str) -> Position:
+        state = self.initial_state()
+        for index, symbol in enumerate(text):
+            if not symbol.isdigit() or not 1 <= int(symbol) <= self.columns:
+                raise InvalidInputError(
+                    f"{text!r}: move {index + 1} ({symbol!r}) is not a column 1 to {self.columns}",
+                    parameter="position",
+                )
+            if self.is_terminal(state):
+                raise InvalidInputError(
+                    f"{text!r}: the game is over after {index} moves, yet the moves go on",
+                    parameter="position",
+                )
+            column = int(symbol) - 1
+            if state[1] & self.top[column]:
+                raise InvalidInputError(
+                    f"{text!r}: move {index + 1} plays column {symbol}, which is full",
+                    parameter="position",
+                )
+            state = self.result(state, column)
+        return state
+
+
+PARAMETERS = (
+    Parameter("columns", int, 7, 1, 9, "Columns of the board (one digit each in the notation)."),
+    Parameter("rows", int, 6, 1, 9, "Rows of the board."),
+    Parameter("k", int, 4, 1, 9, "Stones in a row (across, up or diagonal) that win."),
+)
+
+SPEC: GameSpec[Position, int] = GameSpec(
+    name="connect_four",
+    title="Connect four",
+    description=(
+        "Players take turns dropping a stone into a column that is not full; it falls to the"
+        " lowest empty cell; k in a row across, up or diagonally wins; a full board is a draw."
+    ),
+    parameters=PARAMETERS,
+    notation=(
+        "The columns played so far, from 1, first player first: '4453' (the empty board is '')."
+        " Moves are a column from 1: '4'."
+    ),
+    build=ConnectFour,
+)
