@@ -24,6 +24,23 @@ Position = tuple[int, int, str]
 """``(mine, mask, moves)``: the mover's stones, all stones, the columns played (from 1)."""
 
 
+def run_doubling(shift: int, k: int) -> tuple[int, ...]:
+    """Shifts that turn a board into the starts of its runs of ``k`` along ``shift``.
+
+    ``run &= run >> (length * shift)`` doubles the runs marked so far (1, 2, 4, ...); a last
+    step of ``(k - length) * shift`` overlaps two runs into one of ``k``: log2(k) + 1 steps
+    instead of k - 1 (two for connect four, as in Tromp's code).
+    """
+    steps = []
+    length = 1
+    while 2 * length <= k:
+        steps.append(length * shift)
+        length *= 2
+    if k > length:
+        steps.append((k - length) * shift)
+    return tuple(steps)
+
+
 class ConnectFour:
     """Drop stones into columns; k in a row across, up or diagonally wins; player 0 starts."""
 
@@ -47,6 +64,9 @@ class ConnectFour:
         self.top = tuple(1 << (c * height + rows - 1) for c in range(columns))
         self.full = sum(((1 << rows) - 1) << c * height for c in range(columns))
         self.shifts = (1, height, height + 1, height - 1)
+        self._run_steps = tuple(run_doubling(shift, k) for shift in self.shifts)
+        self._tops = sum(self.top)
+        self._playable: dict[int, tuple[int, ...]] = {}
         self.order = tuple(sorted(range(columns), key=lambda c: (abs(2 * c - columns + 1), c)))
         self.windows = self._windows()
         self._weight_bound = len(self.windows) * 3 ** max(k - 2, 0)
@@ -80,11 +100,10 @@ class ConnectFour:
         return tuple(found)
 
     def _complete(self, stones: int) -> bool:
-        steps = self.k - 1
-        for shift in self.shifts:
+        for steps in self._run_steps:
             run = stones
-            for _ in range(steps):
-                run &= run >> shift
+            for step in steps:
+                run &= run >> step
             if run:
                 return True
         return False
@@ -95,18 +114,24 @@ class ConnectFour:
     def to_move(self, state: Position) -> int:
         return state[1].bit_count() & 1
 
-    def actions(self, state: Position) -> list[int]:
+    def actions(self, state: Position) -> tuple[int, ...]:
         mine, mask, _ = state
         if mask == self.full or self._complete(mine ^ mask):
-            return []
-        return [c for c in self.order if not mask & self.top[c]]
+            return ()
+        # The legal columns depend only on which columns are full: at most 2^columns lists.
+        full_columns = mask & self._tops
+        playable = self._playable.get(full_columns)
+        if playable is None:
+            playable = tuple(c for c in self.order if not mask & self.top[c])
+            self._playable[full_columns] = playable
+        return playable
 
     def result(self, state: Position, move: int) -> Position:
         mine, mask, moves = state
         return (mine ^ mask, mask | (mask + self.bottom[move]), moves + str(move + 1))
 
-    def chance_outcomes(self, state: Position) -> list[tuple[int, Fraction]]:
-        return []
+    def chance_outcomes(self, state: Position) -> tuple[tuple[int, Fraction], ...]:
+        return ()
 
     def is_terminal(self, state: Position) -> bool:
         mine, mask, _ = state

@@ -81,7 +81,10 @@ class Game(Protocol[S, M]):
         ...
 
     def actions(self, state: S) -> Sequence[M]:
-        """The legal moves in a fixed, documented order (empty at a terminal state)."""
+        """The legal moves in a fixed, documented order (empty at a terminal state).
+
+        The catalogue's games return tuples, which they may share between calls: never mutate.
+        """
         ...
 
     def result(self, state: S, move: M) -> S: ...

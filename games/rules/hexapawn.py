@@ -97,10 +97,10 @@ class Hexapawn:
             return bool(white & self.last_row) or not black
         return bool(black & self.first_row) or not white
 
-    def actions(self, state: Position) -> list[Move]:
+    def actions(self, state: Position) -> tuple[Move, ...]:
         if self._mover_lost(state):
-            return []
-        return self._moves(state)
+            return ()
+        return tuple(self._moves(state))
 
     def result(self, state: Position, move: Move) -> Position:
         white, black, side = state
@@ -109,8 +109,8 @@ class Hexapawn:
             return (white & ~(1 << start) | 1 << end, black & ~(1 << end), 1)
         return (white & ~(1 << end), black & ~(1 << start) | 1 << end, 0)
 
-    def chance_outcomes(self, state: Position) -> list[tuple[Move, Fraction]]:
-        return []
+    def chance_outcomes(self, state: Position) -> tuple[tuple[Move, Fraction], ...]:
+        return ()
 
     def is_terminal(self, state: Position) -> bool:
         return self._mover_lost(state) or not self._moves(state)

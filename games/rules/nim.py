@@ -65,16 +65,18 @@ class Nim:
     def to_move(self, state: Position) -> int:
         return state[0]
 
-    def actions(self, state: Position) -> list[Move]:
-        return [(index, take) for index, pile in enumerate(state[1]) for take in range(1, pile + 1)]
+    def actions(self, state: Position) -> tuple[Move, ...]:
+        return tuple(
+            (index, take) for index, pile in enumerate(state[1]) for take in range(1, pile + 1)
+        )
 
     def result(self, state: Position, move: Move) -> Position:
         side, piles = state
         index, take = move
         return (1 - side, piles[:index] + (piles[index] - take,) + piles[index + 1 :])
 
-    def chance_outcomes(self, state: Position) -> list[tuple[Move, Fraction]]:
-        return []
+    def chance_outcomes(self, state: Position) -> tuple[tuple[Move, Fraction], ...]:
+        return ()
 
     def is_terminal(self, state: Position) -> bool:
         return not any(state[1])

@@ -45,7 +45,9 @@ class Pig:
     def __init__(self, goal: int = 100, die: int = 6) -> None:
         self.goal = goal
         self.die = die
-        self._faces = [(face, Fraction(1, die)) for face in range(1, die + 1)]
+        self._faces: tuple[tuple[Move, Fraction], ...] = tuple(
+            (face, Fraction(1, die)) for face in range(1, die + 1)
+        )
         self.evaluations: Mapping[str, EvaluationInfo] = {
             "score_difference": EvaluationInfo(
                 "score_difference",
@@ -62,10 +64,10 @@ class Pig:
     def to_move(self, state: Position) -> int:
         return CHANCE if state[4] else state[0]
 
-    def actions(self, state: Position) -> list[Move]:
+    def actions(self, state: Position) -> tuple[Move, ...]:
         if state[4] or state[2] >= self.goal:
-            return []
-        return ["roll", "hold"] if state[3] else ["roll"]
+            return ()
+        return ("roll", "hold") if state[3] else ("roll",)
 
     def result(self, state: Position, move: Move) -> Position:
         side, mine, theirs, turn, rolling = state
@@ -80,8 +82,8 @@ class Pig:
             return (1 - side, theirs, mine + turn + move, 0, False)
         return (side, mine, theirs, turn + move, False)
 
-    def chance_outcomes(self, state: Position) -> list[tuple[Move, Fraction]]:
-        return list(self._faces) if state[4] else []
+    def chance_outcomes(self, state: Position) -> tuple[tuple[Move, Fraction], ...]:
+        return self._faces if state[4] else ()
 
     def is_terminal(self, state: Position) -> bool:
         return state[2] >= self.goal

@@ -20,6 +20,9 @@ Board = tuple[int, int]
 
 MARKS = "xo"
 
+CACHED_CELLS = 16
+"""Boards up to this many cells keep each set of empty cells' move list (2^16 at most)."""
+
 
 def k_in_a_row_lines(rows: int, columns: int, k: int) -> tuple[int, ...]:
     """Every line of ``k`` cells (across, down and both diagonals) as a bit mask, row-major bits."""
@@ -68,6 +71,7 @@ class TicTacToe:
         self.cells = rows * columns
         self.full = (1 << self.cells) - 1
         self.lines = k_in_a_row_lines(rows, columns, k)
+        self._empty_cells: dict[int, tuple[int, ...]] = {}
         # The largest weighted count one side can have below a win: every line k - 1 full.
         self._weight_bound = len(self.lines) * 3 ** max(k - 2, 0)
         self.evaluations: Mapping[str, EvaluationInfo] = {
@@ -104,11 +108,16 @@ class TicTacToe:
         # Only the player who just moved can have completed a line.
         return self._complete(o if x.bit_count() == o.bit_count() else x)
 
-    def actions(self, state: Board) -> list[int]:
+    def actions(self, state: Board) -> tuple[int, ...]:
         if self.is_terminal(state):
-            return []
+            return ()
         taken = state[0] | state[1]
-        return [i for i in range(self.cells) if not taken >> i & 1]
+        moves = self._empty_cells.get(taken)
+        if moves is None:
+            moves = tuple(i for i in range(self.cells) if not taken >> i & 1)
+            if self.cells <= CACHED_CELLS:
+                self._empty_cells[taken] = moves
+        return moves
 
     def result(self, state: Board, move: int) -> Board:
         x, o = state
@@ -116,8 +125,8 @@ class TicTacToe:
             return (x | 1 << move, o)
         return (x, o | 1 << move)
 
-    def chance_outcomes(self, state: Board) -> list[tuple[int, Fraction]]:
-        return []
+    def chance_outcomes(self, state: Board) -> tuple[tuple[int, Fraction], ...]:
+        return ()
 
     def is_terminal(self, state: Board) -> bool:
         return (state[0] | state[1]) == self.full or self._last_mover_won(state)

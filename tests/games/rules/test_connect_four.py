@@ -25,7 +25,7 @@ def test_the_empty_board_and_centre_first_order() -> None:
     assert game.position_text(start) == ""
     assert game.to_move(start) == 0
     assert [game.move_text(start, m) for m in game.actions(start)] == list("4352617")
-    assert ConnectFour(4, 4).actions(start) == [1, 2, 0, 3]  # columns 2, 3, 1, 4
+    assert list(ConnectFour(4, 4).actions(start)) == [1, 2, 0, 3]  # columns 2, 3, 1, 4
     assert len(game.windows) == 69  # the classic count of 4-in-a-row lines on 7 x 6
 
 
@@ -42,7 +42,7 @@ def test_four_in_a_row_in_every_direction_wins(text: str) -> None:
     game = ConnectFour()
     state = play(game, text)
     assert game.is_terminal(state)
-    assert game.actions(state) == []
+    assert list(game.actions(state)) == []
     assert game.to_move(state) == 1
     assert game.utility(state, 0) == 1 and game.utility(state, 1) == -1
 

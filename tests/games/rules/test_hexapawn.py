@@ -21,7 +21,7 @@ def test_the_start() -> None:
     start = game.initial_state()
     assert game.position_text(start) == "bbb/.../www w"
     assert game.to_move(start) == 0
-    assert game.actions(start) == [(0, 3), (1, 4), (2, 5)]
+    assert list(game.actions(start)) == [(0, 3), (1, 4), (2, 5)]
     assert texts(game, "bbb/.../www w") == ["a1-a2", "b1-b2", "c1-c2"]
     assert Hexapawn(4, 5).position_text(Hexapawn(4, 5).initial_state()) == (
         "bbbb/..../..../..../wwww w"
@@ -63,7 +63,7 @@ def test_the_three_ways_to_win(position: str, winner: int, how: str) -> None:
     game = Hexapawn()
     state = game.parse_position(position)
     assert game.is_terminal(state), how
-    assert game.actions(state) == []
+    assert list(game.actions(state)) == []
     assert game.utility(state, winner) == 1 and game.utility(state, 1 - winner) == -1
 
 

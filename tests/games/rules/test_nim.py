@@ -26,7 +26,7 @@ def test_moves_take_from_one_pile() -> None:
     game = Nim((1, 0, 2))
     start = game.initial_state()
     assert start == (0, (1, 0, 2))
-    assert game.actions(start) == [(0, 1), (2, 1), (2, 2)]
+    assert list(game.actions(start)) == [(0, 1), (2, 1), (2, 2)]
     assert [game.move_text(start, m) for m in game.actions(start)] == ["1:1", "3:1", "3:2"]
     after = game.result(start, (2, 2))
     assert after == (1, (1, 0, 0))
@@ -37,7 +37,7 @@ def test_moves_take_from_one_pile() -> None:
 def test_who_takes_the_last_object() -> None:
     normal, misere = Nim((1,)), Nim((1,), misere=True)
     end = normal.result(normal.initial_state(), (0, 1))
-    assert normal.is_terminal(end) and normal.actions(end) == []
+    assert normal.is_terminal(end) and list(normal.actions(end)) == []
     # The first player took the last object: a win in normal play, a loss in misère.
     assert normal.utility(end, 0) == 1 and normal.utility(end, 1) == -1
     assert misere.utility(end, 0) == -1 and misere.utility(end, 1) == 1

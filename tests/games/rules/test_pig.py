@@ -16,19 +16,19 @@ def test_a_turn_starts_with_a_roll() -> None:
     start = game.initial_state()
     assert game.position_text(start) == "1 0 0 0"
     assert game.to_move(start) == 0
-    assert game.actions(start) == ["roll"]  # holding a turn total of 0 is no move
+    assert list(game.actions(start)) == ["roll"]  # holding a turn total of 0 is no move
     rolling = game.result(start, "roll")
     assert game.to_move(rolling) == CHANCE
-    assert game.actions(rolling) == []
-    assert game.chance_outcomes(rolling) == [(face, Fraction(1, 6)) for face in range(1, 7)]
+    assert list(game.actions(rolling)) == []
+    assert list(game.chance_outcomes(rolling)) == [(face, Fraction(1, 6)) for face in range(1, 7)]
     assert game.position_text(rolling) == "1 0 0 0 rolling"
-    assert game.chance_outcomes(start) == []
+    assert list(game.chance_outcomes(start)) == []
 
 
 def test_roll_hold_and_bust() -> None:
     game = Pig()
     state = game.parse_position("1 10 7 5")
-    assert game.actions(state) == ["roll", "hold"]
+    assert list(game.actions(state)) == ["roll", "hold"]
     rolling = game.result(state, "roll")
     assert game.position_text(game.result(rolling, 4)) == "1 10 7 9"
     # A 1 loses the turn total and passes the die: player 2 to move, 7 to 10.
@@ -43,7 +43,7 @@ def test_reaching_the_goal_wins_at_once() -> None:
     assert not game.is_terminal(rolling)
     end = game.result(rolling, 2)  # 6 + 2 + 2 = 10
     assert game.position_text(end) == "2 3 10 0"
-    assert game.is_terminal(end) and game.actions(end) == []
+    assert game.is_terminal(end) and list(game.actions(end)) == []
     assert game.utility(end, 0) == 1 and game.utility(end, 1) == 0
     assert game.win == 1 and game.loss == 0
     short = game.result(rolling, 1)

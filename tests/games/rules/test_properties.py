@@ -89,7 +89,7 @@ def check_state(name: str, game: Game[Any, Any], state: Any) -> None:
         if winners:
             assert game.utility(state, "xo".index(winners.pop())) == 1
     if terminal:
-        assert game.actions(state) == []
+        assert list(game.actions(state)) == []
         u0, u1 = game.utility(state, 0), game.utility(state, 1)
         assert u0 + u1 == game.win + game.loss
         assert {u0, u1} <= {game.win, game.loss, Fraction(0)}

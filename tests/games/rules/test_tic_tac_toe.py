@@ -17,7 +17,7 @@ def test_the_empty_board() -> None:
     start = game.initial_state()
     assert game.position_text(start) == "........."
     assert game.to_move(start) == 0
-    assert game.actions(start) == list(range(9))  # row-major
+    assert list(game.actions(start)) == list(range(9))  # row-major
     assert not game.is_terminal(start)
     assert len(game.lines) == 8
 
@@ -26,14 +26,14 @@ def test_moves_alternate_and_fill_empty_cells() -> None:
     game = TicTacToe()
     state = game.parse_position("xx.oo....")
     assert game.to_move(state) == 0
-    assert game.actions(state) == [2, 5, 6, 7, 8]
+    assert list(game.actions(state)) == [2, 5, 6, 7, 8]
     after = game.result(state, 5)
     assert game.position_text(after) == "xx.oox..."
     assert game.to_move(after) == 1
     won = game.result(state, 2)
     assert game.position_text(won) == "xxxoo...."
     assert game.is_terminal(won)
-    assert game.actions(won) == []
+    assert list(game.actions(won)) == []
     assert game.utility(won, 0) == 1 and game.utility(won, 1) == -1
 
 
