@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 
 from games.errors import InvalidInputError
-from games.rules.connect_four import ConnectFour
+from games.rules.connect_four import ConnectFour, run_doubling
+from tests.games.rules.negamax import negamax
 
 
 def play(game: ConnectFour, text: str) -> tuple[int, int, str]:
@@ -79,6 +80,19 @@ def test_no_line_wraps_over_the_top_of_a_column() -> None:
     first = mine ^ mask  # the first player moved last
     assert first == sum(1 << bit for bit in (0, 2, 4, 5, 7, 8))  # column 1: 0-5; column 2: 7-12
     assert not game.is_terminal(state)
+
+
+def test_runs_of_k_take_log_k_shifts() -> None:
+    assert run_doubling(1, 4) == (1, 2)  # Tromp's two steps
+    assert run_doubling(7, 3) == (7, 7)
+    assert run_doubling(1, 7) == (1, 2, 3)  # runs of 4 overlapped 3 apart: 7
+    assert run_doubling(1, 1) == ()
+
+
+def test_four_by_four_connect_four_is_a_draw() -> None:
+    """Tromp's table: 4 x 4 is a draw (134,289 positions searched by plain negamax)."""
+    game = ConnectFour(4, 4)
+    assert negamax(game, game.initial_state(), {}) == 0
 
 
 def test_transpositions_share_a_key_and_boards_do_not() -> None:
