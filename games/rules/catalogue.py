@@ -76,14 +76,19 @@ def _within(parameter: Parameter, value: int) -> bool:
 def make_game(name: str, params: Mapping[str, object]) -> Game[Any, Any]:
     """Build the catalogue's game ``name`` from ``params`` (omitted parameters take defaults).
 
-    :raises InvalidInputError: an unknown game (``parameter="game"``), or a parameter that is
-        unknown, of the wrong type or out of range (``parameter="params.<name>"``), every one
-        reported at once.
+    :raises InvalidInputError: an unknown game (``parameter="game"``), ``params`` not a mapping
+        (``parameter="params"``), or a parameter that is unknown, of the wrong type or out of
+        range (``parameter="params.<name>"``), every one reported at once.
     """
     spec = CATALOGUE.get(name) if isinstance(name, str) else None
     if spec is None:
         raise InvalidInputError(
             f"unknown game {name!r}: the catalogue has {', '.join(CATALOGUE)}", parameter="game"
+        )
+    if not isinstance(params, Mapping):
+        raise InvalidInputError(
+            f"params must be an object of parameter names and values, not {params!r}",
+            parameter="params",
         )
     known = {parameter.name: parameter for parameter in spec.parameters}
     problems: list[FieldError] = [

@@ -55,6 +55,11 @@ def test_parameters_reach_the_game() -> None:
 def test_unknown_games_are_refused() -> None:
     assert refused("chess", {}) == ["game"]
     assert refused("Tic_Tac_Toe", {}) == ["game"]
+    assert refused(["nim"], {}) == ["game"]  # type: ignore[arg-type]
+
+
+def test_params_must_be_a_mapping() -> None:
+    assert refused("nim", [3, 4, 5]) == ["params"]  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
