@@ -67,6 +67,11 @@ class ConnectFour:
         self._run_steps = tuple(run_doubling(shift, k) for shift in self.shifts)
         self._tops = sum(self.top)
         self._playable: dict[int, tuple[int, ...]] = {}
+        self._line_offsets = tuple(
+            tuple((i - j) * shift for i in range(k) if i != j)
+            for shift in self.shifts
+            for j in range(k)
+        )
         self.order = tuple(sorted(range(columns), key=lambda c: (abs(2 * c - columns + 1), c)))
         self.windows = self._windows()
         self._weight_bound = len(self.windows) * 3 ** max(k - 2, 0)
@@ -163,21 +168,31 @@ class ConnectFour:
         own, other = self._sides(state, player)
         return Fraction(weighted_line_score(own, other, self.windows), self._weight_bound + 1)
 
+    def completing_cells(self, stones: int) -> int:
+        """The cells (empty or not) where one more stone would give ``stones`` k in a row.
+
+        For each direction and each place ``j`` of the missing cell in the line, the cell
+        qualifies when the k - 1 cells at offsets ``(i - j) * shift`` all hold a stone:
+        k (k - 1) shifts per direction, the spare bits stopping lines at the board's edges.
+        """
+        found = 0
+        for offsets in self._line_offsets:
+            cells = -1  # every bit set
+            for offset in offsets:
+                cells &= stones >> offset if offset > 0 else stones << -offset
+            found |= cells
+        return found & self.full
+
     def threats(self, state: Position, player: int) -> Fraction:
         """Empty cells completing a line for the player minus the opponent's, scaled."""
         if self.is_terminal(state):
             return self.utility(state, player)
         own, other = self._sides(state, player)
-        mask = state[1]
-        own_threats = other_threats = 0
-        for window in self.windows:
-            empty = window & ~mask
-            if empty and not empty & (empty - 1):  # exactly one empty cell
-                if not other & window:
-                    own_threats |= empty
-                elif not own & window:
-                    other_threats |= empty
-        return Fraction(own_threats.bit_count() - other_threats.bit_count(), self.cells + 1)
+        empty = ~state[1]
+        difference = (self.completing_cells(own) & empty).bit_count() - (
+            self.completing_cells(other) & empty
+        ).bit_count()
+        return Fraction(difference, self.cells + 1)
 
     def move_text(self, state: Position, move: int) -> str:
         return str(move + 1)

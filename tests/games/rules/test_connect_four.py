@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 import pytest
@@ -119,6 +120,24 @@ def test_the_threats_evaluation() -> None:
     assert game.threats(state, 0) == Fraction(1, 43)
     assert game.threats(state, 1) == Fraction(-1, 43)
     assert list(game.evaluations) == ["windows", "threats"]
+
+
+def test_threats_agree_with_a_scan_of_every_window() -> None:
+    """The shifted-board threats against the plain definition, on random games of 7 x 6."""
+    game = ConnectFour()
+    rng = random.Random(5)
+    for _ in range(200):
+        state = game.initial_state()
+        while not game.is_terminal(state):
+            mine, mask, _ = state
+            for stones in (mine, mine ^ mask):
+                by_windows = 0
+                for window in game.windows:
+                    missing = window & ~stones
+                    if missing and not missing & (missing - 1):  # one cell short of a line
+                        by_windows |= missing
+                assert game.completing_cells(stones) == by_windows
+            state = game.result(state, rng.choice(game.actions(state)))
 
 
 def test_evaluations_equal_the_utility_at_the_end() -> None:
