@@ -67,6 +67,28 @@ def grid_of(name: str, game: Any, state: Any) -> list[str]:
     return ["".join(row) for row in grid]
 
 
+def hexapawn_loser_by_scan(text: str) -> int | None:
+    """The side (0 White, 1 Black) that has lost, read off the notation, or None if the game
+    goes on: Gardner's three ways to win, checked square by square."""
+    board, side = text.split(" ")
+    rows = board.split("/")  # rows[0] is Black's home row, the far row for White
+    for winner, pawn, enemy, far in ((0, "w", "b", 0), (1, "b", "w", len(rows) - 1)):
+        if pawn in rows[far] or not any(enemy in row for row in rows):
+            return 1 - winner
+    mover = "wb".index(side)
+    pawn, enemy, step = ("w", "b", -1) if mover == 0 else ("b", "w", 1)
+    for r, row in enumerate(rows):
+        for c, square in enumerate(row):
+            if square != pawn:
+                continue
+            ahead = rows[r + step]
+            if ahead[c] == "." or any(
+                0 <= c + dc < len(row) and ahead[c + dc] == enemy for dc in (-1, 1)
+            ):
+                return None
+    return mover
+
+
 def check_state(name: str, game: Game[Any, Any], state: Any) -> None:
     text = game.position_text(state)
     assert game.parse_position(text) == state
@@ -88,6 +110,11 @@ def check_state(name: str, game: Game[Any, Any], state: Any) -> None:
         assert terminal == bool(winners or full)
         if winners:
             assert game.utility(state, "xo".index(winners.pop())) == 1
+    if name == "hexapawn":
+        loser = hexapawn_loser_by_scan(text)
+        assert terminal == (loser is not None)
+        if loser is not None:
+            assert game.utility(state, loser) == -1
     if terminal:
         assert list(game.actions(state)) == []
         u0, u1 = game.utility(state, 0), game.utility(state, 1)
