@@ -59,6 +59,7 @@ class TicTacToe:
     has_chance = False
     win = Fraction(1)
     loss = Fraction(-1)
+    draw = Fraction(0)
 
     def __init__(self, rows: int = 3, columns: int = 3, k: int = 3) -> None:
         if k > max(rows, columns):
@@ -133,7 +134,7 @@ class TicTacToe:
 
     def utility(self, state: Board, player: int) -> Fraction:
         if not self._last_mover_won(state):
-            return Fraction(0)
+            return self.draw
         return self.loss if self.to_move(state) == player else self.win
 
     def key(self, state: Board) -> Hashable:

@@ -29,6 +29,8 @@ CONFIGURATIONS: list[tuple[str, dict[str, object], int]] = [
     ("connect_four", {}, 42),
     ("connect_four", {"columns": 4, "rows": 4}, 16),
     ("connect_four", {"columns": 5, "rows": 3, "k": 3}, 15),
+    ("connect_four", {"columns": 3, "rows": 3, "k": 2}, 9),  # k other than 3 and 4: the
+    ("connect_four", {"columns": 6, "rows": 5, "k": 5}, 30),  # general run test
     ("hexapawn", {}, 2 * 3 * 2),
     ("hexapawn", {"columns": 4, "rows": 5}, 2 * 4 * 4),
     ("nim", {}, 12),
