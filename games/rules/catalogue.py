@@ -32,6 +32,17 @@ def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _shown(value: object) -> str:
+    """``value`` for a message, short however large the input (a huge int or a long list)."""
+    if isinstance(value, int) and value.bit_length() > 64:
+        return f"an integer of {value.bit_length()} bits"
+    try:
+        text = repr(value)
+    except ValueError:  # an int past Python's limit on digits, inside a list
+        return f"a {type(value).__name__} too large to show"
+    return text if len(text) <= 80 else f"{text[:60]}... ({type(value).__name__})"
+
+
 def _range_text(parameter: Parameter) -> str:
     return f"{parameter.low} to {parameter.high}"
 
@@ -39,7 +50,7 @@ def _range_text(parameter: Parameter) -> str:
 def _check(parameter: Parameter, value: object) -> tuple[str, int | bool | tuple[int, ...]]:
     """``("", the value)`` if ``value`` suits ``parameter``, else ``(the problem, default)``."""
     name = f"params.{parameter.name}"
-    wrong_kind = f"{name} must be {_kind_name(parameter)}, not {value!r}"
+    wrong_kind = f"{name} must be {_kind_name(parameter)}, not {_shown(value)}"
     if parameter.kind is bool:
         return ("", value) if isinstance(value, bool) else (wrong_kind, parameter.default)
     if parameter.kind is list:
@@ -55,7 +66,7 @@ def _check(parameter: Parameter, value: object) -> tuple[str, int | bool | tuple
         for entry in entries:
             if not _within(parameter, entry):
                 return (
-                    f"{name} entries must be {_range_text(parameter)}, not {entry}",
+                    f"{name} entries must be {_range_text(parameter)}, not {_shown(entry)}",
                     parameter.default,
                 )
         return "", entries
@@ -63,7 +74,8 @@ def _check(parameter: Parameter, value: object) -> tuple[str, int | bool | tuple
         return wrong_kind, parameter.default
     assert isinstance(value, int)
     if not _within(parameter, value):
-        return f"{name} must be {_range_text(parameter)}, not {value}", parameter.default
+        problem = f"{name} must be {_range_text(parameter)}, not {_shown(value)}"
+        return problem, parameter.default
     return "", value
 
 
@@ -83,18 +95,19 @@ def make_game(name: str, params: Mapping[str, object]) -> Game[Any, Any]:
     spec = CATALOGUE.get(name) if isinstance(name, str) else None
     if spec is None:
         raise InvalidInputError(
-            f"unknown game {name!r}: the catalogue has {', '.join(CATALOGUE)}", parameter="game"
+            f"unknown game {_shown(name)}: the catalogue has {', '.join(CATALOGUE)}",
+            parameter="game",
         )
     if not isinstance(params, Mapping):
         raise InvalidInputError(
-            f"params must be an object of parameter names and values, not {params!r}",
+            f"params must be an object of parameter names and values, not {_shown(params)}",
             parameter="params",
         )
     known = {parameter.name: parameter for parameter in spec.parameters}
     problems: list[FieldError] = [
         FieldError(
             "",
-            f"{name} has no parameter {key!r} (it has {', '.join(known)})",
+            f"{name} has no parameter {_shown(key)} (it has {', '.join(known)})",
             f"params.{key}",
         )
         for key in params

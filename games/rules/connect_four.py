@@ -17,7 +17,7 @@ from collections.abc import Hashable, Mapping
 from fractions import Fraction
 
 from games.errors import InvalidInputError
-from games.rules.game import EvaluationInfo, GameSpec, Parameter
+from games.rules.game import EvaluationInfo, GameSpec, Parameter, natural, quoted
 from games.rules.tic_tac_toe import weighted_line_score
 
 Position = tuple[int, int, str]
@@ -212,11 +212,12 @@ class ConnectFour:
 
     def parse_move(self, state: Position, text: str) -> int:
         stripped = text.strip()
-        if stripped.isdigit() and int(stripped) - 1 in self.actions(state):
-            return int(stripped) - 1
+        column = natural(stripped, 1)
+        if column is not None and column - 1 in self.actions(state):
+            return column - 1
         legal = ", ".join(str(c + 1) for c in sorted(self.actions(state))) or "none"
         raise InvalidInputError(
-            f"{text!r} is not a legal move in {self.position_text(state)!r} "
+            f"{quoted(text)} is not a legal move in {self.position_text(state)!r} "
             f"(a move is a column from 1; legal: {legal})",
             parameter="move",
         )
@@ -227,20 +228,22 @@ class ConnectFour:
     def parse_position(self, text: str) -> Position:
         state = self.initial_state()
         for index, symbol in enumerate(text):
-            if not symbol.isdigit() or not 1 <= int(symbol) <= self.columns:
+            column = natural(symbol, 1)
+            if column is None or not 1 <= column <= self.columns:
                 raise InvalidInputError(
-                    f"{text!r}: move {index + 1} ({symbol!r}) is not a column 1 to {self.columns}",
+                    f"{quoted(text)}: move {index + 1} ({symbol!r}) is not a column "
+                    f"1 to {self.columns}",
                     parameter="position",
                 )
             if self.is_terminal(state):
                 raise InvalidInputError(
-                    f"{text!r}: the game is over after {index} moves, yet the moves go on",
+                    f"{quoted(text)}: the game is over after {index} moves, yet the moves go on",
                     parameter="position",
                 )
-            column = int(symbol) - 1
+            column -= 1
             if state[1] & self.top[column]:
                 raise InvalidInputError(
-                    f"{text!r}: move {index + 1} plays column {symbol}, which is full",
+                    f"{quoted(text)}: move {index + 1} plays column {symbol}, which is full",
                     parameter="position",
                 )
             state = self.result(state, column)

@@ -31,6 +31,19 @@ between the game's ``loss`` and ``win`` utilities for a non-terminal state (so a
 mistakes an estimate for a proven result), and equal to ``utility`` on a terminal state."""
 
 
+def quoted(text: str, most: int = 60) -> str:
+    """``text`` in quotes for an error message, cut short if long (a position from a request)."""
+    return repr(text) if len(text) <= most else f"{text[:most]!r}... ({len(text)} characters)"
+
+
+def natural(text: str, digits: int = 6) -> int | None:
+    """``text`` as a number if it is 1 to ``digits`` ASCII digits, else None (so a superscript
+    digit or a number thousands of digits long is refused, never a crash in ``int``)."""
+    if 0 < len(text) <= digits and text.isascii() and text.isdigit():
+        return int(text)
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class Parameter:
     """One documented parameter of a game (``rows``, ``k``, ``misere``)."""

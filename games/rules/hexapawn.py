@@ -19,7 +19,7 @@ from collections.abc import Hashable, Mapping
 from fractions import Fraction
 
 from games.errors import InvalidInputError
-from games.rules.game import EvaluationInfo, GameSpec, Parameter
+from games.rules.game import EvaluationInfo, GameSpec, Parameter, quoted
 
 Position = tuple[int, int, int]
 """``(white, black, side)``: each side's pawns as bitboards and the side to move (0 White)."""
@@ -91,7 +91,8 @@ class Hexapawn:
         return moves
 
     def _mover_lost(self, state: Position) -> bool:
-        """Whether the side that just moved has won already (far row or no enemy left)."""
+        """Whether the side to move has lost already: the side that just moved reached the far
+        row or took every enemy pawn (a side without a move is found by generating moves)."""
         white, black, side = state
         if side == 1:
             return bool(white & self.last_row) or not black
@@ -161,7 +162,7 @@ class Hexapawn:
                 return move
         legal = ", ".join(self.move_text(state, m) for m in self.actions(state)) or "none"
         raise InvalidInputError(
-            f"{text!r} is not a legal move in {self.position_text(state)!r} (legal: {legal})",
+            f"{quoted(text)} is not a legal move in {self.position_text(state)!r} (legal: {legal})",
             parameter="move",
         )
 
@@ -185,7 +186,8 @@ class Hexapawn:
             or any(len(r) != self.columns or set(r) - set("wb.") for r in rows)
         ):
             raise InvalidInputError(
-                f"{text!r} is not a {self.columns} x {self.rows} hexapawn position: write the "
+                f"{quoted(text)} is not a {self.columns} x {self.rows} hexapawn position: "
+                "write the "
                 f"rows from Black's side down, joined by '/', each {self.columns} of 'w', 'b' "
                 "or '.', then a space and the side to move, 'w' or 'b' (start: "
                 f"{self.position_text(self.initial_state())!r})",
@@ -210,7 +212,7 @@ class Hexapawn:
         ):
             problem = f"the game ended before {'White' if side == 'w' else 'Black'} was to move"
         if problem:
-            raise InvalidInputError(f"{text!r}: {problem}", parameter="position")
+            raise InvalidInputError(f"{quoted(text)}: {problem}", parameter="position")
         return state
 
 

@@ -13,7 +13,7 @@ from collections.abc import Hashable, Mapping
 from fractions import Fraction
 
 from games.errors import InvalidInputError
-from games.rules.game import EvaluationInfo, GameSpec, Parameter
+from games.rules.game import EvaluationInfo, GameSpec, Parameter, natural, quoted
 
 Position = tuple[int, tuple[int, ...]]
 """``(side, piles)``: the player to move (0 or 1) and the pile sizes."""
@@ -104,12 +104,13 @@ class Nim:
 
     def parse_move(self, state: Position, text: str) -> Move:
         pile, _, take = text.strip().partition(":")
-        if pile.isdigit() and take.isdigit():
-            move = (int(pile) - 1, int(take))
+        index, count = natural(pile), natural(take)
+        if index is not None and count is not None:
+            move = (index - 1, count)
             if move in self.actions(state):
                 return move
         raise InvalidInputError(
-            f"{text!r} is not a legal move in {self.position_text(state)!r} (a move is "
+            f"{quoted(text)} is not a legal move in {self.position_text(state)!r} (a move is "
             "'pile:take' from 1, e.g. '1:2' takes 2 from the first pile)",
             parameter="move",
         )
@@ -124,15 +125,15 @@ class Nim:
         if (
             (slash and mover.strip() != "2")
             or len(sizes) != len(self.piles)
-            or not all(s.isdigit() for s in sizes)
+            or any(natural(s) is None for s in sizes)
         ):
             raise InvalidInputError(
-                f"{text!r} is not a position of nim on {len(self.piles)} piles: write the "
+                f"{quoted(text)} is not a position of nim on {len(self.piles)} piles: write the "
                 f"pile sizes separated by spaces ({self.position_text(self.initial_state())!r}), "
                 "followed by ' / 2' when the second player is to move",
                 parameter="position",
             )
-        piles = tuple(int(s) for s in sizes)
+        piles = tuple(int(s) for s in sizes)  # checked: short runs of ASCII digits
         side = 1 if slash else 0
         taken = sum(self.piles) - sum(piles)
         if any(now > start for now, start in zip(piles, self.piles, strict=True)):
@@ -143,7 +144,7 @@ class Nim:
             problem = f"{taken} objects taken cannot leave player {side + 1} to move"
         else:
             return (side, piles)
-        raise InvalidInputError(f"{text!r}: {problem}", parameter="position")
+        raise InvalidInputError(f"{quoted(text)}: {problem}", parameter="position")
 
 
 PARAMETERS = (

@@ -21,7 +21,7 @@ from collections.abc import Hashable, Mapping
 from fractions import Fraction
 
 from games.errors import InvalidInputError
-from games.rules.game import CHANCE, EvaluationInfo, GameSpec, Parameter
+from games.rules.game import CHANCE, EvaluationInfo, GameSpec, Parameter, natural, quoted
 
 Position = tuple[int, int, int, int, bool]
 """``(side, mine, theirs, turn, rolling)``: scores are the mover's and the opponent's."""
@@ -114,8 +114,9 @@ class Pig:
     def parse_move(self, state: Position, text: str) -> Move:
         word = text.strip()
         if state[4]:
-            if word.isdigit() and 1 <= int(word) <= self.die:
-                return int(word)
+            face = natural(word)
+            if face is not None and 1 <= face <= self.die:
+                return face
         elif word in self.actions(state):
             return word
         legal = (
@@ -124,7 +125,7 @@ class Pig:
             else " or ".join(repr(m) for m in self.actions(state))
         )
         raise InvalidInputError(
-            f"{text!r} is not a legal move in {self.position_text(state)!r} (legal: {legal})",
+            f"{quoted(text)} is not a legal move in {self.position_text(state)!r} (legal: {legal})",
             parameter="move",
         )
 
@@ -140,14 +141,15 @@ class Pig:
         fields = text.split(" ")
         rolling = fields[-1] == ROLLING.strip()
         numbers = fields[:-1] if rolling else fields
-        if len(numbers) != 4 or not all(n.isdigit() for n in numbers) or numbers[0] not in "12":
+        values = [natural(n) for n in numbers]
+        if len(values) != 4 or None in values or numbers[0] not in ("1", "2"):
             raise InvalidInputError(
-                f"{text!r} is not a Pig position: write the player to move (1 or 2), their "
+                f"{quoted(text)} is not a Pig position: write the player to move (1 or 2), their "
                 "score, the opponent's score and the turn total, separated by spaces, then "
                 "' rolling' if the die is in the air: '1 12 7 5', '2 0 0 0 rolling'",
                 parameter="position",
             )
-        side, mine, theirs, turn = (int(n) for n in numbers)
+        side, mine, theirs, turn = (int(n) for n in numbers)  # checked: short ASCII digits
         side -= 1
         top = self.goal + self.die - 1  # the most a final roll can bring
         if not all(self._banked(points) for points in (mine, theirs, turn)):
@@ -162,7 +164,7 @@ class Pig:
             problem = f"a turn total reaching the goal ({mine} + {turn}) ends the game at once"
         else:
             return (side, mine, theirs, turn, rolling)
-        raise InvalidInputError(f"{text!r}: {problem}", parameter="position")
+        raise InvalidInputError(f"{quoted(text)}: {problem}", parameter="position")
 
 
 PARAMETERS = (

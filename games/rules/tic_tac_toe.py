@@ -13,7 +13,7 @@ from collections.abc import Hashable, Mapping
 from fractions import Fraction
 
 from games.errors import InvalidInputError
-from games.rules.game import EvaluationInfo, GameSpec, Parameter
+from games.rules.game import EvaluationInfo, GameSpec, Parameter, natural, quoted
 
 Board = tuple[int, int]
 """``(x, o)``: the cells holding each player's marks, as bitboards."""
@@ -166,13 +166,14 @@ class TicTacToe:
 
     def parse_move(self, state: Board, text: str) -> int:
         parts = text.split(",")
-        if len(parts) == 2 and all(p.strip().isdigit() for p in parts):
-            row, column = int(parts[0]) - 1, int(parts[1]) - 1
+        numbers = [natural(part.strip(), 2) for part in parts]
+        if len(numbers) == 2 and numbers[0] is not None and numbers[1] is not None:
+            row, column = numbers[0] - 1, numbers[1] - 1
             move = row * self.columns + column
             if 0 <= row < self.rows and 0 <= column < self.columns and move in self.actions(state):
                 return move
         raise InvalidInputError(
-            f"{text!r} is not a legal move in {self.position_text(state)!r} "
+            f"{quoted(text)} is not a legal move in {self.position_text(state)!r} "
             f"(moves are 'row,column' from 1: {self._legal_texts(state)})",
             parameter="move",
         )
@@ -187,7 +188,7 @@ class TicTacToe:
     def parse_position(self, text: str) -> Board:
         if len(text) != self.cells or set(text) - set("xo."):
             raise InvalidInputError(
-                f"{text!r} is not a {self.rows} x {self.columns} board: write its "
+                f"{quoted(text)} is not a {self.rows} x {self.columns} board: write its "
                 f"{self.cells} cells row by row as 'x', 'o' or '.'",
                 parameter="position",
             )
@@ -196,14 +197,14 @@ class TicTacToe:
         crosses, noughts = x.bit_count(), o.bit_count()
         if crosses not in (noughts, noughts + 1):
             raise InvalidInputError(
-                f"{text!r} has {crosses} x and {noughts} o: x moves first, so x has as many "
+                f"{quoted(text)} has {crosses} x and {noughts} o: x moves first, so x has as many "
                 "marks as o or one more",
                 parameter="position",
             )
         last, other = (x, o) if crosses > noughts else (o, x)
         if self._complete(other):
             raise InvalidInputError(
-                f"{text!r}: {MARKS[1 if crosses > noughts else 0]} has k in a row, "
+                f"{quoted(text)}: {MARKS[1 if crosses > noughts else 0]} has k in a row, "
                 "but the game would have ended before the last move",
                 parameter="position",
             )
@@ -213,7 +214,8 @@ class TicTacToe:
             common &= line
         if complete and not common:
             raise InvalidInputError(
-                f"{text!r}: the winning lines share no cell, so no single last move made them",
+                f"{quoted(text)}: the winning lines share no cell, so no single last move "
+                "made them",
                 parameter="position",
             )
         return (x, o)

@@ -122,3 +122,15 @@ def test_messages_quote_the_value_and_the_range() -> None:
         make_game("nim", {"piles": []})
     with pytest.raises(InvalidInputError, match=r"has no parameter 'size'"):
         make_game("tic_tac_toe", {"size": 3})
+
+
+def test_huge_values_are_refused_with_short_messages() -> None:
+    with pytest.raises(InvalidInputError, match="not an integer of 33220 bits") as caught:
+        make_game("pig", {"goal": 10**10_000})
+    assert caught.value.errors[0].parameter == "params.goal"
+    with pytest.raises(InvalidInputError) as caught:
+        make_game("nim", {"piles": [10**10_000, "x"]})  # str() of that int would raise
+    assert len(caught.value.message) < 200
+    with pytest.raises(InvalidInputError) as caught:
+        make_game("nim", {"piles": list(range(1000))})
+    assert caught.value.message == "params.piles must have 1 to 8 entries, not 1000"

@@ -154,6 +154,7 @@ def test_evaluations_equal_the_utility_at_the_end() -> None:
         ("48", "not a column 1 to 7"),
         ("4a", "not a column 1 to 7"),
         ("4 4", "not a column 1 to 7"),
+        ("4\u00b2", "not a column 1 to 7"),
         ("1111111", "column 1, which is full"),
         ("12121213", "the game is over after 7 moves"),
     ],
@@ -164,7 +165,7 @@ def test_impossible_positions_are_refused(text: str, why: str) -> None:
     assert caught.value.errors[0].parameter == "position"
 
 
-@pytest.mark.parametrize("text", ["1", "0", "8", "x", "", "12"])
+@pytest.mark.parametrize("text", ["1", "0", "8", "x", "", "12", "\u00b2", "2" * 5000])
 def test_illegal_moves_are_refused(text: str) -> None:
     game = ConnectFour()
     state = game.parse_position("111111")  # column 1 is full

@@ -72,7 +72,9 @@ def test_moves_round_trip() -> None:
     assert game.parse_move(state, " 1:3 ") == (0, 3)
 
 
-@pytest.mark.parametrize("text", ["1:4", "4:1", "0:1", "2:0", "2", "2-1", "a:b", ""])
+@pytest.mark.parametrize(
+    "text", ["1:4", "4:1", "0:1", "2:0", "2", "2-1", "a:b", "", "\u00b2:1", "1:" + "1" * 5000]
+)
 def test_illegal_moves_are_refused(text: str) -> None:
     game = Nim()
     with pytest.raises(InvalidInputError) as caught:
@@ -97,6 +99,8 @@ def test_positions_round_trip() -> None:
         ("3 -4 5", "not a position of nim on 3 piles"),
         ("3 4 5 / 3", "not a position of nim on 3 piles"),
         ("3 4 5 / 1", "not a position of nim on 3 piles"),
+        ("3 \u00b2 5", "not a position of nim on 3 piles"),
+        ("3 4 " + "5" * 5000, "not a position of nim on 3 piles"),
         ("", "not a position of nim on 3 piles"),
         ("3 4 6", "larger than at the start"),
         ("3 4 5 / 2", "0 objects taken cannot leave player 2"),

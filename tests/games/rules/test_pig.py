@@ -151,6 +151,9 @@ def test_illegal_moves_are_refused(position: str, text: str) -> None:
         ("1 0 100 5", "the game is over"),
         ("1 0 100 0 rolling", "the game is over"),
         ("1 90 0 10", "ends the game at once"),
+        ("12 0 0 0", "not a Pig position"),
+        ("1 \u00b2 0 0", "not a Pig position"),  # a superscript two is a digit to isdigit
+        ("1 " + "9" * 5000 + " 0 0", "not a Pig position"),
     ],
 )
 def test_impossible_positions_are_refused(text: str, why: str) -> None:

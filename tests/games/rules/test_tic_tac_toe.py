@@ -151,7 +151,9 @@ def test_moves_are_written_row_comma_column() -> None:
     assert game.parse_move(state, " 3 , 1") == 6
 
 
-@pytest.mark.parametrize("text", ["1,1", "0,2", "4,1", "2", "b2", "2,2,2", ""])
+@pytest.mark.parametrize(
+    "text", ["1,1", "0,2", "4,1", "2", "b2", "2,2,2", "", "\u00b2,1", "1," + "1" * 5000]
+)
 def test_illegal_moves_are_refused(text: str) -> None:
     game = TicTacToe()
     with pytest.raises(InvalidInputError) as caught:
@@ -191,6 +193,13 @@ def test_two_separate_winning_lines_are_refused() -> None:
     text = "xxx.." + "oo.oo" + "....." + "o...." + "xxx.."
     with pytest.raises(InvalidInputError, match="share no cell"):
         game.parse_position(text)
+
+
+def test_long_inputs_are_quoted_short() -> None:
+    with pytest.raises(InvalidInputError) as caught:
+        TicTacToe().parse_position("x" * 100_000)
+    assert len(caught.value.message) < 300
+    assert "(100000 characters)" in caught.value.message
 
 
 def test_k_longer_than_the_board_is_refused() -> None:
