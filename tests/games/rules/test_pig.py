@@ -50,8 +50,8 @@ def test_reaching_the_goal_wins_at_once() -> None:
     assert not game.is_terminal(short)
 
 
-def win_probability(game: Pig, tolerance: float) -> float:
-    """Value iteration over every reachable state (Neller and Presser's equations)."""
+def win_probabilities(game: Pig, tolerance: float) -> dict[Position, float]:
+    """Value iteration over every state reachable in ``game``, moving by its own rules."""
     states: list[Position] = [game.initial_state()]
     seen = set(states)
     for state in states:
@@ -82,7 +82,32 @@ def win_probability(game: Pig, tolerance: float) -> float:
                 new = max(seen_by(state, game.result(state, m)) for m in game.actions(state))
             change = max(change, abs(new - value[state]))
             value[state] = new
-    return value[game.initial_state()]
+    return value
+
+
+def neller_presser(goal: int, die: int, tolerance: float) -> dict[tuple[int, int, int], float]:
+    """P[i, j, k], the mover's chance of winning with score i, the opponent's j, turn total k,
+    by Neller and Presser's equations, written without the game:
+    P[i, j, k] = max(P_roll, P_hold), P_roll = ((1 - P[j, i, 0]) + sum over faces r >= 2 of
+    P[i, j, k + r]) / die, P_hold = 1 - P[j, i + k, 0] (k > 0), and 1 once i + k >= goal."""
+    p = {(i, j, k): 0.5 for i in range(goal) for j in range(goal) for k in range(goal - i)}
+
+    def at(i: int, j: int, k: int) -> float:
+        return 1.0 if i + k >= goal else p[i, j, k]
+
+    change = 1.0
+    while change > tolerance:
+        change = 0.0
+        for i, j, k in p:
+            roll = (1 - at(j, i, 0) + sum(at(i, j, k + r) for r in range(2, die + 1))) / die
+            new = max(roll, 1 - at(j, i + k, 0)) if k else roll
+            change = max(change, abs(new - p[i, j, k]))
+            p[i, j, k] = new
+    return p
+
+
+def win_probability(game: Pig, tolerance: float) -> float:
+    return win_probabilities(game, tolerance)[game.initial_state()]
 
 
 @pytest.mark.parametrize(
@@ -96,6 +121,18 @@ def win_probability(game: Pig, tolerance: float) -> float:
 )
 def test_win_probabilities_of_tiny_games(goal: int, die: int, probability: Fraction) -> None:
     assert win_probability(Pig(goal, die), 1e-12) == pytest.approx(float(probability))
+
+
+@pytest.mark.parametrize(("goal", "die"), [(10, 6), (7, 3)])
+def test_the_rules_give_neller_and_pressers_values(goal: int, die: int) -> None:
+    by_rules = win_probabilities(Pig(goal, die), 1e-12)
+    by_equations = neller_presser(goal, die, 1e-12)
+    decisions = 0
+    for (_, mine, theirs, turn, rolling), value in by_rules.items():
+        if not rolling and theirs < goal:
+            assert value == pytest.approx(by_equations[mine, theirs, turn], abs=1e-9)
+            decisions += 1
+    assert decisions > 50
 
 
 def test_the_score_difference_evaluation() -> None:
