@@ -27,8 +27,21 @@ M = TypeVar("M", bound=Hashable)
 
 Evaluation = Callable[[Any, int], Fraction]
 """A static evaluation: ``(state, player) -> value`` from ``player``'s point of view, strictly
-between the game's loss and win utilities for a non-terminal state (so a search never mistakes
-an estimate for a proven result), and equal to ``utility`` on a terminal state."""
+between the game's ``loss`` and ``win`` utilities for a non-terminal state (so a search never
+mistakes an estimate for a proven result), and equal to ``utility`` on a terminal state."""
+
+
+def quoted(text: str, most: int = 60) -> str:
+    """``text`` in quotes for an error message, cut short if long (a position from a request)."""
+    return repr(text) if len(text) <= most else f"{text[:most]!r}... ({len(text)} characters)"
+
+
+def natural(text: str, digits: int = 6) -> int | None:
+    """``text`` as a number if it is 1 to ``digits`` ASCII digits, else None (so a superscript
+    digit or a number thousands of digits long is refused, never a crash in ``int``)."""
+    if 0 < len(text) <= digits and text.isascii() and text.isdigit():
+        return int(text)
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,11 +49,17 @@ class Parameter:
     """One documented parameter of a game (``rows``, ``k``, ``misere``)."""
 
     name: str
-    kind: type  # int or bool
-    default: int | bool
+    kind: type  # int, bool, or list (a list of ints, such as Nim's piles)
+    default: int | bool | tuple[int, ...]
     low: int | None = None
+    """Least value (for a list: of each entry)."""
     high: int | None = None
+    """Greatest value (for a list: of each entry)."""
     description: str = ""
+    min_length: int | None = None
+    """For a list: fewest entries."""
+    max_length: int | None = None
+    """For a list: most entries."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +82,8 @@ class Game(Protocol[S, M]):
     """Whether some states are chance states (``to_move(state) == CHANCE``)."""
     win: Fraction
     """The utility of a win (1 for the two-player games; Pig's value is a win probability)."""
+    loss: Fraction
+    """The utility of a loss: ``-win`` for the +1/0/-1 games, 0 for Pig (a win probability)."""
     evaluations: Mapping[str, EvaluationInfo]
     """Named static evaluations; the first is the default."""
 
@@ -73,7 +94,10 @@ class Game(Protocol[S, M]):
         ...
 
     def actions(self, state: S) -> Sequence[M]:
-        """The legal moves in a fixed, documented order (empty at a terminal state)."""
+        """The legal moves in a fixed, documented order (empty at a terminal state).
+
+        The catalogue's games return tuples, which they may share between calls: never mutate.
+        """
         ...
 
     def result(self, state: S, move: M) -> S: ...
@@ -85,7 +109,7 @@ class Game(Protocol[S, M]):
     def is_terminal(self, state: S) -> bool: ...
 
     def utility(self, state: S, player: int) -> Fraction:
-        """A terminal state's worth to ``player`` (+1 win, 0 draw, -1 loss for two players)."""
+        """A terminal state's worth to ``player`` (+1 win, 0 draw, -1 loss; Pig: 1 win, 0 loss)."""
         ...
 
     def key(self, state: S) -> Hashable:
