@@ -1,0 +1,54 @@
+"""Value iteration on a cyclic game whose fixed point is solved by hand."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+
+from analysis.search.solve import solve_game
+from analysis.search.value_iteration import StateGraph, value_iteration_solution
+from games.errors import LimitExceededError
+from games.limits import Limits, limited
+from tests.analysis.search.toy_games import CYCLE, DICE, Subtraction
+
+
+def test_the_cycle_reaches_its_fixed_point() -> None:
+    """x = 1/4 + x/4 at A (see toy_games.CYCLE): 1/3, by going; player 1 passes at B."""
+    solution = solve_game(CYCLE, "A", algorithm="value_iteration")
+    assert abs(solution.value - Fraction(1, 3)) < Fraction(1, 10**8)
+    assert solution.best_moves == ("go",) and not solution.complete
+    assert solution.tolerance == Fraction(1, 10**9)
+    assert solution.residual is not None and solution.residual <= 1e-9
+    # the error shrinks fourfold a trip round the cycle A, C, B (three sweeps): from 1/3
+    # (all values start at 0) to 1e-9 takes about 3 * log4(1e9), 45 sweeps
+    assert solution.sweeps is not None and 35 <= solution.sweeps <= 50
+    assert solution.stats.nodes == 7 and solution.stats.terminals == 4
+
+
+def test_the_other_player_and_a_coarse_tolerance() -> None:
+    b = solve_game(CYCLE, "B", algorithm="value_iteration")
+    assert abs(b.value + Fraction(1, 3)) < Fraction(1, 10**8) and b.best_moves == ("pass",)
+    coarse = value_iteration_solution(CYCLE, "A", tolerance=Fraction(1, 1000))
+    assert abs(coarse.value - Fraction(1, 3)) < Fraction(1, 100)
+    assert coarse.sweeps is not None and b.sweeps is not None and coarse.sweeps < b.sweeps
+
+
+def test_acyclic_games_come_out_as_by_search() -> None:
+    dice = solve_game(DICE, "root", algorithm="value_iteration")
+    assert dice.value == Fraction("0.333333333") and dice.best_moves == ("gamble",)
+    pile = Subtraction(8)
+    assert solve_game(pile, pile.initial_state(), algorithm="value_iteration").value == -1
+
+
+def test_the_state_graph() -> None:
+    graph = StateGraph(CYCLE, "A", 0)
+    assert len(graph.kinds) == 7 and len(graph.targets) == 2 + 3 + 2
+    assert graph.moves[0] == ["stop", "go"]
+
+
+def test_too_many_states() -> None:
+    pile = Subtraction(30, history=True)
+    with limited(Limits(max_nodes=1000)), pytest.raises(LimitExceededError) as caught:
+        solve_game(pile, pile.initial_state(), algorithm="value_iteration")
+    assert caught.value.errors[0].parameter == "position"
