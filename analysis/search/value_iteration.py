@@ -1,17 +1,19 @@
 """Value iteration for games whose states repeat (Pig): no tree search ends there.
 
 Every state reachable from the position is listed once (an explicit queue, no recursion),
-with its kind (terminal, the player's move, the opponent's move, chance) and its successors.
-Then all values are updated together, sweep after sweep, vectorised with numpy: a state of
-the player takes the largest successor value, the opponent's the smallest, a chance state the
-probability-weighted sum; terminal states keep their utility. Sweeps stop when none changes
-a value by more than the tolerance (the residual), which bounds the last step, not the
-distance to the fixed point: the values are floating-point estimates and never exact (an
-exact solution of Pig's cyclic equations is out of reach, so ``complete`` stays false).
+numbered by the state itself (values here are worth to one player, so a key that merges
+positions equal only from the mover's view would not do), with its kind (terminal, the
+player's move, the opponent's move, chance) and its successors. Then the values are updated
+sweep after sweep, vectorised: chance states first, as a sparse matrix-vector product
+(``scipy.sparse``), then the players' states from those fresh values, as the largest (the
+player's) or smallest (the opponent's) of a padded array of successor values; terminal
+states keep their utility. Updating the two halves in turn carries news two plies a sweep.
 
-Pig to 100 has about a million states; listing them goes through the game's Python rules and
-is the slow part (several seconds); the sweeps run at numpy speed. The number of states is
-bounded by the active limits' ``max_nodes``.
+Sweeps stop when none changes a value by more than the tolerance (the residual). The residual
+bounds the last step, not the distance to the fixed point, and the values are floating-point:
+they are estimates, never exact (an exact solution of Pig's cyclic equations is out of
+reach), so ``complete`` stays false. Listing the states goes through the game's Python rules
+and is the slow part; the number of states is bounded by the active limits' ``max_nodes``.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
+from scipy import sparse
 
 from analysis.search.results import GameSolution, IterationStats, totals
 from games.errors import LimitExceededError
@@ -37,82 +40,112 @@ RANDOM: Final = 3
 
 DEFAULT_TOLERANCE: Final = Fraction(1, 10**9)
 
+Vector = npt.NDArray[np.float64]
+Indices = npt.NDArray[np.int64]
+
 
 class StateGraph:
     """The states reachable from a position, numbered from 0 (the position), with their edges.
 
-    ``starts[i]`` is where state ``i``'s successors begin in ``targets`` (and ``weights``,
-    the probabilities at chance states, 1 elsewhere); terminal states have none.
+    ``successors[i]`` lists state ``i``'s successors (and ``moves[i]`` the moves or outcomes
+    leading there, ``weights[i]`` their probabilities at a chance state).
     """
 
     def __init__(self, game: Game[Any, Any], root: Any, player: int):
         deadline = current_deadline()
         limit = active_limits().max_nodes
-        index: dict[Hashable, int] = {game.key(root): 0}
+        index: dict[Hashable, int] = {root: 0}
         states = [root]
         kinds: list[int] = []
         utilities: list[float] = []
-        starts: list[int] = []
-        targets: list[int] = []
-        weights: list[float] = []
-        moves: list[list[Any]] = []
+        self.successors: list[list[int]] = []
+        self.moves: list[list[Any]] = []
+        self.weights: list[list[float]] = []
         for state in states:  # the list grows as states are found: a breadth-first queue
             deadline.spend(4)
-            starts.append(len(targets))
             if game.is_terminal(state):
                 kinds.append(TERMINAL)
                 utilities.append(float(game.utility(state, player)))
-                moves.append([])
+                self.successors.append([])
+                self.moves.append([])
+                self.weights.append([])
                 continue
             utilities.append(0.0)
             mover = game.to_move(state)
             if mover == CHANCE:
                 kinds.append(RANDOM)
-                edges = [(o, float(p)) for o, p in game.chance_outcomes(state)]
+                outcomes = game.chance_outcomes(state)
+                moves = [outcome for outcome, _ in outcomes]
+                self.weights.append([float(p) for _, p in outcomes])
             else:
                 kinds.append(PLAYER if mover == player else OPPONENT)
-                edges = [(move, 1.0) for move in game.actions(state)]
-            moves.append([move for move, _ in edges])
-            for move, weight in edges:
+                moves = list(game.actions(state))
+                self.weights.append([])
+            numbers = []
+            for move in moves:
                 child = game.result(state, move)
-                key = game.key(child)
-                number = index.get(key)
+                number = index.get(child)
                 if number is None:
-                    number = index[key] = len(states)
+                    number = index[child] = len(states)
                     states.append(child)
                     if len(states) > limit:
                         raise LimitExceededError(
                             f"more than {limit} states are reachable from the position",
                             parameter="position",
                         )
-                targets.append(number)
-                weights.append(weight)
-        self.moves = moves
+                numbers.append(number)
+            self.successors.append(numbers)
+            self.moves.append(moves)
         self.kinds = np.array(kinds, dtype=np.int8)
         self.utilities = np.array(utilities, dtype=np.float64)
-        self.starts = np.array(starts, dtype=np.int64)
-        self.targets = np.array(targets, dtype=np.int64)
-        self.weights = np.array(weights, dtype=np.float64)
+        self.edges = sum(len(numbers) for numbers in self.successors)
 
-    def solve(self, tolerance: float) -> tuple[npt.NDArray[np.float64], int, float]:
+    def chance_matrix(self) -> tuple[Indices, Any]:
+        """The chance states and the sparse matrix of their outcome probabilities."""
+        rows = np.flatnonzero(self.kinds == RANDOM)
+        starts = [0]
+        columns: list[int] = []
+        weights: list[float] = []
+        for row in rows:
+            columns.extend(self.successors[row])
+            weights.extend(self.weights[row])
+            starts.append(len(columns))
+        shape = (len(rows), len(self.kinds))
+        return rows, sparse.csr_matrix((weights, columns, starts), shape=shape)
+
+    def padded(self, kind: int) -> tuple[Indices, Indices]:
+        """The states of ``kind`` and their successors, padded by repeating the first one
+        (a repeat changes neither a maximum nor a minimum)."""
+        rows = np.flatnonzero(self.kinds == kind)
+        width = max((len(self.successors[row]) for row in rows), default=1)
+        table = np.empty((len(rows), width), dtype=np.int64)
+        for place, row in enumerate(rows):
+            numbers = self.successors[row]
+            table[place] = numbers + [numbers[0]] * (width - len(numbers))
+        return rows, table
+
+    def solve(self, tolerance: float) -> tuple[Vector, int, float]:
         """Sweep until no value moves by more than ``tolerance``: (values, sweeps, residual)."""
         deadline = current_deadline()
         values = self.utilities.copy()
-        inner = self.kinds != TERMINAL
-        if not inner.any():
-            return values, 0, 0.0
-        starts = self.starts[inner]
-        kinds = self.kinds[inner]
-        player, opponent = kinds == PLAYER, kinds == OPPONENT
-        work = len(self.targets) // 50 + 1  # numpy handles an edge in tens of nanoseconds
+        chance, matrix = self.chance_matrix()
+        mine, my_moves = self.padded(PLAYER)
+        theirs, their_moves = self.padded(OPPONENT)
+        work = self.edges // 50 + 1  # numpy handles an edge in tens of nanoseconds
         sweeps = 0
+
+        def settle(rows: Indices, fresh: Vector) -> float:
+            """Write the fresh values of ``rows``; the largest change."""
+            if not len(rows):
+                return 0.0
+            change = float(np.max(np.abs(fresh - values[rows])))
+            values[rows] = fresh
+            return change
+
         while True:
-            successors = values[self.targets]
-            updated = np.add.reduceat(successors * self.weights, starts)
-            updated[player] = np.maximum.reduceat(successors, starts)[player]
-            updated[opponent] = np.minimum.reduceat(successors, starts)[opponent]
-            residual = float(np.max(np.abs(updated - values[inner])))
-            values[inner] = updated
+            residual = settle(chance, np.asarray(matrix @ values, dtype=np.float64))
+            residual = max(residual, settle(mine, values[my_moves].max(axis=1)))
+            residual = max(residual, settle(theirs, values[their_moves].min(axis=1)))
             sweeps += 1
             deadline.spend(work)
             if residual <= tolerance:
@@ -135,13 +168,12 @@ def value_iteration_solution(
     places = max(0, math.ceil(-math.log10(tolerance)))
     best_moves: list[Any] = []
     if graph.kinds[0] in (PLAYER, OPPONENT):
-        first = int(graph.starts[0])
-        successors = values[graph.targets[first : first + len(graph.moves[0])]]
-        best = successors.max() if graph.kinds[0] == PLAYER else successors.min()
+        successors = [float(values[number]) for number in graph.successors[0]]
+        best = max(successors) if graph.kinds[0] == PLAYER else min(successors)
         best_moves = [
             move
             for move, value in zip(graph.moves[0], successors, strict=True)
-            if abs(float(value) - float(best)) <= tolerance
+            if abs(value - best) <= tolerance
         ]
     iteration = IterationStats(
         depth=0,
