@@ -4,8 +4,10 @@ Values are worth to one player throughout (the root's mover, player 0 at a chanc
 exact: a chance state is worth the probability-weighted sum of its outcomes. Every level
 counts as a ply toward the depth cutoff, a chance level included, as in a drawn tree. With
 the table on, a state's value is remembered with the depth it was searched to (or as proven
-when its subtree never met the cutoff) and reused at no greater depth. With a time limit the
-depth deepens one ply at a time and the deepest finished iteration answers.
+when its subtree never met the cutoff) and reused at no greater depth; the table is keyed by
+the state itself, not ``game.key``, which may be a canonical view equal only to the mover.
+With a time limit the depth deepens one ply at a time and the deepest finished iteration
+answers.
 """
 
 from __future__ import annotations
@@ -60,7 +62,9 @@ class Expectimax(SearchCounters):
             raise too_deep(ply)
         key = None
         if self.use_table:
-            key = game.key(state)
+            # the state itself: values here are one player's, and a canonical key may merge
+            # positions that are equal only from the mover's point of view
+            key = state
             entry = self.table.get(key)
             if entry is not None and entry[0] >= depth:
                 self.table_hits += 1

@@ -47,8 +47,9 @@ Indices = npt.NDArray[np.int64]
 class StateGraph:
     """The states reachable from a position, numbered from 0 (the position), with their edges.
 
-    ``successors[i]`` lists state ``i``'s successors (and ``moves[i]`` the moves or outcomes
-    leading there, ``weights[i]`` their probabilities at a chance state).
+    State ``i``'s successors are ``targets[starts[i]:starts[i + 1]]``, with the probabilities
+    ``weights`` at a chance state (1 elsewhere); ``root_moves`` are the moves (or outcomes) of
+    the position, in the order of its successors. Flat arrays: Pig to 100 has two million states.
     """
 
     def __init__(self, game: Game[Any, Any], root: Any, player: int):
@@ -58,17 +59,16 @@ class StateGraph:
         states = [root]
         kinds: list[int] = []
         utilities: list[float] = []
-        self.successors: list[list[int]] = []
-        self.moves: list[list[Any]] = []
-        self.weights: list[list[float]] = []
+        starts: list[int] = []
+        targets: list[int] = []
+        weights: list[float] = []
+        self.root_moves: list[Any] = []
         for state in states:  # the list grows as states are found: a breadth-first queue
             deadline.spend(4)
+            starts.append(len(targets))
             if game.is_terminal(state):
                 kinds.append(TERMINAL)
                 utilities.append(float(game.utility(state, player)))
-                self.successors.append([])
-                self.moves.append([])
-                self.weights.append([])
                 continue
             utilities.append(0.0)
             mover = game.to_move(state)
@@ -76,12 +76,13 @@ class StateGraph:
                 kinds.append(RANDOM)
                 outcomes = game.chance_outcomes(state)
                 moves = [outcome for outcome, _ in outcomes]
-                self.weights.append([float(p) for _, p in outcomes])
+                weights.extend(float(p) for _, p in outcomes)
             else:
                 kinds.append(PLAYER if mover == player else OPPONENT)
                 moves = list(game.actions(state))
-                self.weights.append([])
-            numbers = []
+                weights.extend(1.0 for _ in moves)
+            if not self.root_moves:
+                self.root_moves = moves
             for move in moves:
                 child = game.result(state, move)
                 number = index.get(child)
@@ -93,36 +94,37 @@ class StateGraph:
                             f"more than {limit} states are reachable from the position",
                             parameter="position",
                         )
-                numbers.append(number)
-            self.successors.append(numbers)
-            self.moves.append(moves)
+                targets.append(number)
+        starts.append(len(targets))
         self.kinds = np.array(kinds, dtype=np.int8)
         self.utilities = np.array(utilities, dtype=np.float64)
-        self.edges = sum(len(numbers) for numbers in self.successors)
+        self.starts = np.array(starts, dtype=np.int64)
+        self.targets = np.array(targets, dtype=np.int64)
+        self.weights = np.array(weights, dtype=np.float64)
+
+    def rows_of(self, kind: int) -> tuple[Indices, Indices]:
+        """The states of ``kind`` and how many successors each has."""
+        rows = np.flatnonzero(self.kinds == kind)
+        return rows, self.starts[rows + 1] - self.starts[rows]
 
     def chance_matrix(self) -> tuple[Indices, Any]:
         """The chance states and the sparse matrix of their outcome probabilities."""
-        rows = np.flatnonzero(self.kinds == RANDOM)
-        starts = [0]
-        columns: list[int] = []
-        weights: list[float] = []
-        for row in rows:
-            columns.extend(self.successors[row])
-            weights.extend(self.weights[row])
-            starts.append(len(columns))
+        rows, lengths = self.rows_of(RANDOM)
+        pointers = np.concatenate(([0], np.cumsum(lengths)))
+        # the edges of the chance states, in order: each state's run of edge numbers
+        edges = np.repeat(self.starts[rows] - pointers[:-1], lengths) + np.arange(pointers[-1])
         shape = (len(rows), len(self.kinds))
-        return rows, sparse.csr_matrix((weights, columns, starts), shape=shape)
+        matrix = sparse.csr_matrix((self.weights[edges], self.targets[edges], pointers), shape)
+        return rows, matrix
 
     def padded(self, kind: int) -> tuple[Indices, Indices]:
         """The states of ``kind`` and their successors, padded by repeating the first one
         (a repeat changes neither a maximum nor a minimum)."""
-        rows = np.flatnonzero(self.kinds == kind)
-        width = max((len(self.successors[row]) for row in rows), default=1)
-        table = np.empty((len(rows), width), dtype=np.int64)
-        for place, row in enumerate(rows):
-            numbers = self.successors[row]
-            table[place] = numbers + [numbers[0]] * (width - len(numbers))
-        return rows, table
+        rows, lengths = self.rows_of(kind)
+        width = int(lengths.max()) if len(rows) else 1
+        columns = np.arange(width)[None, :]
+        columns = np.where(columns < lengths[:, None], columns, 0)
+        return rows, self.targets[self.starts[rows][:, None] + columns]
 
     def solve(self, tolerance: float) -> tuple[Vector, int, float]:
         """Sweep until no value moves by more than ``tolerance``: (values, sweeps, residual)."""
@@ -131,7 +133,7 @@ class StateGraph:
         chance, matrix = self.chance_matrix()
         mine, my_moves = self.padded(PLAYER)
         theirs, their_moves = self.padded(OPPONENT)
-        work = self.edges // 50 + 1  # numpy handles an edge in tens of nanoseconds
+        work = len(self.targets) // 50 + 1  # numpy handles an edge in tens of nanoseconds
         sweeps = 0
 
         def settle(rows: Indices, fresh: Vector) -> float:
@@ -168,11 +170,11 @@ def value_iteration_solution(
     places = max(0, math.ceil(-math.log10(tolerance)))
     best_moves: list[Any] = []
     if graph.kinds[0] in (PLAYER, OPPONENT):
-        successors = [float(values[number]) for number in graph.successors[0]]
+        successors = [float(values[n]) for n in graph.targets[graph.starts[0] : graph.starts[1]]]
         best = max(successors) if graph.kinds[0] == PLAYER else min(successors)
         best_moves = [
             move
-            for move, value in zip(graph.moves[0], successors, strict=True)
+            for move, value in zip(graph.root_moves, successors, strict=True)
             if abs(value - best) <= tolerance
         ]
     iteration = IterationStats(

@@ -49,8 +49,8 @@ def test_acyclic_games_come_out_as_by_search() -> None:
 
 def test_the_state_graph() -> None:
     graph = StateGraph(CYCLE, "A", 0)
-    assert len(graph.kinds) == 7 and graph.edges == 2 + 3 + 2
-    assert graph.moves[0] == ["stop", "go"]
+    assert len(graph.kinds) == 7 and len(graph.targets) == 2 + 3 + 2
+    assert graph.root_moves == ["stop", "go"]
     chance, matrix = graph.chance_matrix()
     assert list(chance) == [2]  # A, draw, C, win, lose, B, half: breadth first
     assert matrix.toarray().tolist() == [[0, 0, 0, 0.5, 0.25, 0.25, 0]]
