@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from analysis.search.alpha_beta import PROVEN, AlphaBeta
 from analysis.search.budget import SearchBudget
 from analysis.search.solve import solve_game
-from tests.analysis.search.toy_games import CAPTURES, Subtraction, TicTacToe
+from tests.analysis.search.toy_games import CAPTURES, Subtraction, TicTacToe, positions
 
 OPTIONS = [
     {"table": True, "ordering": True},
@@ -29,6 +29,25 @@ def test_tic_tac_toe_is_a_draw(options: dict[str, bool]) -> None:
     assert solution.value == 0 and solution.complete
     assert solution.best_moves == tuple(range(9))
     assert solution.plies_to_end is None
+
+
+def test_one_best_move_costs_less_than_all() -> None:
+    game = TicTacToe()
+    every = solve_game(game, game.initial_state())
+    one = solve_game(game, game.initial_state(), all_best_moves=False)
+    assert one.value == every.value == 0 and len(one.best_moves) == 1
+    assert one.best_moves[0] in every.best_moves
+    assert one.stats.nodes < every.stats.nodes * 3 // 4
+
+
+@settings(max_examples=40, deadline=None)
+@given(positions(), st.sampled_from(OPTIONS))
+def test_one_best_move_is_a_best_move(state: str, options: dict[str, bool]) -> None:
+    game = TicTacToe()
+    expected = solve_game(game, state, algorithm="minimax")
+    found = solve_game(game, state, all_best_moves=False, **options)
+    assert found.value == expected.value
+    assert len(found.best_moves) <= 1 and set(found.best_moves) <= set(expected.best_moves)
 
 
 def test_the_table_and_ordering_save_work() -> None:
@@ -63,26 +82,6 @@ def test_the_fastest_win_is_preferred() -> None:
     game = TicTacToe()
     solution = solve_game(game, "xx.oo....")
     assert solution.value == 1 and solution.best_moves == (2,) and solution.plies_to_end == 1
-
-
-def positions(max_plies: int = 9) -> st.SearchStrategy[str]:
-    """Tic-tac-toe positions at least three plies in, reached by playing random squares."""
-
-    def play(squares: list[int]) -> str:
-        game = TicTacToe()
-        state = game.initial_state()
-        for square in squares:
-            if game.is_terminal(state):
-                break
-            if state[square] == ".":
-                state = game.result(state, square)
-        return state
-
-    return (
-        st.lists(st.integers(0, 8), min_size=3, max_size=max_plies)
-        .map(play)
-        .filter(lambda s: s.count(".") <= 6)
-    )
 
 
 @settings(max_examples=60, deadline=None)

@@ -11,8 +11,7 @@ from analysis.search.expectimax import expectimax_solution
 from analysis.search.scores import MAX_PLY
 from analysis.search.solve import solve_game
 from games.errors import LimitExceededError
-from tests.analysis.search.test_alpha_beta import positions
-from tests.analysis.search.toy_games import CYCLE, DICE, TicTacToe
+from tests.analysis.search.toy_games import CYCLE, DICE, TicTacToe, positions
 
 
 def test_the_dice_game_by_hand() -> None:

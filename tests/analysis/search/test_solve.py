@@ -31,6 +31,7 @@ TTT = TicTacToe()
         (TTT, {"algorithm": "expectimax", "ordering": False}, "ordering"),
         (TTT, {"algorithm": "value_iteration", "depth": 3}, "depth"),
         (TTT, {"tolerance": Fraction(1, 100)}, "tolerance"),
+        (TTT, {"algorithm": "minimax", "all_best_moves": False}, "all_best_moves"),
         (TTT, {"algorithm": "value_iteration", "tolerance": Fraction(0)}, "tolerance"),
         (DICE, {}, "algorithm"),
         (CYCLE, {"algorithm": "minimax"}, "algorithm"),

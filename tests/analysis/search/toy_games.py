@@ -1,6 +1,7 @@
 """Tiny games written to the ``games.rules.game.Game`` protocol, so the engine is tested on its own.
 
-- :class:`TicTacToe`: 3x3, states as 9-character strings of ``x``, ``o``, ``.``;
+- :class:`TicTacToe`: 3x3, states as 9-character strings of ``x``, ``o``, ``.``, and
+  :func:`positions`, a hypothesis strategy of its positions;
 - :class:`Subtraction`: one pile, take 1 to 3, taking the last counter wins (the mover loses
   exactly when the pile is a multiple of 4);
 - :class:`GraphGame`: any small game written out state by state (chance, cycles, captures),
@@ -13,6 +14,8 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
+
+from hypothesis import strategies as st
 
 from games.rules.game import CHANCE, EvaluationInfo
 
@@ -89,6 +92,26 @@ class TicTacToe(Protocolled):
 
     def parse_position(self, text: str) -> str:
         return text
+
+
+def positions(max_plies: int = 9) -> st.SearchStrategy[str]:
+    """Tic-tac-toe positions at least three plies in, reached by playing random squares."""
+
+    def play(squares: list[int]) -> str:
+        game = TicTacToe()
+        state = game.initial_state()
+        for square in squares:
+            if game.is_terminal(state):
+                break
+            if state[square] == ".":
+                state = game.result(state, square)
+        return state
+
+    return (
+        st.lists(st.integers(0, 8), min_size=3, max_size=max_plies)
+        .map(play)
+        .filter(lambda s: s.count(".") <= 6)
+    )
 
 
 class Subtraction(Protocolled):
