@@ -63,6 +63,7 @@ class StateGraph:
         targets: list[int] = []
         weights: list[float] = []
         self.root_moves: list[Any] = []
+        last: tuple[object, list[Any], list[float]] = (None, [], [])
         for state in states:  # the list grows as states are found: a breadth-first queue
             deadline.spend(4)
             starts.append(len(targets))
@@ -75,13 +76,15 @@ class StateGraph:
             if mover == CHANCE:
                 kinds.append(RANDOM)
                 outcomes = game.chance_outcomes(state)
-                moves = [outcome for outcome, _ in outcomes]
-                weights.extend(float(p) for _, p in outcomes)
+                if outcomes is not last[0]:  # a game that hands out one list: convert it once
+                    last = (outcomes, [o for o, _ in outcomes], [float(p) for _, p in outcomes])
+                moves = last[1]
+                weights.extend(last[2])
             else:
                 kinds.append(PLAYER if mover == player else OPPONENT)
                 moves = list(game.actions(state))
                 weights.extend(1.0 for _ in moves)
-            if not self.root_moves:
+            if len(starts) == 1:  # the position itself
                 self.root_moves = moves
             for move in moves:
                 child = game.result(state, move)
