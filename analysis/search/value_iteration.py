@@ -65,7 +65,7 @@ class StateGraph:
         self.root_moves: list[Any] = []
         last: tuple[object, list[Any], list[float]] = (None, [], [])
         for state in states:  # the list grows as states are found: a breadth-first queue
-            deadline.spend(4)
+            deadline.spend(16)  # a state costs 10 to 20 microseconds through the rules
             starts.append(len(targets))
             if game.is_terminal(state):
                 kinds.append(TERMINAL)

@@ -8,6 +8,7 @@ import pytest
 
 from analysis.search.budget import BudgetSpent, SearchBudget
 from analysis.search.solve import best_move, solve_game
+from games.errors import TimeLimitError
 from games.limits import Limits, limited
 from tests.analysis.search.toy_games import DICE, Subtraction, TicTacToe
 
@@ -64,3 +65,12 @@ def test_the_budget_is_off_until_armed() -> None:
     budget.armed = True
     with pytest.raises(BudgetSpent):
         budget.spend(1)
+
+
+def test_a_search_past_the_request_deadline_is_stopped() -> None:
+    """Without a time limit of its own, a search runs under the request's deadline (a 413)."""
+    game = Subtraction(60, history=True)
+    start = time.monotonic()
+    with limited(Limits(time_limit=0.2)), pytest.raises(TimeLimitError):
+        solve_game(game, game.initial_state(), depth=40)
+    assert time.monotonic() - start < 0.2 + 0.15  # the clock is read every 512 nodes
