@@ -89,24 +89,26 @@ class AlphaBeta(SearchCounters):
         self.all_best = True
         """Whether the root finds every best move (True) or one (False: a third fewer nodes)."""
 
-    def cutoff_score(self, state: Any, alpha: Score, beta: Score, ply: int) -> Score:
+    def cutoff_score(self, state: Any, mover: int, alpha: Score, beta: Score, ply: int) -> Score:
         """The score at the depth cutoff: the evaluation, or a quiescence search."""
         if self.quiescence_plies:
-            return self.quiesce(state, alpha, beta, ply, self.quiescence_plies)
-        return self.static(state)
+            return self.quiesce(state, mover, alpha, beta, ply, self.quiescence_plies)
+        return self.static(state, mover)
 
-    def static(self, state: Any) -> Score:
+    def static(self, state: Any, mover: int) -> Score:
         evaluate = self.evaluate
         if evaluate is None:  # a search to the end that went MAX_PLY deep (a cycle)
             raise too_deep(MAX_PLY)
         self.horizon += 1
         self.evaluations += 1
-        return exact(evaluate(state, self.game.to_move(state)))
+        return exact(evaluate(state, mover))
 
-    def quiesce(self, state: Any, alpha: Score, beta: Score, ply: int, left: int) -> Score:
+    def quiesce(
+        self, state: Any, mover: int, alpha: Score, beta: Score, ply: int, left: int
+    ) -> Score:
         """Search noisy moves only; the mover may stand pat on the evaluation."""
         game = self.game
-        best = self.static(state)
+        best = self.static(state, mover)
         if best >= beta or left == 0:
             return best
         if best > alpha:
@@ -116,11 +118,15 @@ class AlphaBeta(SearchCounters):
                 continue
             child = game.result(state, move)
             self.count()
+            child_mover = game.to_move(child)
             if game.is_terminal(child):
                 self.reached_end(ply + 1)
-                score = -terminal_score(game.utility(child, game.to_move(child)), self.win, ply + 1)
+                score = terminal_score(game.utility(child, child_mover), self.win, ply + 1)
+                score = score if child_mover == mover else -score
+            elif child_mover == mover:  # the same player moves again
+                score = self.quiesce(child, mover, alpha, beta, ply + 1, left - 1)
             else:
-                score = -self.quiesce(child, -beta, -alpha, ply + 1, left - 1)
+                score = -self.quiesce(child, child_mover, -beta, -alpha, ply + 1, left - 1)
             if score > best:
                 best = score
                 if score > alpha:
@@ -141,17 +147,23 @@ class AlphaBeta(SearchCounters):
             rest = front + [move for move in rest if move not in front]
         return rest
 
-    def search(self, state: Any, depth: int, alpha: Score, beta: Score, ply: int) -> Score:
-        """The fail-soft negamax score of ``state`` for its mover, ``depth`` plies deep."""
+    def search(
+        self, state: Any, mover: int, depth: int, alpha: Score, beta: Score, ply: int
+    ) -> Score:
+        """The fail-soft negamax score of ``state`` for its ``mover``, ``depth`` plies deep.
+
+        A child's score is negated only when the child's mover is the other player (a game
+        may give a player two moves in a row), always reading ``to_move`` as the game says it.
+        """
         self.nodes += 1  # count() inlined: this is the hot loop
         if not self.nodes % NODE_BATCH:
             self.budget.spend(NODE_BATCH)
         game = self.game
         if game.is_terminal(state):
             self.reached_end(ply)
-            return terminal_score(game.utility(state, game.to_move(state)), self.win, ply)
+            return terminal_score(game.utility(state, mover), self.win, ply)
         if depth <= 0:
-            return self.cutoff_score(state, alpha, beta, ply)
+            return self.cutoff_score(state, mover, alpha, beta, ply)
         if ply >= MAX_PLY:
             raise too_deep(ply)
         table_move = None
@@ -172,7 +184,6 @@ class AlphaBeta(SearchCounters):
                         if stored_depth != PROVEN:
                             self.horizon += 1
                         return score
-        mover = game.to_move(state)
         moves = game.actions(state)
         if self.ordering and len(moves) > 1:
             moves = self.ordered(moves, mover, table_move, ply)
@@ -181,7 +192,12 @@ class AlphaBeta(SearchCounters):
         best: Score = -self.infinity
         best_move = None
         for move in moves:
-            score = -self.search(game.result(state, move), depth - 1, -beta, -alpha, ply + 1)
+            child = game.result(state, move)
+            child_mover = game.to_move(child)
+            if child_mover == mover:
+                score = self.search(child, mover, depth - 1, alpha, beta, ply + 1)
+            else:
+                score = -self.search(child, child_mover, depth - 1, -beta, -alpha, ply + 1)
             if score > best:
                 best = score
                 best_move = move
@@ -219,8 +235,9 @@ class AlphaBeta(SearchCounters):
         game = self.game
         horizon = self.horizon
         moves = game.actions(state)
+        mover = game.to_move(state)
         if self.ordering and len(moves) > 1:
-            moves = self.ordered(moves, game.to_move(state), previous, 0)
+            moves = self.ordered(moves, mover, previous, 0)
         best: Score = -self.infinity
         best_moves: list[Any] = []
         for move in moves:
@@ -228,7 +245,11 @@ class AlphaBeta(SearchCounters):
             # scoring as much is seen exactly
             alpha = best - self.tie_margin if self.all_best else best
             child = game.result(state, move)
-            score = -self.search(child, depth - 1, -self.infinity, -alpha, 1)
+            child_mover = game.to_move(child)
+            if child_mover == mover:
+                score = self.search(child, mover, depth - 1, alpha, self.infinity, 1)
+            else:
+                score = -self.search(child, child_mover, depth - 1, -self.infinity, -alpha, 1)
             if score > best:
                 best = score
                 best_moves = [move]

@@ -35,34 +35,42 @@ class Minimax(SearchCounters):
         self.evaluate = evaluation
         self.win: Score = exact(Fraction(game.win))
 
-    def search(self, state: Any, depth: int, ply: int) -> Score:
-        """The negamax score of ``state`` for its mover, ``depth`` plies deep."""
+    def search(self, state: Any, mover: int, depth: int, ply: int) -> Score:
+        """The negamax score of ``state`` for its ``mover``, ``depth`` plies deep."""
         self.count()
         game = self.game
         if game.is_terminal(state):
             self.reached_end(ply)
-            return terminal_score(game.utility(state, game.to_move(state)), self.win, ply)
+            return terminal_score(game.utility(state, mover), self.win, ply)
         if depth <= 0:
             if self.evaluate is None:  # a search to the end that went MAX_PLY deep (a cycle)
                 raise too_deep(ply)
             self.evaluations += 1
-            return exact(self.evaluate(state, game.to_move(state)))
+            return exact(self.evaluate(state, mover))
         if ply >= MAX_PLY:
             raise too_deep(ply)
         best: Score | None = None
         for move in game.actions(state):
-            score = -self.search(game.result(state, move), depth - 1, ply + 1)
+            score = self.child_score(state, mover, move, depth, ply)
             if best is None or score > best:
                 best = score
         assert best is not None  # a state that is not terminal has a move
         return best
 
+    def child_score(self, state: Any, mover: int, move: Any, depth: int, ply: int) -> Score:
+        """The score of ``move`` for ``mover``: the child's, negated if the other player moves
+        there (a game may give a player two moves in a row)."""
+        child = self.game.result(state, move)
+        child_mover = self.game.to_move(child)
+        score = self.search(child, child_mover, depth - 1, ply + 1)
+        return score if child_mover == mover else -score
+
     def root(self, state: Any, depth: int, ply: int) -> tuple[Score, list[Any]]:
         """The score of ``state`` and every move achieving it."""
         game = self.game
+        mover = game.to_move(state)
         scores = [
-            (-self.search(game.result(state, move), depth - 1, ply + 1), move)
-            for move in game.actions(state)
+            (self.child_score(state, mover, move, depth, ply), move) for move in game.actions(state)
         ]
         best = max(score for score, _ in scores)
         return best, [move for score, move in scores if score == best]

@@ -295,3 +295,33 @@ CAPTURES = GraphGame(
     },
     "root",
 )
+
+
+@st.composite
+def layered_games(draw: st.DrawFn, noisy: bool = False) -> GraphGame:
+    """Random zero-sum games in layers: each state moves to one to three states of the next
+    layer (so lines meet: transpositions), either player may move at each state (so a player
+    may move twice in a row), the last layer ends the game with a loss, draw or win; every
+    other state has a worth strictly inside (-1, 1)."""
+    layers = draw(st.integers(2, 5))
+    widths = [1] + [draw(st.integers(1, 4)) for _ in range(layers)]
+    spots: dict[str, Spot] = {}
+    for level in range(layers, -1, -1):
+        for place in range(widths[level]):
+            name = f"{level}.{place}"
+            if level == layers:
+                spots[name] = end(draw(st.integers(-1, 1)))
+                continue
+            targets = draw(
+                st.lists(st.integers(0, widths[level + 1] - 1), min_size=1, max_size=3, unique=True)
+            )
+            worth = Fraction(draw(st.integers(-9, 9)), 10)
+            spots[name] = Spot(
+                draw(st.integers(0, 1)),
+                tuple(
+                    (f"m{t}", f"{level + 1}.{t}", None, noisy and draw(st.booleans()))
+                    for t in targets
+                ),
+                worth,
+            )
+    return GraphGame("layered", spots, "0.0")
