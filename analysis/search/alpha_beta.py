@@ -1,8 +1,9 @@
 """Alpha-beta in negamax form, with iterative deepening, a transposition table and move ordering.
 
 Each iteration searches the root to one more ply than the last. A state's score is worth
-to its mover, so a child's score is negated on the way up (negamax); a two-player game's
-utilities must sum to zero. The search is fail-soft: a state that stops early returns a
+to its mover, so a child's score is negated on the way up when the other player moves there
+(negamax; kept when the same player moves again); a two-player game's utilities must sum to
+zero. The search is fail-soft: a state that stops early returns a
 bound on its score, and the table records which kind (exact, lower, upper).
 
 The transposition table maps ``game.key(state)`` to (depth, score, bound, best move). An
