@@ -16,7 +16,7 @@ from analysis.search.minimax import minimax_solution
 from analysis.search.results import GameSolution, MoveChoice, SearchTotals
 from analysis.search.value_iteration import DEFAULT_TOLERANCE, value_iteration_solution
 from games.errors import InvalidInputError
-from games.rules.game import Evaluation, Game
+from games.rules.game import CHANCE, Evaluation, Game
 
 ALGORITHMS: Final = ("alphabeta", "minimax", "expectimax", "value_iteration")
 
@@ -101,13 +101,19 @@ def best_move(
     """The engine's move within ``time_limit`` seconds (and at most ``depth`` plies deep).
 
     Alpha-beta with iterative deepening, or expectimax for a game with chance; the move of
-    the deepest finished iteration (the first legal move's order breaks ties).
+    the deepest finished iteration (for alpha-beta the first best move it found, for
+    expectimax the first best in the game's order).
 
-    :raises InvalidInputError: the position is over, or a parameter is out of range.
+    :raises InvalidInputError: the position is over or chance moves next, or a parameter is
+        out of range.
     """
     if game.is_terminal(state):
         raise InvalidInputError(
             "the game is over in this position: there is no move", parameter="position"
+        )
+    if game.to_move(state) == CHANCE:
+        raise InvalidInputError(
+            "chance moves next in this position, not a player", parameter="position"
         )
     algorithm = "expectimax" if game.has_chance else "alphabeta"
     solution = solve_game(
@@ -118,10 +124,6 @@ def best_move(
         time_limit=time_limit,
         all_best_moves=game.has_chance,  # alpha-beta needs only one; expectimax finds all anyway
     )
-    if not solution.best_moves:
-        raise InvalidInputError(
-            "chance moves next in this position, not a player", parameter="position"
-        )
     return MoveChoice(
         move=solution.best_moves[0],
         value=solution.value,
