@@ -15,7 +15,7 @@ from analysis.search.value_iteration import (
 )
 from games.errors import LimitExceededError
 from games.limits import Limits, limited
-from tests.analysis.search.toy_games import CYCLE, DICE, Subtraction
+from tests.analysis.search.toy_games import CYCLE, DICE, Pig, Subtraction
 
 
 def test_the_cycle_reaches_its_fixed_point() -> None:
@@ -63,3 +63,33 @@ def test_too_many_states() -> None:
     with limited(Limits(max_nodes=1000)), pytest.raises(LimitExceededError) as caught:
         solve_game(pile, pile.initial_state(), algorithm="value_iteration")
     assert caught.value.errors[0].parameter == "position"
+
+
+def pig_by_hand(goal: int, die: int) -> float:
+    """Neller and Presser's equations for P(i, j, k), the chance that the player to move with
+    score i, against j, turn total k, wins: max of rolling, (1 - P(j, i, 0) + sum of
+    P(i, j, k + r) for r = 2..die) / die with P = 1 once i + k reaches the goal, and holding,
+    1 - P(j, i + k, 0); solved by in-place value iteration, one state at a time."""
+    p = {(i, j, k): 0.0 for i in range(goal) for j in range(goal) for k in range(goal - i)}
+
+    def chance(i: int, j: int, k: int) -> float:
+        return 1.0 if i + k >= goal else p[i, j, k]
+
+    while True:
+        change = 0.0
+        for i, j, k in p:
+            roll = (1 - p[j, i, 0] + sum(chance(i, j, k + r) for r in range(2, die + 1))) / die
+            hold = 1 - chance(j, i + k, 0) if i + k < goal else 1.0
+            new = max(roll, hold)
+            change = max(change, abs(new - p[i, j, k]))
+            p[i, j, k] = new
+        if change < 1e-13:
+            return p[0, 0, 0]
+
+
+@pytest.mark.parametrize(("goal", "die"), [(5, 3), (12, 6)])
+def test_pig_against_its_equations(goal: int, die: int) -> None:
+    game = Pig(goal, die)
+    solution = solve_game(game, game.initial_state(), algorithm="value_iteration")
+    assert abs(float(solution.value) - pig_by_hand(goal, die)) < 1e-7
+    assert solution.best_moves == ("roll",)  # holding nothing only hands over the turn

@@ -5,7 +5,9 @@
 - :class:`Subtraction`: one pile, take 1 to 3, taking the last counter wins (the mover loses
   exactly when the pile is a multiple of 4);
 - :class:`GraphGame`: any small game written out state by state (chance, cycles, captures),
-  with :data:`DICE`, :data:`CYCLE` and :data:`CAPTURES` derived by hand in the tests.
+  with :data:`DICE`, :data:`CYCLE` and :data:`CAPTURES` derived by hand in the tests, and
+  :func:`layered_games`, a hypothesis strategy of random ones;
+- :class:`Pig`: the dice game with cycles, for value iteration.
 """
 
 from __future__ import annotations
@@ -325,3 +327,54 @@ def layered_games(draw: st.DrawFn, noisy: bool = False) -> GraphGame:
                 worth,
             )
     return GraphGame("layered", spots, "0.0")
+
+
+class Pig(Protocolled):
+    """Pig (Neller and Presser): roll a die to add to the turn total, a 1 loses it and the
+    turn; hold to bank it. Reaching ``goal`` wins at once. States: (mover's score, other's
+    score, turn total, mover, whether the die is about to be rolled). A win is worth 1, a loss
+    0 (the value is a probability of winning)."""
+
+    name = "pig"
+    has_chance = True
+    evaluations: dict[str, EvaluationInfo] = {}
+
+    def __init__(self, goal: int, die: int = 6) -> None:
+        self.goal = goal
+        self.die = die
+        self.outcomes = [(face, Fraction(1, die)) for face in range(1, die + 1)]
+
+    def initial_state(self) -> tuple[int, int, int, int, bool]:
+        return (0, 0, 0, 0, False)
+
+    def to_move(self, state: tuple[int, int, int, int, bool]) -> int:
+        return CHANCE if state[4] else state[3]
+
+    def is_terminal(self, state: tuple[int, int, int, int, bool]) -> bool:
+        return state[1] >= self.goal  # the player who just moved reached the goal
+
+    def actions(self, state: tuple[int, int, int, int, bool]) -> Sequence[str]:
+        return [] if self.is_terminal(state) or state[4] else ["roll", "hold"]
+
+    def chance_outcomes(
+        self, state: tuple[int, int, int, int, bool]
+    ) -> Sequence[tuple[int, Fraction]]:
+        return self.outcomes
+
+    def result(self, state: tuple[int, int, int, int, bool], move: Any) -> Any:
+        mine, theirs, turn, mover, _ = state
+        if move == "roll":
+            return (mine, theirs, turn, mover, True)
+        if move == "hold":
+            return (theirs, mine + turn, 0, 1 - mover, False)
+        if move == 1:
+            return (theirs, mine, 0, 1 - mover, False)
+        if mine + turn + move >= self.goal:
+            return (theirs, mine + turn + move, 0, 1 - mover, False)
+        return (mine, theirs, turn + move, mover, False)
+
+    def utility(self, state: tuple[int, int, int, int, bool], player: int) -> Fraction:
+        return Fraction(1 if player != state[3] else 0)
+
+    def parse_position(self, text: str) -> Any:
+        return self.initial_state()
