@@ -1,0 +1,239 @@
+"""The one entry point of the game search engine: :func:`solve_game`, and :func:`best_move`.
+
+Every surface (the REST API, the CLI, the workbench) calls these; none chooses an algorithm
+itself. Options an algorithm would ignore are refused, naming the parameter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from fractions import Fraction
+from typing import Any, Final
+
+from analysis.search.alpha_beta import alpha_beta_solution
+from analysis.search.expectimax import expectimax_solution
+from analysis.search.minimax import minimax_solution
+from analysis.search.results import GameSolution, MoveChoice, SearchTotals
+from analysis.search.value_iteration import DEFAULT_TOLERANCE, value_iteration_solution
+from games.errors import InvalidInputError
+from games.rules.game import CHANCE, Evaluation, Game
+
+ALGORITHMS: Final = ("alphabeta", "minimax", "expectimax", "value_iteration")
+
+QUIESCENCE_PLIES: Final = 8
+"""How far past the cutoff quiescence follows noisy moves."""
+
+
+def solve_game(
+    game: Game[Any, Any],
+    state: Any,
+    *,
+    algorithm: str = "alphabeta",
+    depth: int | None = None,
+    time_limit: float | None = None,
+    evaluation: str | None = None,
+    table: bool = True,
+    ordering: bool = True,
+    quiescence: bool = False,
+    tolerance: Fraction = DEFAULT_TOLERANCE,
+    all_best_moves: bool = True,
+) -> GameSolution:
+    """Value ``state`` for the player to move, with its best moves and the search's stats.
+
+    Parameters
+    ----------
+    algorithm
+        ``alphabeta`` (iterative deepening, table, ordering), ``minimax`` (the full tree, no
+        pruning, no table), ``expectimax`` (games with chance) or ``value_iteration`` (games
+        whose states repeat, to ``tolerance``).
+    depth
+        The depth cutoff in plies (``None``: to the end of the game).
+    time_limit
+        Seconds for iterative deepening (alphabeta, expectimax): the deepest finished
+        iteration answers.
+    evaluation
+        The name of one of the game's evaluations, used at the cutoff (default: its first).
+    table, ordering, quiescence
+        Alphabeta's transposition table, move ordering and quiescence search (expectimax
+        takes ``table`` too).
+    tolerance
+        Value iteration's stopping tolerance.
+    all_best_moves
+        Alphabeta: find every best move of the root (``False``: the first found, for play;
+        tic-tac-toe from the empty board takes 3,521 nodes instead of 5,544).
+
+    :raises InvalidInputError: an unknown algorithm or evaluation, a depth or time limit out
+        of range, an option the algorithm does not take, or a game it cannot search.
+    :raises LimitExceededError: the request's time or size limits were reached.
+    """
+    check_options(game, algorithm, depth, time_limit, quiescence, table, ordering, tolerance)
+    if not all_best_moves and algorithm != "alphabeta":
+        raise InvalidInputError(
+            f"all_best_moves does not apply to {algorithm}", parameter="all_best_moves"
+        )
+    function = chosen_evaluation(game, evaluation, depth, time_limit, algorithm)
+    if game.is_terminal(state):
+        return terminal_solution(game, state, algorithm)
+    if algorithm == "alphabeta":
+        return alpha_beta_solution(
+            game,
+            state,
+            depth=depth,
+            time_limit=time_limit,
+            evaluation=function,
+            table=table,
+            ordering=ordering,
+            quiescence_plies=QUIESCENCE_PLIES if quiescence else 0,
+            all_best_moves=all_best_moves,
+        )
+    if algorithm == "minimax":
+        return minimax_solution(game, state, depth=depth, evaluation=function)
+    if algorithm == "expectimax":
+        return expectimax_solution(
+            game, state, depth=depth, time_limit=time_limit, evaluation=function, table=table
+        )
+    return value_iteration_solution(game, state, tolerance=tolerance)
+
+
+def best_move(
+    game: Game[Any, Any], state: Any, time_limit: float, depth: int | None = None
+) -> MoveChoice:
+    """The engine's move within ``time_limit`` seconds (and at most ``depth`` plies deep).
+
+    Alpha-beta with iterative deepening, or expectimax for a game with chance; the move of
+    the deepest finished iteration (for alpha-beta the first best move it found, for
+    expectimax the first best in the game's order).
+
+    :raises InvalidInputError: the position is over or chance moves next, or a parameter is
+        out of range.
+    """
+    if game.is_terminal(state):
+        raise InvalidInputError(
+            "the game is over in this position: there is no move", parameter="position"
+        )
+    if game.to_move(state) == CHANCE:
+        raise InvalidInputError(
+            "chance moves next in this position, not a player", parameter="position"
+        )
+    algorithm = "expectimax" if game.has_chance else "alphabeta"
+    solution = solve_game(
+        game,
+        state,
+        algorithm=algorithm,
+        depth=depth,
+        time_limit=time_limit,
+        all_best_moves=game.has_chance,  # alpha-beta needs only one; expectimax finds all anyway
+    )
+    return MoveChoice(
+        move=solution.best_moves[0],
+        value=solution.value,
+        depth_completed=solution.depth_completed,
+        complete=solution.complete,
+        stats=solution.stats,
+    )
+
+
+def check_options(
+    game: Game[Any, Any],
+    algorithm: str,
+    depth: int | None,
+    time_limit: float | None,
+    quiescence: bool,
+    table: bool,
+    ordering: bool,
+    tolerance: Fraction,
+) -> None:
+    """Refuse what the chosen algorithm cannot do, naming the parameter."""
+    if algorithm not in ALGORITHMS:
+        raise InvalidInputError(
+            f"unknown algorithm {algorithm!r}; choose one of {', '.join(ALGORITHMS)}",
+            parameter="algorithm",
+        )
+    if depth is not None and (isinstance(depth, bool) or depth < 1):
+        raise InvalidInputError(
+            f"depth must be a whole number of at least 1, not {depth!r}", parameter="depth"
+        )
+    if time_limit is not None and not time_limit > 0:
+        raise InvalidInputError(
+            f"time_limit must be positive, not {time_limit!r}", parameter="time_limit"
+        )
+    if game.has_chance and algorithm in ("alphabeta", "minimax"):
+        raise InvalidInputError(
+            f"{game.name} has chance moves: use expectimax or value_iteration, not {algorithm}",
+            parameter="algorithm",
+        )
+    to_the_end = depth is None and time_limit is None
+    other = f"does not apply to {algorithm}"
+    refused = (
+        ("quiescence", quiescence and algorithm != "alphabeta", other),
+        ("quiescence", quiescence and to_the_end, "extends a cutoff: give depth or time_limit"),
+        (
+            "time_limit",
+            time_limit is not None and algorithm in ("minimax", "value_iteration"),
+            other,
+        ),
+        ("depth", depth is not None and algorithm == "value_iteration", other),
+        ("table", not table and algorithm in ("minimax", "value_iteration"), "is always off here"),
+        ("ordering", not ordering and algorithm != "alphabeta", "applies to alphabeta only"),
+    )
+    for name, wrong, why in refused:
+        if wrong:
+            raise InvalidInputError(f"{name} {why}", parameter=name)
+    if tolerance != DEFAULT_TOLERANCE and algorithm != "value_iteration":
+        raise InvalidInputError("tolerance applies to value_iteration only", parameter="tolerance")
+    if not 0 < tolerance < 1:
+        raise InvalidInputError(
+            f"tolerance must lie between 0 and 1, not {tolerance}", parameter="tolerance"
+        )
+
+
+def chosen_evaluation(
+    game: Game[Any, Any],
+    name: str | None,
+    depth: int | None,
+    time_limit: float | None,
+    algorithm: str,
+) -> Evaluation | None:
+    """The evaluation function named (or the game's default), when the search may need one."""
+    if name is not None and name not in game.evaluations:
+        known = ", ".join(game.evaluations) or "none"
+        raise InvalidInputError(
+            f"{game.name} has no evaluation {name!r} (it has: {known})", parameter="evaluation"
+        )
+    if name is not None and algorithm == "value_iteration":
+        raise InvalidInputError(
+            "evaluation does not apply to value_iteration", parameter="evaluation"
+        )
+    limited = depth is not None or time_limit is not None
+    if name is not None and not limited:
+        raise InvalidInputError(
+            "an evaluation is read at a depth cutoff: give depth or time_limit",
+            parameter="evaluation",
+        )
+    if not limited or algorithm == "value_iteration":
+        return None
+    if name is None and not game.evaluations:
+        raise InvalidInputError(
+            f"{game.name} has no evaluation for a depth cutoff: search it to the end",
+            parameter="depth" if depth is not None else "time_limit",
+        )
+    return game.evaluations[name if name is not None else next(iter(game.evaluations))].function
+
+
+def terminal_solution(game: Game[Any, Any], state: Any, algorithm: str) -> GameSolution:
+    """A finished game: its utility to the player whose turn it would be, no search."""
+    player = max(game.to_move(state), 0)
+    empty: tuple[Hashable, ...] = ()
+    return GameSolution(
+        algorithm=algorithm,
+        value=Fraction(game.utility(state, player)),
+        complete=True,
+        best_moves=empty,
+        principal_variation=empty,
+        depth_completed=0,
+        iterations=(),
+        stats=SearchTotals(
+            nodes=1, table_hits=0, cutoffs=0, seconds=0.0, terminals=1, evaluations=0
+        ),
+        plies_to_end=0 if abs(game.utility(state, player)) >= game.win else None,
+    )
