@@ -31,6 +31,7 @@ class TakeAway:
     players = 2
     has_chance = False
     win = ONE
+    loss = -ONE
 
     def __init__(self, pile: int) -> None:
         self.pile = pile
@@ -95,6 +96,7 @@ class TicTacToe:
     players = 2
     has_chance = False
     win = ONE
+    loss = -ONE
 
     def __init__(self) -> None:
         self.evaluations: Mapping[str, EvaluationInfo] = {
@@ -170,6 +172,7 @@ class DiceBet:
     players = 2
     has_chance = True
     win = ONE
+    loss = -ONE
 
     def __init__(self) -> None:
         self.evaluations: Mapping[str, EvaluationInfo] = {
