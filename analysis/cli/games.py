@@ -3,7 +3,7 @@
     arbiter game list
     arbiter game solve GAME [--param NAME=VALUE ...] [--position P] [--algorithm A]
                             [--depth N] [--time-limit S] [--evaluation E]
-                            [--no-table] [--no-ordering] [--quiescence]
+                            [--no-table] [--no-ordering] [--quiescence] [--tolerance T]
     arbiter game move GAME --position P --time-limit S [--param ...] [--depth N]
     arbiter game tree GAME --position P --depth N [--param ...] [--evaluation E]
 
@@ -17,21 +17,23 @@ command has (60 s) or at twice the budget if that is longer.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from fractions import Fraction
 from typing import Any, Final
 
 from analysis.cli.documents import print_document
 from analysis.cli.error_handler import EXIT_OK, CommandLineError
-from analysis.cli.options import DEFAULT_LIMITS, ArgumentParser, command_parser
-from analysis.search import best_move, solve_game
+from analysis.cli.options import DEFAULT_LIMITS, ArgumentParser, command_parser, exact_option
 from analysis.search.json_output import (
     catalogue_json,
     game_solution_json,
     game_tree_json,
     move_choice_json,
 )
+from analysis.search.solve import best_move, solve_game
 from analysis.search.unfold import unfold_game
+from analysis.search.value_iteration import DEFAULT_TOLERANCE
 from games.errors import ArbiterError
 from games.limits import Limits, limited
 from games.rules.catalogue import CATALOGUE, make_game
@@ -97,6 +99,13 @@ def parser(name: str, summary: str) -> ArgumentParser:
         help="solve: search moves in the game's order (no move ordering)",
     )
     command.add_argument(
+        "--tolerance",
+        type=exact_option,
+        default=None,
+        metavar="T",
+        help="solve with value_iteration: stop when no value changes by more than T (1/10^6)",
+    )
+    command.add_argument(
         "--quiescence",
         action="store_true",
         help="solve: search captures past the cutoff until the position is quiet",
@@ -111,8 +120,7 @@ def game_command(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.game is None:
         raise CommandLineError("GAME", f"arbiter game {args.action} needs a game (see 'list')")
-    budget: float | None = args.time_limit or None
-    if args.action == "move" and budget is None:
+    if args.action == "move" and not args.time_limit:
         raise CommandLineError("--time-limit", "arbiter game move needs the engine's budget")
     if args.action in ("move", "tree") and args.position is None:
         raise CommandLineError("--position", f"arbiter game {args.action} needs a position")
@@ -120,26 +128,46 @@ def game_command(args: argparse.Namespace) -> int:
         raise CommandLineError("--depth", "arbiter game tree needs a depth")
     with limited(Limits(max_nodes=args.max_nodes, time_limit=_stop(args))), options_named():
         game, state = read_position(args)
-        if args.action == "solve":
-            solution = solve_game(
-                game,
-                state,
-                algorithm=args.algorithm,
-                depth=args.depth,
-                time_limit=budget,
-                evaluation=args.evaluation,
-                table=args.table,
-                ordering=args.ordering,
-                quiescence=args.quiescence,
-            )
-            print_document(game_solution_json(game, state, solution))
-        elif args.action == "move":
-            choice = best_move(game, state, budget, depth=args.depth)
-            print_document(move_choice_json(game, state, choice))
-        else:
-            unfolded = unfold_game(game, state, args.depth, args.evaluation)
-            print_document(game_tree_json(game, state, unfolded))
+        print_document(ANSWERS[args.action](args, game, state))
     return EXIT_OK
+
+
+def solved(args: argparse.Namespace, game: Game[Any, Any], state: Any) -> dict[str, Any]:
+    """``POST /v1/games/solve``'s answer: the position valued by the search asked for."""
+    solution = solve_game(
+        game,
+        state,
+        algorithm=args.algorithm,
+        depth=args.depth,
+        time_limit=args.time_limit or None,
+        evaluation=args.evaluation,
+        table=args.table,
+        ordering=args.ordering,
+        quiescence=args.quiescence,
+        tolerance=DEFAULT_TOLERANCE if args.tolerance is None else Fraction(args.tolerance),
+    )
+    return game_solution_json(game, state, solution)
+
+
+def moved(args: argparse.Namespace, game: Game[Any, Any], state: Any) -> dict[str, Any]:
+    """``POST /v1/games/move``'s answer: the engine's move within ``--time-limit``."""
+    choice = best_move(game, state, args.time_limit, depth=args.depth)
+    return move_choice_json(game, state, choice)
+
+
+def unfolded(args: argparse.Namespace, game: Game[Any, Any], state: Any) -> dict[str, Any]:
+    """``POST /v1/games/tree``'s answer: the game tree to ``--depth``."""
+    return game_tree_json(game, state, unfold_game(game, state, args.depth, args.evaluation))
+
+
+ANSWERS: Final[
+    Mapping[str, Callable[[argparse.Namespace, Game[Any, Any], Any], dict[str, Any]]]
+] = {
+    "solve": solved,
+    "move": moved,
+    "tree": unfolded,
+}
+"""What each action prints."""
 
 
 def _stop(args: argparse.Namespace) -> float | None:

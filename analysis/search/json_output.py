@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterable
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any
 
-from analysis.search import GameSolution, MoveChoice
+from analysis.search.results import GameSolution, IterationStats, MoveChoice, SearchTotals
 from analysis.search.unfold import UnfoldedGame
 from games.numbers import Number, put_number
 from games.rules.catalogue import CATALOGUE, make_game
@@ -21,28 +21,6 @@ from games.rules.game import Game, GameSpec
 
 KINDS = {int: "integer", bool: "boolean", list: "list"}
 """The JSON name of each parameter type."""
-
-
-class SearchTotals(Protocol):
-    """What a search's statistics tell, whatever class holds them."""
-
-    @property
-    def nodes(self) -> int: ...
-    @property
-    def table_hits(self) -> int: ...
-    @property
-    def cutoffs(self) -> int: ...
-    @property
-    def seconds(self) -> float: ...
-
-
-class IterationTotals(SearchTotals, Protocol):
-    """One iteration of iterative deepening: its totals, its depth and its branching."""
-
-    @property
-    def depth(self) -> int: ...
-    @property
-    def effective_branching(self) -> float | None: ...
 
 
 def catalogue_json() -> dict[str, Any]:
@@ -87,13 +65,19 @@ def game_spec_json(spec: GameSpec[Any, Any]) -> dict[str, Any]:
 def game_solution_json(game: Game[Any, Any], state: Any, solution: GameSolution) -> dict[str, Any]:
     """``POST /v1/games/solve``: the value for the player to move, its moves, the line, stats."""
     out = _position(game, state)
+    out["algorithm"] = solution.algorithm
     _put_value(out, "value", solution.value)
     out["complete"] = solution.complete
+    out["plies_to_end"] = solution.plies_to_end
     out["best_moves"] = [game.move_text(state, move) for move in solution.best_moves]
     out["principal_variation"] = line_text(game, state, solution.principal_variation)
     out["depth_completed"] = solution.depth_completed
     out["stats"] = stats_json(solution.stats)
     out["iterations"] = [iteration_json(iteration) for iteration in solution.iterations]
+    if solution.algorithm == "value_iteration":
+        _put_value(out, "tolerance", solution.tolerance)
+        out["sweeps"] = solution.sweeps
+        put_number(out, "residual", solution.residual)
     return out
 
 
@@ -103,6 +87,7 @@ def move_choice_json(game: Game[Any, Any], state: Any, choice: MoveChoice) -> di
     out["move"] = game.move_text(state, choice.move)
     out["position_after"] = game.position_text(game.result(state, choice.move))
     _put_value(out, "value", choice.value)
+    out["complete"] = choice.complete
     out["depth_completed"] = choice.depth_completed
     out["stats"] = stats_json(choice.stats)
     return out
@@ -129,18 +114,22 @@ def line_text(game: Game[Any, Any], state: Any, moves: Iterable[Hashable]) -> li
     return texts
 
 
-def stats_json(stats: SearchTotals) -> dict[str, Any]:
-    """A search's totals: nodes, transposition-table hits, cutoffs and seconds."""
+def stats_json(stats: SearchTotals | IterationStats) -> dict[str, Any]:
+    """A search's work: nodes, transposition-table hits, cutoffs and seconds (and, for the
+    whole search, the terminal states reached and the static evaluations made)."""
     out: dict[str, Any] = {
         "nodes": stats.nodes,
         "table_hits": stats.table_hits,
         "cutoffs": stats.cutoffs,
     }
     put_number(out, "seconds", float(stats.seconds))
+    if isinstance(stats, SearchTotals):
+        out["terminals"] = stats.terminals
+        out["evaluations"] = stats.evaluations
     return out
 
 
-def iteration_json(iteration: IterationTotals) -> dict[str, Any]:
+def iteration_json(iteration: IterationStats) -> dict[str, Any]:
     """One iteration of iterative deepening: its depth, work, time and effective branching."""
     out: dict[str, Any] = {"depth": iteration.depth, **stats_json(iteration)}
     branching = iteration.effective_branching
@@ -157,9 +146,9 @@ def _position(game: Game[Any, Any], state: Any) -> dict[str, Any]:
     }
 
 
-def _put_value(target: dict[str, Any], name: str, value: Fraction | int | float) -> None:
+def _put_value(target: dict[str, Any], name: str, value: Fraction | int | float | None) -> None:
     """An exact value as an ``int`` when integral (``1``, not ``1.0`` with ``"1"``)."""
-    number: Number = value
+    number: Number | None = value
     if isinstance(value, Fraction) and value.denominator == 1:
         number = value.numerator
     put_number(target, name, number)

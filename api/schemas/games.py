@@ -150,6 +150,15 @@ class GameSolveRequestSchema(Schema):
             "first, then killer and history heuristics (alphabeta)."
         },
     )
+    tolerance = fields.Raw(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "value_iteration: stop when no value changes by more than this "
+            "(an exact number between 0 and 1; left out: the engine's default).",
+            "openapi": {"allOf": [{"$ref": "#/components/schemas/ExactNumber"}]},
+        },
+    )
     quiescence = StrictBoolean(
         load_default=False,
         metadata={
@@ -242,16 +251,32 @@ class CatalogueSchema(Schema):
     games = fields.List(fields.Nested(GameEntrySchema), required=True)
 
 
-class SearchStatsSchema(Schema):
-    nodes = fields.Integer(required=True, metadata={"description": "Positions searched."})
-    table_hits = fields.Integer(
-        required=True, metadata={"description": "Transposition-table entries used."}
+class SearchWorkSchema(Schema):
+    nodes = fields.Integer(
+        required=True,
+        metadata={"description": "States entered (root, interior, terminal, cutoff)."},
     )
-    cutoffs = fields.Integer(required=True, metadata={"description": "Beta cutoffs."})
+    table_hits = fields.Integer(
+        required=True,
+        metadata={"description": "Transposition-table entries that settled a state."},
+    )
+    cutoffs = fields.Integer(
+        required=True, metadata={"description": "States left with moves unsearched."}
+    )
     seconds = fields.Float(required=True)
 
 
-class IterationSchema(SearchStatsSchema):
+class SearchStatsSchema(SearchWorkSchema):
+    terminals = fields.Integer(
+        required=True,
+        metadata={"description": "Terminal states reached (finished games, under minimax)."},
+    )
+    evaluations = fields.Integer(
+        required=True, metadata={"description": "Static evaluations at the depth cutoff."}
+    )
+
+
+class IterationSchema(SearchWorkSchema):
     depth = fields.Integer(required=True)
     effective_branching = fields.Float(
         required=True,
@@ -267,11 +292,13 @@ class PositionAnswerSchema(Schema):
     game = fields.String(required=True)
     position = fields.String(required=True, metadata={"description": "In the game's notation."})
     to_move = fields.Integer(
-        required=True, metadata={"description": "The player to move (0 moves first)."}
+        required=True,
+        metadata={"description": "The player to move (0 moves first), or -1 when chance moves."},
     )
 
 
 class GameSolutionSchema(PositionAnswerSchema):
+    algorithm = fields.String(required=True, validate=validate.OneOf(ALGORITHMS))
     value = fields.Float(
         required=True,
         metadata={
@@ -282,7 +309,18 @@ class GameSolutionSchema(PositionAnswerSchema):
     value_exact = exact_companion("value")
     complete = fields.Boolean(
         required=True,
-        metadata={"description": "Whether the search reached the end of the game everywhere."},
+        metadata={
+            "description": "Whether the search reached the end of every line it had to look "
+            "at (never for value iteration, which stops at a tolerance)."
+        },
+    )
+    plies_to_end = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "A complete search of a won or lost position: plies to the end "
+            "with best play (the fastest win, the slowest loss); else null."
+        },
     )
     best_moves = fields.List(
         fields.String(),
@@ -297,6 +335,14 @@ class GameSolutionSchema(PositionAnswerSchema):
     )
     stats = fields.Nested(SearchStatsSchema, required=True)
     iterations = fields.List(fields.Nested(IterationSchema), required=True)
+    tolerance = fields.Float(
+        metadata={"description": "value_iteration: the tolerance it stopped at."}
+    )
+    tolerance_exact = exact_companion("tolerance")
+    sweeps = fields.Integer(metadata={"description": "value_iteration: sweeps made."})
+    residual = fields.Float(
+        metadata={"description": "value_iteration: the largest change of the last sweep."}
+    )
 
 
 class GameMoveSchema(PositionAnswerSchema):
@@ -306,6 +352,9 @@ class GameMoveSchema(PositionAnswerSchema):
     )
     value = fields.Float(required=True, metadata={"description": "Its value for the mover."})
     value_exact = exact_companion("value")
+    complete = fields.Boolean(
+        required=True, metadata={"description": "Whether the value is proven (exact)."}
+    )
     depth_completed = fields.Integer(required=True)
     stats = fields.Nested(SearchStatsSchema, required=True)
 
@@ -325,9 +374,14 @@ class GameTreeSchema(PositionAnswerSchema):
     tree = fields.Raw(
         required=True,
         metadata={
-            "description": "The tree as a node object: MAX is the player to move, moves "
-            "label the edges, chance outcomes carry exact p, leaves hold the utility or "
-            "the evaluation for MAX. Post it as the tree of any /v1/trees endpoint.",
-            "openapi": {"allOf": [{"$ref": "#/components/schemas/Tree"}]},
+            "openapi": {
+                "type": "object",
+                "description": "The tree as a node object (see the Tree schema), a request "
+                "document rather than an answer, so its numbers are in the input form (an "
+                'integer, or an exact string such as "-1/9"): MAX is the player to move, '
+                "moves label the edges, chance outcomes carry exact p, leaves hold the "
+                "utility or the evaluation for MAX. Post it as the tree of any /v1/trees "
+                "endpoint.",
+            }
         },
     )

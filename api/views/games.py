@@ -5,18 +5,20 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from fractions import Fraction
 from typing import Any
 
 from flask import Blueprint, Response, current_app
 
-from analysis.search import best_move, solve_game
 from analysis.search.json_output import (
     catalogue_json,
     game_solution_json,
     game_tree_json,
     move_choice_json,
 )
+from analysis.search.solve import best_move, solve_game
 from analysis.search.unfold import unfold_game
+from analysis.search.value_iteration import DEFAULT_TOLERANCE
 from api.body import load
 from api.openapi.view_docs import operation
 from api.responses import json_response
@@ -30,6 +32,7 @@ from api.schemas.games import (
     GameTreeSchema,
 )
 from games.errors import ArbiterError
+from games.numbers import parse_exact
 from games.rules.catalogue import make_game
 from games.rules.game import Game
 
@@ -76,6 +79,7 @@ def solve_view() -> Response:
             table=options["table"],
             ordering=options["ordering"],
             quiescence=options["quiescence"],
+            tolerance=read_tolerance(options),
         )
         return json_response(game_solution_json(game, state, solution))
 
@@ -108,7 +112,7 @@ def move_view() -> Response:
     tag="games",
     request=GameTreeRequestSchema,
     response=GameTreeSchema,
-    example={**TIC_TAC_TOE, "depth": 2},
+    example={"game": "tic_tac_toe", "params": {}, "position": "xxo.o.x..", "depth": 2},
 )
 def tree_view() -> Response:
     options = load(GameTreeRequestSchema())
@@ -131,6 +135,12 @@ def read_position(options: dict[str, Any]) -> tuple[Game[Any, Any], Any]:
     position = options.get("position")
     state = game.initial_state() if position is None else game.parse_position(position)
     return game, state
+
+
+def read_tolerance(options: dict[str, Any]) -> Fraction:
+    """The value-iteration tolerance asked for, exactly (the engine's default if none)."""
+    raw = options.get("tolerance")
+    return DEFAULT_TOLERANCE if raw is None else Fraction(parse_exact(raw, "/tolerance"))
 
 
 @contextmanager

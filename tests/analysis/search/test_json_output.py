@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from analysis.search import best_move, solve_game
 from analysis.search.json_output import (
     game_solution_json,
     game_spec_json,
@@ -12,6 +11,7 @@ from analysis.search.json_output import (
     line_text,
     move_choice_json,
 )
+from analysis.search.solve import best_move, solve_game
 from analysis.search.unfold import unfold_game
 from games.rules.catalogue import CATALOGUE, make_game
 
@@ -71,7 +71,10 @@ def test_a_solution_is_written_with_exact_values() -> None:
     assert answer["value"] == 1 and "value_exact" not in answer
     assert answer["best_moves"] == ["2:1"]
     assert answer["principal_variation"][0] == "2:1"
-    assert set(answer["stats"]) == {"nodes", "table_hits", "cutoffs", "seconds"}
+    assert answer["algorithm"] == "alphabeta" and "tolerance" not in answer
+    assert set(answer["stats"]) == {
+        "nodes", "table_hits", "cutoffs", "seconds", "terminals", "evaluations"
+    }  # fmt: skip
     assert all(
         set(iteration) == {"depth", "nodes", "table_hits", "cutoffs", "seconds",
                            "effective_branching"}
@@ -86,6 +89,9 @@ def test_a_win_probability_has_its_exact_companion() -> None:
     # the one rule: the JSON number is the nearest double of the exact value beside it
     assert answer["value"] == float(Fraction(answer["value_exact"]))
     assert 0 < answer["value"] < 1
+    assert answer["complete"] is False  # it stops at a tolerance
+    assert (answer["tolerance"], answer["tolerance_exact"]) == (1e-9, "1/1000000000")
+    assert answer["sweeps"] >= 1 and answer["residual"] <= 1e-9
 
 
 def test_a_move_is_written_with_the_position_it_leads_to() -> None:
