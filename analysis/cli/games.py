@@ -4,6 +4,7 @@
     arbiter game solve GAME [--param NAME=VALUE ...] [--position P] [--algorithm A]
                             [--depth N] [--time-limit S] [--evaluation E]
                             [--no-table] [--no-ordering] [--quiescence] [--tolerance T]
+                            [--one-best-move]
     arbiter game move GAME --position P --time-limit S [--param ...] [--depth N]
     arbiter game tree GAME --position P --depth N [--param ...] [--evaluation E]
 
@@ -99,6 +100,12 @@ def parser(name: str, summary: str) -> ArgumentParser:
         help="solve: search moves in the game's order (no move ordering)",
     )
     command.add_argument(
+        "--one-best-move",
+        dest="all_best_moves",
+        action="store_false",
+        help="solve with alphabeta: stop at the first best move instead of proving them all",
+    )
+    command.add_argument(
         "--tolerance",
         type=exact_option,
         default=None,
@@ -145,6 +152,7 @@ def solved(args: argparse.Namespace, game: Game[Any, Any], state: Any) -> dict[s
         ordering=args.ordering,
         quiescence=args.quiescence,
         tolerance=DEFAULT_TOLERANCE if args.tolerance is None else Fraction(args.tolerance),
+        all_best_moves=args.all_best_moves,
     )
     return game_solution_json(game, state, solution)
 

@@ -150,6 +150,13 @@ class GameSolveRequestSchema(Schema):
             "first, then killer and history heuristics (alphabeta)."
         },
     )
+    all_best_moves = StrictBoolean(
+        load_default=True,
+        metadata={
+            "description": "alphabeta: prove every best move of the root (false: the first "
+            "found, which costs fewer nodes)."
+        },
+    )
     tolerance = fields.Raw(
         load_default=None,
         allow_none=True,

@@ -80,6 +80,7 @@ def solve_view() -> Response:
             ordering=options["ordering"],
             quiescence=options["quiescence"],
             tolerance=read_tolerance(options),
+            all_best_moves=options["all_best_moves"],
         )
         return json_response(game_solution_json(game, state, solution))
 

@@ -295,6 +295,33 @@ def test_a_budget_gives_the_deepest_iteration_finished(client: FlaskClient) -> N
     assert replay("connect_four", "", body["principal_variation"]) is not None
 
 
+@pytest.mark.parametrize(
+    ("game", "position", "depths"),
+    [
+        ("tic_tac_toe", "xxo.o.x..", (1, 2, 3, 4)),
+        ("tic_tac_toe", "x...o....", (1, 2, 3)),
+        ("connect_four", "4453", (1, 2, 3)),
+        ("hexapawn", "bbb/.../www w", (1, 2, 3, 4)),
+        ("nim", "3 4 5", (1, 2)),
+    ],
+)
+def test_the_engine_to_a_depth_values_the_position_as_its_unfolded_tree(
+    client: FlaskClient, game: str, position: str, depths: tuple[int, ...]
+) -> None:
+    # two independent roads to H-minimax: alpha-beta on the game (no table, so no result
+    # proven deeper elsewhere enters) and minimax on the tree the game unfolds into
+    for depth in depths:
+        request = {"game": game, "position": position, "depth": depth}
+        tree = client.post("/v1/games/tree", json=request).get_json()["tree"]
+        by_tree = client.post("/v1/trees/minimax", json={"tree": tree}).get_json()
+        by_engine = client.post("/v1/games/solve", json={**request, "table": False}).get_json()
+        assert exact(by_engine) == exact(by_tree), (game, position, depth)
+        best = {
+            tree["children"][int(node.rsplit(".", 1)[1])]["move"] for node in by_tree["best_moves"]
+        }
+        assert set(by_engine["best_moves"]) <= best, (game, position, depth)
+
+
 def test_pig_is_solved_by_value_iteration(client: FlaskClient) -> None:
     body = client.post(
         "/v1/games/solve",
