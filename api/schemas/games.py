@@ -309,8 +309,9 @@ class GameSolutionSchema(PositionAnswerSchema):
     value = fields.Float(
         required=True,
         metadata={
-            "description": "The position's value for the player to move: +1 win, 0 draw, "
-            "-1 loss (Pig: the probability of winning); exact when complete."
+            "description": "The position's value for the player to move (player 0 when "
+            "chance moves): +1 win, 0 draw, -1 loss (Pig: the probability of winning); "
+            "exact when complete."
         },
     )
     value_exact = exact_companion("value")
