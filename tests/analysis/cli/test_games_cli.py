@@ -146,3 +146,22 @@ def test_move_answers_within_its_budget(capsys: pytest.CaptureFixture[str]) -> N
     )
     assert status == 0
     assert (printed["move"], printed["position_after"]) == ("1,3", "xxxoo....")
+
+
+def test_a_budget_answers_with_the_deepest_iteration_not_a_limit_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # 7 x 6 connect four is far from solved in 0.3 s: the budget ends the search with an
+    # answer (exit 0), where the same --time-limit as a hard stop would end it with exit 3
+    status, printed, err = run(capsys, "solve", "connect_four", "--time-limit", "0.3")
+    assert (status, err) == (0, "")
+    assert printed["complete"] is False and printed["depth_completed"] >= 1
+    status, printed, _ = run(
+        capsys, "move", "connect_four", "--position", "", "--time-limit", "0.3"
+    )
+    assert status == 0 and printed["move"] in {str(column) for column in range(1, 8)}
+    # tree has no budget: there --time-limit is the hard stop, as for every command
+    status, _, err = run(
+        capsys, "tree", "connect_four", "--position", "", "--depth", "9", "--time-limit", "0.2"
+    )
+    assert status == 3 and err.startswith("arbiter: --time-limit: ")
