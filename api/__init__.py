@@ -15,6 +15,7 @@ from flask_cors import CORS
 from api.config import limits_from, settings
 from api.problems import register_error_handlers
 from api.views import (
+    games,
     grading,
     lotteries,
     matrices,
@@ -45,6 +46,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         utility_functions,
         preferences,
         grading,
+        games,
         workbench,
     ):
         app.register_blueprint(module.bp)

@@ -26,6 +26,13 @@ DEFAULTS: dict[str, Any] = {
     "ARBITER_MAX_EXACT_DIGITS": 1000,
     # Most answers one batch-grading request may carry.
     "ARBITER_MAX_BATCH_ANSWERS": 10_000,
+    # Largest time budget (seconds) a /v1/games request may give the engine; kept below
+    # ARBITER_TIME_LIMIT so the engine answers before the request is stopped.
+    "ARBITER_MAX_GAME_TIME_LIMIT": 30.0,
+    # Deepest search or unfolded tree, in plies, a /v1/games request may ask for.
+    "ARBITER_MAX_GAME_DEPTH": 64,
+    # Most nodes of a tree unfolded by /v1/games/tree (its answer is the whole tree).
+    "ARBITER_MAX_GAME_TREE_NODES": 100_000,
     # Origins allowed to call the API from a browser (comma-separated; "*" for any).
     # Empty: no CORS headers, so browsers only allow same-origin calls.
     "ARBITER_CORS_ORIGINS": "",
@@ -39,6 +46,9 @@ _TYPES = {
     "ARBITER_MAX_TRACE_NODES": int,
     "ARBITER_MAX_EXACT_DIGITS": int,
     "ARBITER_MAX_BATCH_ANSWERS": int,
+    "ARBITER_MAX_GAME_TIME_LIMIT": float,
+    "ARBITER_MAX_GAME_DEPTH": int,
+    "ARBITER_MAX_GAME_TREE_NODES": int,
     "ARBITER_CORS_ORIGINS": str,
 }
 

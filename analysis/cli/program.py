@@ -1,9 +1,9 @@
 """The ``arbiter`` program: its table of commands, ``--version`` and :func:`main`.
 
 Each command is declared and run by the module of its family (:mod:`analysis.cli.trees`,
-:mod:`analysis.cli.solve`, :mod:`analysis.cli.grade`), which builds its parser with
-:func:`analysis.cli.options.command_parser`; the command runs under the limits its
-options give, inside the one error handler (:mod:`analysis.cli.error_handler`).
+:mod:`analysis.cli.solve`, :mod:`analysis.cli.grade`, :mod:`analysis.cli.games`), which
+builds its parser with :func:`analysis.cli.options.command_parser`; the command runs under
+the limits its options give, inside the one error handler (:mod:`analysis.cli.error_handler`).
 
 A family module is imported only when one of its commands runs, as pip loads its
 commands: grading and game solving load SymPy and SciPy, seconds of start-up that
@@ -60,6 +60,10 @@ COMMANDS: Final = {
     ),
     "grade": Command(
         "analysis.cli.grade", "grade answers to a problem (JSON, CSV or Gradescope results)"
+    ),
+    "game": Command(
+        "analysis.cli.games",
+        "games of the catalogue: list them, solve a position, the engine's move, the game tree",
     ),
 }
 

@@ -1,0 +1,154 @@
+"""The games' answers as JSON: the catalogue, a solved position, the engine's move, an
+unfolded tree (what ``api.schemas.games`` documents; the API and ``arbiter game`` print it).
+
+Moves and positions are written in each game's notation (``move_text``,
+``position_text``), and every number by :mod:`games.numbers` under the one rule of
+``docs/numbers.md``: a value is exact (``value_exact`` beside it when the JSON number is
+not the value itself); times and branching factors are floats, written as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterable
+from fractions import Fraction
+from typing import Any
+
+from analysis.search.results import GameSolution, IterationStats, MoveChoice, SearchTotals
+from analysis.search.unfold import UnfoldedGame
+from games.numbers import Number, put_number
+from games.rules.catalogue import CATALOGUE, make_game
+from games.rules.game import Game, GameSpec
+
+KINDS = {int: "integer", bool: "boolean", list: "list"}
+"""The JSON name of each parameter type."""
+
+
+def catalogue_json() -> dict[str, Any]:
+    """Every game of the catalogue with its parameters, notation and evaluations."""
+    return {"games": [game_spec_json(spec) for spec in CATALOGUE.values()]}
+
+
+def game_spec_json(spec: GameSpec[Any, Any]) -> dict[str, Any]:
+    """One catalogue entry; the game built with its defaults tells its evaluations."""
+    game = make_game(spec.name, {})
+    parameters = []
+    for parameter in spec.parameters:
+        default = parameter.default
+        entry: dict[str, Any] = {
+            "name": parameter.name,
+            "kind": KINDS[parameter.kind],
+            "default": list(default) if isinstance(default, tuple) else default,
+            "minimum": parameter.low,
+            "maximum": parameter.high,
+            "description": parameter.description,
+        }
+        if parameter.kind is list:
+            entry["min_length"] = parameter.min_length
+            entry["max_length"] = parameter.max_length
+        parameters.append(entry)
+    return {
+        "name": spec.name,
+        "title": spec.title,
+        "description": spec.description,
+        "players": game.players,
+        "has_chance": game.has_chance,
+        "parameters": parameters,
+        "notation": spec.notation,
+        "initial_position": game.position_text(game.initial_state()),
+        "evaluations": [
+            {"name": info.name, "description": info.description}
+            for info in game.evaluations.values()
+        ],
+    }
+
+
+def game_solution_json(game: Game[Any, Any], state: Any, solution: GameSolution) -> dict[str, Any]:
+    """``POST /v1/games/solve``: the value for the player to move, its moves, the line, stats."""
+    out = _position(game, state)
+    out["algorithm"] = solution.algorithm
+    _put_value(out, "value", solution.value)
+    out["complete"] = solution.complete
+    out["plies_to_end"] = solution.plies_to_end
+    out["best_moves"] = [game.move_text(state, move) for move in solution.best_moves]
+    out["principal_variation"] = line_text(game, state, solution.principal_variation)
+    out["depth_completed"] = solution.depth_completed
+    out["stats"] = stats_json(solution.stats)
+    out["iterations"] = [iteration_json(iteration) for iteration in solution.iterations]
+    if solution.algorithm == "value_iteration":
+        _put_value(out, "tolerance", solution.tolerance)
+        out["sweeps"] = solution.sweeps
+        put_number(out, "residual", solution.residual)
+    return out
+
+
+def move_choice_json(game: Game[Any, Any], state: Any, choice: MoveChoice) -> dict[str, Any]:
+    """``POST /v1/games/move``: the engine's move, its value and the position it leads to."""
+    out = _position(game, state)
+    out["move"] = game.move_text(state, choice.move)
+    out["position_after"] = game.position_text(game.result(state, choice.move))
+    _put_value(out, "value", choice.value)
+    out["complete"] = choice.complete
+    out["depth_completed"] = choice.depth_completed
+    out["stats"] = stats_json(choice.stats)
+    return out
+
+
+def game_tree_json(game: Game[Any, Any], state: Any, unfolded: UnfoldedGame) -> dict[str, Any]:
+    """``POST /v1/games/tree``: the tree document (post it to any tree endpoint) and its counts."""
+    out = _position(game, state)
+    out["depth"] = unfolded.depth
+    out["evaluation"] = unfolded.evaluation
+    out["nodes"] = unfolded.nodes
+    out["leaves"] = unfolded.leaves
+    out["cutoff_leaves"] = unfolded.cutoff_leaves
+    out["tree"] = unfolded.document
+    return out
+
+
+def line_text(game: Game[Any, Any], state: Any, moves: Iterable[Hashable]) -> list[str]:
+    """A line of play in the game's notation, each move written in the position it is made."""
+    texts = []
+    for move in moves:
+        texts.append(game.move_text(state, move))
+        state = game.result(state, move)
+    return texts
+
+
+def stats_json(stats: SearchTotals | IterationStats) -> dict[str, Any]:
+    """A search's work: nodes, transposition-table hits, cutoffs and seconds (and, for the
+    whole search, the terminal states reached and the static evaluations made)."""
+    out: dict[str, Any] = {
+        "nodes": stats.nodes,
+        "table_hits": stats.table_hits,
+        "cutoffs": stats.cutoffs,
+    }
+    put_number(out, "seconds", float(stats.seconds))
+    if isinstance(stats, SearchTotals):
+        out["terminals"] = stats.terminals
+        out["evaluations"] = stats.evaluations
+    return out
+
+
+def iteration_json(iteration: IterationStats) -> dict[str, Any]:
+    """One iteration of iterative deepening: its depth, work, time and effective branching."""
+    out: dict[str, Any] = {"depth": iteration.depth, **stats_json(iteration)}
+    branching = iteration.effective_branching
+    put_number(out, "effective_branching", None if branching is None else float(branching))
+    return out
+
+
+def _position(game: Game[Any, Any], state: Any) -> dict[str, Any]:
+    """What every answer starts with: the game, the position and the player to move."""
+    return {
+        "game": game.name,
+        "position": game.position_text(state),
+        "to_move": game.to_move(state),
+    }
+
+
+def _put_value(target: dict[str, Any], name: str, value: Fraction | int | float | None) -> None:
+    """An exact value as an ``int`` when integral (``1``, not ``1.0`` with ``"1"``)."""
+    number: Number | None = value
+    if isinstance(value, Fraction) and value.denominator == 1:
+        number = value.numerator
+    put_number(target, name, number)
