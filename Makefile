@@ -29,12 +29,13 @@ $(VENV)/.serve-installed: $(UV) uv.lock pyproject.toml
 	$(SYNC) --no-dev
 	touch $@
 
-# the browser tests drive Debian's chromium (Playwright's own browsers cannot be downloaded)
+# the browser tests drive Debian's chromium (Playwright's own browsers cannot be downloaded);
+# the docs' curl examples, which the tests run, trim answers with jq
 $(VENV)/.dev-installed: $(UV) uv.lock pyproject.toml
 	$(SYNC) --extra dev
-	command -v chromium >/dev/null 2>&1 || { apt-get update -qq && \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; } || \
-	    echo "warning: chromium could not be installed; the browser tests need it"
+	{ command -v chromium && command -v jq; } >/dev/null 2>&1 || { apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium jq; } || \
+	    echo "warning: chromium or jq could not be installed; the browser and docs tests need them"
 	touch $@
 
 serve: $(VENV)/.serve-installed

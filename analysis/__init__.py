@@ -7,6 +7,9 @@ The public API, one entry point per job:
 - :func:`analyze_matrix` analyses a normal-form game into a :class:`MatrixReport`;
 - :func:`grade_answer` grades a student's answer with partial credit and a diagnosis;
 - :func:`generate_problem` draws a fresh homework tree with its answer key;
+- :func:`solve_game` values a position of a game defined by rules (``games.rules``) and
+  :func:`best_move` plays one within a time budget; :func:`unfold_tree` writes a position's
+  game tree to a depth as a :class:`~games.trees.model.Tree` for every tree tool;
 - :func:`solution_json` and :func:`report_json` write the JSON the REST API answers.
 
 The names load on first use, so ``import analysis.trees.minimax`` stays light.
@@ -23,6 +26,9 @@ if TYPE_CHECKING:
     from analysis.grading.problem_generator import ProblemSettings, generate_problem
     from analysis.grading.registry import grade_answer, make_grader
     from analysis.grading.results import Grade
+    from analysis.search.results import GameSolution, MoveChoice
+    from analysis.search.solve import best_move, solve_game
+    from analysis.search.unfold import unfold_tree
     from analysis.trees.json_output import solution_json
     from analysis.trees.solve import ALGORITHMS, TreeSolution, solve_tree
 
@@ -40,22 +46,32 @@ _HOMES = {
     "make_grader": "analysis.grading.registry",
     "ProblemSettings": "analysis.grading.problem_generator",
     "generate_problem": "analysis.grading.problem_generator",
+    "GameSolution": "analysis.search.results",
+    "MoveChoice": "analysis.search.results",
+    "best_move": "analysis.search.solve",
+    "solve_game": "analysis.search.solve",
+    "unfold_tree": "analysis.search.unfold",
 }
 
 __all__ = [
     "ALGORITHMS",
     "AnalysisOptions",
+    "GameSolution",
     "Grade",
     "MatrixReport",
+    "MoveChoice",
     "ProblemSettings",
     "TreeSolution",
     "analyze_matrix",
+    "best_move",
     "generate_problem",
     "grade_answer",
     "make_grader",
     "report_json",
     "solution_json",
+    "solve_game",
     "solve_tree",
+    "unfold_tree",
 ]
 
 
