@@ -154,3 +154,31 @@ def test_every_control_is_labelled_and_reachable_by_keyboard(page: Page, base_ur
     page.get_by_test_id("games-solve").focus()
     page.keyboard.press("Enter")
     expect(page.get_by_test_id("solution-best-moves")).to_have_text("1:2")
+
+
+def test_hexapawn_moves_by_clicking_from_and_to(page: Page, base_url: str) -> None:
+    open_game(page, base_url, "hexapawn", "bbb/.../www w", {"columns": 3, "rows": 3})
+    page.get_by_test_id("games-engine-side").select_option("none")
+    page.get_by_test_id("square-b1").click()
+    page.get_by_test_id("square-b2").click()
+    # docs/games.md: the position after White's b1-b2
+    expect(page.get_by_test_id("games-position")).to_have_value("bbb/.w./w.w b")
+    expect(page.get_by_test_id("games-status")).to_have_text("Black to move.")
+    # Black's a3 pawn may take on b2: the capture is among the legal moves
+    assert "a3xb2" in page.get_by_test_id("games-move-list").inner_text()
+
+
+def test_pig_hold_banks_the_turn_total(page: Page, base_url: str) -> None:
+    open_game(page, base_url, "pig", "1 10 7 6", {"goal": 100, "die": 6})
+    page.get_by_test_id("games-engine-side").select_option("none")
+    page.get_by_test_id("pig-hold").click()
+    # player 1 banks 10 + 6 = 16; player 2 (7 points) is to roll
+    expect(page.get_by_test_id("games-position")).to_have_value("2 7 16 0")
+    expect(page.get_by_test_id("pig-hold")).to_be_disabled()
+    page.get_by_test_id("pig-roll").click()
+    expect(page.get_by_test_id("games-position")).to_have_value("2 7 16 0 rolling")
+    page.get_by_test_id("pig-die").click()
+    expect(page.get_by_test_id("games-position")).not_to_have_value("2 7 16 0 rolling")
+    # any face: a 1 hands the die back with nothing banked, 2 to 6 add to the turn total
+    after = page.get_by_test_id("games-position").input_value()
+    assert after == "1 16 7 0" or after in {f"2 7 16 {face}" for face in range(2, 7)}, after
