@@ -139,12 +139,14 @@ async function load(text, game = spec, values = params) {
   const checked = await (await post("/v1/games/solve", text === null ? ply : { ...ply, position: text })).json();
   if (checked.to_move === -1) {
     [spec, params, position, toMove, over] = [game, values, checked.position, -1, null];
+    $("solution").hidden = true;
     legal = Array.from({ length: values.die }, (_, face) => String(face + 1));
     return;
   }
   const answer = await (await post("/v1/games/tree", { ...body, position: checked.position })).json();
   [spec, params] = [game, values];
   position = answer.position;
+  $("solution").hidden = true; // it was another position's
   toMove = answer.to_move;
   legal = (answer.tree.children || []).map((child) => child.move);
   over = answer.tree.children ? null : result(Number(answer.tree.value));
@@ -564,18 +566,27 @@ $("solve").addEventListener("click", () => act(solve, true));
 $("open-tree").addEventListener("click", () => act(openTree, true));
 $("engine-side").addEventListener("change", () => spec && showStatus());
 
+// the page's state from its link (a game, its parameters, a position): false if none
+function restore() {
+  const saved = stateFromUrl();
+  if (saved === null) return false;
+  chooseGame(saved.game);
+  fillParams(saved.params ?? {});
+  if (saved.engine !== undefined) $("engine-side").value = saved.engine;
+  history = [];
+  act(() => load(saved.position ?? null, chosen, readParams()));
+  return true;
+}
+
 async function start() {
   catalogue = (await (await fetch("/v1/games")).json()).games;
   gameSelect.replaceChildren(...catalogue.map((game) => new Option(game.title, game.name)));
-  const saved = stateFromUrl();
-  chooseGame(saved?.game ?? catalogue[0].name);
-  if (saved === null) {
+  if (!restore()) {
+    chooseGame(catalogue[0].name);
     act(newGame);
-    return;
   }
-  fillParams(saved.params ?? {});
-  if (saved.engine !== undefined) $("engine-side").value = saved.engine;
-  act(() => load(saved.position ?? null, chosen, readParams()));
+  // a link pasted over this page's (only the fragment changes) loads its position too
+  window.addEventListener("hashchange", restore);
 }
 
 start();

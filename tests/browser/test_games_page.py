@@ -182,3 +182,11 @@ def test_pig_hold_banks_the_turn_total(page: Page, base_url: str) -> None:
     # any face: a 1 hands the die back with nothing banked, 2 to 6 add to the turn total
     after = page.get_by_test_id("games-position").input_value()
     assert after == "1 16 7 0" or after in {f"2 7 16 {face}" for face in range(2, 7)}, after
+
+
+def test_a_link_pasted_over_the_page_loads_its_position(page: Page, base_url: str) -> None:
+    open_game(page, base_url, "tic_tac_toe", "x........", {"rows": 3, "columns": 3, "k": 3})
+    # only the fragment changes: no reload, the page follows the link all the same
+    open_game(page, base_url, "nim", "1 2 3", {"piles": [1, 2, 3], "misere": False})
+    expect(page.get_by_test_id("games-status")).to_have_text("player 1 to move.")
+    expect(page.get_by_test_id("param-piles")).to_have_value("1 2 3")
