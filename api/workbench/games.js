@@ -279,17 +279,28 @@ async function engineReplies() {
 }
 
 // every action: errors shown beside their inputs, then the page redrawn
+// one action at a time: a click while the engine thinks is ignored, not queued
+let busy = false;
+
 async function act(action, analysis = false) {
+  if (busy) return;
+  busy = true;
+  document.body.setAttribute("aria-busy", "true");
+  $("status").textContent = "Working…";
   clearErrors();
   const typed = positionInput.value;
   try {
     await action();
     show();
   } catch (problem) {
+    if (spec === null) $("status").textContent = "";
     show();
     report(problem, analysis);
     // a refused position stays in the input, to be corrected
     if (problem && problem.pointer === "/position") positionInput.value = typed;
+  } finally {
+    busy = false;
+    document.body.removeAttribute("aria-busy");
   }
 }
 
@@ -556,10 +567,13 @@ $("position-form").addEventListener("submit", (event) => {
 });
 $("play-move").addEventListener("click", () => humanMove(moveList.value));
 $("engine-move").addEventListener("click", () => act(engineStep));
+// back to the last position where a person was to move (the engine's replies go too)
 $("undo").addEventListener("click", () =>
   act(async () => {
-    const [before] = history.pop();
-    await load(before);
+    do {
+      const [before] = history.pop();
+      await load(before);
+    } while (history.length > 0 && engineToMove());
   }),
 );
 $("solve").addEventListener("click", () => act(solve, true));

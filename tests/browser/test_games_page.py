@@ -190,3 +190,14 @@ def test_a_link_pasted_over_the_page_loads_its_position(page: Page, base_url: st
     open_game(page, base_url, "nim", "1 2 3", {"piles": [1, 2, 3], "misere": False})
     expect(page.get_by_test_id("games-status")).to_have_text("player 1 to move.")
     expect(page.get_by_test_id("param-piles")).to_have_value("1 2 3")
+
+
+def test_take_back_undoes_the_engine_reply_too(page: Page, base_url: str) -> None:
+    open_game(page, base_url, "nim", "1 2 3", {"piles": [1, 2, 3], "misere": False})
+    page.get_by_test_id("games-move-list").select_option("3:3")
+    page.get_by_test_id("games-play-move").click()
+    # 1 2 0 to the engine: nim-sum 1 xor 2 = 3, and its one winning move 2:1 leaves 1 1 0, xor 0
+    expect(page.get_by_test_id("games-position")).to_have_value("1 1 0")
+    page.get_by_test_id("games-undo").click()
+    expect(page.get_by_test_id("games-position")).to_have_value("1 2 3")
+    expect(page.get_by_test_id("games-undo")).to_be_disabled()
