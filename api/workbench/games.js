@@ -267,7 +267,12 @@ async function engineStep() {
   await play(answer.move);
 }
 
-const exact = (answer, field) => answer[`${field}_exact`] ?? String(answer[field]);
+// the exact form (docs/numbers.md), unless an estimate's fraction runs to dozens of digits
+function exact(answer, field) {
+  const text = answer[`${field}_exact`] ?? String(answer[field]);
+  if (text.length <= 24) return text;
+  return `≈ ${answer[field].toPrecision(6)} (exactly a fraction of ${text.split("/")[1].length} digits below the line)`;
+}
 
 // whose turn it is: a die in the air belongs to the player who rolled it
 const engineToMove = () =>
@@ -499,7 +504,7 @@ async function solve() {
   const value = exact(answer, "value");
   const rows = [
     ["Value", `${value} for ${mover} (${verdict(answer)})`],
-    ["Proven", answer.complete ? "yes: searched to the end of every line" : `no: depth ${answer.depth_completed}, an estimate`],
+    ["Proven", proven(answer)],
     ["Best moves", answer.best_moves.join(", ") || "none: the game is over"],
     ["Principal variation", answer.principal_variation.join(" ") || "none"],
     ["Depth completed", String(answer.depth_completed)],
@@ -519,6 +524,14 @@ async function solve() {
     list.append(dt, dd);
   }
   list.hidden = false;
+}
+
+function proven(answer) {
+  if (answer.complete) return "yes: searched to the end of every line";
+  if (answer.algorithm === "value_iteration") {
+    return `no: value iteration, ${answer.sweeps} sweeps, every value within ${answer.tolerance_exact}`;
+  }
+  return `no: an estimate from a search ${answer.depth_completed} plies deep`;
 }
 
 function verdict(answer) {

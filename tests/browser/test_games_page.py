@@ -201,3 +201,16 @@ def test_take_back_undoes_the_engine_reply_too(page: Page, base_url: str) -> Non
     page.get_by_test_id("games-undo").click()
     expect(page.get_by_test_id("games-position")).to_have_value("1 2 3")
     expect(page.get_by_test_id("games-undo")).to_be_disabled()
+
+
+def test_pig_to_two_points_is_won_six_times_in_seven(page: Page, base_url: str) -> None:
+    # goal 2: any face but 1 wins at once, a 1 hands the same position over, so the mover
+    # wins with P = 5/6 + (1 - P)/6, P = 6/7 (docs/games.md); value iteration gets within 1e-9
+    open_game(page, base_url, "pig", "1 0 0 0", {"goal": 2, "die": 6})
+    page.get_by_test_id("games-solve").click()
+    value = page.get_by_test_id("solution-value")
+    expect(value).to_contain_text("a probability of winning")
+    numerator, denominator = value.inner_text().split(" ")[0].split("/")
+    assert abs(int(numerator) / int(denominator) - 6 / 7) <= 1e-9
+    expect(page.get_by_test_id("solution-best-moves")).to_have_text("roll")
+    expect(page.get_by_test_id("solution-proven")).to_contain_text("value iteration")
