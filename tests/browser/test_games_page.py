@@ -214,3 +214,15 @@ def test_pig_to_two_points_is_won_six_times_in_seven(page: Page, base_url: str) 
     assert abs(int(numerator) / int(denominator) - 6 / 7) <= 1e-9
     expect(page.get_by_test_id("solution-best-moves")).to_have_text("roll")
     expect(page.get_by_test_id("solution-proven")).to_contain_text("value iteration")
+
+
+def test_the_engine_moving_first_opens_a_new_game(page: Page, base_url: str) -> None:
+    page.goto(base_url + "/games")
+    page.get_by_test_id("games-game").select_option("nim")
+    page.get_by_test_id("param-piles").fill("0 3")
+    page.get_by_test_id("games-engine-side").select_option("0")
+    page.get_by_test_id("games-new").click()
+    # one pile of 3 (normal play): taking all of it wins, the only winning move
+    expect(page.get_by_test_id("games-position")).to_have_value("0 0 / 2")
+    expect(page.get_by_test_id("games-status")).to_have_text("Game over: player 1 wins.")
+    assert "plays 2:3" in page.get_by_test_id("games-engine").inner_text()
