@@ -152,7 +152,6 @@ async function load(text, game = spec, values = params) {
   over = answer.tree.children ? null : result(Number(answer.tree.value));
 }
 
-
 // a finished game's value is the utility to the player who would move (docs/games.md)
 function result(value) {
   if (value === 1) return `${playerName(toMove)} wins.`;
