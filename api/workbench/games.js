@@ -241,6 +241,10 @@ function nimPiles() {
 const pigSide = () => Number(position.split(" ")[0]) - 1;
 
 async function play(move) {
+  // the legal moves are the server's (the one-ply tree); anything else is refused here
+  if (!legal.includes(move)) {
+    throw { detail: `${move} is not a legal move here: choose one of ${legal.join(", ")}`, pointer: "/move" };
+  }
   const before = position;
   const after = PLAY[spec.name](move);
   await load(after);

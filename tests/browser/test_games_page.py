@@ -226,3 +226,14 @@ def test_the_engine_moving_first_opens_a_new_game(page: Page, base_url: str) -> 
     expect(page.get_by_test_id("games-position")).to_have_value("0 0 / 2")
     expect(page.get_by_test_id("games-status")).to_have_text("Game over: player 1 wins.")
     assert "plays 2:3" in page.get_by_test_id("games-engine").inner_text()
+
+
+def test_taking_more_than_a_pile_holds_is_refused(page: Page, base_url: str) -> None:
+    open_game(page, base_url, "nim", "1 2 3", {"piles": [1, 2, 3], "misere": False})
+    page.get_by_label("Pile", exact=True).select_option("2")
+    page.get_by_label("Objects to take").fill("3")
+    page.get_by_test_id("nim-take").click()
+    error = page.get_by_test_id("games-position-error")
+    expect(error).to_contain_text("2:3 is not a legal move here")
+    expect(error).to_contain_text("(at /move)")
+    expect(page.get_by_test_id("games-position")).to_have_value("1 2 3")
