@@ -1,8 +1,8 @@
 """The web workbench: pages over the same API, served by the app (works offline).
 
-Each area has its page (``/`` for trees, ``/practice``, ``/matrices``, ``/lotteries``);
-the pages load plain ES modules and style sheets from ``/workbench/<name>``. Every file is
-read once at start-up, so the pages do not depend on the working folder.
+Each area has its page (``/`` for trees, ``/practice``, ``/matrices``, ``/lotteries``,
+``/games``); the pages load plain ES modules and style sheets from ``/workbench/<name>``.
+Every file is read once at start-up, so the pages do not depend on the working folder.
 """
 
 from __future__ import annotations
@@ -96,3 +96,16 @@ def practice_page() -> Response:
 )
 def lotteries_page() -> Response:
     return _page("lotteries")
+
+
+@bp.get("/games")
+@operation(
+    summary="The games page: play a game of the catalogue against the engine, solve a "
+    "position and open its game tree in the tree view",
+    tag="workbench",
+    response={"type": "string"},
+    media_type="text/html",
+    errors=(),
+)
+def games_page() -> Response:
+    return _page("games")
