@@ -609,7 +609,15 @@ function restore() {
 }
 
 async function start() {
-  catalogue = (await (await fetch("/v1/games")).json()).games;
+  try {
+    const response = await fetch("/v1/games");
+    if (!response.ok) throw new Error(`the server answered ${response.status}`);
+    catalogue = (await response.json()).games;
+  } catch (problem) {
+    const detail = `The catalogue of games could not be loaded (${problem.message}); reload the page.`;
+    showError($("params-error"), gameSelect, { detail, pointer: "" });
+    return;
+  }
   gameSelect.replaceChildren(...catalogue.map((game) => new Option(game.title, game.name)));
   if (!restore()) {
     chooseGame(catalogue[0].name);
