@@ -19,7 +19,7 @@ export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 SYNC := $(UV) sync --frozen --inexact --python $(PYTHON)
 
-.PHONY: serve test lint check bench load spec lock clean screenshot
+.PHONY: serve test lint check bench bench-games load spec lock clean screenshot
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -72,9 +72,21 @@ bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/grading.py
 	$(BIN)/python bench/workbench.py
 
+# the game engine against OpenSpiel and easyAI (bench/games.py --help); the peers get their own
+# environment, .bench-venv, with the product's dependencies (not the product: the repo is on the path)
+BENCH_VENV := .bench-venv
+
+$(BENCH_VENV)/.installed: $(UV) bench/requirements-games.txt pyproject.toml
+	$(UV) venv --clear --quiet --python $(PYTHON) $(BENCH_VENV)
+	$(UV) pip install --quiet --python $(BENCH_VENV)/bin/python -r bench/requirements-games.txt -r pyproject.toml
+	touch $@
+
+bench-games: $(BENCH_VENV)/.installed
+	PYTHONPATH=. $(BENCH_VENV)/bin/python bench/games.py
+
 # load and fault benchmark against the production server (bench/load.py --help)
 load: $(VENV)/.serve-installed $(VENV)/.dev-installed
 	$(BIN)/python bench/load.py
 
 clean:
-	rm -rf $(VENV) $(TOOLS)
+	rm -rf $(VENV) $(BENCH_VENV) $(TOOLS)

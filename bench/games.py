@@ -1,0 +1,199 @@
+"""Benchmark: the game engine against its peers, OpenSpiel and easyAI, in one run.
+
+Prints tic-tac-toe solved from the empty board by (a) ``solve_game`` (every best move of the
+root), (b) ``solve_game(..., all_best_moves=False)``, (c) OpenSpiel's Python alpha-beta
+(``open_spiel.python.algorithms.minimax.alpha_beta_search``) and (d) easyAI's Negamax with a
+transposition table: the median of 5 runs each, nodes where they are known, and the ratios
+ours / peer. Then connect four 5x4 solved, 6x4 solved within a time cap, the cost of each
+iteration of iterative deepening on 7x6 against the b - 1 rule (b = 7), and a 7x6 move within
+a 1 s budget.
+
+The peers live in their own environment, never the product's: ``make bench-games`` creates
+``.bench-venv`` from ``bench/requirements-games.txt`` and runs this file with it. A peer that
+is not installed prints nan.
+
+Run: make bench-games   (or .bench-venv/bin/python bench/games.py [--runs N] [--cap S])
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from analysis.search.solve import best_move, solve_game  # noqa: E402
+from games.errors import TimeLimitError  # noqa: E402
+from games.limits import Limits, limited  # noqa: E402
+from games.rules.catalogue import make_game  # noqa: E402
+
+INSTALL_HINT = "not installed: make bench-games installs it into .bench-venv"
+
+TIC_TAC_TOE_LINES = (
+    (0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6),
+)  # fmt: skip
+
+
+def timed(run: Callable[[], int | None], runs: int) -> tuple[float, int | None]:
+    """The median seconds of ``runs`` calls and the nodes the last one reported."""
+    seconds = []
+    nodes = None
+    for _ in range(runs):
+        start = time.perf_counter()
+        nodes = run()
+        seconds.append(time.perf_counter() - start)
+    return statistics.median(seconds), nodes
+
+
+def ours(all_best_moves: bool) -> Callable[[], int]:
+    def run() -> int:
+        game = make_game("tic_tac_toe", {})  # a fresh game: no cache carried between runs
+        solution = solve_game(game, game.initial_state(), all_best_moves=all_best_moves)
+        assert solution.value == 0, solution.value
+        return solution.stats.nodes
+
+    return run
+
+
+def open_spiel_run() -> Callable[[], int | None] | None:
+    try:
+        import pyspiel
+        from open_spiel.python.algorithms.minimax import alpha_beta_search
+    except ImportError:
+        return None
+
+    def run() -> None:
+        value, _ = alpha_beta_search(pyspiel.load_game("tic_tac_toe"))
+        assert value == 0, value
+
+    return run
+
+
+def easy_ai_run() -> Callable[[], int | None] | None:
+    try:
+        from easyAI import Negamax, TranspositionTable, TwoPlayerGame
+    except ImportError:
+        return None
+
+    class TicTacToe(TwoPlayerGame):  # type: ignore[misc]
+        """easyAI's documented game API; nodes counts the moves made (states entered)."""
+
+        def __init__(self) -> None:
+            self.players = [None, None]
+            self.board = [0] * 9
+            self.current_player = 1
+            self.nodes = 1
+
+        def possible_moves(self) -> list[int]:
+            return [i for i, mark in enumerate(self.board) if mark == 0]
+
+        def make_move(self, move: int) -> None:
+            self.board[move] = self.current_player
+            self.nodes += 1
+
+        def unmake_move(self, move: int) -> None:
+            self.board[move] = 0
+
+        def lose(self) -> bool:
+            mark = self.opponent_index
+            return any(all(self.board[i] == mark for i in line) for line in TIC_TAC_TOE_LINES)
+
+        def is_over(self) -> bool:
+            return self.lose() or 0 not in self.board
+
+        def scoring(self) -> int:
+            return -100 if self.lose() else 0
+
+        def ttentry(self) -> tuple[int, ...]:
+            return (*self.board, self.current_player)
+
+    def run() -> int:
+        game = TicTacToe()
+        ai = Negamax(9, tt=TranspositionTable())
+        ai(game)
+        assert ai.alpha == 0, ai.alpha
+        return int(game.nodes)
+
+    return run
+
+
+def tic_tac_toe(runs: int) -> None:
+    print(f"tic-tac-toe from the empty board (value 0), median of {runs} runs")
+    rows = [
+        ("(a) solve_game", ours(True)),
+        ("(b) solve_game all_best_moves=False", ours(False)),
+        ("(c) OpenSpiel alpha_beta_search", open_spiel_run()),
+        ("(d) easyAI Negamax + table", easy_ai_run()),
+    ]
+    seconds: dict[str, float] = {}
+    for label, run in rows:
+        if run is None:
+            seconds[label] = math.nan
+            print(f"  {label:40} nan  ({INSTALL_HINT})")
+            continue
+        seconds[label], nodes = timed(run, runs)
+        shown = "not reported" if nodes is None else f"{nodes:,}"
+        print(f"  {label:40} {seconds[label] * 1000:9.1f} ms  nodes {shown}")
+    for mine in ("(a)", "(b)"):
+        for peer in ("(c)", "(d)"):
+            a = next(v for k, v in seconds.items() if k.startswith(mine))
+            b = next(v for k, v in seconds.items() if k.startswith(peer))
+            print(f"  ratio {mine}/{peer} {a / b:.3f}  ({b / a:.1f}x faster)")
+
+
+def connect_four(columns: int, rows: int, cap: float) -> None:
+    game = make_game("connect_four", {"columns": columns, "rows": rows})
+    start = time.perf_counter()
+    try:
+        with limited(Limits(time_limit=cap)):
+            solution = solve_game(game, game.initial_state())
+    except TimeLimitError:
+        print(f"connect four {columns}x{rows}: not solved in {cap:g} s")
+        return
+    seconds = time.perf_counter() - start
+    print(
+        f"connect four {columns}x{rows}: value {solution.value} "
+        f"({'a draw' if solution.plies_to_end is None else f'{solution.plies_to_end} plies'})"
+        f" in {seconds:.2f} s, {solution.stats.nodes:,} nodes, "
+        f"{solution.stats.table_hits:,} table hits, "
+        f"{solution.stats.nodes / seconds:,.0f} nodes/s"
+    )
+
+
+def deepening(limit: float) -> None:
+    game = make_game("connect_four", {})
+    solution = solve_game(game, game.initial_state(), time_limit=limit)
+    print(f"connect four 7x6, iterative deepening for {limit:g} s (b - 1 rule: ratio near 6)")
+    print("  depth       nodes   ratio   seconds")
+    for iteration in solution.iterations:
+        ratio = iteration.effective_branching
+        shown = "" if ratio is None else f"{ratio:.2f}"
+        print(f"  {iteration.depth:5} {iteration.nodes:11,} {shown:>7} {iteration.seconds:9.3f}")
+    start = time.perf_counter()
+    choice = best_move(game, game.initial_state(), 1.0)
+    seconds = time.perf_counter() - start
+    print(
+        f"connect four 7x6 move within 1 s: column {choice.move} at depth "
+        f"{choice.depth_completed} ({seconds:.2f} s, {choice.stats.nodes:,} nodes)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="tic-tac-toe runs per solver")
+    parser.add_argument("--cap", type=float, default=60.0, help="seconds for connect four 6x4")
+    parser.add_argument("--deepen", type=float, default=10.0, help="seconds of deepening on 7x6")
+    args = parser.parse_args()
+    tic_tac_toe(args.runs)
+    connect_four(5, 4, args.cap)
+    connect_four(6, 4, args.cap)
+    deepening(args.deepen)
+
+
+if __name__ == "__main__":
+    main()
