@@ -73,12 +73,14 @@ bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/workbench.py
 
 # the game engine against OpenSpiel and easyAI (bench/games.py --help); the peers get their own
-# environment, .bench-venv, with the product's dependencies (not the product: the repo is on the path)
+# environment, .bench-venv, with the product's dependencies at the versions of uv.lock (not the
+# product itself: the repo is on the path)
 BENCH_VENV := .bench-venv
 
-$(BENCH_VENV)/.installed: $(UV) bench/requirements-games.txt pyproject.toml
+$(BENCH_VENV)/.installed: $(UV) bench/requirements-games.txt uv.lock pyproject.toml
 	$(UV) venv --clear --quiet --python $(PYTHON) $(BENCH_VENV)
-	$(UV) pip install --quiet --python $(BENCH_VENV)/bin/python -r bench/requirements-games.txt -r pyproject.toml
+	$(UV) export --frozen --no-dev --no-hashes --no-emit-project --quiet -o $(BENCH_VENV)/product.txt
+	$(UV) pip install --quiet --python $(BENCH_VENV)/bin/python -r bench/requirements-games.txt -r $(BENCH_VENV)/product.txt
 	touch $@
 
 bench-games: $(BENCH_VENV)/.installed

@@ -3,10 +3,10 @@
 Prints tic-tac-toe solved from the empty board by (a) ``solve_game`` (every best move of the
 root), (b) ``solve_game(..., all_best_moves=False)``, (c) OpenSpiel's Python alpha-beta
 (``open_spiel.python.algorithms.minimax.alpha_beta_search``) and (d) easyAI's Negamax with a
-transposition table: the median of 5 runs each, nodes where they are known, and the ratios
-ours / peer. Then connect four 5x4 solved, 6x4 solved within a time cap, the cost of each
-iteration of iterative deepening on 7x6 against the b - 1 rule (b = 7), and a 7x6 move within
-a 1 s budget.
+transposition table: the median of 5 runs each, the nodes each entered (OpenSpiel's counted in
+an extra, untimed run), and the ratios ours / peer. Then connect four 5x4 solved, 6x4 solved
+within a time cap, the cost of each iteration of iterative deepening on 7x6 against the b - 1
+rule (b = 7), and a 7x6 move within a 1 s budget.
 
 The peers live in their own environment, never the product's: ``make bench-games`` creates
 ``.bench-venv`` from ``bench/requirements-games.txt`` and runs this file with it. A peer that
@@ -24,6 +24,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -72,6 +73,31 @@ def open_spiel_run() -> Callable[[], int | None] | None:
         assert value == 0, value
 
     return run
+
+
+def open_spiel_nodes() -> int:
+    """States OpenSpiel's alpha-beta enters, counted in a run of its own (not timed).
+
+    ``alpha_beta_search`` recurses through the module's ``_alpha_beta``: a counting wrapper
+    put in its place sees every call.
+    """
+    import pyspiel
+    from open_spiel.python.algorithms import minimax
+
+    calls = 0
+    search = minimax._alpha_beta
+
+    def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return search(*args, **kwargs)
+
+    minimax._alpha_beta = counted
+    try:
+        minimax.alpha_beta_search(pyspiel.load_game("tic_tac_toe"))
+    finally:
+        minimax._alpha_beta = search
+    return calls
 
 
 def easy_ai_run() -> Callable[[], int | None] | None:
@@ -137,6 +163,8 @@ def tic_tac_toe(runs: int) -> None:
             print(f"  {label:40} nan  ({INSTALL_HINT})")
             continue
         seconds[label], nodes = timed(run, runs)
+        if nodes is None and label.startswith("(c)"):
+            nodes = open_spiel_nodes()
         shown = "not reported" if nodes is None else f"{nodes:,}"
         print(f"  {label:40} {seconds[label] * 1000:9.1f} ms  nodes {shown}")
     for mine in ("(a)", "(b)"):
