@@ -101,12 +101,20 @@ function drawingOptions() {
   return { node_labels: nodeLabels.value, legend: legend.checked };
 }
 
+// the names of the drawing on the page, read once per drawing (a step renames its sentence)
+let names = new Map();
+let namesOf = null;
+
 function named(text) {
   if (nodeLabels.value !== "letters") return text;
-  const names = new Map();
-  for (const node of drawing.querySelectorAll("[data-node-id]")) {
-    const name = node.querySelector(":scope > text.node-id")?.textContent;
-    if (name) names.set(node.dataset.nodeId, name);
+  const picture = drawing.querySelector("svg");
+  if (picture !== namesOf) {
+    namesOf = picture;
+    names = new Map();
+    for (const node of drawing.querySelectorAll("[data-node-id]")) {
+      const name = node.querySelector(":scope > text.node-id")?.textContent;
+      if (name) names.set(node.dataset.nodeId, name);
+    }
   }
   return text.replace(NODE_ID, (id) => names.get(id) ?? id);
 }
