@@ -64,3 +64,31 @@ export function stateFromUrl() {
     return null;
   }
 }
+
+// an SVG document painted on white into a canvas `scale` times its size (`size`: the
+// drawing's [width, height], default the image's own), as a PNG blob
+export async function pngOf(svgText, scale = 2, size = null, tooLarge = "the picture is too large for a PNG") {
+  const url = URL.createObjectURL(new Blob([svgText], { type: "image/svg+xml" }));
+  try {
+    const image = new Image();
+    image.src = url;
+    try {
+      await image.decode();
+    } catch {
+      throw { detail: "the picture could not be drawn as PNG", pointer: "" };
+    }
+    const [width, height] = size ?? [image.naturalWidth, image.naturalHeight];
+    const canvas = document.createElement("canvas");
+    canvas.width = Math.round(scale * width);
+    canvas.height = Math.round(scale * height);
+    const context = canvas.getContext("2d");
+    context.fillStyle = "white";
+    context.fillRect(0, 0, canvas.width, canvas.height);
+    context.drawImage(image, 0, 0, canvas.width, canvas.height);
+    const png = await new Promise((resolve) => canvas.toBlob(resolve, "image/png"));
+    if (png === null) throw { detail: tooLarge, pointer: "" };
+    return png;
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+}

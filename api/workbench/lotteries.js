@@ -2,7 +2,7 @@
 // answer and draws every picture), and check a set of choices for expected-utility
 // consistency. The URL keeps the input, so a link reproduces the page.
 
-import { $, clearError, download, keepInUrl, post, readJson, showError, stateFromUrl } from "./common.js";
+import { $, clearError, download, keepInUrl, pngOf, post, readJson, showError, stateFromUrl } from "./common.js";
 
 const lotteryInput = $("lottery-input");
 const utilityInput = $("utility-input");
@@ -273,23 +273,7 @@ function pictureName(extension) {
 }
 
 async function exportPng() {
-  const url = URL.createObjectURL(new Blob([lastSvg], { type: "image/svg+xml" }));
-  try {
-    const image = new Image();
-    image.src = url;
-    await image.decode();
-    const canvas = document.createElement("canvas");
-    canvas.width = image.naturalWidth * 2;
-    canvas.height = image.naturalHeight * 2;
-    const context = canvas.getContext("2d");
-    context.fillStyle = "#fff";
-    context.fillRect(0, 0, canvas.width, canvas.height);
-    context.drawImage(image, 0, 0, canvas.width, canvas.height);
-    const png = await new Promise((resolve) => canvas.toBlob(resolve, "image/png"));
-    download(pictureName("png"), png);
-  } finally {
-    URL.revokeObjectURL(url);
-  }
+  download(pictureName("png"), await pngOf(lastSvg));
 }
 
 // -- EU consistency of choices ---------------------------------------------------------

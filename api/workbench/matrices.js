@@ -2,7 +2,7 @@
 // that POST /v1/matrices/analyze takes (the two stay in step), answered by that endpoint.
 // The server computes every answer and draws the picture; this module only shows them.
 
-import { $, clearError, download, keepInUrl, post, readJson, showError, stateFromUrl } from "./common.js";
+import { $, clearError, download, keepInUrl, pngOf, post, readJson, showError, stateFromUrl } from "./common.js";
 
 // the parts the endpoint computes by default (analysis/equilibria/report.py), plus the plot
 const DEFAULT_PARTS = [
@@ -526,27 +526,10 @@ function show(report) {
 // -- export and the link ---------------------------------------------------------------
 
 async function exportPng() {
-  const url = URL.createObjectURL(new Blob([svgText], { type: "image/svg+xml" }));
   try {
-    const image = new Image();
-    await new Promise((resolve, reject) => {
-      image.onload = resolve;
-      image.onerror = () => reject({ detail: "the picture could not be drawn as PNG", pointer: "" });
-      image.src = url;
-    });
-    const scale = 2; // twice the SVG's size: sharp on a handout
-    const canvas = document.createElement("canvas");
-    canvas.width = Math.ceil(image.naturalWidth * scale);
-    canvas.height = Math.ceil(image.naturalHeight * scale);
-    const context = canvas.getContext("2d");
-    context.fillStyle = "white";
-    context.fillRect(0, 0, canvas.width, canvas.height);
-    context.drawImage(image, 0, 0, canvas.width, canvas.height);
-    canvas.toBlob((blob) => download("game.png", blob, "image/png"), "image/png");
+    download("game.png", await pngOf(svgText), "image/png"); // twice the SVG's size: sharp on a handout
   } catch (problem) {
     showError(jsonError, null, problem);
-  } finally {
-    URL.revokeObjectURL(url);
   }
 }
 

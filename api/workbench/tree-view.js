@@ -4,7 +4,7 @@
 // `collapsed` and `expanded`), and a tree too big to draw at once is drawn by the server
 // to the depth that fits (`max_nodes_drawn`), with a note saying so.
 
-import { $, download, post } from "./common.js";
+import { $, download, pngOf, post } from "./common.js";
 
 // The most nodes the page draws at once. Measured with bench/workbench.py in headless
 // chromium: a 2,000-node drawing (the server's SVG limit) is solved, sent and drawn in
@@ -277,23 +277,8 @@ export async function exportPng(picture, full) {
   copy.setAttribute("width", String(width));
   copy.setAttribute("height", String(height));
   copy.removeAttribute("style");
-  const source = new Blob([new XMLSerializer().serializeToString(copy)], { type: "image/svg+xml" });
-  const url = URL.createObjectURL(source);
-  try {
-    const image = new Image();
-    image.src = url;
-    await image.decode();
-    const scale = Math.min(2, CANVAS_SIDE / width, CANVAS_SIDE / height);
-    const canvas = document.createElement("canvas");
-    canvas.width = Math.round(scale * width);
-    canvas.height = Math.round(scale * height);
-    const context = canvas.getContext("2d");
-    context.scale(scale, scale);
-    context.drawImage(image, 0, 0, width, height);
-    const png = await new Promise((resolve) => canvas.toBlob(resolve, "image/png"));
-    if (png === null) throw { detail: "the drawing is too large for a PNG: collapse some subtrees" };
-    download("tree.png", png, "image/png");
-  } finally {
-    URL.revokeObjectURL(url);
-  }
+  const scale = Math.min(2, CANVAS_SIDE / width, CANVAS_SIDE / height);
+  const text = new XMLSerializer().serializeToString(copy);
+  const tooLarge = "the drawing is too large for a PNG: collapse some subtrees";
+  download("tree.png", await pngOf(text, scale, [width, height], tooLarge), "image/png");
 }
