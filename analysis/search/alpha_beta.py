@@ -29,10 +29,12 @@ from fractions import Fraction
 from typing import Any, Final
 
 from analysis.search.budget import NODE_BATCH, SearchBudget
-from analysis.search.deepening import SearchCounters, deepen, schedule_of
+from analysis.search.deepening import Counters, SearchCounters, deepen, schedule_of
+from analysis.search.grid import GridAlphaBeta, grid_search
 from analysis.search.results import GameSolution
 from analysis.search.scores import (
     MAX_PLY,
+    PROVEN,
     Score,
     exact,
     from_table,
@@ -47,9 +49,6 @@ from games.rules.game import Evaluation, Game
 EXACT: Final = 0
 LOWER: Final = 1
 UPPER: Final = 2
-
-PROVEN: Final = 1 << 30
-"""The depth of a table entry whose subtree never met the cutoff: valid at every depth."""
 
 TIE_MARGIN: Final = Fraction(1, 1 << 20)
 """How far below the best score the root's window opens under a depth cutoff, so that a later
@@ -298,23 +297,46 @@ def alpha_beta_solution(
     ordering: bool,
     quiescence_plies: int,
     all_best_moves: bool = True,
+    compiled: bool = True,
 ) -> GameSolution:
     """Iterative deepening to ``depth`` (or to the end), within ``time_limit`` seconds.
 
     With a time limit the deepest finished iteration answers; the first iteration always
-    finishes. The caller has checked that the root is not terminal and the options fit.
+    finishes. The caller has checked that the root is not terminal and the options fit. A
+    grid game runs compiled (:mod:`analysis.search.grid`) unless ``compiled`` is false: the
+    same answer and counts either way.
     """
-    search = AlphaBeta(
-        game,
-        evaluation,
-        table=table,
-        ordering=ordering,
-        quiescence_plies=quiescence_plies,
-        budget=SearchBudget(time_limit),
+    budget = SearchBudget(time_limit)
+    fast = (
+        grid_search(
+            game,
+            evaluation,
+            table=table,
+            ordering=ordering,
+            quiescence_plies=quiescence_plies,
+            budget=budget,
+            all_best_moves=all_best_moves,
+        )
+        if compiled
+        else None
     )
-    search.all_best = all_best_moves
+    search: AlphaBeta | GridAlphaBeta
+    counters: Counters
+    if fast is not None:
+        search, counters = fast, fast.counters
+    else:
+        python = AlphaBeta(
+            game,
+            evaluation,
+            table=table,
+            ordering=ordering,
+            quiescence_plies=quiescence_plies,
+            budget=budget,
+        )
+        python.all_best = all_best_moves
+        search = counters = python
     deepened = deepen(
-        search,
+        counters,
         schedule_of(depth, time_limit),
         lambda limit, previous: search.root(state, limit, previous[1][0] if previous else None),
         lambda found: found[2],

@@ -40,12 +40,13 @@ class SearchBudget:
                 time_limit = min(time_limit, 0.9 * remaining)
             self.stop = time.monotonic() + time_limit
 
-    def spend(self, units: int) -> None:
-        """Record ``units`` nodes of work; stop the search when a limit has passed.
+    def spend(self, units: int, cost: int = NODE_COST) -> None:
+        """Record ``units`` nodes of work, each ``cost`` deadline units; stop the search when a
+        limit has passed.
 
         :raises TimeLimitError: the request's deadline has passed.
         :raises BudgetSpent: the search's own time limit has passed.
         """
-        self.deadline.spend(units * NODE_COST)
+        self.deadline.spend(units * cost)
         if self.armed and self.stop is not None and time.monotonic() > self.stop:
             raise BudgetSpent

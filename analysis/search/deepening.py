@@ -4,13 +4,25 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from typing import Generic, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from analysis.search.budget import NODE_BATCH, BudgetSpent, SearchBudget
 from analysis.search.results import IterationStats, SearchTotals, branching, totals
 from analysis.search.scores import MAX_PLY, too_deep
 
 Answer = TypeVar("Answer")
+
+
+class Counters(Protocol):
+    """What :func:`deepen` reads of a search: its budget and its running counts."""
+
+    budget: SearchBudget
+    nodes: int
+    table_hits: int
+    cutoffs: int
+    terminals: int
+    evaluations: int
+    longest: int
 
 
 class SearchCounters:
@@ -49,7 +61,7 @@ class Deepened(Generic[Answer]):
 
 
 def deepen(
-    search: SearchCounters,
+    search: Counters,
     schedule: Sequence[int],
     run: Callable[[int, Answer | None], Answer],
     exact: Callable[[Answer], bool],

@@ -14,16 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 from fractions import Fraction
-from typing import Any, Final
+from typing import Any
 
 from analysis.search.budget import SearchBudget
 from analysis.search.deepening import SearchCounters, deepen, schedule_of
 from analysis.search.results import GameSolution
-from analysis.search.scores import MAX_PLY, too_deep
+from analysis.search.scores import MAX_PLY, PROVEN, too_deep
 from games.limits import check_exact_size
 from games.rules.game import CHANCE, Evaluation, Game
-
-PROVEN: Final = 1 << 30
 
 
 class Expectimax(SearchCounters):

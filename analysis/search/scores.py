@@ -22,6 +22,10 @@ MAX_PLY: Final = 400
 
 MATE: Final = MAX_PLY + 1
 
+PROVEN: Final = 1 << 30
+"""The depth of a transposition-table entry whose subtree never met the cutoff: valid at every
+depth."""
+
 Score = int | Fraction
 """A search score: an int when the value is whole (fast to compare and negate)."""
 

@@ -17,7 +17,7 @@ from collections.abc import Hashable, Mapping
 from fractions import Fraction
 
 from games.errors import InvalidInputError
-from games.rules.game import EvaluationInfo, GameSpec, Parameter, natural, quoted
+from games.rules.game import EvaluationInfo, GameSpec, GridForm, Parameter, natural, quoted
 from games.rules.tic_tac_toe import weighted_line_score
 
 Position = tuple[int, int, str]
@@ -96,6 +96,21 @@ class ConnectFour:
                 self.threats,
             ),
         }
+        self.grid = GridForm(
+            columns=columns,
+            rows=rows,
+            k=k,
+            gravity=True,
+            moves=self.order,
+            move_bits=tuple(self.bottom[c] for c in self.order),
+            lines=self.windows,
+            evaluations={
+                "windows": ("weighted_lines", self._weight_bound + 1),
+                "threats": ("threats", self.cells + 1),
+            },
+            position=lambda state: (state[0], state[1]),
+        )
+        """The form the compiled search reads (the states' bitboards are already in it)."""
 
     def _windows(self) -> tuple[int, ...]:
         height = self.rows + 1

@@ -71,6 +71,34 @@ class EvaluationInfo:
     function: Evaluation
 
 
+@dataclass(frozen=True, slots=True)
+class GridForm:
+    """A k-in-a-row game in the form a compiled search reads (``analysis.search.grid``).
+
+    Boards are in Tromp's layout: bit ``column * (rows + 1) + row``, row 0 at the bottom, a
+    spare bit atop each column. A game that offers this form must play exactly as these
+    fields say: moves place a stone of the mover (on a cell, or with ``gravity`` in the
+    lowest empty cell of a column), k in a row across, up or diagonally ends the game as a
+    loss for the player to move, a full board as a draw (utilities -1, 0, +1).
+    """
+
+    columns: int
+    rows: int
+    k: int
+    gravity: bool
+    moves: tuple[int, ...]
+    """Every move of the game, in the order ``actions`` lists them."""
+    move_bits: tuple[int, ...]
+    """For each of ``moves``: its cell's bit, or with ``gravity`` its column's lowest cell."""
+    lines: tuple[int, ...]
+    """The lines the evaluations count, as the evaluations count them (bit masks)."""
+    evaluations: Mapping[str, tuple[str, int]]
+    """Each evaluation's kind (``open_lines``, ``weighted_lines``, ``threats``) and its
+    denominator (the value is a whole number over it)."""
+    position: Callable[[Any], tuple[int, int]]
+    """A state as ``(stones of the player to move, all stones)``."""
+
+
 class Game(Protocol[S, M]):
     """The rules of a finite game of perfect information (with or without chance)."""
 

@@ -13,7 +13,7 @@ from collections.abc import Hashable, Mapping
 from fractions import Fraction
 
 from games.errors import InvalidInputError
-from games.rules.game import EvaluationInfo, GameSpec, Parameter, natural, quoted
+from games.rules.game import EvaluationInfo, GameSpec, GridForm, Parameter, natural, quoted
 
 Board = tuple[int, int]
 """``(x, o)``: the cells holding each player's marks, as bitboards."""
@@ -90,6 +90,33 @@ class TicTacToe:
                 self.weighted_lines,
             ),
         }
+        # Cell r * columns + c is bit c * (rows + 1) + r of the compiled search's layout.
+        self._grid_bits = tuple(
+            (cell % columns) * (rows + 1) + cell // columns for cell in range(self.cells)
+        )
+        self.grid = GridForm(
+            columns=columns,
+            rows=rows,
+            k=k,
+            gravity=False,
+            moves=tuple(range(self.cells)),
+            move_bits=tuple(1 << bit for bit in self._grid_bits),
+            lines=tuple(self._in_grid_layout(line) for line in self.lines),
+            evaluations={
+                "open_lines": ("open_lines", len(self.lines) + 1),
+                "weighted_lines": ("weighted_lines", self._weight_bound + 1),
+            },
+            position=self._grid_position,
+        )
+        """The form the compiled search reads."""
+
+    def _in_grid_layout(self, marks: int) -> int:
+        return sum(1 << bit for cell, bit in enumerate(self._grid_bits) if marks >> cell & 1)
+
+    def _grid_position(self, state: Board) -> tuple[int, int]:
+        x, o = state
+        mine = x if self.to_move(state) == 0 else o
+        return self._in_grid_layout(mine), self._in_grid_layout(x | o)
 
     def initial_state(self) -> Board:
         return (0, 0)

@@ -2,7 +2,8 @@
 
 - Tic-tac-toe is a draw, whichever square x opens on (every square draws).
 - Hexapawn on 3x3 is a win for the second player (Gardner 1962).
-- Connect four on 4 columns x 4 rows and 5 x 4 is a draw (Tromp's table of solved sizes).
+- Connect four on 4 columns x 4 rows and 5 x 4 is a draw, and 6 x 4 a win for the second
+  player, whatever the first plays (Tromp's table of solved sizes).
 - Nim by Bouton's rule (1901): normal play, the mover wins iff the piles' xor is not 0;
   misere play, the same except when every pile is at most 1, where the mover wins iff the
   number of 1-piles is even.
@@ -24,6 +25,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from analysis.search.alpha_beta import alpha_beta_solution
 from analysis.search.solve import solve_game
 from games.rules.catalogue import make_game
 from games.rules.game import Game
@@ -59,6 +61,32 @@ def test_connect_four_on_four_rows_is_a_draw_for_four_and_five_columns(columns: 
     game = make_game("connect_four", {"columns": columns, "rows": 4})
     solution = solve_game(game, game.initial_state(), all_best_moves=False)
     assert (solution.value, solution.complete) == (0, True)
+
+
+def test_connect_four_4x4_is_a_draw_for_the_python_engine_too() -> None:
+    game = make_game("connect_four", {"columns": 4, "rows": 4})
+    solution = alpha_beta_solution(
+        game,
+        game.initial_state(),
+        depth=None,
+        time_limit=None,
+        evaluation=None,
+        table=True,
+        ordering=True,
+        quiescence_plies=0,
+        compiled=False,
+    )
+    assert (solution.value, solution.complete) == (0, True)
+
+
+@pytest.mark.slow
+def test_connect_four_6x4_is_a_second_player_win_whatever_the_first_plays() -> None:
+    game = make_game("connect_four", {"columns": 6, "rows": 4})
+    solution = solve_game(game, game.initial_state())
+    assert (solution.value, solution.complete) == (-1, True)
+    # every opening loses, so every column is a best move (the slowest loss)
+    assert sorted(solution.best_moves) == list(range(6))
+    assert solution.plies_to_end is not None and solution.plies_to_end % 2 == 0
 
 
 @settings(max_examples=40, deadline=None)

@@ -1,0 +1,45 @@
+# The compiled search's interface (analysis/search/_grid.pyx), for type checkers.
+from collections.abc import Sequence
+from typing import Any
+
+from analysis.search.budget import SearchBudget
+
+class GridSearch:
+    budget: SearchBudget
+    nodes: int
+    table_hits: int
+    cutoffs: int
+    terminals: int
+    evaluations: int
+    horizon: int
+    longest: int
+    all_best: bool
+    def __init__(
+        self,
+        *,
+        columns: int,
+        rows: int,
+        k: int,
+        gravity: bool,
+        moves: Sequence[int],
+        move_bits: Sequence[int],
+        lines: Sequence[int],
+        evaluation_kind: str | None,
+        denominator: int,
+        table: bool,
+        ordering: bool,
+        shortcuts: bool,
+        budget: SearchBudget,
+        max_ply: int,
+        node_batch: int,
+        node_units: int,
+        table_slots: int,
+    ) -> None: ...
+    def root(
+        self, mine: int, mask: int, depth: int, previous: Any
+    ) -> tuple[int, list[Any], bool]: ...
+    def principal_variation(self, mine: int, mask: int, first: Any, depth: int) -> list[Any]: ...
+    @property
+    def scale_factor(self) -> int: ...
+    @property
+    def table_entries(self) -> int: ...

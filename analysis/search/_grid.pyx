@@ -1,0 +1,632 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False, infer_types=True
+"""The compiled hot loop of alpha-beta for k-in-a-row games on a grid (connect four, tic-tac-toe).
+
+It is :class:`analysis.search.alpha_beta.AlphaBeta` move for move, on 64-bit boards instead of
+the game's Python rules: the same negamax, the same transposition table rules (an entry replaces
+one of no greater depth; proven entries hold at every depth), the same move order (the table's
+move, the ply's two killers, then the rest by history, stably), the same root with its tie window,
+and the same counters. So both find the same values, best moves, lines and node counts; only the
+time differs (a hundred times less). :mod:`analysis.search.grid` decides when it runs.
+
+Scores are int64: the Python engine's scores times ``scale`` (the evaluation's denominator times
+the tie margin's, or 1 for a search to the end), so exact evaluations stay exact integers.
+Boards follow Tromp's layout: bit ``column * (rows + 1) + row`` with a spare bit atop each column,
+so the shifts that find a line never carry from one column into the next.
+"""
+
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint64_t
+from libc.stdlib cimport calloc, free
+
+cdef extern from *:
+    int popcount "__builtin_popcountll"(unsigned long long) nogil
+    void prefetch "__builtin_prefetch"(const void*) nogil
+
+cdef enum:
+    EXACT = 0
+    LOWER = 1
+    UPPER = 2
+    MOST_MOVES = 64
+    MOST_PLIES = 66
+    MOST_LINES = 1024
+    PROVEN_HERE = 32767
+    OPEN_LINES = 0
+    WEIGHTED_LINES = 1
+    THREATS = 2
+    NO_EVALUATION = -1
+
+cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15
+cdef uint64_t WINS_AT_ONCE = <uint64_t>1 << 63  # the spare bit of a 64-bit board's last column
+
+
+cdef struct Entry:  # 16 bytes: four to a cache line
+    uint64_t key  # the position's key + 1 (0: an empty slot)
+    int32_t score
+    int16_t depth  # PROVEN_HERE for a proven entry (valid at every depth, as PROVEN in Python)
+    int8_t bound
+    int8_t move
+
+
+cdef class GridSearch:
+    """One alpha-beta search of a grid game: the table and heuristics kept across iterations.
+
+    Counters and ``budget`` are what :func:`analysis.search.deepening.deepen` reads and arms.
+    """
+
+    cdef public object budget
+    cdef public long long nodes, table_hits, cutoffs, terminals, evaluations, horizon, longest
+    cdef public bint all_best
+
+    cdef int columns, rows, k, gravity, height, move_count, kind, use_table, ordering, shortcuts
+    cdef uint64_t bottom_row
+    cdef int offsets[36][8]
+    cdef int offset_groups
+    cdef int pack_key, batch_mask, node_units
+    cdef uint64_t full
+    cdef uint64_t move_bit[MOST_MOVES]
+    cdef uint64_t move_top[MOST_MOVES]
+    cdef int order[MOST_MOVES]
+    cdef int game_move[MOST_MOVES]
+    cdef int shifts[4]
+    cdef int steps[4][8]
+    cdef int step_count[4]
+    cdef uint64_t lines[MOST_LINES]
+    cdef int line_count
+    cdef int64_t weights[MOST_MOVES]
+    cdef int64_t scale, unit, win, infinity, tie_margin, mate
+    cdef int killers[MOST_PLIES][2]
+    cdef int64_t history[2][MOST_MOVES]
+    cdef Entry* table
+    cdef size_t slots, used, most_slots
+    cdef int slot_bits
+
+    def __cinit__(self):
+        self.table = NULL
+
+    def __init__(
+        self,
+        *,
+        int columns,
+        int rows,
+        int k,
+        bint gravity,
+        moves,
+        move_bits,
+        lines,
+        evaluation_kind,
+        int64_t denominator,
+        bint table,
+        bint ordering,
+        bint shortcuts,
+        budget,
+        int max_ply,
+        int node_batch,
+        int node_units,
+        int table_slots,
+    ):
+        """Set up a search; ``moves`` are the game's moves in its order of actions, and
+        ``move_bits[i]`` is move ``moves[i]``'s cell bit (or, with ``gravity``, its column's
+        lowest cell)."""
+        if (
+            columns * (rows + 1) > 64
+            or len(moves) > MOST_MOVES
+            or len(lines) > MOST_LINES
+            or not 1 <= k <= 9
+        ):
+            raise ValueError("the board does not fit the compiled search")
+        self.columns = columns
+        self.rows = rows
+        self.k = k
+        self.gravity = gravity
+        self.height = rows + 1
+        self.budget = budget
+        self.use_table = table
+        self.ordering = ordering
+        self.shortcuts = shortcuts and gravity
+        self.all_best = True
+        self.nodes = self.table_hits = self.cutoffs = 0
+        self.terminals = self.evaluations = self.horizon = self.longest = 0
+        self.mate = max_ply + 1
+        self.batch_mask = node_batch - 1
+        self.node_units = node_units
+        # The key is mine + mask (Tromp) when stones fall; any board fits two 32-bit halves.
+        self.pack_key = not gravity
+        if self.pack_key and columns * (rows + 1) > 32:
+            raise ValueError("the board does not fit the compiled search")
+        cdef int c, i, length
+        self.full = 0
+        for c in range(columns):
+            self.full |= ((<uint64_t>1 << rows) - 1) << (c * self.height)
+        self.bottom_row = 0
+        for c in range(columns):
+            self.bottom_row |= <uint64_t>1 << (c * self.height)
+        self.move_count = len(moves)
+        for i in range(self.move_count):
+            self.game_move[i] = moves[i]
+            self.order[i] = i
+            self.move_bit[i] = move_bits[i]
+            self.move_top[i] = (<uint64_t>move_bits[i]) << (rows - 1)
+        self.shifts[0] = 1
+        self.shifts[1] = self.height
+        self.shifts[2] = self.height + 1
+        self.shifts[3] = self.height - 1
+        for i in range(4):
+            # run doubling: runs of 1, 2, 4, ... then one overlapping step to k
+            self.step_count[i] = 0
+            length = 1
+            while 2 * length <= k:
+                self.steps[i][self.step_count[i]] = length * self.shifts[i]
+                self.step_count[i] += 1
+                length *= 2
+            if k > length:
+                self.steps[i][self.step_count[i]] = (k - length) * self.shifts[i]
+                self.step_count[i] += 1
+        # a cell completes k in a row when, for some direction and some place j of the cell
+        # in the line, the k - 1 cells at (i - j) * shift hold stones
+        cdef int d, j, n
+        self.offset_groups = 0
+        for d in range(4):
+            for j in range(k):
+                n = 0
+                for i in range(k):
+                    if i != j:
+                        self.offsets[self.offset_groups][n] = (i - j) * self.shifts[d]
+                        n += 1
+                self.offset_groups += 1
+        self.line_count = len(lines)
+        for i in range(self.line_count):
+            self.lines[i] = lines[i]
+        self.weights[0] = 0
+        self.weights[1] = 1
+        for i in range(2, MOST_MOVES):
+            self.weights[i] = self.weights[i - 1] * 3 if i <= 30 else self.weights[30]
+        kinds = {None: NO_EVALUATION, "open_lines": OPEN_LINES,
+                 "weighted_lines": WEIGHTED_LINES, "threats": THREATS}
+        self.kind = kinds[evaluation_kind]
+        if self.kind == NO_EVALUATION:
+            self.scale = 1
+            self.unit = 0
+            self.tie_margin = 1
+        else:
+            # Every score is a multiple of 1 / denominator; the root's tie margin only has to
+            # be smaller than that (the Python engine's 1 / 2^20 and this 1 / (2 denominator)
+            # decide every comparison alike), so scores stay small enough for the table's
+            # 32 bits: n / denominator becomes 2n, the margin 1.
+            self.scale = 2 * denominator
+            self.unit = 2
+            self.tie_margin = 1
+        if self.scale * (max_ply + 3) >= (<int64_t>1 << 31):
+            raise ValueError("the evaluation's denominator is too large for the compiled search")
+        self.win = self.scale
+        self.infinity = self.scale * (1 + max_ply + 2)
+        for i in range(MOST_PLIES):
+            self.killers[i][0] = -1
+            self.killers[i][1] = -1
+        for i in range(MOST_MOVES):
+            self.history[0][i] = 0
+            self.history[1][i] = 0
+        self.most_slots = table_slots
+        self.slots = 0
+        self.used = 0
+
+    def __dealloc__(self):
+        free(self.table)
+
+    # -- the table --------------------------------------------------------------------------
+
+    cdef inline uint64_t key_of(self, uint64_t mine, uint64_t mask) noexcept:
+        if self.pack_key:
+            return (mask << 32) | mine
+        return mine + mask
+
+    cdef int grow(self) except -1:
+        cdef size_t old_slots = self.slots, i, slot
+        cdef Entry* old = self.table
+        cdef size_t slots = 1 << 16 if old_slots == 0 else old_slots * 2
+        cdef Entry* fresh = <Entry*>calloc(slots, sizeof(Entry))
+        if fresh == NULL:
+            raise MemoryError
+        self.table = fresh
+        self.slots = slots
+        self.slot_bits = 0
+        while (<size_t>1 << self.slot_bits) < slots:
+            self.slot_bits += 1
+        for i in range(old_slots):
+            if old[i].key:
+                slot = self.home(old[i].key - 1)
+                while fresh[slot].key:
+                    slot = (slot + 1) & (slots - 1)
+                fresh[slot] = old[i]
+        free(old)
+        return 0
+
+    cdef inline size_t home(self, uint64_t key) noexcept:
+        return <size_t>((key * GOLDEN) >> (64 - self.slot_bits))
+
+    cdef inline Entry* find(self, uint64_t key) noexcept:
+        """The entry of ``key``, or NULL."""
+        if self.slots == 0:
+            return NULL
+        cdef size_t slot = self.home(key)
+        cdef uint64_t stored = key + 1
+        while self.table[slot].key:
+            if self.table[slot].key == stored:
+                return &self.table[slot]
+            slot = (slot + 1) & (self.slots - 1)
+        return NULL
+
+    cdef int store(self, uint64_t key, int depth, int64_t score, int bound, int move) except -1:
+        """Keep an entry unless one of greater depth is there (a full table replaces the
+        shallowest entry near the key's home)."""
+        if 2 * (self.used + 1) > self.slots and self.slots < self.most_slots:
+            self.grow()
+        cdef size_t slot = self.home(key), probe
+        cdef size_t victim = slot
+        cdef uint64_t stored = key + 1
+        for probe in range(self.slots):
+            if self.table[slot].key == stored:
+                if depth >= self.table[slot].depth:
+                    self.write(slot, stored, depth, score, bound, move)
+                return 0
+            if not self.table[slot].key:
+                if 4 * (self.used + 1) <= 3 * self.slots:
+                    self.used += 1
+                    self.write(slot, stored, depth, score, bound, move)
+                    return 0
+                break
+            if probe < 32 and self.table[slot].depth < self.table[victim].depth:
+                victim = slot
+            if probe >= 32 and 4 * (self.used + 1) > 3 * self.slots:
+                break
+            slot = (slot + 1) & (self.slots - 1)
+        self.write(victim, stored, depth, score, bound, move)
+        return 0
+
+    cdef inline void write(
+        self, size_t slot, uint64_t stored, int depth, int64_t score, int bound, int move
+    ) noexcept:
+        self.table[slot].key = stored
+        self.table[slot].depth = depth
+        self.table[slot].score = score
+        self.table[slot].bound = bound
+        self.table[slot].move = move
+
+    cdef inline int64_t to_table(self, int64_t score, int ply) noexcept:
+        if score > self.win:
+            return score + ply * self.scale
+        if score < -self.win:
+            return score - ply * self.scale
+        return score
+
+    cdef inline int64_t from_table(self, int64_t score, int ply) noexcept:
+        if score > self.win:
+            return score - ply * self.scale
+        if score < -self.win:
+            return score + ply * self.scale
+        return score
+
+    # -- the rules ---------------------------------------------------------------------------
+
+    cdef inline bint complete(self, uint64_t stones) noexcept:
+        """Whether ``stones`` hold k in a row."""
+        cdef int d, s
+        cdef uint64_t run
+        for d in range(4):
+            run = stones
+            for s in range(self.step_count[d]):
+                run &= run >> self.steps[d][s]
+            if run:
+                return True
+        return False
+
+    cdef inline bint legal(self, uint64_t mask, int index) noexcept:
+        if self.gravity:
+            return not (mask & self.move_top[index])
+        return not (mask & self.move_bit[index])
+
+    cdef inline uint64_t play(self, uint64_t mask, int index) noexcept:
+        if self.gravity:
+            return mask | (mask + self.move_bit[index])
+        return mask | self.move_bit[index]
+
+    cdef inline uint64_t completing(self, uint64_t stones) noexcept:
+        """The cells (empty or not) where one more stone gives ``stones`` k in a row."""
+        cdef uint64_t found = 0, cells, before, after
+        cdef int g, i, offset, shift
+        if self.k == 4:  # unrolled (as in Pons's solver): two stones on one side, one or two
+            for g in range(4):  # on the other
+                shift = self.shifts[g]
+                before = (stones << shift) & (stones << 2 * shift)
+                after = (stones >> shift) & (stones >> 2 * shift)
+                found |= before & ((stones << 3 * shift) | (stones >> shift))
+                found |= after & ((stones >> 3 * shift) | (stones << shift))
+            return found & self.full
+        for g in range(self.offset_groups):
+            cells = self.full
+            for i in range(self.k - 1):
+                offset = self.offsets[g][i]
+                cells &= stones >> offset if offset > 0 else stones << -offset
+            found |= cells
+        return found & self.full
+
+    cdef int64_t evaluate(self, uint64_t own, uint64_t other) noexcept:
+        """The evaluation of a position that is not over, scaled, for the side holding ``own``."""
+        cdef int64_t total = 0
+        cdef int i, mine, theirs
+        cdef uint64_t line, found_own = 0, found_other = 0, empty
+        if self.kind == OPEN_LINES:
+            for i in range(self.line_count):
+                line = self.lines[i]
+                total += (not (other & line)) - (not (own & line))
+        elif self.kind == WEIGHTED_LINES:
+            for i in range(self.line_count):
+                line = self.lines[i]
+                mine = popcount(own & line)
+                theirs = popcount(other & line)
+                if mine and not theirs:
+                    total += self.weights[mine]
+                elif theirs and not mine:
+                    total -= self.weights[theirs]
+        else:
+            for i in range(self.line_count):
+                line = self.lines[i]
+                if popcount(own & line) == self.k - 1:
+                    found_own |= line & ~own
+                if popcount(other & line) == self.k - 1:
+                    found_other |= line & ~other
+            empty = self.full & ~(own | other)
+            total = popcount(found_own & empty) - popcount(found_other & empty)
+        return total * self.unit
+
+    # -- the search --------------------------------------------------------------------------
+
+    cdef int charge(self) except -1:
+        """Charge a batch of nodes to the budget (which raises when a limit has passed)."""
+        self.budget.spend(self.node_units, 1)
+        return 0
+
+    cdef int ordered(self, int* moves, int count, int mover, int first, int ply) noexcept:
+        """Put the table's move, then the ply's killers, then the rest by history, in place."""
+        cdef int i, j, move, front = 0, killer
+        cdef int64_t* weight = self.history[mover]
+        # a stable sort by history, greatest first
+        for i in range(1, count):
+            move = moves[i]
+            j = i - 1
+            while j >= 0 and weight[moves[j]] < weight[move]:
+                moves[j + 1] = moves[j]
+                j -= 1
+            moves[j + 1] = move
+        if first >= 0:
+            front = self.lift(moves, count, first, front)
+        for i in range(2):
+            killer = self.killers[ply][i]
+            if killer >= 0 and killer != first:
+                front = self.lift(moves, count, killer, front)
+        return 0
+
+    cdef inline int lift(self, int* moves, int count, int move, int front) noexcept:
+        """Move ``move`` (if among ``moves[front:]``) to position ``front``, keeping the
+        others' order; the new front."""
+        cdef int i, j
+        for i in range(front, count):
+            if moves[i] == move:
+                for j in range(i, front, -1):
+                    moves[j] = moves[j - 1]
+                moves[front] = move
+                return front + 1
+        return front
+
+    cdef int legal_moves(self, uint64_t mask, int* moves, uint64_t allowed) noexcept:
+        """The legal moves (with ``gravity``, those whose cell is in ``allowed``), in order."""
+        cdef int i, count = 0
+        for i in range(self.move_count):
+            if self.legal(mask, i) and (
+                not self.gravity or self.play(mask, i) & ~mask & allowed
+            ):
+                moves[count] = i
+                count += 1
+        return count
+
+    cdef int64_t search(
+        self, uint64_t mine, uint64_t mask, int depth, int64_t alpha, int64_t beta, int ply
+    ) except? -1:
+        """The fail-soft negamax score of the position for its mover (holding ``mine``)."""
+        self.nodes += 1
+        if not (self.nodes & self.batch_mask):
+            self.charge()
+        cdef uint64_t theirs = mine ^ mask
+        if mask == self.full or self.complete(theirs):
+            self.reached(ply)
+            if self.complete(theirs):  # the player who just moved made the line
+                return -self.scale * (1 + self.mate - ply)
+            return 0
+        if depth <= 0:
+            self.horizon += 1
+            self.evaluations += 1
+            if self.kind == NO_EVALUATION:
+                raise RuntimeError("a search to the end met the depth cutoff")
+            return self.evaluate(mine, theirs)
+        cdef int table_move = -1
+        cdef uint64_t key = 0
+        cdef Entry* entry
+        cdef int64_t score
+        cdef uint64_t allowed = self.full
+        if self.shortcuts:
+            allowed = self.non_losing(mine, theirs, mask)
+            if allowed == WINS_AT_ONCE:
+                self.reached(ply + 1)
+                return self.scale * (self.mate - ply)
+            if allowed == 0:  # every move lets the other player win at once
+                self.reached(ply + 2)
+                return -self.scale * (self.mate - ply - 1)
+            # the best left is a win on the mover's next move
+            if alpha >= self.scale * (self.mate - ply - 2):
+                return self.scale * (self.mate - ply - 2)
+        if self.use_table:
+            key = self.key_of(mine, mask)
+            entry = self.find(key)
+            if entry != NULL:
+                table_move = entry.move
+                if entry.depth >= depth:
+                    score = self.from_table(entry.score, ply)
+                    if (
+                        entry.bound == EXACT
+                        or (entry.bound == LOWER and score >= beta)
+                        or (entry.bound == UPPER and score <= alpha)
+                    ):
+                        self.table_hits += 1
+                        if entry.depth != PROVEN_HERE:
+                            self.horizon += 1
+                        return score
+        cdef int moves[MOST_MOVES]
+        cdef int count = self.legal_moves(mask, moves, allowed)
+        cdef int mover = popcount(mask) & 1
+        if self.ordering and count > 1:
+            self.ordered(moves, count, mover, table_move, ply)
+        cdef int i
+        if self.use_table and self.slots and depth > 1:
+            # the children's entries are read next: fetch their cache lines now, so that the
+            # memory waits overlap instead of adding up (they are most of a node's cost)
+            for i in range(count):
+                prefetch(&self.table[self.home(self.key_of(theirs, self.play(mask, moves[i])))])
+        cdef long long horizon = self.horizon
+        cdef int64_t window_low = alpha
+        cdef int64_t best = -self.infinity
+        cdef int best_move = -1, move, bound
+        for i in range(count):
+            move = moves[i]
+            score = -self.search(theirs, self.play(mask, move), depth - 1, -beta, -alpha, ply + 1)
+            if score > best:
+                best = score
+                best_move = move
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        self.cutoffs += 1
+                        if self.ordering:
+                            self.remember_cutoff(move, mover, depth, ply)
+                        break
+        if self.use_table:
+            bound = UPPER if best <= window_low else LOWER if best >= beta else EXACT
+            self.store(
+                key,
+                PROVEN_HERE if self.horizon == horizon else depth,
+                self.to_table(best, ply),
+                bound,
+                best_move,
+            )
+        return best
+
+    cdef inline void reached(self, int ply) noexcept:
+        """A game's end ``ply`` plies below the root (found, or foreseen by a shortcut)."""
+        self.terminals += 1
+        if ply > self.longest:
+            self.longest = ply
+
+    cdef uint64_t non_losing(self, uint64_t mine, uint64_t theirs, uint64_t mask) noexcept:
+        """With ``shortcuts``: :data:`WINS_AT_ONCE` if the mover wins at once; otherwise the playable cells that do
+        not let the other player win at once (0: none).
+
+        Every other move loses at the next ply, the earliest a loss can come, so skipping them
+        never changes a score, its distance to the end included (Pons's non-losing moves).
+        """
+        cdef uint64_t playable = (mask + self.bottom_row) & self.full
+        if self.completing(mine) & playable:
+            return WINS_AT_ONCE
+        cdef uint64_t threats = self.completing(theirs) & ~mask
+        cdef uint64_t forced = playable & threats
+        if forced:
+            if forced & (forced - 1):  # two threats: one block is not enough
+                return 0
+            playable = forced
+        # a stone right under a threat lets the other player take the threat's cell
+        return playable & ~(threats >> 1)
+
+    cdef inline void remember_cutoff(self, int move, int mover, int depth, int ply) noexcept:
+        if self.killers[ply][0] != move:
+            self.killers[ply][1] = self.killers[ply][0]
+            self.killers[ply][0] = move
+        self.history[mover][move] += depth * depth
+
+    cdef int index_of(self, move) except -2:
+        """The index of a game move (``None``: -1)."""
+        if move is None:
+            return -1
+        cdef int i
+        for i in range(self.move_count):
+            if self.game_move[i] == move:
+                return i
+        return -1
+
+    def root(self, uint64_t mine, uint64_t mask, int depth, previous):
+        """One iteration: the root's score (scaled), every move achieving it (game moves, in
+        the game's order), and whether the score is exact."""
+        self.nodes += 1
+        if not (self.nodes & self.batch_mask):
+            self.charge()
+        cdef long long horizon = self.horizon
+        cdef int moves[MOST_MOVES]
+        cdef int count = self.legal_moves(mask, moves, self.full)
+        cdef int mover = popcount(mask) & 1
+        if self.ordering and count > 1:
+            self.ordered(moves, count, mover, self.index_of(previous), 0)
+        cdef int64_t best = -self.infinity, alpha, score
+        cdef int best_moves[MOST_MOVES]
+        cdef int found = 0, i, j, move
+        for i in range(count):
+            move = moves[i]
+            alpha = best - self.tie_margin if self.all_best else best
+            score = -self.search(mine ^ mask, self.play(mask, move), depth - 1,
+                                 -self.infinity, -alpha, 1)
+            if score > best:
+                best = score
+                best_moves[0] = move
+                found = 1
+            elif score == best and self.all_best:
+                best_moves[found] = move
+                found += 1
+        complete = self.horizon == horizon
+        if self.use_table:
+            self.store(self.key_of(mine, mask), PROVEN_HERE if complete else depth,
+                       best, EXACT, best_moves[0])
+        chosen = []
+        for j in range(found):
+            chosen.append(best_moves[j])
+        chosen.sort()  # indices follow the game's order of moves
+        return best, [self.game_move[j] for j in chosen], complete
+
+    def principal_variation(self, uint64_t mine, uint64_t mask, first, int depth):
+        """The line from the root: ``first``, then the table's moves while they are legal."""
+        cdef int index = self.index_of(first)
+        line = [first]
+        cdef uint64_t theirs = mine ^ mask
+        mask = self.play(mask, index)
+        mine = theirs
+        seen = set()
+        cdef Entry* entry
+        cdef uint64_t key
+        while (
+            self.use_table
+            and len(line) < depth
+            and not (mask == self.full or self.complete(mine ^ mask))
+        ):
+            key = self.key_of(mine, mask)
+            entry = self.find(key)
+            if entry == NULL or entry.move < 0 or key in seen or not self.legal(mask, entry.move):
+                break
+            seen.add(key)
+            line.append(self.game_move[entry.move])
+            theirs = mine ^ mask
+            mask = self.play(mask, entry.move)
+            mine = theirs
+        return line
+
+    @property
+    def scale_factor(self):
+        """What a scaled score is divided by to give the Python engine's score."""
+        return self.scale
+
+    @property
+    def table_entries(self):
+        return self.used

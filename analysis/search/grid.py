@@ -1,0 +1,101 @@
+"""Alpha-beta compiled for k-in-a-row games on a grid (connect four, tic-tac-toe).
+
+:mod:`analysis.search._grid` (Cython, built from ``_grid.pyx`` by the set-up) is
+:class:`analysis.search.alpha_beta.AlphaBeta` move for move on 64-bit boards: the same values,
+best moves, lines and node counts, about a hundred times faster. It runs when the game offers a
+:class:`games.rules.game.GridForm` that fits 64 bits and the search needs nothing it lacks (it
+has no quiescence: no grid game has noisy moves); otherwise, or where the extension was not
+built (no C compiler), the Python engine runs. ``ARBITER_PURE_PYTHON=1`` forces the latter.
+"""
+
+from __future__ import annotations
+
+import os
+from fractions import Fraction
+from typing import Any, Final
+
+from analysis.search.budget import SearchBudget
+from analysis.search.scores import MAX_PLY, Score, exact
+from games.rules.game import Evaluation, Game, GridForm
+
+try:
+    from analysis.search._grid import GridSearch
+except ImportError:  # not built: the Python engine answers alone
+    GridSearch = None  # type: ignore[assignment, misc]
+
+COMPILED: Final = GridSearch is not None and os.environ.get("ARBITER_PURE_PYTHON") != "1"
+"""Whether the compiled search is there to use."""
+
+NODE_BATCH: Final = 4096
+"""Nodes between two budget checks in the compiled search."""
+NODE_UNITS: Final = 512
+"""Deadline units (about a microsecond each) a batch is charged: a compiled node costs about
+0.1 microsecond."""
+TABLE_SLOTS: Final = 1 << 24
+"""Most transposition-table slots (16 bytes each: 256 MB); a full table replaces its
+shallowest entries."""
+
+
+class GridAlphaBeta:
+    """The compiled search behind the Python engine's interface (``root``, ``win``, counters)."""
+
+    def __init__(self, kernel: GridSearch, form: GridForm):
+        self.counters = kernel
+        self.form = form
+        self.win: Score = 1
+        self._kernel = kernel
+
+    def root(self, state: Any, depth: int, previous: Any) -> tuple[Score, list[Any], bool]:
+        mine, mask = self.form.position(state)
+        score, moves, complete = self._kernel.root(mine, mask, depth, previous)
+        return exact(Fraction(score, self._kernel.scale_factor)), moves, complete
+
+    def principal_variation(self, state: Any, first: Any, depth: int) -> list[Any]:
+        mine, mask = self.form.position(state)
+        return self._kernel.principal_variation(mine, mask, first, depth)
+
+
+def grid_search(
+    game: Game[Any, Any],
+    evaluation: Evaluation | None,
+    *,
+    table: bool,
+    ordering: bool,
+    quiescence_plies: int,
+    budget: SearchBudget,
+    all_best_moves: bool,
+) -> GridAlphaBeta | None:
+    """The compiled search for this game and these options, or None where it cannot run."""
+    form: GridForm | None = getattr(game, "grid", None)
+    if not COMPILED or form is None or quiescence_plies:
+        return None
+    if form.columns * (form.rows + 1) > (64 if form.gravity else 32):
+        return None
+    kind: str | None = None
+    denominator = 1
+    if evaluation is not None:
+        names = [name for name, info in game.evaluations.items() if info.function == evaluation]
+        if not names or names[0] not in form.evaluations:
+            return None
+        kind, denominator = form.evaluations[names[0]]
+    kernel = GridSearch(
+        columns=form.columns,
+        rows=form.rows,
+        k=form.k,
+        gravity=form.gravity,
+        moves=form.moves,
+        move_bits=form.move_bits,
+        lines=form.lines,
+        evaluation_kind=kind,
+        denominator=denominator,
+        table=table,
+        ordering=ordering,
+        shortcuts=evaluation is None,
+        budget=budget,
+        max_ply=MAX_PLY,
+        node_batch=NODE_BATCH,
+        node_units=NODE_UNITS,
+        table_slots=TABLE_SLOTS,
+    )
+    kernel.all_best = all_best_moves
+    return GridAlphaBeta(kernel, form)
