@@ -71,3 +71,17 @@ def exact_map_companion(of: str) -> fields.Dict:
             "exact (ExactCompanion)."
         },
     )
+
+
+class IntegersOrInteger(fields.List):
+    """A list of strict integers, or one integer standing for ``repeat`` copies of itself
+    (``"branching": 3`` is ``[3, 3]``, ``"denominators": 4`` is ``[4]``)."""
+
+    def __init__(self, inner: fields.Field, repeat: int = 1, **kwargs: Any) -> None:
+        super().__init__(inner, **kwargs)
+        self.repeat = repeat
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = [value] * self.repeat
+        return super()._deserialize(value, attr, data, **kwargs)

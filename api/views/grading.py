@@ -5,8 +5,9 @@ from __future__ import annotations
 from flask import Blueprint, Response, request
 
 from analysis.grading.class_report import grades_csv, summarize
+from analysis.grading.generator_settings import read_settings
 from analysis.grading.json_output import grade_json
-from analysis.grading.problem_generator import ProblemSettings, generate_problem
+from analysis.grading.problem_generator import generate_problem
 from analysis.grading.registry import grade_batch, make_grader
 from analysis.grading.rubric import parse_rubric
 from api.body import load
@@ -91,12 +92,15 @@ def grade_batch_view() -> Response:
 
 @bp.post("/problems/generate")
 @operation(
-    summary="Generate a fresh tree problem and its answer key",
-    description="Draws a random tree from the seed until it meets the constraints (pruned "
-    "leaves, unique optimal move, no ties, small-denominator probabilities); the same body "
-    "always returns the same problem. 422 if the constraints can never be met (the pointer "
-    "names the field ruling them out) or no draw within max_attempts qualifies; 413 if the "
-    "request's time limit passes first.",
+    summary="Generate a fresh problem: statement, figure and answer key",
+    description="Draws a minimax, alpha-beta, expectimax, max^n, matrix, lottery, "
+    "preference or EU-consistency problem from the seed until it meets the constraints "
+    "(pruned leaves, unique optimal move, no ties, small-denominator probabilities, the "
+    "kind of game or of preferences); the same body always returns the same problem, and "
+    "a student id picks that student's variant of the seed. Without a seed a fresh one is "
+    "drawn and returned. The answer posted with the problem to /v1/grade scores full marks. "
+    "422 if the constraints can never be met (the pointer names the field ruling them out) "
+    "or no draw within max_attempts qualifies; 413 if the request's time limit passes first.",
     tag="grading",
     request=GenerateRequestSchema,
     response=GenerateResultSchema,
@@ -104,19 +108,5 @@ def grade_batch_view() -> Response:
 )
 def generate_view() -> Response:
     options = load(GenerateRequestSchema())
-    settings = ProblemSettings(
-        type=options["type"],
-        depth=options["depth"],
-        branching=(options["branching"][0], options["branching"][1]),
-        values=(options["values"][0], options["values"][1]),
-        root=options["root"],
-        prune_on_equality=options["prune_on_equality"],
-        seed=options["seed"],
-        min_pruned_leaves=options["min_pruned_leaves"],
-        unique_best_move=options["unique_best_move"],
-        no_ties=options["no_ties"],
-        denominators=tuple(options["denominators"]),
-        max_attempts=options["max_attempts"],
-    )
-    generated = generate_problem(settings)
+    generated = generate_problem(read_settings(options))
     return json_response(GenerateResultSchema().dump(generated))
