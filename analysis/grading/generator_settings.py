@@ -9,6 +9,7 @@ fields that concern them and return a :class:`Draft`.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import random
 import secrets
@@ -77,6 +78,14 @@ class Draft:
     answer: dict[str, Any]
     statement: str
     figure: Callable[[], str | None] = field(default=lambda: None)
+
+
+def settings_json(settings: ProblemSettings) -> dict[str, Any]:
+    """The settings as the JSON object :func:`read_settings` reads back (ranges as lists)."""
+    return {
+        name: list(value) if isinstance(value, tuple) else value
+        for name, value in dataclasses.asdict(settings).items()
+    }
 
 
 def fresh_seed() -> int:

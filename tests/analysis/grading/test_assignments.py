@@ -7,9 +7,15 @@ import json
 
 import pytest
 
-from analysis.grading.assignments import read_assignment, student_grader, student_problem
+from analysis.grading.assignments import (
+    grade_assignment,
+    read_assignment,
+    student_grader,
+    student_problem,
+)
 from analysis.grading.generator_settings import ProblemSettings
 from analysis.grading.json_output import grade_json
+from analysis.grading.rubric import Rubric
 from games.errors import InvalidInputError
 from tests.analysis.grading.full_marks import assert_full_marks
 
@@ -67,3 +73,19 @@ def test_a_template_error_points_into_the_assignment() -> None:
     with pytest.raises(InvalidInputError) as error:
         student_grader(template, "ada", "/assignment")
     assert error.value.errors[0].pointer == "/assignment/depth"
+
+
+def test_a_class_is_graded_variant_by_variant() -> None:
+    template = read_assignment({"type": "lottery", "seed": 5})
+    answers = {s: student_problem(template, s, figure=False).answer for s in ("ada", "bob")}
+    answers["cyd"] = dict(answers["bob"])  # bob's answer, handed in by cyd
+    answers["dan"] = {"emv": "lots"}
+    grades = grade_assignment(template, answers, Rubric())
+    assert grades["ada"].score == grades["ada"].max_score == 5
+    assert grades["bob"].score == 5
+    # cyd's variant is another lottery: bob's numbers do not fit it
+    assert grades["cyd"].score < 5
+    # dan's answer cannot be read: 0 out of his variant's maximum, the rest graded
+    dan = grades["dan"]
+    assert (dan.score, dan.max_score, dan.items) == (0.0, 5.0, [])
+    assert dan.error is not None and dan.error.pointer == "/answers/dan/emv"
