@@ -281,19 +281,21 @@ class GenerateRequestSchema(Schema):
     type = fields.String(load_default="alphabeta", validate=validate.OneOf(PROBLEM_TYPES))
     depth = StrictInteger(load_default=3, validate=validate.Range(min=1, max=8))
     branching = IntegersOrInteger(
-        StrictInteger(validate=validate.Range(min=1, max=10)),
+        1,
+        10,
+        (2, 2),
         repeat=2,
         load_default=lambda: [2, 3],
-        validate=validate.Length(equal=2),
         metadata={
             "description": "[min, max] children per internal node, or one number for both (trees)."
         },
     )
     values = IntegersOrInteger(
-        StrictInteger(validate=validate.Range(min=-MAX_LEAF_VALUE, max=MAX_LEAF_VALUE)),
+        -MAX_LEAF_VALUE,
+        MAX_LEAF_VALUE,
+        (2, 2),
         repeat=2,
         load_default=lambda: [0, 20],
-        validate=validate.Length(equal=2),
         metadata={
             "description": "[min, max] leaf values or payoffs (integers, at most 1e15 in "
             "magnitude), or one number for both."
@@ -328,9 +330,10 @@ class GenerateRequestSchema(Schema):
         metadata={"description": "No two children of a MAX/MIN node share a value."},
     )
     denominators = IntegersOrInteger(
-        StrictInteger(validate=validate.Range(min=1, max=100)),
+        1,
+        100,
+        (1, None),
         load_default=lambda: [2, 3, 4],
-        validate=validate.Length(min=1),
         metadata={"description": "Allowed denominators of probabilities (or one number)."},
     )
     max_attempts = StrictInteger(
@@ -402,3 +405,38 @@ class GenerateResultSchema(Schema):
         required=True, allow_none=True, metadata={"description": "Whose variant this is."}
     )
     attempts = fields.Integer(required=True, metadata={"description": "Problems drawn."})
+
+
+class AssignmentGradeRequestSchema(Schema):
+    assignment = fields.Raw(
+        required=True,
+        metadata={
+            "description": "The template every student's variant is drawn from: the body of "
+            "/v1/problems/generate with its seed (required) and no student."
+        },
+    )
+    answers = BatchAnswers(
+        keys=fields.String(validate=validate.Length(min=1, max=MAX_STUDENT_ID)),
+        values=fields.Raw(),
+        required=True,
+        metadata={
+            "description": "Answers keyed by student id; each is graded against that "
+            "student's variant (as /v1/problems/generate gives it for seed and student)."
+        },
+    )
+    rubric = fields.Raw(load_default=None, allow_none=True, metadata={"description": RUBRIC_DOC})
+    diagnose = StrictBoolean(load_default=True)
+
+
+class AssignmentGradeResultSchema(Schema):
+    results = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(GradeResultSchema),
+        required=True,
+        metadata={
+            "description": "Each student's grade as /v1/grade gives it, against the "
+            "student's own variant (expected: that variant's key); a malformed answer "
+            "scores 0 out of the variant's maximum, with its error."
+        },
+    )
+    summary = fields.Nested(GradeSummarySchema, required=True)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, request
 
+from analysis.grading.assignments import grade_assignment, read_assignment
 from analysis.grading.class_report import grades_csv, summarize
 from analysis.grading.generator_settings import read_settings
-from analysis.grading.json_output import grade_json
+from analysis.grading.json_output import grade_json, grades_json
 from analysis.grading.problem_generator import generate_problem
 from analysis.grading.registry import grade_batch, make_grader
 from analysis.grading.rubric import parse_rubric
@@ -15,6 +16,8 @@ from api.gc_pause import gc_paused
 from api.openapi.view_docs import operation
 from api.responses import json_response
 from api.schemas.grading import (
+    AssignmentGradeRequestSchema,
+    AssignmentGradeResultSchema,
     GenerateRequestSchema,
     GenerateResultSchema,
     GradeBatchRequestSchema,
@@ -110,3 +113,28 @@ def generate_view() -> Response:
     options = load(GenerateRequestSchema())
     generated = generate_problem(read_settings(options))
     return json_response(GenerateResultSchema().dump(generated))
+
+
+@bp.post("/assignments/grade")
+@operation(
+    summary="Grade a class, each student against that student's variant",
+    description="The assignment is a generator template with its seed; each student's "
+    "variant is the problem /v1/problems/generate gives for that seed and the student's id, "
+    "so the handout and the grading agree, and regrading gives the same grades. Each grade "
+    "is as /v1/grade gives it, with a summary. A malformed answer scores 0 with its error "
+    "(pointing at /answers/<student>/...); a bad template is a 422 pointing into "
+    "/assignment.",
+    tag="grading",
+    request=AssignmentGradeRequestSchema,
+    response=AssignmentGradeResultSchema,
+    example={
+        "assignment": {"type": "lottery", "seed": 5},
+        "answers": {"ada": {"emv": 325, "attitude": "risk_averse"}},
+    },
+)
+def grade_assignment_view() -> Response:
+    options = load(AssignmentGradeRequestSchema())
+    template = read_assignment(options["assignment"])
+    rubric = parse_rubric(options["rubric"])
+    grades = grade_assignment(template, options["answers"], rubric, options["diagnose"])
+    return json_response(grades_json(grades, summarize(grades)))
