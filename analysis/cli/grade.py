@@ -3,9 +3,12 @@
     arbiter grade PROBLEM.json ANSWERS [--format json|csv|gradescope]
                   [--rubric RUBRIC.json] [--output results.json]
 
-PROBLEM.json holds a problem (``{"type": "alphabeta", "tree": ...}``) or
-``{"problem": ..., "rubric": ...}``. ANSWERS is a directory of ``<student>.json``
-answers, one answer file, or a file ``{"answers": {student: answer}}``.
+PROBLEM.json holds a problem (``{"type": "alphabeta", "tree": ...}``),
+``{"problem": ..., "rubric": ...}``, or an assignment ``{"assignment": {generator settings
+with a seed}, "rubric": ...}`` (``arbiter problem generate --roster`` writes one): each
+student's answer is then graded against that student's variant (a malformed answer scores
+0 with its error, the rest of the class is graded). ANSWERS is a directory of
+``<student>.json`` answers, one answer file, or a file ``{"answers": {student: answer}}``.
 ``--format gradescope`` grades one answer and writes the ``results.json`` that
 Gradescope's autograder reads.
 """
@@ -19,12 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from analysis.cli.documents import print_document, read_document, write_file
-from analysis.cli.error_handler import EXIT_OK, CommandLineError
+from analysis.cli.error_handler import EXIT_OK, CommandLineError, option_name, reading
 from analysis.cli.options import ArgumentParser, command_parser
+from analysis.grading.assignments import grade_assignment, read_assignment
 from analysis.grading.class_report import grades_csv, gradescope_results, summarize
 from analysis.grading.json_output import grades_json
 from analysis.grading.registry import make_grader
-from analysis.grading.results import Grade
 from analysis.grading.rubric import parse_rubric
 from games.errors import InvalidInputError
 from games.limits import active_limits
@@ -39,7 +42,9 @@ def parser(name: str, summary: str) -> ArgumentParser:
         "the key computed from the problem, with partial credit by a rubric.",
     )
     command.set_defaults(run=grade_command)
-    command.add_argument("problem", help="problem JSON file, or {problem, rubric}")
+    command.add_argument(
+        "problem", help="problem JSON file, {problem, rubric}, or {assignment, rubric}"
+    )
     command.add_argument(
         "answers",
         help="a directory of <student>.json answers, one answer file, or {answers: {...}}",
@@ -66,18 +71,26 @@ def parser(name: str, summary: str) -> ArgumentParser:
 def grade_command(args: argparse.Namespace) -> int:
     """Grade every answer of ``args.answers`` and print the grades as ``args.format`` says."""
     document = read_document(args.problem)
-    wrapped = isinstance(document, dict) and "problem" in document
-    problem = document["problem"] if wrapped else document
+    assigned = isinstance(document, dict) and "assignment" in document
+    wrapped = isinstance(document, dict) and "problem" in document or assigned
+    problem = document["problem"] if wrapped and not assigned else document
     raw_rubric = document.get("rubric") if wrapped else None
     if args.rubric is not None:
         raw_rubric = read_document(args.rubric)
-    grader = make_grader(problem, active_limits())
-    rubric = parse_rubric(raw_rubric)
-    answers = _answers(Path(args.answers))
-    grades: dict[str, Grade] = {
-        student: grader.grade(answer, rubric, pointer=f"/answers/{student}")
-        for student, answer in answers.items()
-    }
+    if assigned:
+        # each student's answer against that student's variant (arbiter problem generate)
+        with reading(args.problem, option_name):
+            template = read_assignment(document["assignment"])
+        answers = _answers(Path(args.answers))
+        grades = grade_assignment(template, answers, parse_rubric(raw_rubric))
+    else:
+        grader = make_grader(problem, active_limits())
+        rubric = parse_rubric(raw_rubric)
+        answers = _answers(Path(args.answers))
+        grades = {
+            student: grader.grade(answer, rubric, pointer=f"/answers/{student}")
+            for student, answer in answers.items()
+        }
     if args.format == "gradescope":
         if len(grades) != 1:
             raise CommandLineError(

@@ -61,6 +61,10 @@ COMMANDS: Final = {
     "grade": Command(
         "analysis.cli.grade", "grade answers to a problem (JSON, CSV or Gradescope results)"
     ),
+    "problem": Command(
+        "analysis.cli.problems",
+        "generate problems with statement, figure and key; one variant per student",
+    ),
     "game": Command(
         "analysis.cli.games",
         "games of the catalogue: list them, solve a position, the engine's move, the game tree",

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from analysis.grading.class_report import BatchSummary
+from analysis.grading.problem_generator import GeneratedProblem
 from analysis.grading.results import Diagnosis, Grade, GradedItem
 
 
@@ -72,4 +73,18 @@ def grades_json(grades: Mapping[str, Grade], summary: BatchSummary) -> dict[str,
     return {
         "results": {student: grade_json(grade) for student, grade in grades.items()},
         "summary": summary_json(summary),
+    }
+
+
+def generated_json(made: GeneratedProblem) -> dict[str, Any]:
+    """A generated problem (``POST /v1/problems/generate``'s answer, ``arbiter problem
+    generate``'s output): body, key, statement, figure, seed, student, draws."""
+    return {
+        "problem": made.problem,
+        "answer": made.answer,
+        "statement": made.statement,
+        "figure": made.figure,
+        "seed": made.seed,
+        "student": made.student,
+        "attempts": made.attempts,
     }

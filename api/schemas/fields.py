@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import ValidationError, fields
+from marshmallow import ValidationError, fields, validate
 
 
 class StrictBoolean(fields.Boolean):
@@ -71,3 +71,50 @@ def exact_map_companion(of: str) -> fields.Dict:
             "exact (ExactCompanion)."
         },
     )
+
+
+class IntegersOrInteger(fields.Field):
+    """A list of integers within ``[low, high]``, or one integer standing for ``repeat``
+    copies of itself (``"branching": 3`` is ``[3, 3]``, ``"denominators": 4`` is ``[4]``).
+
+    A list holds ``length`` entries (``(least, most)``, ``most`` ``None`` for no bound); an
+    entry out of range is reported at its index (``/values/1``).
+    """
+
+    def __init__(
+        self,
+        low: int,
+        high: int,
+        length: tuple[int, int | None],
+        repeat: int = 1,
+        **kwargs: Any,
+    ) -> None:
+        item = {"type": "integer", "minimum": low, "maximum": high}
+        listed: dict[str, Any] = {"type": "array", "items": item, "minItems": length[0]}
+        if length[1] is not None:
+            listed["maxItems"] = length[1]
+        metadata = {**kwargs.pop("metadata", {}), "openapi": {"oneOf": [item, listed]}}
+        super().__init__(metadata=metadata, **kwargs)
+        self.entry = StrictInteger(validate=validate.Range(min=low, max=high))
+        self.length = length
+        self.repeat = repeat
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[int]:
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = [value] * self.repeat
+        if not isinstance(value, list):
+            raise ValidationError("Not an integer or a list of integers.")
+        least, most = self.length
+        if len(value) < least or (most is not None and len(value) > most):
+            size = f"{least}" if least == most else f"at least {least}"
+            raise ValidationError(f"Length must be {size}.")
+        read: list[int] = []
+        errors: dict[int, Any] = {}
+        for index, entry in enumerate(value):
+            try:
+                read.append(self.entry.deserialize(entry))
+            except ValidationError as error:
+                errors[index] = error.messages
+        if errors:
+            raise ValidationError(errors)
+        return read

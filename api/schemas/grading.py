@@ -14,8 +14,16 @@ from typing import Any
 from flask import current_app
 from marshmallow import Schema, fields, post_dump, validate
 
-from analysis.grading.problem_generator import MAX_ATTEMPTS, MAX_LEAF_VALUE
-from api.schemas.fields import StrictBoolean, StrictInteger
+from analysis.grading.generator_settings import (
+    LOTTERY_UTILITIES,
+    MATRIX_KINDS,
+    MAX_ATTEMPTS,
+    MAX_LEAF_VALUE,
+    MAX_SEED,
+    MAX_STUDENT_ID,
+    PROBLEM_TYPES,
+)
+from api.schemas.fields import IntegersOrInteger, StrictBoolean, StrictInteger
 from games.errors import LimitExceededError
 
 PROBLEM_DOC = (
@@ -270,45 +278,101 @@ def dump_batch(key: dict[str, Any], results: Mapping[str, Any], summary: Any) ->
 
 
 class GenerateRequestSchema(Schema):
-    type = fields.String(
-        load_default="alphabeta", validate=validate.OneOf(["minimax", "alphabeta", "expectimax"])
-    )
+    type = fields.String(load_default="alphabeta", validate=validate.OneOf(PROBLEM_TYPES))
     depth = StrictInteger(load_default=3, validate=validate.Range(min=1, max=8))
-    branching = fields.List(
-        StrictInteger(validate=validate.Range(min=1, max=10)),
+    branching = IntegersOrInteger(
+        1,
+        10,
+        (2, 2),
+        repeat=2,
         load_default=lambda: [2, 3],
-        validate=validate.Length(equal=2),
-        metadata={"description": "[min, max] children per internal node."},
+        metadata={
+            "description": "[min, max] children per internal node, or one number for both (trees)."
+        },
     )
-    values = fields.List(
-        StrictInteger(validate=validate.Range(min=-MAX_LEAF_VALUE, max=MAX_LEAF_VALUE)),
+    values = IntegersOrInteger(
+        -MAX_LEAF_VALUE,
+        MAX_LEAF_VALUE,
+        (2, 2),
+        repeat=2,
         load_default=lambda: [0, 20],
-        validate=validate.Length(equal=2),
-        metadata={"description": "[min, max] leaf values (integers, at most 1e15 in magnitude)."},
+        metadata={
+            "description": "[min, max] leaf values or payoffs (integers, at most 1e15 in "
+            "magnitude), or one number for both."
+        },
     )
     root = fields.String(load_default="max", validate=validate.OneOf(["max", "min"]))
     prune_on_equality = StrictBoolean(
         load_default=True, metadata={"description": "The pruning convention (alpha-beta)."}
     )
-    seed = StrictInteger(load_default=0, metadata={"description": "Same seed, same problem."})
+    seed = StrictInteger(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0, max=MAX_SEED),
+        metadata={
+            "description": "Same request and seed, same problem; absent or null: a fresh "
+            "seed is drawn and returned in seed."
+        },
+    )
+    student = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Length(min=1, max=MAX_STUDENT_ID),
+        metadata={
+            "description": "A student id: seed and student together pick that student's "
+            "variant (SHA-256 of both), the same on every machine."
+        },
+    )
     min_pruned_leaves = StrictInteger(load_default=0, validate=validate.Range(min=0))
     unique_best_move = StrictBoolean(load_default=False)
     no_ties = StrictBoolean(
         load_default=False,
         metadata={"description": "No two children of a MAX/MIN node share a value."},
     )
-    denominators = fields.List(
-        StrictInteger(validate=validate.Range(min=1, max=100)),
+    denominators = IntegersOrInteger(
+        1,
+        100,
+        (1, None),
         load_default=lambda: [2, 3, 4],
-        validate=validate.Length(min=1),
-        metadata={"description": "Allowed denominators of chance probabilities."},
+        metadata={"description": "Allowed denominators of probabilities (or one number)."},
     )
     max_attempts = StrictInteger(
         load_default=200,
         validate=validate.Range(min=1, max=MAX_ATTEMPTS),
         metadata={
-            "description": "Most trees drawn; all the draws share the request's time limit "
+            "description": "Most problems drawn; all the draws share the request's time limit "
             "(a 413 when it passes first)."
+        },
+    )
+    players = StrictInteger(
+        load_default=3,
+        validate=validate.Range(min=2, max=6),
+        metadata={"description": "Players of a max^n tree."},
+    )
+    matrix = fields.String(
+        load_default="pure",
+        validate=validate.OneOf(MATRIX_KINDS),
+        metadata={
+            "description": "Matrix problems: a game with pure equilibria, one whose only "
+            "equilibrium is fully mixed (2x2), or one solved by iterated strict dominance "
+            "(3x3)."
+        },
+    )
+    utility = fields.String(
+        load_default=None,
+        allow_none=True,
+        validate=validate.OneOf(LOTTERY_UTILITIES),
+        metadata={
+            "description": "Lottery problems: sqrt(x) (risk averse) or x^2 (risk seeking); "
+            "null draws one."
+        },
+    )
+    consistent = StrictBoolean(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "Preference and EU-consistency problems: whether an expected "
+            "utility explains the statements; null draws either."
         },
     )
 
@@ -316,6 +380,63 @@ class GenerateRequestSchema(Schema):
 class GenerateResultSchema(Schema):
     problem = fields.Raw(required=True, metadata={"description": "Post it to /v1/grade as is."})
     answer = fields.Raw(
-        required=True, metadata={"description": "The solve endpoint's response: the key."}
+        required=True,
+        metadata={
+            "description": "The key, written as a student's answer (numbers as integers or "
+            "exact strings): posted to /v1/grade with problem it scores full marks."
+        },
     )
-    attempts = fields.Integer(required=True, metadata={"description": "Trees drawn."})
+    statement = fields.String(
+        required=True, metadata={"description": "What the problem asks, in Markdown."}
+    )
+    figure = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The figure as an SVG document (the tree, the lottery's risk "
+            "profile), or null where none fits (matrix, preference and EU-consistency "
+            "problems: the statement holds the table or the list)."
+        },
+    )
+    seed = fields.Integer(
+        required=True, metadata={"description": "The seed drawn from (given, or drawn afresh)."}
+    )
+    student = fields.String(
+        required=True, allow_none=True, metadata={"description": "Whose variant this is."}
+    )
+    attempts = fields.Integer(required=True, metadata={"description": "Problems drawn."})
+
+
+class AssignmentGradeRequestSchema(Schema):
+    assignment = fields.Raw(
+        required=True,
+        metadata={
+            "description": "The template every student's variant is drawn from: the body of "
+            "/v1/problems/generate with its seed (required) and no student."
+        },
+    )
+    answers = BatchAnswers(
+        keys=fields.String(validate=validate.Length(min=1, max=MAX_STUDENT_ID)),
+        values=fields.Raw(),
+        required=True,
+        metadata={
+            "description": "Answers keyed by student id; each is graded against that "
+            "student's variant (as /v1/problems/generate gives it for seed and student)."
+        },
+    )
+    rubric = fields.Raw(load_default=None, allow_none=True, metadata={"description": RUBRIC_DOC})
+    diagnose = StrictBoolean(load_default=True)
+
+
+class AssignmentGradeResultSchema(Schema):
+    results = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(GradeResultSchema),
+        required=True,
+        metadata={
+            "description": "Each student's grade as /v1/grade gives it, against the "
+            "student's own variant (expected: that variant's key); a malformed answer "
+            "scores 0 out of the variant's maximum, with its error."
+        },
+    )
+    summary = fields.Nested(GradeSummarySchema, required=True)

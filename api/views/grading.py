@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, request
 
+from analysis.grading.assignments import grade_assignment, read_assignment
 from analysis.grading.class_report import grades_csv, summarize
-from analysis.grading.json_output import grade_json
-from analysis.grading.problem_generator import ProblemSettings, generate_problem
+from analysis.grading.generator_settings import read_settings
+from analysis.grading.json_output import grade_json, grades_json
+from analysis.grading.problem_generator import generate_problem
 from analysis.grading.registry import grade_batch, make_grader
 from analysis.grading.rubric import parse_rubric
 from api.body import load
@@ -14,6 +16,8 @@ from api.gc_pause import gc_paused
 from api.openapi.view_docs import operation
 from api.responses import json_response
 from api.schemas.grading import (
+    AssignmentGradeRequestSchema,
+    AssignmentGradeResultSchema,
     GenerateRequestSchema,
     GenerateResultSchema,
     GradeBatchRequestSchema,
@@ -91,12 +95,15 @@ def grade_batch_view() -> Response:
 
 @bp.post("/problems/generate")
 @operation(
-    summary="Generate a fresh tree problem and its answer key",
-    description="Draws a random tree from the seed until it meets the constraints (pruned "
-    "leaves, unique optimal move, no ties, small-denominator probabilities); the same body "
-    "always returns the same problem. 422 if the constraints can never be met (the pointer "
-    "names the field ruling them out) or no draw within max_attempts qualifies; 413 if the "
-    "request's time limit passes first.",
+    summary="Generate a fresh problem: statement, figure and answer key",
+    description="Draws a minimax, alpha-beta, expectimax, max^n, matrix, lottery, "
+    "preference or EU-consistency problem from the seed until it meets the constraints "
+    "(pruned leaves, unique optimal move, no ties, small-denominator probabilities, the "
+    "kind of game or of preferences); the same body always returns the same problem, and "
+    "a student id picks that student's variant of the seed. Without a seed a fresh one is "
+    "drawn and returned. The answer posted with the problem to /v1/grade scores full marks. "
+    "422 if the constraints can never be met (the pointer names the field ruling them out) "
+    "or no draw within max_attempts qualifies; 413 if the request's time limit passes first.",
     tag="grading",
     request=GenerateRequestSchema,
     response=GenerateResultSchema,
@@ -104,19 +111,30 @@ def grade_batch_view() -> Response:
 )
 def generate_view() -> Response:
     options = load(GenerateRequestSchema())
-    settings = ProblemSettings(
-        type=options["type"],
-        depth=options["depth"],
-        branching=(options["branching"][0], options["branching"][1]),
-        values=(options["values"][0], options["values"][1]),
-        root=options["root"],
-        prune_on_equality=options["prune_on_equality"],
-        seed=options["seed"],
-        min_pruned_leaves=options["min_pruned_leaves"],
-        unique_best_move=options["unique_best_move"],
-        no_ties=options["no_ties"],
-        denominators=tuple(options["denominators"]),
-        max_attempts=options["max_attempts"],
-    )
-    generated = generate_problem(settings)
+    generated = generate_problem(read_settings(options))
     return json_response(GenerateResultSchema().dump(generated))
+
+
+@bp.post("/assignments/grade")
+@operation(
+    summary="Grade a class, each student against that student's variant",
+    description="The assignment is a generator template with its seed; each student's "
+    "variant is the problem /v1/problems/generate gives for that seed and the student's id, "
+    "so the handout and the grading agree, and regrading gives the same grades. Each grade "
+    "is as /v1/grade gives it, with a summary. A malformed answer scores 0 with its error "
+    "(pointing at /answers/<student>/...); a bad template is a 422 pointing into "
+    "/assignment.",
+    tag="grading",
+    request=AssignmentGradeRequestSchema,
+    response=AssignmentGradeResultSchema,
+    example={
+        "assignment": {"type": "lottery", "seed": 5},
+        "answers": {"ada": {"emv": 325, "attitude": "risk_averse"}},
+    },
+)
+def grade_assignment_view() -> Response:
+    options = load(AssignmentGradeRequestSchema())
+    template = read_assignment(options["assignment"])
+    rubric = parse_rubric(options["rubric"])
+    grades = grade_assignment(template, options["answers"], rubric, options["diagnose"])
+    return json_response(grades_json(grades, summarize(grades)))

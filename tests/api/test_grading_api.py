@@ -268,22 +268,22 @@ def test_mixed_equilibria_through_the_api(client: FlaskClient) -> None:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class LoudItem(GradedItem):
-    internal: str = "never sent"
+    hidden_attribute: str = "never sent"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class LoudGrade(Grade):
-    internal: str = "never sent"
+    hidden_attribute: str = "never sent"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class LoudBatchGrade(BatchGrade):
-    internal: str = "never sent"
+    hidden_attribute: str = "never sent"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class LoudProblem(GeneratedProblem):
-    internal: str = "never sent"
+    hidden_attribute: str = "never sent"
 
 
 def _copy(value: Any, kind: type) -> Any:
@@ -324,10 +324,10 @@ def test_a_new_attribute_never_reaches_the_response(
         views, "generate_problem", lambda settings: _copy(generate_problem(settings), LoudProblem)
     )
     # the stand-ins really do carry the attribute the schemas do not name
-    assert LoudGrader(AIMA).grade(answer).internal == "never sent"
+    assert LoudGrader(AIMA).grade(answer).hidden_attribute == "never sent"
     loud = [client.post(path, json=body).json for path, body in requests]
     assert loud == plain
-    assert "internal" not in str(loud)
+    assert "hidden_attribute" not in str(loud)
 
 
 def test_fast_batch_dump_is_the_schema_dump(app: Flask) -> None:

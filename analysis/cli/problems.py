@@ -1,0 +1,145 @@
+"""``arbiter problem``: generate problems, one or one variant per student, without the server.
+
+    arbiter problem generate [SETTINGS.json] [--type T] [--seed N] [--student ID]
+    arbiter problem generate [SETTINGS.json] --seed N --roster ROSTER.txt --output DIR
+
+SETTINGS.json holds the body of ``POST /v1/problems/generate`` (every field optional);
+``--type``, ``--seed`` and ``--student`` override it. One problem is printed as that
+endpoint answers it (a fresh seed is drawn and printed when none is given). With a roster
+(one student id a line), each student's variant is written to DIR: ``<id>.json`` (the
+problem, its key, statement, figure and seed), ``<id>.md`` (the statement) and
+``<id>.svg`` (the figure, where one fits); and ``assignment.json``, the template and its
+seed, which ``arbiter grade DIR/assignment.json ANSWERS`` grades each student's answer
+against that student's variant with.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import re
+from pathlib import Path
+from typing import Any, Final
+
+from analysis.cli.documents import print_document, read_document, write_file
+from analysis.cli.error_handler import EXIT_OK, CommandLineError, reading
+from analysis.cli.options import ArgumentParser, command_parser
+from analysis.grading.assignments import student_problem
+from analysis.grading.generator_settings import (
+    PROBLEM_TYPES,
+    fresh_seed,
+    read_settings,
+    settings_json,
+)
+from analysis.grading.json_output import generated_json
+from analysis.grading.problem_generator import GeneratedProblem, generate_problem
+
+ACTIONS: Final = ("generate",)
+OPTIONS: Final = {"type": "--type", "seed": "--seed", "student": "--student"}
+FILE_NAME: Final = re.compile(r"[A-Za-z0-9._@+-]+")
+"""Student ids that are safe as file names on every system (no separators, no spaces)."""
+
+
+def parser(name: str, summary: str) -> ArgumentParser:
+    """The parser of ``arbiter problem``."""
+    command = command_parser(
+        name,
+        summary,
+        "Generate a problem of any gradable type (minimax, alphabeta, expectimax, maxn, "
+        "matrix, lottery, preferences, eu-consistency) with its statement, figure and key, "
+        "or one variant per student of a roster.",
+    )
+    command.set_defaults(run=problem_command)
+    command.add_argument("action", choices=ACTIONS, help="what to do: generate")
+    command.add_argument(
+        "settings",
+        nargs="?",
+        default=None,
+        help="JSON file of generator settings, as the body of POST /v1/problems/generate "
+        "(- for standard input; none: the defaults)",
+    )
+    command.add_argument("--type", choices=PROBLEM_TYPES, default=None, help="problem type")
+    command.add_argument(
+        "--seed", type=int, default=None, metavar="N", help="the seed (default: a fresh one)"
+    )
+    command.add_argument(
+        "--student", default=None, metavar="ID", help="generate this student's variant"
+    )
+    command.add_argument(
+        "--roster",
+        default=None,
+        metavar="FILE",
+        help="one student id a line: write each student's variant to --output",
+    )
+    command.add_argument(
+        "--output", default=None, metavar="DIR", help="where --roster writes the variants"
+    )
+    return command
+
+
+def problem_command(args: argparse.Namespace) -> int:
+    """Generate one problem, or a roster's variants, as ``args`` say."""
+    raw: Any = {} if args.settings is None else read_document(args.settings)
+    source = args.settings or ""
+
+    def option_of(parameter: str) -> str:
+        if parameter in OPTIONS and getattr(args, parameter) is not None:
+            return OPTIONS[parameter]
+        return f"{source}#/{parameter}" if source else OPTIONS.get(parameter, parameter)
+
+    with reading(source or "-", option_of):
+        settings = read_settings(raw)
+        changes = {name: getattr(args, name) for name in OPTIONS if getattr(args, name) is not None}
+        settings = dataclasses.replace(settings, **changes)
+        if args.roster is None:
+            if args.output is not None:
+                raise CommandLineError("--output", "is for --roster: one file set per student")
+            print_document(generated_json(generate_problem(settings)))
+            return EXIT_OK
+        if args.student is not None:
+            raise CommandLineError("--student", "give either --student or --roster")
+        if args.output is None:
+            raise CommandLineError("--output", "--roster writes one file set per student to DIR")
+        template = dataclasses.replace(
+            settings, seed=fresh_seed() if settings.seed is None else settings.seed
+        )
+        students = _roster(args.roster)
+        made = {student: student_problem(template, student) for student in students}
+    _write_variants(Path(args.output), template, made)
+    print(f"{len(made)} variants of seed {template.seed} written to {args.output}")
+    return EXIT_OK
+
+
+def _roster(source: str) -> list[str]:
+    try:
+        lines = Path(source).read_text().splitlines()
+    except OSError as error:
+        raise CommandLineError(source, error.strerror or str(error)) from None
+    students = [line.strip() for line in lines if line.strip()]
+    if not students:
+        raise CommandLineError(source, "the roster lists no student")
+    for number, student in enumerate(students, 1):
+        if not FILE_NAME.fullmatch(student):
+            raise CommandLineError(
+                f"{source}:{number}",
+                f"student id {student!r} is not a safe file name (letters, digits, . _ @ + -)",
+            )
+    if len(set(students)) != len(students):
+        raise CommandLineError(source, "a student id is listed twice")
+    return students
+
+
+def _write_variants(folder: Path, template: Any, made: dict[str, GeneratedProblem]) -> None:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise CommandLineError(str(folder), error.strerror or str(error)) from None
+    assignment = {"assignment": settings_json(template)}
+    write_file(str(folder / "assignment.json"), json.dumps(assignment, indent=2) + "\n")
+    for student, problem in made.items():
+        body = json.dumps(generated_json(problem), indent=2) + "\n"
+        write_file(str(folder / f"{student}.json"), body)
+        write_file(str(folder / f"{student}.md"), problem.statement)
+        if problem.figure is not None:
+            write_file(str(folder / f"{student}.svg"), problem.figure)
