@@ -83,7 +83,7 @@ $(BENCH_VENV)/.installed: $(UV) bench/requirements-games.txt uv.lock pyproject.t
 	$(UV) pip install --quiet --python $(BENCH_VENV)/bin/python -r bench/requirements-games.txt -r $(BENCH_VENV)/product.txt
 	touch $@
 
-bench-games: $(BENCH_VENV)/.installed
+bench-games: $(VENV)/.serve-installed $(BENCH_VENV)/.installed
 	PYTHONPATH=. $(BENCH_VENV)/bin/python bench/games.py
 
 # load and fault benchmark against the production server (bench/load.py --help)

@@ -1,12 +1,13 @@
 """Benchmark: the game engine against its peers, OpenSpiel and easyAI, in one run.
 
 Prints tic-tac-toe solved from the empty board by (a) ``solve_game`` (every best move of the
-root), (b) ``solve_game(..., all_best_moves=False)``, (c) OpenSpiel's Python alpha-beta
+root), (b) ``solve_game(..., all_best_moves=False)``, (a') and (b') the same on the pure-Python
+engine (the fallback where the compiled search is not built), (c) OpenSpiel's Python alpha-beta
 (``open_spiel.python.algorithms.minimax.alpha_beta_search``) and (d) easyAI's Negamax with a
 transposition table: the median of 5 runs each, the nodes each entered (OpenSpiel's counted in
-an extra, untimed run), and the ratios ours / peer. Then connect four 5x4 solved, 6x4 solved
-within a time cap, the cost of each iteration of iterative deepening on 7x6 against the b - 1
-rule (b = 7), and a 7x6 move within a 1 s budget.
+an extra, untimed run), and the ratios ours / peer. Then connect four 5x4 solved (and by the
+Python engine), 6x4 solved within a time cap, the cost of each iteration of iterative deepening
+on 7x6 against the b - 1 rule (b = 7), and a 7x6 move within a 1 s budget.
 
 The peers live in their own environment, never the product's: ``make bench-games`` creates
 ``.bench-venv`` from ``bench/requirements-games.txt`` and runs this file with it. A peer that
@@ -28,6 +29,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from analysis.search.alpha_beta import alpha_beta_solution  # noqa: E402
+from analysis.search.grid import COMPILED  # noqa: E402
 from analysis.search.solve import best_move, solve_game  # noqa: E402
 from games.errors import TimeLimitError  # noqa: E402
 from games.limits import Limits, limited  # noqa: E402
@@ -51,14 +54,32 @@ def timed(run: Callable[[], int | None], runs: int) -> tuple[float, int | None]:
     return statistics.median(seconds), nodes
 
 
-def ours(all_best_moves: bool) -> Callable[[], int]:
+def ours(all_best_moves: bool, compiled: bool = True) -> Callable[[], int]:
     def run() -> int:
         game = make_game("tic_tac_toe", {})  # a fresh game: no cache carried between runs
-        solution = solve_game(game, game.initial_state(), all_best_moves=all_best_moves)
+        solution = python_engine(game, all_best_moves, compiled)
         assert solution.value == 0, solution.value
         return solution.stats.nodes
 
     return run
+
+
+def python_engine(game: Any, all_best_moves: bool, compiled: bool) -> Any:
+    """``solve_game`` from the initial state, on the compiled search or the Python engine."""
+    if compiled:
+        return solve_game(game, game.initial_state(), all_best_moves=all_best_moves)
+    return alpha_beta_solution(
+        game,
+        game.initial_state(),
+        depth=None,
+        time_limit=None,
+        evaluation=None,
+        table=True,
+        ordering=True,
+        quiescence_plies=0,
+        all_best_moves=all_best_moves,
+        compiled=False,
+    )
 
 
 def open_spiel_run() -> Callable[[], int | None] | None:
@@ -150,9 +171,13 @@ def easy_ai_run() -> Callable[[], int | None] | None:
 
 def tic_tac_toe(runs: int) -> None:
     print(f"tic-tac-toe from the empty board (value 0), median of {runs} runs")
+    engine = "compiled" if COMPILED else "NOT BUILT: the Python engine"
+    print(f"  our search: {engine}")
     rows = [
         ("(a) solve_game", ours(True)),
         ("(b) solve_game all_best_moves=False", ours(False)),
+        ("(a') (a) on the Python engine", ours(True, compiled=False)),
+        ("(b') (b) on the Python engine", ours(False, compiled=False)),
         ("(c) OpenSpiel alpha_beta_search", open_spiel_run()),
         ("(d) easyAI Negamax + table", easy_ai_run()),
     ]
@@ -167,25 +192,26 @@ def tic_tac_toe(runs: int) -> None:
             nodes = open_spiel_nodes()
         shown = "not reported" if nodes is None else f"{nodes:,}"
         print(f"  {label:40} {seconds[label] * 1000:9.1f} ms  nodes {shown}")
-    for mine in ("(a)", "(b)"):
+    for mine in ("(a)", "(b)", "(a')", "(b')"):
         for peer in ("(c)", "(d)"):
             a = next(v for k, v in seconds.items() if k.startswith(mine))
             b = next(v for k, v in seconds.items() if k.startswith(peer))
             print(f"  ratio {mine}/{peer} {a / b:.3f}  ({b / a:.1f}x faster)")
 
 
-def connect_four(columns: int, rows: int, cap: float) -> None:
+def connect_four(columns: int, rows: int, cap: float, compiled: bool = True) -> None:
     game = make_game("connect_four", {"columns": columns, "rows": rows})
+    label = f"connect four {columns}x{rows}{'' if compiled else ' (Python engine)'}"
     start = time.perf_counter()
     try:
         with limited(Limits(time_limit=cap)):
-            solution = solve_game(game, game.initial_state())
+            solution = python_engine(game, True, compiled)
     except TimeLimitError:
-        print(f"connect four {columns}x{rows}: not solved in {cap:g} s")
+        print(f"{label}: not solved in {cap:g} s")
         return
     seconds = time.perf_counter() - start
     print(
-        f"connect four {columns}x{rows}: value {solution.value} "
+        f"{label}: value {solution.value} "
         f"({'a draw' if solution.plies_to_end is None else f'{solution.plies_to_end} plies'})"
         f" in {seconds:.2f} s, {solution.stats.nodes:,} nodes, "
         f"{solution.stats.table_hits:,} table hits, "
@@ -219,6 +245,7 @@ def main() -> None:
     args = parser.parse_args()
     tic_tac_toe(args.runs)
     connect_four(5, 4, args.cap)
+    connect_four(5, 4, args.cap, compiled=False)
     connect_four(6, 4, args.cap)
     deepening(args.deepen)
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 import schemathesis
-from schemathesis.config._checks import NegativeDataRejectionConfig
 import yaml
 from flask import Flask
 from hypothesis import HealthCheck, settings
+from schemathesis.config._checks import NegativeDataRejectionConfig
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 from api import create_app
