@@ -24,7 +24,9 @@ PROBLEM_DOC = (
     '"tie_break": "leftmost", "max_sum": null}; or {"type": "matrix", "A": ..., "B": ...}; '
     'or {"type": "lottery", "lottery": ..., "utility": ...}; or {"type": "preferences", '
     '"prizes": ..., "lotteries": ..., "preferences": ...}; or {"type": "eu-consistency", '
-    '"lotteries": ..., "choices": ..., "increasing": false}.'
+    '"lotteries": ..., "choices": ..., "increasing": false}. Any of them may carry '
+    '"questions": the answer fields graded (a list, or {field: points}); without it the '
+    "type's default (docs/grading.md). A field asked and not answered scores 0."
 )
 ANSWER_DOC = (
     "What the student wrote, with the solve response's field names: value, best_move, "
@@ -38,7 +40,8 @@ ANSWER_DOC = (
     'Numbers may be exact strings ("1/2").'
 )
 RUBRIC_DOC = (
-    "points (per field), required (fields graded even if absent), partial_credit (default "
+    "points (per field), required (fields asked besides the problem's questions), "
+    "partial_credit (default "
     'true), tolerance ("exact" or {"mode": "absolute" | "relative", "amount": x}), '
     'sets ("set" or "ordered").'
 )
@@ -184,6 +187,14 @@ class ScoredSchema(Schema):
             "description": "Why this student's answer could not be read in a batch (the "
             "score is then 0); null otherwise, and always null for a single answer (a "
             "malformed one is a 422)."
+        },
+    )
+    ignored = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "Answer fields given that the problem does not ask (its questions, "
+            "or its type's default): not read, not graded."
         },
     )
 

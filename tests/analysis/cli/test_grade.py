@@ -18,7 +18,7 @@ from analysis.cli.error_handler import CommandLineError
 from analysis.cli.grade import grade_command, parser
 from games.errors import InvalidInputError
 
-PROBLEM = {"type": "minimax", "tree": [[3, 5], [2, 9]]}
+PROBLEM = {"type": "minimax", "tree": [[3, 5], [2, 9]], "questions": ["value", "best_move"]}
 RUBRIC = {"points": {"value": 1, "best_move": 1}}
 
 

@@ -55,9 +55,9 @@ def test_bad_answer_exits_2_with_pointer(
     tmp_path: Path, problem: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     answer = tmp_path / "cy.json"
-    answer.write_text(json.dumps({"nodes": {"nowhere": 1}}))
+    answer.write_text(json.dumps({"pruned_leaves": ["nowhere"]}))
     assert main(["grade", str(problem), str(answer)]) == 2
-    assert "/answers/cy/nodes/nowhere" in capsys.readouterr().err
+    assert "/answers/cy/pruned_leaves/0" in capsys.readouterr().err
 
 
 def test_solve_any_tree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -57,7 +57,7 @@ def test_right_to_left_answer_to_aima() -> None:
     # ordered lists, only the right-to-left search explains the order: the correct one
     # shares a single leaf of it in order, the fresh-window search too.
     answer = {"value": 3, "evaluated_leaves": LEAVES[::-1]}
-    the_grader = grader(AIMA)
+    the_grader = grader(AIMA, questions=["value", "evaluated_leaves"])
     rubric = parse_rubric({"sets": "ordered"})
     grade = the_grader.grade(answer, rubric)
     # evaluated_leaves: longest common subsequence 1 of 7 expected and 9 given: 2 * 1 / 16
@@ -115,7 +115,7 @@ def test_values_only_mistake() -> None:
     # the answer better than the right one (3 of 4 values), so only the departure from the
     # trace is reported.
     answer = {"nodes": {"root": 3, "root.0": 3, "root.1": 2, "root.2": 5}}
-    grade = grader(AIMA).grade(answer)
+    grade = grader(AIMA, questions=["nodes"]).grade(answer)
     (nodes,) = grade.items
     assert (nodes.score, nodes.wrong) == (3, ["root.2"])
     assert nodes.feedback == "wrong values at root.2 (is 2)"
@@ -230,7 +230,7 @@ def test_uniform_chance_diagnosed() -> None:
 
 def test_evaluated_pruned_leaf_diagnosed() -> None:
     answer = {"evaluated_leaves": ["root.0.0", "root.0.1", "root.0.2", "root.1.0", "root.1.1"]}
-    grade = grader(AIMA).grade(answer)
+    grade = grader(AIMA, questions=["evaluated_leaves"]).grade(answer)
     diagnosis = [d for d in grade.diagnosis if d.code == "evaluated_pruned_leaf"]
     assert diagnosis[0].node == "root.1.1"
 
@@ -245,7 +245,9 @@ def test_first_departure_names_node_alpha_and_beta() -> None:
 
 def test_first_departure_on_a_wrong_node_value() -> None:
     # root.2 sees 14 (beta 14), then 5 (beta 5), then 2 <= alpha = 3: it returns 2
-    grade = grader(AIMA).grade({"root": 3, "root.0": 3, "root.1": 2, "root.2": 5})
+    grade = grader(AIMA, questions=["nodes"]).grade(
+        {"root": 3, "root.0": 3, "root.1": 2, "root.2": 5}
+    )
     (departure,) = [d for d in grade.diagnosis if d.code == "first_departure"]
     assert departure.node == "root.2"
     assert "returns 2" in departure.message
@@ -271,9 +273,14 @@ def test_depth_in_rounds_diagnosed() -> None:
             },
         ]
     }
-    right = grader(tree, "minimax", depth=2).grade({"value": 5, "best_move": "root.0"})
+    asked = ["value", "best_move"]
+    right = grader(tree, "minimax", depth=2, questions=asked).grade(
+        {"value": 5, "best_move": "root.0"}
+    )
     assert right.score == right.max_score
-    grade = grader(tree, "minimax", depth=2).grade({"value": 8, "best_move": "root.1"})
+    grade = grader(tree, "minimax", depth=2, questions=asked).grade(
+        {"value": 8, "best_move": "root.1"}
+    )
     assert codes(grade) == ["depth_in_rounds"]
 
 
