@@ -156,7 +156,7 @@ class DiagnosisSchema(Schema):
             "description": "Stable code: strict_pruning, prune_on_equality, "
             "alpha_not_passed_at_root, right_to_left, wrong_root_player, depth_off_by_one, "
             "depth_in_rounds, uniform_chance, wrong_tie_break, evaluated_pruned_leaf, "
-            "first_departure, one_sided_best_response, own_indifference, "
+            "first_departure, no_usual_mistake, one_sided_best_response, own_indifference, "
             "emv_as_certainty_equivalent, "
             "utility_not_inverted, risk_premium_sign, missed_eu_violation, "
             "spurious_eu_violation."

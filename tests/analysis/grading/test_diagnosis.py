@@ -120,11 +120,12 @@ def test_values_only_mistake() -> None:
     assert (nodes.score, nodes.wrong) == (3, ["root.2"])
     assert nodes.feedback == "wrong values at root.2 (is 2)"
     assert grade.diagnosis == [
+        Diagnosis("no_usual_mistake", "no usual mistake explains this answer"),
         Diagnosis(
             "first_departure",
             "node root.2 returns 2 (alpha = 3, beta = 5 when it returns), not 5",
             "root.2",
-        )
+        ),
     ]
 
 
@@ -160,13 +161,21 @@ def test_strict_pruning_diagnosed() -> None:
     # [[10], [10, 0]]: after root.1.0 = 10, MIN has v = 10 <= alpha = 10: pruning on
     # equality cuts root.1.1; strict pruning does not, and root.1 is then 0.
     answer = {"value": 10, "nodes": {"root": 10, "root.0": 10, "root.1": 0}, "pruned_leaves": []}
-    grade = grader([[10], [10, 0]]).grade(answer)
+    asked = ["value", "nodes", "pruned_leaves"]
+    grade = grader([[10], [10, 0]], questions=asked).grade(answer)
+    # two entries the right search gets wrong agree with it: root.1 = 0, root.1.1 not pruned
     assert "strict_pruning" in codes(grade)
+    # the leaf alone is too little evidence
+    alone = grader([[10], [10, 0]]).grade({"value": 10, "pruned_leaves": []})
+    assert codes(alone)[0] == "no_usual_mistake"
 
 
 def test_prune_on_equality_diagnosed() -> None:
-    answer = {"value": 10, "pruned_leaves": ["root.1.1"]}
-    grade = grader([[10], [10, 0]], prune_on_equality=False).grade(answer)
+    # pruning on equality, root.1 stops at 10 <= alpha = 10 and returns 10 (fail-soft)
+    nodes = {"root": 10, "root.0": 10, "root.1": 10}
+    answer = {"value": 10, "nodes": nodes, "pruned_leaves": ["root.1.1"]}
+    asked = ["value", "nodes", "pruned_leaves"]
+    grade = grader([[10], [10, 0]], prune_on_equality=False, questions=asked).grade(answer)
     assert codes(grade)[0] == "prune_on_equality"
 
 
