@@ -6,8 +6,10 @@
 PROBLEM.json holds a problem (``{"type": "alphabeta", "tree": ...}``) or
 ``{"problem": ..., "rubric": ...}``. ANSWERS is a directory of ``<student>.json``
 answers, one answer file, or a file ``{"answers": {student: answer}}``.
-``--format gradescope`` grades one answer and writes the ``results.json`` that
-Gradescope's autograder reads.
+``--format gradescope`` and ``--format prairielearn`` grade one submission and write
+the ``results.json`` that Gradescope's autograder or PrairieLearn's external grader
+reads. A malformed answer scores 0 with its error as feedback; the rest of the class is
+graded (and a results.json is written for a malformed submission too).
 """
 
 from __future__ import annotations
@@ -21,12 +23,17 @@ from typing import Any
 from analysis.cli.documents import print_document, read_document, write_file
 from analysis.cli.error_handler import EXIT_OK, CommandLineError
 from analysis.cli.options import ArgumentParser, command_parser
-from analysis.grading.class_report import grades_csv, gradescope_results, summarize
+from analysis.grading.class_report import (
+    grades_csv,
+    gradescope_results,
+    prairielearn_results,
+    summarize,
+)
 from analysis.grading.json_output import grades_json
-from analysis.grading.registry import make_grader
+from analysis.grading.registry import AnswerGrader, make_grader
 from analysis.grading.results import Grade
-from analysis.grading.rubric import parse_rubric
-from games.errors import InvalidInputError
+from analysis.grading.rubric import Rubric, parse_rubric
+from games.errors import ArbiterError, FieldError, InvalidInputError, join_pointer
 from games.limits import active_limits
 
 
@@ -46,10 +53,10 @@ def parser(name: str, summary: str) -> ArgumentParser:
     )
     command.add_argument(
         "--format",
-        choices=["json", "csv", "gradescope"],
+        choices=["json", "csv", "gradescope", "prairielearn"],
         default="json",
         help="json: every grade and a summary; csv: one row per student; "
-        "gradescope: write one submission's results.json (default: json)",
+        "gradescope, prairielearn: write one submission's results.json (default: json)",
     )
     command.add_argument(
         "--rubric", default=None, metavar="FILE", help="rubric JSON file (overrides the problem's)"
@@ -58,7 +65,7 @@ def parser(name: str, summary: str) -> ArgumentParser:
         "--output",
         default="results.json",
         metavar="FILE",
-        help="where --format gradescope writes (default: results.json)",
+        help="where --format gradescope or prairielearn writes (default: results.json)",
     )
     return command
 
@@ -73,18 +80,25 @@ def grade_command(args: argparse.Namespace) -> int:
         raw_rubric = read_document(args.rubric)
     grader = make_grader(problem, active_limits())
     rubric = parse_rubric(raw_rubric)
-    answers = _answers(Path(args.answers))
-    grades: dict[str, Grade] = {
-        student: grader.grade(answer, rubric, pointer=f"/answers/{student}")
-        for student, answer in answers.items()
-    }
-    if args.format == "gradescope":
+    asked = grader.rubric_for(rubric)
+    points = {name: float(asked.points_for(name)) for name in asked.required}
+    source = Path(args.answers)
+    one = args.format in ("gradescope", "prairielearn")
+    if one and source.is_dir() and len(list(source.glob("*.json"))) != 1:
+        # a submission without exactly one answer file is the student's error, not ours
+        found = len(list(source.glob("*.json")))
+        error = FieldError("/answers", f"expected one .json answer file, found {found}")
+        grades = {"submission": Grade(0.0, grader.maximum(rubric), [], [], error)}
+    else:
+        grades = _grade_each(grader, _answers(source), rubric)
+    if one:
         if len(grades) != 1:
             raise CommandLineError(
-                "--format", f"gradescope grades one submission; got {len(grades)} answers"
+                "--format", f"{args.format} grades one submission; got {len(grades)} answers"
             )
         (grade,) = grades.values()
-        write_file(args.output, json.dumps(gradescope_results(grade), indent=2) + "\n")
+        write = gradescope_results if args.format == "gradescope" else prairielearn_results
+        write_file(args.output, json.dumps(write(grade, points), indent=2) + "\n")
         print(f"{grade.score:g} / {grade.max_score:g} written to {args.output}")
     elif args.format == "csv":
         sys.stdout.write(grades_csv(grades))
@@ -93,10 +107,41 @@ def grade_command(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _grade_each(grader: AnswerGrader, answers: dict[str, Any], rubric: Rubric) -> dict[str, Grade]:
+    """Every student's full grade; a malformed answer (or answer file) scores 0 out of the
+    problem's maximum with its error, and the others are graded all the same."""
+    grades: dict[str, Grade] = {}
+    for student, answer in answers.items():
+        pointer = join_pointer("/answers", student)
+        if isinstance(answer, CommandLineError):
+            error = FieldError(pointer, f"{answer.where}: {answer.message}")
+            grades[student] = Grade(0.0, grader.maximum(rubric), [], [], error)
+            continue
+        try:
+            grades[student] = grader.grade(answer, rubric, pointer=pointer)
+        except ArbiterError as failed:
+            inside = (
+                e.pointer == pointer or e.pointer.startswith(pointer + "/") for e in failed.errors
+            )
+            if not all(inside):
+                raise  # the problem, the rubric or the deadline: not this student's doing
+            grade = Grade(0.0, grader.maximum(rubric), [], [], failed.errors[0])
+            grades[student] = grade
+    return grades
+
+
+def _read_answer(path: Path) -> Any:
+    """The answer in ``path``, or the error that makes it unreadable."""
+    try:
+        return read_document(str(path))
+    except CommandLineError as error:
+        return error
+
+
 def _answers(source: Path) -> dict[str, Any]:
     if source.is_dir():
-        return {path.stem: read_document(str(path)) for path in sorted(source.glob("*.json"))}
-    document = read_document(str(source))
+        return {path.stem: _read_answer(path) for path in sorted(source.glob("*.json"))}
+    document = _read_answer(source)
     if isinstance(document, dict) and set(document) == {"answers"}:
         answers = document["answers"]
         if not isinstance(answers, dict):
