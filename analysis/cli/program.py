@@ -62,6 +62,9 @@ COMMANDS: Final = {
         "analysis.cli.grade",
         "grade answers to a problem (JSON, CSV, Gradescope or PrairieLearn results)",
     ),
+    "autograder": Command(
+        "analysis.cli.autograder", "build the Gradescope autograder zip for a problem"
+    ),
     "game": Command(
         "analysis.cli.games",
         "games of the catalogue: list them, solve a position, the engine's move, the game tree",
