@@ -6,11 +6,12 @@
 PROBLEM.json holds a problem (``{"type": "alphabeta", "tree": ...}``),
 ``{"problem": ..., "rubric": ...}``, or an assignment ``{"assignment": {generator settings
 with a seed}, "rubric": ...}`` (``arbiter problem generate --roster`` writes one): each
-student's answer is then graded against that student's variant (a malformed answer scores
-0 with its error, the rest of the class is graded). ANSWERS is a directory of
+student's answer is then graded against that student's variant. ANSWERS is a directory of
 ``<student>.json`` answers, one answer file, or a file ``{"answers": {student: answer}}``.
-``--format gradescope`` grades one answer and writes the ``results.json`` that
-Gradescope's autograder reads.
+``--format gradescope`` and ``--format prairielearn`` grade one submission and write
+the ``results.json`` that Gradescope's autograder or PrairieLearn's external grader
+reads. A malformed answer scores 0 with its error as feedback; the rest of the class is
+graded (and a results.json is written for a malformed submission too).
 """
 
 from __future__ import annotations
@@ -18,18 +19,26 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from analysis.cli.documents import print_document, read_document, write_file
 from analysis.cli.error_handler import EXIT_OK, CommandLineError, option_name, reading
 from analysis.cli.options import ArgumentParser, command_parser
-from analysis.grading.assignments import grade_assignment, read_assignment
-from analysis.grading.class_report import grades_csv, gradescope_results, summarize
+from analysis.grading.assignments import read_assignment, student_grader
+from analysis.grading.class_report import (
+    grades_csv,
+    gradescope_results,
+    prairielearn_results,
+    summarize,
+)
 from analysis.grading.json_output import grades_json
-from analysis.grading.registry import make_grader
-from analysis.grading.rubric import parse_rubric
-from games.errors import InvalidInputError
+from analysis.grading.registry import AnswerGrader, make_grader
+from analysis.grading.results import Grade
+from analysis.grading.rubric import Rubric, parse_rubric
+from games.errors import ArbiterError, FieldError, InvalidInputError, join_pointer
 from games.limits import active_limits
 
 
@@ -42,19 +51,17 @@ def parser(name: str, summary: str) -> ArgumentParser:
         "the key computed from the problem, with partial credit by a rubric.",
     )
     command.set_defaults(run=grade_command)
-    command.add_argument(
-        "problem", help="problem JSON file, {problem, rubric}, or {assignment, rubric}"
-    )
+    command.add_argument("problem", help="problem JSON file, or {problem, rubric}")
     command.add_argument(
         "answers",
         help="a directory of <student>.json answers, one answer file, or {answers: {...}}",
     )
     command.add_argument(
         "--format",
-        choices=["json", "csv", "gradescope"],
+        choices=["json", "csv", "gradescope", "prairielearn"],
         default="json",
         help="json: every grade and a summary; csv: one row per student; "
-        "gradescope: write one submission's results.json (default: json)",
+        "gradescope, prairielearn: write one submission's results.json (default: json)",
     )
     command.add_argument(
         "--rubric", default=None, metavar="FILE", help="rubric JSON file (overrides the problem's)"
@@ -63,7 +70,7 @@ def parser(name: str, summary: str) -> ArgumentParser:
         "--output",
         default="results.json",
         metavar="FILE",
-        help="where --format gradescope writes (default: results.json)",
+        help="where --format gradescope or prairielearn writes (default: results.json)",
     )
     return command
 
@@ -77,27 +84,38 @@ def grade_command(args: argparse.Namespace) -> int:
     raw_rubric = document.get("rubric") if wrapped else None
     if args.rubric is not None:
         raw_rubric = read_document(args.rubric)
+    rubric = parse_rubric(raw_rubric)
+    grader_for: Callable[[str], AnswerGrader]
     if assigned:
         # each student's answer against that student's variant (arbiter problem generate)
         with reading(args.problem, option_name):
             template = read_assignment(document["assignment"])
-        answers = _answers(Path(args.answers))
-        grades = grade_assignment(template, answers, parse_rubric(raw_rubric))
+        grader_for = partial(student_grader, template, pointer="/assignment")
     else:
         grader = make_grader(problem, active_limits())
-        rubric = parse_rubric(raw_rubric)
-        answers = _answers(Path(args.answers))
-        grades = {
-            student: grader.grade(answer, rubric, pointer=f"/answers/{student}")
-            for student, answer in answers.items()
-        }
-    if args.format == "gradescope":
+
+        def grader_for(student: str) -> AnswerGrader:
+            return grader
+
+    source = Path(args.answers)
+    one = args.format in ("gradescope", "prairielearn")
+    if one and source.is_dir() and len(list(source.glob("*.json"))) != 1:
+        # a submission without exactly one answer file is the student's error, not ours
+        found = len(list(source.glob("*.json")))
+        error = FieldError("/answers", f"expected one .json answer file, found {found}")
+        grades = {source.name: Grade(0.0, grader_for(source.name).maximum(rubric), [], [], error)}
+    else:
+        grades = _grade_each(grader_for, _answers(source), rubric)
+    if one:
         if len(grades) != 1:
             raise CommandLineError(
-                "--format", f"gradescope grades one submission; got {len(grades)} answers"
+                "--format", f"{args.format} grades one submission; got {len(grades)} answers"
             )
-        (grade,) = grades.values()
-        write_file(args.output, json.dumps(gradescope_results(grade), indent=2) + "\n")
+        ((student, grade),) = grades.items()
+        asked = grader_for(student).rubric_for(rubric)
+        points = {name: float(asked.points_for(name)) for name in asked.required}
+        write = gradescope_results if args.format == "gradescope" else prairielearn_results
+        write_file(args.output, json.dumps(write(grade, points), indent=2) + "\n")
         print(f"{grade.score:g} / {grade.max_score:g} written to {args.output}")
     elif args.format == "csv":
         sys.stdout.write(grades_csv(grades))
@@ -106,10 +124,44 @@ def grade_command(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _grade_each(
+    grader_for: Callable[[str], AnswerGrader], answers: dict[str, Any], rubric: Rubric
+) -> dict[str, Grade]:
+    """Every student's full grade; a malformed answer (or answer file) scores 0 out of the
+    problem's maximum with its error, and the others are graded all the same."""
+    grades: dict[str, Grade] = {}
+    for student, answer in answers.items():
+        grader = grader_for(student)
+        pointer = join_pointer("/answers", student)
+        if isinstance(answer, CommandLineError):
+            error = FieldError(pointer, f"{answer.where}: {answer.message}")
+            grades[student] = Grade(0.0, grader.maximum(rubric), [], [], error)
+            continue
+        try:
+            grades[student] = grader.grade(answer, rubric, pointer=pointer)
+        except ArbiterError as failed:
+            inside = (
+                e.pointer == pointer or e.pointer.startswith(pointer + "/") for e in failed.errors
+            )
+            if not all(inside):
+                raise  # the problem, the rubric or the deadline: not this student's doing
+            grade = Grade(0.0, grader.maximum(rubric), [], [], failed.errors[0])
+            grades[student] = grade
+    return grades
+
+
+def _read_answer(path: Path) -> Any:
+    """The answer in ``path``, or the error that makes it unreadable."""
+    try:
+        return read_document(str(path))
+    except CommandLineError as error:
+        return error
+
+
 def _answers(source: Path) -> dict[str, Any]:
     if source.is_dir():
-        return {path.stem: read_document(str(path)) for path in sorted(source.glob("*.json"))}
-    document = read_document(str(source))
+        return {path.stem: _read_answer(path) for path in sorted(source.glob("*.json"))}
+    document = _read_answer(source)
     if isinstance(document, dict) and set(document) == {"answers"}:
         answers = document["answers"]
         if not isinstance(answers, dict):

@@ -59,7 +59,11 @@ COMMANDS: Final = {
         "analysis.cli.solve", "solve any file: a tree by its nodes or type, a game, a lottery"
     ),
     "grade": Command(
-        "analysis.cli.grade", "grade answers to a problem (JSON, CSV or Gradescope results)"
+        "analysis.cli.grade",
+        "grade answers to a problem (JSON, CSV, Gradescope or PrairieLearn results)",
+    ),
+    "autograder": Command(
+        "analysis.cli.autograder", "build the Gradescope autograder zip for a problem"
     ),
     "problem": Command(
         "analysis.cli.problems",

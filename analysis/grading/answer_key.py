@@ -40,6 +40,7 @@ PROBLEM_FIELDS: Final = frozenset(
         "tie_break",
         "max_sum",
         "paranoid",
+        "questions",
     }
 )
 

@@ -13,6 +13,13 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from analysis.grading.answer_key import Value
+from analysis.grading.questions import (
+    Questions,
+    maximum,
+    parse_questions,
+    settle_unanswered,
+    split_answer,
+)
 from analysis.grading.results import Diagnosis, Grade, GradedItem
 from analysis.grading.rubric import DEFAULT_POINTS, FIELDS, Rubric
 from games.errors import (
@@ -42,6 +49,8 @@ class Answer:
     pruned_leaves: list[int] | None = None
     evaluated_leaves: list[int] | None = None
     raw: Mapping[str, Any] = field(default_factory=dict)
+    ignored: tuple[str, ...] = ()
+    """Fields given that the problem does not ask: not read, not graded."""
 
     def present(self) -> list[str]:
         return [name for name in FIELDS if getattr(self, name) is not None]
@@ -196,22 +205,48 @@ def answer_object(
     return read
 
 
-def parse_answer(tree: Tree, raw: Any, pointer: str = "/answer") -> Answer:
+def parse_answer(
+    tree: Tree, raw: Any, pointer: str = "/answer", asked: Iterable[str] = FIELDS
+) -> Answer:
     """Read an answer: the fields of the solve response, or a plain ``{id: value}`` map.
+
+    Only the fields ``asked`` are read; the others are listed in ``ignored``.
 
     Raises
     ------
     InvalidInputError
-        For unknown node ids and values of the wrong type, pointing into ``raw``.
+        For unknown fields, unknown node ids and values of the wrong type, pointing into
+        ``raw``.
     """
     if not isinstance(raw, dict):
         raise InvalidInputError("an answer is an object", pointer)
+    wanted = set(asked)
     if raw and not any(name in DEFAULT_POINTS for name in raw):
+        if "nodes" not in wanted:
+            # a map of node ids, not asked; any other name is a misspelt field
+            for name in raw:
+                try:
+                    tree.index_of(name)
+                except KeyError:
+                    raise InvalidInputError(
+                        f"unknown answer field {name!r}; answers use {', '.join(FIELDS)}",
+                        join_pointer(pointer, name),
+                    ) from None
+            return Answer(raw={}, ignored=("nodes",))
         return Answer(nodes=_value_map(tree, raw, pointer), raw={"nodes": raw})
     parsed: dict[str, Any] = {}
+    ignored: list[str] = []
     names = _NodeNames(tree)
     for name, entry in raw.items():
         where = join_pointer(pointer, name)
+        if name not in FIELDS and name != "value_exact":
+            raise InvalidInputError(
+                f"unknown answer field {name!r}; answers use {', '.join(FIELDS)}", where
+            )
+        if name not in wanted:
+            if name != "value_exact" or "value" not in raw:
+                ignored.append(name)
+            continue
         if name == "value":
             exact = raw.get("value_exact", entry)
             parsed[name] = _value(tree, exact if not tree.utility_size else entry, where)
@@ -219,13 +254,10 @@ def parse_answer(tree: Tree, raw: Any, pointer: str = "/answer") -> Answer:
             parsed[name] = names.index(entry, where)
         elif name == "nodes":
             parsed[name] = _value_map(tree, entry, where)
-        elif name in FIELDS:
+        else:
             parsed[name] = names.indices(entry, where)
-        elif name != "value_exact":
-            raise InvalidInputError(
-                f"unknown answer field {name!r}; answers use {', '.join(FIELDS)}", where
-            )
-    return Answer(**parsed, raw=raw)
+    kept = {name: entry for name, entry in raw.items() if name in wanted}
+    return Answer(**parsed, raw=kept, ignored=tuple(ignored))
 
 
 def under_problem(error: ArbiterError) -> ArbiterError:
@@ -240,11 +272,27 @@ def under_problem(error: ArbiterError) -> ArbiterError:
 
 class FieldsAnswerGrader(ABC):
     """A grader whose answers are one object of named fields (matrix, lottery, preference
-    and EU-consistency problems): reads the object, grades it, totals the items."""
+    and EU-consistency problems): reads the object, grades the fields the problem asks,
+    totals the items."""
 
     fields: tuple[str, ...]
     kind: str
     """The problem's name in messages (``"lottery"``)."""
+    questions: Questions
+    """What the problem asks (set by each grader from the problem's ``questions``)."""
+
+    def ask(self, raw: Any, default: tuple[str, ...]) -> None:
+        """Read the problem's ``questions`` (``raw``; ``None``: ``default``) among
+        :attr:`fields`."""
+        self.questions = parse_questions(raw, self.fields, default)
+
+    def rubric_for(self, rubric: Rubric | None = None) -> Rubric:
+        """``rubric`` (default: the default rubric) with this problem's questions required."""
+        return self.questions.rubric(rubric or Rubric(), self.fields)
+
+    def maximum(self, rubric: Rubric | None = None) -> float:
+        """The maximum score of every answer to this problem."""
+        return maximum(self.rubric_for(rubric))
 
     def grade(
         self,
@@ -255,8 +303,10 @@ class FieldsAnswerGrader(ABC):
     ) -> Grade:
         """Grade one answer; ``InvalidInputError`` (pointing under ``pointer``) if malformed."""
         answer = answer_object(raw_answer, self.fields, self.kind, pointer)
-        items, found = self.grade_fields(answer, rubric or Rubric(), diagnose, pointer)
-        return Grade.of(items, found)
+        asked = self.rubric_for(rubric)
+        kept, ignored = split_answer(answer, asked.required)
+        items, found = self.grade_fields(kept, asked, diagnose, pointer)
+        return Grade.of(settle_unanswered(items, kept), found, ignored)
 
     @abstractmethod
     def grade_fields(

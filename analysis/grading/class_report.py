@@ -110,17 +110,33 @@ def grades_csv(grades: Mapping[str, Scored]) -> str:
     return out.getvalue()
 
 
-def gradescope_results(grade: Grade) -> dict[str, Any]:
-    """The ``results.json`` a Gradescope autograder writes: one test per graded field."""
-    tests = [
-        {
-            "name": item.field,
-            "score": item.score,
-            "max_score": item.max_score,
-            "output": item.feedback,
-        }
-        for item in grade.items
-    ]
+def _summary_line(grade: Grade) -> str:
+    if grade.error is not None:
+        return f"your answer could not be read: {grade.error.pointer}: {grade.error.message}"
+    line = f"{grade.score:g} / {grade.max_score:g}"
+    if grade.ignored:
+        line += f"; not asked, so not graded: {', '.join(grade.ignored)}"
+    return line
+
+
+def gradescope_results(grade: Grade, asked: Mapping[str, float]) -> dict[str, Any]:
+    """The ``results.json`` a Gradescope autograder writes: ``score``, ``output`` and one
+    test per field asked (``asked``: field -> points), each with ``name``, ``score``,
+    ``max_score``, ``output`` and ``visibility``; a malformed answer (``grade.error``)
+    scores 0 on every test with the error as its output."""
+    by_field = {item.field: item for item in grade.items}
+    tests = []
+    for name, points in asked.items():
+        item = by_field.get(name)
+        tests.append(
+            {
+                "name": name,
+                "score": item.score if item is not None else 0,
+                "max_score": points,
+                "output": item.feedback if item is not None else "not graded: see above",
+                "visibility": "visible",
+            }
+        )
     if grade.diagnosis:
         tests.append(
             {
@@ -128,6 +144,34 @@ def gradescope_results(grade: Grade) -> dict[str, Any]:
                 "score": 0,
                 "max_score": 0,
                 "output": "\n".join(f"[{d.code}] {d.message}" for d in grade.diagnosis),
+                "visibility": "visible",
             }
         )
-    return {"score": grade.score, "tests": tests}
+    return {"score": grade.score, "output": _summary_line(grade), "tests": tests}
+
+
+def prairielearn_results(grade: Grade, asked: Mapping[str, float]) -> dict[str, Any]:
+    """The ``results.json`` of a PrairieLearn external grader: ``gradable`` (false for a
+    malformed answer, which then costs no attempt), ``score`` from 0 to 1, ``message``,
+    ``output`` and one test per field asked (``name``, ``points``, ``max_points``,
+    ``message``)."""
+    if grade.error is not None:
+        return {"gradable": False, "score": 0.0, "message": _summary_line(grade), "tests": []}
+    by_field = {item.field: item for item in grade.items}
+    tests = [
+        {
+            "name": name,
+            "points": by_field[name].score if name in by_field else 0,
+            "max_points": points,
+            "message": by_field[name].feedback if name in by_field else "not graded",
+        }
+        for name, points in asked.items()
+    ]
+    diagnosis = "\n".join(f"[{d.code}] {d.message}" for d in grade.diagnosis)
+    return {
+        "gradable": True,
+        "score": grade.score / grade.max_score if grade.max_score else 1.0,
+        "message": _summary_line(grade),
+        "output": diagnosis,
+        "tests": tests,
+    }

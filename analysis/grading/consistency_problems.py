@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any
 
 from analysis.grading.answers import FieldsAnswerGrader
+from analysis.grading.questions import default_questions
 from analysis.grading.results import NONE, Diagnosis, Expected, GradedItem, graded_item
 from analysis.grading.rubric import Rubric
 from games.errors import InvalidInputError, LimitExceededError, join_pointer
@@ -32,8 +33,9 @@ class ConsistencyGrader(FieldsAnswerGrader):
 
     def __init__(self, raw: dict[str, Any]) -> None:
         for name in raw:
-            if name not in ("type", "lotteries", "choices", "increasing"):
+            if name not in ("type", "lotteries", "choices", "increasing", "questions"):
                 raise InvalidInputError(f"unknown problem field {name!r}", f"/problem/{name}")
+        self.ask(raw.get("questions"), default_questions("eu-consistency"))
         lotteries, choices = raw.get("lotteries"), raw.get("choices")
         if not isinstance(lotteries, dict) or not lotteries:
             raise InvalidInputError("lotteries maps names to lotteries", "/problem/lotteries")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from analysis.grading.answer_key import (
     AnswerKey,
@@ -26,7 +26,7 @@ from analysis.grading.answer_key import (
     minimax_key,
 )
 from analysis.grading.answers import Answer
-from analysis.grading.results import Diagnosis
+from analysis.grading.results import Diagnosis, GradedItem
 from analysis.grading.rubric import Rubric
 from analysis.grading.scoring import score_answer
 from analysis.trees.alpha_beta import AlphaBetaResult
@@ -219,21 +219,54 @@ def _differs(key: AnswerKey, correct: AnswerKey) -> bool:
     )
 
 
-def _fit(grader: Grader, key: AnswerKey, answer: Answer, rubric: Rubric) -> Fraction:
-    items = score_answer(grader.tree, key, answer, rubric)
-    most = sum(item.max_score for item in items)
-    return Fraction(sum(item.score for item in items)) / Fraction(most) if most else Fraction(0)
+MARGIN: Final = Fraction(1, 2)
+"""A convention is reported only when it explains at least this share of the points the
+right search finds wrong (``(fit - right) / (1 - right)``, fits being shares of the points
+of the fields answered)..."""
+MIN_FIT: Final = Fraction(3, 4)
+"""...and explains at least this share of them..."""
+MIN_EVIDENCE: Final = 2
+"""...and at least this many entries of the answer that the right search gets wrong
+agree with the convention (a value, a move, a node's value, a leaf listed or left out)."""
+NO_USUAL_MISTAKE: Final = "no usual mistake explains this answer"
+
+
+def _departures(items: Sequence[GradedItem]) -> set[tuple[str, str]]:
+    """The entries of the answer an item finds wrong: each node with a wrong value or
+    given though never reached, each leaf missing or extra, or the field as a whole."""
+    found: set[tuple[str, str]] = set()
+    for item in items:
+        listed = item.wrong + item.extra
+        if item.field != "nodes":
+            listed = listed + item.missing
+        if listed:
+            found.update((item.field, entry) for entry in listed)
+        elif not item.correct:
+            found.add((item.field, ""))
+    return found
+
+
+def _fit(items: Sequence[GradedItem]) -> Fraction:
+    most = sum(Fraction(item.max_score) for item in items)
+    return sum(Fraction(item.score) for item in items) / most if most else Fraction(0)
 
 
 def diagnose(grader: Grader, answer: Answer, rubric: Rubric) -> list[Diagnosis]:
-    """The mistakes that explain ``answer`` best, then where it leaves the correct trace."""
+    """The mistakes that explain ``answer`` substantially better than the right search
+    (:data:`MARGIN`, :data:`MIN_FIT`, :data:`MIN_EVIDENCE`), the best-fitting ones, then
+    where it leaves the correct trace; when no convention explains it,
+    ``no_usual_mistake``."""
     # partial credit on, so that a closer fit always scores higher
     fair = dataclasses.replace(rubric, partial_credit=True, required=())
-    baseline = _fit(grader, grader.key, answer, fair)
+    right = score_answer(grader.tree, grader.key, answer, fair)
+    baseline, wrong = _fit(right), _departures(right)
     fits: list[tuple[Fraction, str, str]] = []
     for code, message, key in grader.variants():
-        fit = _fit(grader, key, answer, fair)
-        if fit > baseline:
+        items = score_answer(grader.tree, key, answer, fair)
+        fit = _fit(items)
+        if fit < MIN_FIT or fit - baseline < MARGIN * (1 - baseline):
+            continue
+        if len(wrong - _departures(items)) >= MIN_EVIDENCE:
             fits.append((fit, code, message))
     found: list[Diagnosis] = []
     if fits:
@@ -246,6 +279,8 @@ def diagnose(grader: Grader, answer: Answer, rubric: Rubric) -> list[Diagnosis]:
                 found.append(
                     Diagnosis(code, f"your answer matches a search that {message} ({share})")
                 )
+    else:
+        found.append(Diagnosis("no_usual_mistake", NO_USUAL_MISTAKE))
     found.extend(_pruned_leaf_evaluated(grader, answer))
     departure = first_departure(grader, answer)
     if departure is not None:

@@ -48,6 +48,7 @@ def grade_json(grade: Grade) -> dict[str, Any]:
         "max_score": grade.max_score,
         "diagnosis": [diagnosis_json(d) for d in grade.diagnosis],
         "error": None if error is None else {"pointer": error.pointer, "message": error.message},
+        "ignored": list(grade.ignored),
         "items": [item_json(item) for item in grade.items],
     }
 

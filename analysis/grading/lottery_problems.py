@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import Any, Final
 
 from analysis.grading.answers import FieldsAnswerGrader
+from analysis.grading.questions import default_questions
 from analysis.grading.results import Diagnosis, Expected, GradedItem, graded_item
 from analysis.grading.rubric import Rubric
 from games.errors import InvalidInputError, join_pointer
@@ -44,10 +45,19 @@ class LotteryGrader(FieldsAnswerGrader):
 
     def __init__(self, raw: dict[str, Any]) -> None:
         for name in raw:
-            if name not in ("type", "lottery", "utility", "parameters", "wealth", "reduce"):
+            if name not in (
+                "type",
+                "lottery",
+                "utility",
+                "parameters",
+                "wealth",
+                "reduce",
+                "questions",
+            ):
                 raise InvalidInputError(f"unknown problem field {name!r}", f"/problem/{name}")
         if "lottery" not in raw:
             raise InvalidInputError("the problem has no lottery", "/problem/lottery")
+        self.ask(raw.get("questions"), default_questions("lottery"))
         parameters = parse_parameters(raw.get("parameters") or {}, "/problem/parameters")
         utility = read_utility(raw.get("utility"), parameters, "/problem/utility")
         wealth = parse_exact(raw.get("wealth", 0), "/problem/wealth")

@@ -17,6 +17,7 @@ from typing import Any
 from analysis.equilibria.pure import best_response_masks, pure_nash_equilibria
 from analysis.equilibria.vertex_enumeration import extreme_equilibria
 from analysis.grading.answers import FieldsAnswerGrader, under_problem
+from analysis.grading.questions import default_questions
 from analysis.grading.results import Diagnosis, Expected, GradedItem, f1_fraction, graded_item
 from analysis.grading.rubric import Rubric
 from games.errors import ArbiterError, InvalidInputError, join_pointer
@@ -25,7 +26,7 @@ from games.matrices.model import NormalFormGame
 from games.matrices.parser import MatrixLimits, parse_game
 from games.numbers import parse_exact
 
-MATRIX_FIELDS = ("pure_equilibria", "equilibria")
+MATRIX_FIELDS: tuple[str, ...] = ("pure_equilibria", "equilibria")
 
 Profile = tuple[int, ...]
 Mixed = tuple[tuple[Fraction, ...], tuple[Fraction, ...]]
@@ -37,10 +38,17 @@ class MatrixGrader(FieldsAnswerGrader):
     fields = MATRIX_FIELDS
     kind = "matrix"
 
-    def __init__(self, raw: dict[str, Any], limits: MatrixLimits | None = None) -> None:
+    def __init__(
+        self, raw: dict[str, Any], limits: MatrixLimits | None = None, questions: Any = None
+    ) -> None:
+        """``raw`` is the game (the problem without ``type`` and ``questions``), ``questions``
+        the problem's."""
         deadline = current_deadline()
         self.game: NormalFormGame = parse_game(raw, limits, base="/problem")
         deadline.check()
+        # mixed equilibria are graded for two-player games only
+        self.fields = MATRIX_FIELDS if self.game.is_bimatrix else ("pure_equilibria",)
+        self.ask(questions, default_questions("matrix", {"players": self.game.players}))
         self.equilibria: list[Profile] = [e.profile for e in pure_nash_equilibria(self.game)]
         self.masks = best_response_masks(self.game)
         deadline.check()

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import Any
 
 from analysis.grading.answers import FieldsAnswerGrader, under_problem
+from analysis.grading.questions import default_questions
 from analysis.grading.results import NONE, Diagnosis, Expected, GradedItem, graded_item
 from analysis.grading.rubric import Rubric
 from games.errors import ArbiterError, InvalidInputError, join_pointer
@@ -39,8 +40,9 @@ class PreferenceGrader(FieldsAnswerGrader):
 
     def __init__(self, raw: dict[str, Any]) -> None:
         for name in raw:
-            if name not in ("type", "prizes", "lotteries", "preferences"):
+            if name not in ("type", "prizes", "lotteries", "preferences", "questions"):
                 raise InvalidInputError(f"unknown problem field {name!r}", f"/problem/{name}")
+        self.ask(raw.get("questions"), default_questions("preferences"))
         prizes, lotteries = raw.get("prizes"), raw.get("lotteries", {})
         preferences = raw.get("preferences")
         if not isinstance(prizes, list) or not prizes:

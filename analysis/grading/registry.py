@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
@@ -32,6 +33,10 @@ class AnswerGrader(Protocol):
         pointer: str = "/answer",
     ) -> Grade: ...
 
+    def maximum(self, rubric: Rubric | None = None) -> float: ...
+
+    def rubric_for(self, rubric: Rubric | None = None) -> Rubric: ...
+
 
 def make_grader(
     raw: Any, limits: Limits | None = None, matrix_limits: MatrixLimits | None = None
@@ -46,8 +51,8 @@ def make_grader(
     if isinstance(raw, dict) and raw.get("type") == "eu-consistency":
         return ConsistencyGrader(raw)
     if isinstance(raw, dict) and raw.get("type") == "matrix":
-        game = {name: value for name, value in raw.items() if name != "type"}
-        return MatrixGrader(game, matrix_limits)
+        game = {name: value for name, value in raw.items() if name not in ("type", "questions")}
+        return MatrixGrader(game, matrix_limits, raw.get("questions"))
     if not isinstance(raw, dict):
         raise InvalidInputError("a problem is an object with a type", "/problem")
     return Grader.from_json(raw, limits)
@@ -83,13 +88,14 @@ class BatchItem(FieldScore):
 @dataclass(frozen=True, slots=True)
 class BatchGrade:
     """One student's grade in a batch; ``error`` is set (and the score 0) for a malformed
-    answer."""
+    answer; ``ignored`` names the fields given but not asked."""
 
     score: float
     max_score: float
     items: list[BatchItem]
     diagnosis: list[Diagnosis]
     error: FieldError | None = None
+    ignored: list[str] = dataclasses.field(default_factory=list)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,11 +162,14 @@ def grade_batch(
                 if item.expected_exact is not None:
                     key[f"{item.field}_exact"] = item.expected_exact
         grades[student] = BatchGrade(
-            grade.score, grade.max_score, [_brief(item) for item in grade.items], grade.diagnosis
+            grade.score,
+            grade.max_score,
+            [_brief(item) for item in grade.items],
+            grade.diagnosis,
+            None,
+            grade.ignored,
         )
-    most = max((g.max_score for g in grades.values() if g is not None), default=None)
-    if most is None:
-        most = float(sum(rubric.points.get(name, 0) for name in rubric.required))
+    most = grader.maximum(rubric)
     results: dict[str, BatchGrade] = {}
     for student, graded in grades.items():
         if graded is None:

@@ -7,6 +7,7 @@ and the writing of the key's numbers follow one rule.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -92,7 +93,8 @@ class Diagnosis:
 class Grade:
     """Total and per-field scores, and the mistakes recognised.
 
-    ``error`` is set (and the score 0) for a malformed answer in a batch.
+    ``error`` is set (and the score 0) for a malformed answer in a batch; ``ignored``
+    names the fields the answer gives that the problem does not ask (not graded).
     """
 
     score: float
@@ -100,12 +102,25 @@ class Grade:
     items: list[GradedItem]
     diagnosis: list[Diagnosis]
     error: FieldError | None = None
+    ignored: list[str] = dataclasses.field(default_factory=list)
 
     @classmethod
-    def of(cls, items: list[GradedItem], diagnosis: Sequence[Diagnosis] = ()) -> Grade:
+    def of(
+        cls,
+        items: list[GradedItem],
+        diagnosis: Sequence[Diagnosis] = (),
+        ignored: Sequence[str] = (),
+    ) -> Grade:
         """The grade whose total and maximum are the sums over ``items``."""
         total = sum(item.score for item in items)
-        return cls(total, sum(item.max_score for item in items), items, list(diagnosis))
+        return cls(
+            total,
+            sum(item.max_score for item in items),
+            items,
+            list(diagnosis),
+            None,
+            list(ignored),
+        )
 
 
 def graded_item(

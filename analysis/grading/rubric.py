@@ -59,7 +59,8 @@ class Rubric:
     points
         Points per field (defaults in ``DEFAULT_POINTS``).
     required
-        Fields graded even when the answer leaves them out (they score 0).
+        Fields asked of every answer, besides the problem's questions
+        (:mod:`analysis.grading.questions`); left out, they score 0.
     partial_credit
         Whether a partly right field earns part of its points.
     tolerance, tolerance_amount
@@ -67,6 +68,9 @@ class Rubric:
     ordered
         Grade ``pruned``/``pruned_leaves``/``evaluated_leaves`` as ordered lists
         (left to right, as the search meets them) rather than as sets.
+    stated
+        The fields the rubric itself gives points (their points win over a problem's
+        ``questions``).
     """
 
     points: Mapping[str, Fraction] = field(default_factory=lambda: dict(DEFAULT_POINTS))
@@ -75,6 +79,7 @@ class Rubric:
     tolerance: str = "exact"
     tolerance_amount: Fraction = Fraction(0)
     ordered: bool = False
+    stated: frozenset[str] = frozenset()
 
     def points_for(self, name: str) -> Fraction:
         """The points ``name`` is worth (its default when the rubric does not say)."""
@@ -151,4 +156,12 @@ def parse_rubric(raw: Any, pointer: str = "/rubric") -> Rubric:
     sets = raw.get("sets", "set")
     if sets not in ("set", "ordered"):
         raise InvalidInputError('sets is "set" or "ordered"', f"{pointer}/sets")
-    return Rubric(points, tuple(required), partial, tolerance, amount, sets == "ordered")
+    return Rubric(
+        points,
+        tuple(required),
+        partial,
+        tolerance,
+        amount,
+        sets == "ordered",
+        frozenset(given_points),
+    )

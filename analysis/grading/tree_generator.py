@@ -160,9 +160,15 @@ def draw_tree(rng: random.Random, settings: ProblemSettings, deadline: Deadline)
         plain = {"minimax": "minimax", "alphabeta": "minimax"}.get(settings.type, settings.type)
         if _ties(tree, solve_tree(tree, plain, deadline=deadline).search.values):
             return None
+    # the problem asks what its statement asks (more than a tree problem's default questions)
+    asked = ["value", "best_move", "nodes", "principal_variation"]
+    if settings.type == "alphabeta":
+        asked.append("pruned_leaves")
+    problem["questions"] = asked
+    answer = tree_answer(tree, key)
     return Draft(
         problem,
-        tree_answer(tree, key),
+        {field: answer[field] for field in asked},
         tree_statement(settings, tree),
         lambda: render_svg(unsolved_tree(tree)),
     )

@@ -18,8 +18,15 @@ from analysis.grading.answer_key import AnswerKey, TreeProblem, correct_key, par
 from analysis.grading.answers import Answer, answer_json, parse_answer
 from analysis.grading.diagnosis import diagnose as diagnose_answer
 from analysis.grading.diagnosis import mistaken_keys
+from analysis.grading.questions import (
+    Questions,
+    default_questions,
+    maximum,
+    parse_questions,
+    settle_unanswered,
+)
 from analysis.grading.results import Diagnosis, Grade
-from analysis.grading.rubric import SEARCH_FIELDS, Rubric
+from analysis.grading.rubric import FIELDS, SEARCH_FIELDS, Rubric
 from analysis.grading.scoring import KeyJson, score_answer
 from analysis.trees.alpha_beta import AlphaBetaResult
 from analysis.trees.horizon import horizon
@@ -39,6 +46,18 @@ class Grader:
         self.traced: AlphaBetaResult | None = traced
         self.children = horizon(self.tree, problem.depth).children
         self._variants: list[tuple[str, str, AnswerKey]] | None = None
+        # the fields a problem may ask: no pruned leaves without pruning, no best move
+        # from a chance root
+        self.fields = tuple(
+            name
+            for name in FIELDS
+            if (name not in SEARCH_FIELDS or getattr(key, name) is not None)
+            and (name != "best_move" or key.best_move >= 0)
+        )
+        detail = {"max_sum": problem.max_sum}
+        self.questions: Questions = parse_questions(
+            problem.raw.get("questions"), self.fields, default_questions(problem.type, detail)
+        )
 
     @classmethod
     def from_json(cls, raw: Any, limits: Limits | None = None) -> Grader:
@@ -50,15 +69,28 @@ class Grader:
             self._variants = mistaken_keys(self.problem, self.key)
         return self._variants
 
-    def check(self, raw_answer: Any, pointer: str = "/answer") -> Answer:
-        answer = parse_answer(self.tree, answer_json(raw_answer, pointer), pointer)
-        for name in SEARCH_FIELDS:
-            if getattr(answer, name) is not None and getattr(self.key, name) is None:
-                raise InvalidInputError(
-                    f"{name} is not part of answers to this {self.problem.type} problem",
-                    join_pointer(pointer, name),
-                )
-        return answer
+    def rubric_for(self, rubric: Rubric | None = None) -> Rubric:
+        """``rubric`` (default: the default rubric) with this problem's questions required."""
+        return self.questions.rubric(rubric or Rubric(), self.fields)
+
+    def maximum(self, rubric: Rubric | None = None) -> float:
+        """The maximum score of every answer to this problem."""
+        return maximum(self.rubric_for(rubric))
+
+    def check(
+        self, raw_answer: Any, pointer: str = "/answer", asked: tuple[str, ...] = FIELDS
+    ) -> Answer:
+        """Read an answer (only the fields ``asked``); refuse fields this problem's answers
+        cannot have."""
+        raw = answer_json(raw_answer, pointer)
+        if isinstance(raw, dict):
+            for name in SEARCH_FIELDS:
+                if name in raw and getattr(self.key, name) is None:
+                    raise InvalidInputError(
+                        f"{name} is not part of answers to this {self.problem.type} problem",
+                        join_pointer(pointer, name),
+                    )
+        return parse_answer(self.tree, raw, pointer, asked)
 
     def grade(
         self,
@@ -68,10 +100,11 @@ class Grader:
         pointer: str = "/answer",
     ) -> Grade:
         """Grade one answer; ``InvalidInputError`` (pointing under ``pointer``) if malformed."""
-        rubric = rubric or Rubric()
-        answer = self.check(raw_answer, pointer)
+        rubric = self.rubric_for(rubric)
+        answer = self.check(raw_answer, pointer, rubric.required)
         items = score_answer(self.tree, self.key, answer, rubric, self.shown)
+        items = settle_unanswered(items, answer.present())
         found: list[Diagnosis] = []
         if diagnose and any(not item.correct for item in items):
             found = diagnose_answer(self, answer, rubric)
-        return Grade.of(items, found)
+        return Grade.of(items, found, answer.ignored)

@@ -32,7 +32,9 @@ PROBLEM_DOC = (
     '"tie_break": "leftmost", "max_sum": null}; or {"type": "matrix", "A": ..., "B": ...}; '
     'or {"type": "lottery", "lottery": ..., "utility": ...}; or {"type": "preferences", '
     '"prizes": ..., "lotteries": ..., "preferences": ...}; or {"type": "eu-consistency", '
-    '"lotteries": ..., "choices": ..., "increasing": false}.'
+    '"lotteries": ..., "choices": ..., "increasing": false}. Any of them may carry '
+    '"questions": the answer fields graded (a list, or {field: points}); without it the '
+    "type's default (docs/grading.md). A field asked and not answered scores 0."
 )
 ANSWER_DOC = (
     "What the student wrote, with the solve response's field names: value, best_move, "
@@ -46,7 +48,8 @@ ANSWER_DOC = (
     'Numbers may be exact strings ("1/2").'
 )
 RUBRIC_DOC = (
-    "points (per field), required (fields graded even if absent), partial_credit (default "
+    "points (per field), required (fields asked besides the problem's questions), "
+    "partial_credit (default "
     'true), tolerance ("exact" or {"mode": "absolute" | "relative", "amount": x}), '
     'sets ("set" or "ordered").'
 )
@@ -161,7 +164,7 @@ class DiagnosisSchema(Schema):
             "description": "Stable code: strict_pruning, prune_on_equality, "
             "alpha_not_passed_at_root, right_to_left, wrong_root_player, depth_off_by_one, "
             "depth_in_rounds, uniform_chance, wrong_tie_break, evaluated_pruned_leaf, "
-            "first_departure, one_sided_best_response, own_indifference, "
+            "first_departure, no_usual_mistake, one_sided_best_response, own_indifference, "
             "emv_as_certainty_equivalent, "
             "utility_not_inverted, risk_premium_sign, missed_eu_violation, "
             "spurious_eu_violation."
@@ -192,6 +195,14 @@ class ScoredSchema(Schema):
             "description": "Why this student's answer could not be read in a batch (the "
             "score is then 0); null otherwise, and always null for a single answer (a "
             "malformed one is a 422)."
+        },
+    )
+    ignored = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "Answer fields given that the problem does not ask (its questions, "
+            "or its type's default): not read, not graded."
         },
     )
 

@@ -27,7 +27,7 @@ const PARTS = {
   pruned_leaves: "Pruned leaves",
 };
 
-let current = null; // the generated problem, posted to /v1/grade as it came
+let current = null; // the generated problem, posted to /v1/grade with the page's questions
 let marked = new Set(); // leaves the student marks as never evaluated
 let nodes = []; // [{id, kind, element}] in search order (children left to right)
 
@@ -298,7 +298,11 @@ function clearAnswerErrors() {
 async function check() {
   clearAnswerErrors();
   clearGrade(); // a stale score never stands beside a new answer
-  const body = { problem: current, answer: studentAnswer(), rubric: rubric() };
+  // the page asks for the parts it has inputs for (the generated problem asks for the
+  // principal variation too, which the page does not collect)
+  const marks = rubric();
+  const problem = { ...current, questions: Object.keys(marks.points) };
+  const body = { problem, answer: studentAnswer(), rubric: marks };
   try {
     showGrade(await (await post("/v1/grade", body)).json());
   } catch (problem) {

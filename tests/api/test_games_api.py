@@ -106,11 +106,12 @@ def test_the_whole_tree_of_a_won_position_goes_to_every_tree_endpoint(
     drawing = client.post("/v1/trees/render", json={"tree": tree, "algorithm": "alphabeta"})
     assert drawing.status_code == 200 and drawing.mimetype == "image/svg+xml"
     assert "1,3" in drawing.get_data(as_text=True)
-    # a student who answers the move by its label and the value gets full marks
+    # a student who answers the move by its label and the value gets full marks (the
+    # problem asks those two; by default a minimax problem asks every node's value too)
     grade = client.post(
         "/v1/grade",
         json={
-            "problem": {"type": "minimax", "tree": tree},
+            "problem": {"type": "minimax", "tree": tree, "questions": ["value", "best_move"]},
             "answer": {"value": 1, "best_move": "1,3"},
         },
     ).get_json()

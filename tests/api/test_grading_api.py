@@ -20,6 +20,7 @@ from api.schemas.grading import GradeBatchResultSchema, dump_batch
 from api.views import grading as views
 
 AIMA = {"type": "alphabeta", "tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]]}
+ASK_ALL = {**AIMA, "questions": ["value", "best_move", "nodes", "pruned", "pruned_leaves"]}
 
 
 def test_grade_full_marks(client: FlaskClient) -> None:
@@ -37,7 +38,9 @@ def test_grade_partial_with_diagnosis(client: FlaskClient) -> None:
     response = client.post("/v1/grade", json={"problem": AIMA, "answer": answer})
     body = response.json
     assert body["score"] == 1
-    assert body["items"][1]["missing"] == ["root.1.1", "root.1.2"]
+    # the problem asks value, best move and pruned leaves: the move is not answered
+    assert body["items"][1]["feedback"] == "not answered"
+    assert body["items"][2]["missing"] == ["root.1.1", "root.1.2"]
     departure = [d for d in body["diagnosis"] if d["code"] == "first_departure"]
     assert departure[0]["node"] == "root.1"
 
@@ -45,8 +48,9 @@ def test_grade_partial_with_diagnosis(client: FlaskClient) -> None:
 @pytest.mark.parametrize(
     ("body", "pointer"),
     [
-        ({"problem": AIMA, "answer": {"nodes": {"X": 1}}}, "/answer/nodes/X"),
-        ({"problem": AIMA, "answer": {"pruned": [7]}}, "/answer/pruned/0"),
+        ({"problem": ASK_ALL, "answer": {"nodes": {"X": 1}}}, "/answer/nodes/X"),
+        ({"problem": ASK_ALL, "answer": {"pruned": [7]}}, "/answer/pruned/0"),
+        ({"problem": {**AIMA, "questions": ["score"]}, "answer": {}}, "/problem/questions/0"),
         ({"problem": AIMA, "answer": {"value": True}}, "/answer/value"),
         ({"problem": AIMA, "answer": []}, "/answer"),
         ({"problem": {"type": "chess", "tree": [1]}, "answer": {}}, "/problem/type"),
@@ -70,7 +74,7 @@ ANSWERS = {
 
 def test_batch_summary(client: FlaskClient) -> None:
     body = {
-        "problem": AIMA,
+        "problem": {**AIMA, "questions": ["value", "pruned_leaves"]},
         "answers": ANSWERS,
         "rubric": {"points": {"value": 1, "pruned_leaves": 2}},
     }
@@ -106,18 +110,20 @@ def test_batch_malformed_answer_scores_zero_with_pointer(client: FlaskClient) ->
         "b/o": {"best_move": "Q"},
         "cy": {"pruned_leaves": "root.1.1"},
     }
-    body = {"problem": AIMA, "answers": answers, "rubric": {"points": {"value": 1}}}
+    body = {"problem": ASK_ALL, "answers": answers, "rubric": {"points": {"value": 1}}}
     response = client.post("/v1/grade/batch", json=body)
     assert response.status_code == 200
     results, summary = response.json["results"], response.json["summary"]
     assert results["ada"]["score"] == 1
     assert results["ada"]["error"] is None
     bob = results["b/o"]
-    assert (bob["score"], bob["max_score"], bob["items"]) == (0, 1, [])
+    # every student is out of the problem's maximum: 1 + 1 + 4 + 2 + 2
+    assert (bob["score"], bob["max_score"], bob["items"]) == (0, 10, [])
     assert bob["error"]["pointer"] == "/answers/b~1o/best_move"
     assert "Q" in bob["error"]["message"]
     assert results["cy"]["error"]["pointer"] == "/answers/cy/pruned_leaves"
-    assert (summary["count"], summary["errors"], summary["full_marks"]) == (3, 2, 1)
+    # ada answered the value only: 1 of 10, not full marks
+    assert (summary["count"], summary["errors"], summary["full_marks"]) == (3, 2, 0)
     assert summary["mean"] == pytest.approx(1 / 3)
     assert summary["distribution"]["0-10%"] == 2
 
@@ -174,8 +180,7 @@ def test_generator_is_reproducible_and_meets_constraints(client: FlaskClient) ->
     assert len(first["answer"]["pruned_leaves"]) >= 3
     # the key grades itself full marks through /v1/grade
     key = first["answer"]
-    answer = {k: key[k] for k in ("value", "best_move", "pruned_leaves", "nodes")}
-    graded = client.post("/v1/grade", json={"problem": first["problem"], "answer": answer}).json
+    graded = client.post("/v1/grade", json={"problem": first["problem"], "answer": key}).json
     assert graded["score"] == graded["max_score"]
 
 
@@ -216,7 +221,8 @@ def test_matrix_problem_through_the_api(client: FlaskClient) -> None:
     problem = {"type": "matrix", "A": [[2, 0], [0, 1]], "B": [[1, 0], [0, 2]]}
     answer = {"pure_equilibria": [[1, 1], [0, 0]]}
     body = client.post("/v1/grade", json={"problem": problem, "answer": answer}).json
-    assert body["score"] == body["max_score"] == 2
+    # a two-player game asks the mixed equilibria too (2 points), not answered here
+    assert (body["score"], body["max_score"]) == (2, 4)
     bad = client.post(
         "/v1/grade", json={"problem": problem, "answer": {"pure_equilibria": [[0, 5]]}}
     )
@@ -259,7 +265,8 @@ def test_mixed_equilibria_through_the_api(client: FlaskClient) -> None:
     problem = {"type": "matrix", "A": [[2, 0], [0, 1]], "B": [[1, 0], [0, 2]]}
     mixed = {"row": ["2/3", "1/3"], "col": ["1/3", "2/3"]}
     answer = {"equilibria": [mixed, {"row": [1, 0], "col": [1, 0]}, {"row": [0, 1], "col": [0, 1]}]}
-    body = client.post("/v1/grade", json={"problem": problem, "answer": answer}).json
+    asked = {**problem, "questions": ["equilibria"]}
+    body = client.post("/v1/grade", json={"problem": asked, "answer": answer}).json
     assert body["score"] == body["max_score"] == 2
 
 
@@ -293,6 +300,12 @@ def _copy(value: Any, kind: type) -> Any:
 class LoudGrader:
     def __init__(self, problem: Any, limits: Any = None) -> None:
         self.grader = make_grader(problem, limits)
+
+    def maximum(self, rubric: Any = None) -> float:
+        return self.grader.maximum(rubric)
+
+    def rubric_for(self, rubric: Any = None) -> Any:
+        return self.grader.rubric_for(rubric)
 
     def grade(self, raw_answer: Any, *args: Any, **options: Any) -> Grade:
         grade = self.grader.grade(raw_answer, *args, **options)

@@ -167,7 +167,8 @@ def test_batch_over_the_answer_cap_is_413_at_answers() -> None:
     assert "ARBITER_MAX_BATCH_ANSWERS" in body["detail"]
     assert elapsed < LIMIT + 1
     del answers["s5"]
-    response, _ = _post(client, "/v1/grade/batch", {"problem": AIMA, "answers": answers})
+    asked = {**AIMA, "questions": ["value"]}
+    response, _ = _post(client, "/v1/grade/batch", {"problem": asked, "answers": answers})
     assert response.status_code == 200
     assert response.get_json()["summary"]["full_marks"] == 5
 
@@ -197,8 +198,9 @@ def test_batch_writes_the_key_once_and_items_only_what_differs() -> None:
     # AIMA Fig. 5.2: value 3 by root.0; the search prunes root.1.1 and root.1.2
     answers = {"ada": {"value": 3, "pruned_leaves": ["root.1.2"]}, "bob": {"value": 2}}
     rubric = {"points": {"value": 1, "pruned_leaves": 2}}
+    problem = {**AIMA, "questions": ["value", "pruned_leaves"]}
     response, _ = _post(
-        _client(), "/v1/grade/batch", {"problem": AIMA, "answers": answers, "rubric": rubric}
+        _client(), "/v1/grade/batch", {"problem": problem, "answers": answers, "rubric": rubric}
     )
     assert response.status_code == 200
     body = response.get_json()
@@ -250,7 +252,7 @@ def test_batch_csv_still_works_with_the_new_shape() -> None:
     client = _client()
     response = client.post(
         "/v1/grade/batch",
-        json={"problem": AIMA, "answers": answers},
+        json={"problem": {**AIMA, "questions": ["value"]}, "answers": answers},
         headers={"Accept": "text/csv"},
     )
     assert response.status_code == 200
@@ -316,7 +318,8 @@ def test_maxn_grading_writes_integers_past_64_bits_exactly() -> None:
 def test_integers_past_64_bits_in_answers_are_echoed_exactly(
     problem: dict[str, Any], answer: dict[str, Any], field: str
 ) -> None:
-    response, _ = _post(_client(), "/v1/grade", {"problem": problem, "answer": answer})
+    asked = {**problem, "questions": [field]}
+    response, _ = _post(_client(), "/v1/grade", {"problem": asked, "answer": answer})
     assert response.status_code == 200
     (item,) = response.get_json()["items"]
     assert item["given"] == str(answer[field])

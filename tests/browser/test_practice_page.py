@@ -81,7 +81,14 @@ def test_the_seeded_problem_is_the_hand_derived_tree_drawn_without_its_answer(
     page: Page, base_url: str
 ) -> None:
     problem = generate(page, base_url, SETTINGS)
-    assert problem == {"type": "alphabeta", "tree": TREE, "root": "max", "prune_on_equality": True}
+    asked = ["value", "best_move", "nodes", "principal_variation", "pruned_leaves"]
+    assert problem == {
+        "type": "alphabeta",
+        "tree": TREE,
+        "root": "max",
+        "prune_on_equality": True,
+        "questions": asked,
+    }
     # the independent check of the hand derivation in the module's docstring
     solved = solve_tree(parse_tree(TREE), "alphabeta", prune_on_equality=True)
     assert {n: str(v) for n, v in solved.values.items() if n.count(".") < 2} == RIGHT

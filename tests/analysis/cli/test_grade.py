@@ -18,7 +18,7 @@ from analysis.cli.error_handler import CommandLineError
 from analysis.cli.grade import grade_command, parser
 from games.errors import InvalidInputError
 
-PROBLEM = {"type": "minimax", "tree": [[3, 5], [2, 9]]}
+PROBLEM = {"type": "minimax", "tree": [[3, 5], [2, 9]], "questions": ["value", "best_move"]}
 RUBRIC = {"points": {"value": 1, "best_move": 1}}
 
 
@@ -78,8 +78,20 @@ def test_gradescope_needs_exactly_one_answer(tmp_path: Path, problem: str) -> No
     folder.mkdir()
     write(folder / "ada.json", {"value": 3})
     write(folder / "bob.json", {"value": 2})
+    output = tmp_path / "results.json"
+    # the submission is malformed: a 0 with the reason, not an autograder failure
+    assert grade(problem, str(folder), "--format", "gradescope", "--output", str(output)) == 0
+    results = json.loads(output.read_text())
+    assert results["score"] == 0
+    assert "expected one .json answer file, found 2" in results["output"]
+    assert [(t["name"], t["max_score"]) for t in results["tests"]] == [
+        ("value", 1),
+        ("best_move", 1),
+    ]
+    # a file of several answers is the instructor's mistake: refused
+    answers = write(tmp_path / "class.json", {"answers": {"ada": {}, "bob": {}}})
     with pytest.raises(CommandLineError) as caught:
-        grade(problem, str(folder), "--format", "gradescope")
+        grade(problem, answers, "--format", "gradescope")
     assert (caught.value.where, caught.value.message) == (
         "--format",
         "gradescope grades one submission; got 2 answers",

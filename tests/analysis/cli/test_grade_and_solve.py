@@ -51,13 +51,21 @@ def test_directory_of_answers_as_csv(
     assert json.loads(capsys.readouterr().out)["summary"]["mean"] == 0.5
 
 
-def test_bad_answer_exits_2_with_pointer(
+def test_a_bad_answer_scores_zero_and_the_class_is_graded(
     tmp_path: Path, problem: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    answer = tmp_path / "cy.json"
-    answer.write_text(json.dumps({"nodes": {"nowhere": 1}}))
-    assert main(["grade", str(problem), str(answer)]) == 2
-    assert "/answers/cy/nodes/nowhere" in capsys.readouterr().err
+    folder = tmp_path / "class"
+    folder.mkdir()
+    (folder / "ada.json").write_text(json.dumps({"value": 3}))
+    (folder / "cy.json").write_text(json.dumps({"pruned_leaves": ["nowhere"]}))
+    (folder / "dan.json").write_text("{not json")
+    assert main(["grade", str(problem), str(folder)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    cy, dan = out["results"]["cy"], out["results"]["dan"]
+    assert cy["error"]["pointer"] == "/answers/cy/pruned_leaves/0"
+    assert (cy["score"], cy["max_score"]) == (0, out["results"]["ada"]["max_score"])
+    assert dan["error"]["pointer"] == "/answers/dan" and "not valid JSON" in dan["error"]["message"]
+    assert (out["summary"]["count"], out["summary"]["errors"]) == (3, 2)
 
 
 def test_solve_any_tree(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

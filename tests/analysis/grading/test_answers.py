@@ -107,6 +107,9 @@ class Parity(FieldsAnswerGrader):
     fields = ("witness",)
     kind = "parity"
 
+    def __init__(self) -> None:
+        self.ask(None, ("witness",))
+
     def grade_fields(
         self, answer: dict[str, Any], rubric: Rubric, diagnose: bool, pointer: str
     ) -> tuple[list[GradedItem], list[Diagnosis]]:

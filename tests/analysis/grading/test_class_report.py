@@ -5,7 +5,12 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from analysis.grading.class_report import grades_csv, gradescope_results, summarize
+from analysis.grading.class_report import (
+    grades_csv,
+    gradescope_results,
+    prairielearn_results,
+    summarize,
+)
 from analysis.grading.results import Diagnosis, Expected, Grade, graded_item
 from analysis.grading.rubric import Rubric
 from games.errors import FieldError
@@ -57,12 +62,27 @@ def test_csv() -> None:
     ]
 
 
+ASKED = {"value": 1.0, "pruned_leaves": 2.0}
+
+
 def test_gradescope() -> None:
-    results = gradescope_results(GRADES["bob"])
-    assert results["score"] == 4 / 3
+    results = gradescope_results(GRADES["bob"], ASKED)
+    assert (results["score"], results["output"]) == (4 / 3, "1.33333 / 3")
     assert results["tests"] == [
-        {"name": "value", "score": 0, "max_score": 1, "output": "is 3, not 14"},
-        {"name": "pruned_leaves", "score": 4 / 3, "max_score": 2, "output": "missing"},
+        {
+            "name": "value",
+            "score": 0,
+            "max_score": 1,
+            "output": "is 3, not 14",
+            "visibility": "visible",
+        },
+        {
+            "name": "pruned_leaves",
+            "score": 4 / 3,
+            "max_score": 2,
+            "output": "missing",
+            "visibility": "visible",
+        },
         {
             "name": "diagnosis",
             "score": 0,
@@ -70,5 +90,31 @@ def test_gradescope() -> None:
             "output": "[strict_pruning] pruned only on strict inequality\n"
             "[first_departure] at node root.1 ...\n"
             "[strict_pruning] pruned only on strict inequality",
+            "visibility": "visible",
         },
     ]
+
+
+def test_gradescope_malformed_scores_zero_with_the_error() -> None:
+    results = gradescope_results(GRADES["cy"], ASKED)
+    assert results["score"] == 0
+    assert results["output"] == "your answer could not be read: /answers/cy/value: not a number"
+    assert [(t["name"], t["score"], t["max_score"]) for t in results["tests"]] == [
+        ("value", 0, 1),
+        ("pruned_leaves", 0, 2),
+    ]
+
+
+def test_prairielearn() -> None:
+    results = prairielearn_results(GRADES["bob"], ASKED)
+    # 4/3 of 3 points: a score from 0 to 1
+    assert (results["gradable"], results["score"]) == (True, 4 / 9)
+    assert [(t["name"], t["points"], t["max_points"]) for t in results["tests"]] == [
+        ("value", 0, 1),
+        ("pruned_leaves", 4 / 3, 2),
+    ]
+    assert results["output"].startswith("[strict_pruning]")
+    # a malformed answer is not gradable: PrairieLearn charges no attempt for it
+    bad = prairielearn_results(GRADES["cy"], ASKED)
+    assert (bad["gradable"], bad["score"]) == (False, 0)
+    assert "/answers/cy/value: not a number" in bad["message"]

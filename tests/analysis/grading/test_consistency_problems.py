@@ -30,6 +30,7 @@ ALLAIS = {
     "choices": [["B", ">", "A"], ["C", ">", "D"]],
 }
 COHERENT = {**ALLAIS, "choices": [["B", ">", "A"], ["D", ">", "C"]]}
+WITNESS = {**COHERENT, "questions": ["witness"]}
 
 
 def test_allais_inconsistent_full_marks() -> None:
@@ -61,7 +62,7 @@ def test_any_witness_that_explains_the_choices(witness: dict[str, Any]) -> None:
 
 def test_witness_breaking_a_choice() -> None:
     # u = (0, 1/2, 1): EU(B) = 1/2 < EU(A) = 4/5, EU(D) = 1/8 < EU(C) = 1/5
-    grade = make_grader(COHERENT).grade({"witness": {"0": 0, "3000": "1/2", "4000": 1}})
+    grade = make_grader(WITNESS).grade({"witness": {"0": 0, "3000": "1/2", "4000": 1}})
     (item,) = grade.items
     assert item.score == 0
     assert item.wrong == ["0", "1"]
@@ -71,7 +72,7 @@ def test_witness_breaking_a_choice() -> None:
 def test_witness_with_one_choice_right_gets_half() -> None:
     # u = (0, 1, 5/4): EU(B) = 1 = EU(A) = 4/5 * 5/4 meets B >= A, and
     # EU(D) = 1/4 = EU(C) = 1/5 * 5/4 breaks the strict D > C
-    problem = {**COHERENT, "choices": [["B", ">=", "A"], ["D", ">", "C"]]}
+    problem = {**WITNESS, "choices": [["B", ">=", "A"], ["D", ">", "C"]]}
     grade = make_grader(problem).grade({"witness": {"0": 0, "3000": 1, "4000": "5/4"}})
     assert grade.items[0].score == 1
     assert grade.items[0].wrong == ["1"]
@@ -84,7 +85,7 @@ def test_coherent_called_inconsistent() -> None:
 
 
 def test_increasing_witness_required() -> None:
-    problem = {**COHERENT, "increasing": True}
+    problem = {**WITNESS, "increasing": True}
     grade = make_grader(problem).grade({"witness": {"0": 0, "3000": 1, "4000": 1}})
     # both choices hold, but u(3000) = u(4000) is not increasing: 2 of 3 constraints
     assert grade.items[0].score == pytest.approx(2 * 2 / 3)
@@ -93,7 +94,9 @@ def test_increasing_witness_required() -> None:
 
 def test_required_fields_scored_when_absent() -> None:
     grade = make_grader(ALLAIS).grade({}, parse_rubric({"points": {"consistent": 1}}))
-    assert (grade.score, grade.max_score) == (0, 1)
+    # the problem asks both fields: consistent 1 point, witness 2
+    assert (grade.score, grade.max_score) == (0, 3)
+    assert [item.feedback for item in grade.items] == ["not answered", "not answered"]
 
 
 @pytest.mark.parametrize(
@@ -117,7 +120,7 @@ def test_malformed_with_pointer(problem: dict[str, Any], answer: Any, pointer: s
 
 def test_consistency_grader_directly() -> None:
     # u = (0, 1, 1): EU(B) = 1 > EU(A) = 4/5 and EU(D) = 1/4 > EU(C) = 1/5
-    grader = ConsistencyGrader(COHERENT)
+    grader = ConsistencyGrader(WITNESS)
     (item,) = grader.grade({"witness": {"0": 0, "3000": 1, "4000": 1}}).items
     assert (item.score, item.max_score, item.wrong) == (2, 2, [])
     # both choices ask u(3000) > 0.8 u(4000): u = (0, 1, 2) breaks both (EU(A) = 8/5 > 1,

@@ -57,7 +57,7 @@ def test_right_to_left_answer_to_aima() -> None:
     # ordered lists, only the right-to-left search explains the order: the correct one
     # shares a single leaf of it in order, the fresh-window search too.
     answer = {"value": 3, "evaluated_leaves": LEAVES[::-1]}
-    the_grader = grader(AIMA)
+    the_grader = grader(AIMA, questions=["value", "evaluated_leaves"])
     rubric = parse_rubric({"sets": "ordered"})
     grade = the_grader.grade(answer, rubric)
     # evaluated_leaves: longest common subsequence 1 of 7 expected and 9 given: 2 * 1 / 16
@@ -115,16 +115,17 @@ def test_values_only_mistake() -> None:
     # the answer better than the right one (3 of 4 values), so only the departure from the
     # trace is reported.
     answer = {"nodes": {"root": 3, "root.0": 3, "root.1": 2, "root.2": 5}}
-    grade = grader(AIMA).grade(answer)
+    grade = grader(AIMA, questions=["nodes"]).grade(answer)
     (nodes,) = grade.items
     assert (nodes.score, nodes.wrong) == (3, ["root.2"])
     assert nodes.feedback == "wrong values at root.2 (is 2)"
     assert grade.diagnosis == [
+        Diagnosis("no_usual_mistake", "no usual mistake explains this answer"),
         Diagnosis(
             "first_departure",
             "node root.2 returns 2 (alpha = 3, beta = 5 when it returns), not 5",
             "root.2",
-        )
+        ),
     ]
 
 
@@ -160,13 +161,21 @@ def test_strict_pruning_diagnosed() -> None:
     # [[10], [10, 0]]: after root.1.0 = 10, MIN has v = 10 <= alpha = 10: pruning on
     # equality cuts root.1.1; strict pruning does not, and root.1 is then 0.
     answer = {"value": 10, "nodes": {"root": 10, "root.0": 10, "root.1": 0}, "pruned_leaves": []}
-    grade = grader([[10], [10, 0]]).grade(answer)
+    asked = ["value", "nodes", "pruned_leaves"]
+    grade = grader([[10], [10, 0]], questions=asked).grade(answer)
+    # two entries the right search gets wrong agree with it: root.1 = 0, root.1.1 not pruned
     assert "strict_pruning" in codes(grade)
+    # the leaf alone is too little evidence
+    alone = grader([[10], [10, 0]]).grade({"value": 10, "pruned_leaves": []})
+    assert codes(alone)[0] == "no_usual_mistake"
 
 
 def test_prune_on_equality_diagnosed() -> None:
-    answer = {"value": 10, "pruned_leaves": ["root.1.1"]}
-    grade = grader([[10], [10, 0]], prune_on_equality=False).grade(answer)
+    # pruning on equality, root.1 stops at 10 <= alpha = 10 and returns 10 (fail-soft)
+    nodes = {"root": 10, "root.0": 10, "root.1": 10}
+    answer = {"value": 10, "nodes": nodes, "pruned_leaves": ["root.1.1"]}
+    asked = ["value", "nodes", "pruned_leaves"]
+    grade = grader([[10], [10, 0]], prune_on_equality=False, questions=asked).grade(answer)
     assert codes(grade)[0] == "prune_on_equality"
 
 
@@ -230,7 +239,7 @@ def test_uniform_chance_diagnosed() -> None:
 
 def test_evaluated_pruned_leaf_diagnosed() -> None:
     answer = {"evaluated_leaves": ["root.0.0", "root.0.1", "root.0.2", "root.1.0", "root.1.1"]}
-    grade = grader(AIMA).grade(answer)
+    grade = grader(AIMA, questions=["evaluated_leaves"]).grade(answer)
     diagnosis = [d for d in grade.diagnosis if d.code == "evaluated_pruned_leaf"]
     assert diagnosis[0].node == "root.1.1"
 
@@ -245,7 +254,9 @@ def test_first_departure_names_node_alpha_and_beta() -> None:
 
 def test_first_departure_on_a_wrong_node_value() -> None:
     # root.2 sees 14 (beta 14), then 5 (beta 5), then 2 <= alpha = 3: it returns 2
-    grade = grader(AIMA).grade({"root": 3, "root.0": 3, "root.1": 2, "root.2": 5})
+    grade = grader(AIMA, questions=["nodes"]).grade(
+        {"root": 3, "root.0": 3, "root.1": 2, "root.2": 5}
+    )
     (departure,) = [d for d in grade.diagnosis if d.code == "first_departure"]
     assert departure.node == "root.2"
     assert "returns 2" in departure.message
@@ -271,9 +282,14 @@ def test_depth_in_rounds_diagnosed() -> None:
             },
         ]
     }
-    right = grader(tree, "minimax", depth=2).grade({"value": 5, "best_move": "root.0"})
+    asked = ["value", "best_move"]
+    right = grader(tree, "minimax", depth=2, questions=asked).grade(
+        {"value": 5, "best_move": "root.0"}
+    )
     assert right.score == right.max_score
-    grade = grader(tree, "minimax", depth=2).grade({"value": 8, "best_move": "root.1"})
+    grade = grader(tree, "minimax", depth=2, questions=asked).grade(
+        {"value": 8, "best_move": "root.1"}
+    )
     assert codes(grade) == ["depth_in_rounds"]
 
 

@@ -43,7 +43,9 @@ def test_full_marks() -> None:
     [("0.732", True), (0.73, True), ("0.7", True), ("0.74", False), (1, False), ("0.7321", True)],
 )
 def test_irrational_values_accepted_when_correctly_rounded(written: Any, right: bool) -> None:
-    grade = make_grader(LOG).grade({"certainty_equivalent": written})
+    grade = make_grader({**LOG, "questions": ["certainty_equivalent"]}).grade(
+        {"certainty_equivalent": written}
+    )
     assert grade.items[0].correct is right
 
 
@@ -95,13 +97,21 @@ def test_bad_problem_points_into_problem() -> None:
 def test_lottery_grader_writes_exact_values_beside_numbers() -> None:
     # [1 w.p. 1/3, 0 w.p. 2/3] with the default linear utility: EMV = CE = 1/3
     grader = LotteryGrader(
-        {"type": "lottery", "lottery": [{"p": "1/3", "x": 1}, {"p": "2/3", "x": 0}]}
+        {
+            "type": "lottery",
+            "lottery": [{"p": "1/3", "x": 1}, {"p": "2/3", "x": 0}],
+            "questions": ["emv", "certainty_equivalent"],
+        }
     )
     emv, ce = grader.grade({"emv": "1/3", "certainty_equivalent": 0.3}).items
     assert emv.correct and (emv.expected, emv.expected_exact) == (1 / 3, "1/3")
     # 0.3 is 1/3 correctly rounded to the one decimal written: |0.3 - 1/3| <= 0.05
     assert ce.correct
     # sqrt(3) - 1 is irrational: a JSON number only
-    (log_ce,) = LotteryGrader(LOG).grade({"certainty_equivalent": 0.732}).items
+    (log_ce,) = (
+        LotteryGrader({**LOG, "questions": ["certainty_equivalent"]})
+        .grade({"certainty_equivalent": 0.732})
+        .items
+    )
     assert log_ce.correct and log_ce.expected_exact is None
     assert log_ce.expected == pytest.approx(3**0.5 - 1)

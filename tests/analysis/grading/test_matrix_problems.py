@@ -24,7 +24,9 @@ BATTLE = {
     [[[0, 0], [1, 1]], [["Fight", "Fight"], ["Opera", "Opera"]], [[1, "Fight"], [0, 0]]],
 )
 def test_equilibria_in_any_order_and_form(listed: Any) -> None:
-    grade = make_grader(BATTLE).grade({"pure_equilibria": listed})
+    grade = make_grader({**BATTLE, "questions": ["pure_equilibria"]}).grade(
+        {"pure_equilibria": listed}
+    )
     assert grade.score == grade.max_score == 2
 
 
@@ -65,7 +67,8 @@ def test_malformed_matrix_answers(answer: Any, pointer: str) -> None:
 def test_matrix_grader_directly() -> None:
     # battle of the sexes: (Opera, Opera) and (Fight, Fight); one of two listed, none
     # extra: 2 * 1 / 3 of 2 points
-    grader = MatrixGrader({k: v for k, v in BATTLE.items() if k != "type"})
+    game = {k: v for k, v in BATTLE.items() if k != "type"}
+    grader = MatrixGrader(game, None, ["pure_equilibria"])
     (item,) = grader.grade({"pure_equilibria": [["Opera", "Opera"]]}).items
     assert item.score == 2 * 2 / 3
     assert (item.expected, item.expected_exact) == ([[0, 0], [1, 1]], None)

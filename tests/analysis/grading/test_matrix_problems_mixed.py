@@ -21,10 +21,11 @@ BATTLE = {"type": "matrix", "A": [[2, 0], [0, 1]], "B": [[1, 0], [0, 2]]}
 MIXED = {"row": ["2/3", "1/3"], "col": ["1/3", "2/3"]}
 OPERA = {"row": [1, 0], "col": [1, 0]}
 FIGHT = {"row": [0, 1], "col": [0, 1]}
+ASK_MIXED = {**BATTLE, "questions": ["equilibria"]}
 
 
 def test_expected_equilibria() -> None:
-    (item,) = make_grader(BATTLE).grade({"equilibria": []}).items
+    (item,) = make_grader(ASK_MIXED).grade({"equilibria": []}).items
     # numbers are JSON numbers; the exact probabilities are beside them
     assert item.expected == [
         {"row": [0, 1], "col": [0, 1]},
@@ -47,12 +48,12 @@ def test_expected_equilibria() -> None:
     ],
 )
 def test_any_order_and_exact_form(listed: Any) -> None:
-    grade = make_grader(BATTLE).grade({"equilibria": listed})
+    grade = make_grader(ASK_MIXED).grade({"equilibria": listed})
     assert grade.score == grade.max_score == 2
 
 
 def test_partial_credit_is_f1() -> None:
-    grade = make_grader(BATTLE).grade({"equilibria": [MIXED]})
+    grade = make_grader(ASK_MIXED).grade({"equilibria": [MIXED]})
     # one of three: 2 * 1 / (3 + 1) of 2 points
     assert grade.score == pytest.approx(1)
     assert grade.items[0].missing == ["row (0, 1), col (0, 1)", "row (1, 0), col (1, 0)"]
@@ -60,16 +61,16 @@ def test_partial_credit_is_f1() -> None:
 
 def test_decimals_need_a_tolerance() -> None:
     rounded = [{"row": [0.667, 0.333], "col": [0.333, 0.667]}]
-    exact = make_grader(BATTLE).grade({"equilibria": rounded})
+    exact = make_grader(ASK_MIXED).grade({"equilibria": rounded})
     assert exact.score == 0
     assert exact.items[0].extra == ["row (667/1000, 333/1000), col (333/1000, 667/1000)"]
     loose = parse_rubric({"tolerance": {"mode": "absolute", "amount": 0.001}})
-    assert make_grader(BATTLE).grade({"equilibria": rounded}, loose).score == 1
+    assert make_grader(ASK_MIXED).grade({"equilibria": rounded}, loose).score == 1
 
 
 def test_own_indifference_diagnosed() -> None:
     swapped = {"row": ["1/3", "2/3"], "col": ["2/3", "1/3"]}
-    grade = make_grader(BATTLE).grade({"equilibria": [OPERA, FIGHT, swapped]})
+    grade = make_grader(ASK_MIXED).grade({"equilibria": [OPERA, FIGHT, swapped]})
     # 2 of 3 right, 1 extra: 2 * 2 / (3 + 3) of 2 points
     assert grade.score == pytest.approx(4 / 3)
     assert [d.code for d in grade.diagnosis] == ["own_indifference"]
@@ -94,7 +95,7 @@ def test_matching_pennies_unique_mixed() -> None:
 )
 def test_malformed_with_pointer(answer: Any, pointer: str) -> None:
     with pytest.raises(InvalidInputError) as caught:
-        make_grader(BATTLE).grade(answer)
+        make_grader(ASK_MIXED).grade(answer)
     assert caught.value.errors[0].pointer == pointer
 
 
@@ -111,6 +112,6 @@ def test_batch_keeps_problem_errors_fatal() -> None:
     with pytest.raises(LimitExceededError) as caught:
         grade_batch(make_grader(big), {"ada": {"equilibria": []}}, Rubric())
     assert caught.value.errors[0].pointer.startswith("/problem")
-    grades = grade_batch(make_grader(BATTLE), {"ada": {"equilibria": 1}}, Rubric()).results
+    grades = grade_batch(make_grader(ASK_MIXED), {"ada": {"equilibria": 1}}, Rubric()).results
     assert grades["ada"].error is not None
     assert grades["ada"].error.pointer == "/answers/ada/equilibria"

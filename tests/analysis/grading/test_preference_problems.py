@@ -40,6 +40,11 @@ ALL_HOLD = {
 }
 
 
+def asking(problem: dict[str, Any], *fields: str) -> dict[str, Any]:
+    """``problem`` asking only ``fields``."""
+    return {**problem, "questions": list(fields)}
+
+
 def test_cycle_full_marks() -> None:
     answer = {"axioms": {**ALL_HOLD, "transitivity": {"holds": False}}, "utility": None}
     grade = make_grader(CYCLE).grade(answer)
@@ -47,7 +52,7 @@ def test_cycle_full_marks() -> None:
 
 
 def test_cycle_transitivity_wrong_names_the_cycle() -> None:
-    grade = make_grader(CYCLE).grade({"axioms": ALL_HOLD})
+    grade = make_grader(asking(CYCLE, "axioms")).grade({"axioms": ALL_HOLD})
     (item,) = grade.items
     assert item.score == 5  # 5 of 6 axioms right, 1 point each
     assert item.wrong == ["transitivity"]
@@ -66,7 +71,7 @@ def test_per_axiom_credit_counts_unanswered_axioms() -> None:
 
 
 def test_cycle_has_no_utility() -> None:
-    grade = make_grader(CYCLE).grade({"utility": {"A": 3, "B": 2, "C": 1}})
+    grade = make_grader(asking(CYCLE, "utility")).grade({"utility": {"A": 3, "B": 2, "C": 1}})
     (item,) = grade.items
     # A > B and B > C are reproduced, C > A is not
     assert item.score == pytest.approx(2 * 2 / 3)
@@ -84,7 +89,7 @@ def test_any_representing_utility_accepted(utility: dict[str, Any]) -> None:
 
 
 def test_utility_breaking_the_indifference() -> None:
-    grade = make_grader(FAIR).grade({"utility": {"A": 3, "B": 2, "C": 0}})
+    grade = make_grader(asking(FAIR, "utility")).grade({"utility": {"A": 3, "B": 2, "C": 0}})
     (item,) = grade.items
     assert item.score == pytest.approx(4 / 3)
     assert item.wrong == ["2"]
@@ -92,21 +97,23 @@ def test_utility_breaking_the_indifference() -> None:
 
 
 def test_null_utility_when_one_exists_scores_zero() -> None:
-    grade = make_grader(FAIR).grade({"utility": None})
+    grade = make_grader(asking(FAIR, "utility")).grade({"utility": None})
     assert grade.score == 0
     assert grade.items[0].expected == {"A": 1, "B": 0.5, "C": 0}
     assert grade.items[0].expected_exact == {"A": "1", "B": "1/2", "C": "0"}
 
 
 def test_missing_prize_costs() -> None:
-    grade = make_grader(FAIR).grade({"utility": {"A": 10, "B": 6}})
+    grade = make_grader(asking(FAIR, "utility")).grade({"utility": {"A": 10, "B": 6}})
     assert grade.items[0].missing == ["C"]
     assert grade.items[0].score == pytest.approx(2 / 3)  # only A > B can be checked
 
 
 def test_required_axioms_scored_when_absent() -> None:
     grade = make_grader(FAIR).grade({}, parse_rubric({"points": {"axioms": 6}}))
-    assert (grade.score, grade.max_score) == (0, 6)
+    # the problem asks both fields: axioms 6 points, utility 2
+    assert (grade.score, grade.max_score) == (0, 8)
+    assert [item.feedback for item in grade.items] == ["not answered", "not answered"]
 
 
 @pytest.mark.parametrize(
@@ -130,6 +137,6 @@ def test_malformed_with_pointer(problem: dict[str, Any], answer: Any, pointer: s
 
 def test_preference_grader_directly() -> None:
     # A > B > C > A: no expected utility reproduces a strict cycle, so null is right
-    (item,) = PreferenceGrader(CYCLE).grade({"utility": None}).items
+    (item,) = PreferenceGrader(asking(CYCLE, "utility")).grade({"utility": None}).items
     assert (item.score, item.expected) == (2, None)
     assert item.feedback == "correct: no expected utility reproduces these statements"

@@ -55,16 +55,22 @@ def test_batch_key_once_and_malformed_answers_per_student() -> None:
         "cy": {"value": "three"},
     }
     graded = grade_batch(make_grader(AIMA), answers, Rubric())
-    assert graded.key == {"value": 3, "pruned_leaves": ["root.1.1", "root.1.2"]}
+    # the problem asks value, best move and pruned leaves (1 + 1 + 2 points)
+    assert graded.key == {
+        "value": 3,
+        "best_move": "root.0",
+        "pruned_leaves": ["root.1.1", "root.1.2"],
+    }
     ada, bob, cy = (graded.results[s] for s in ("ada", "bob", "cy"))
-    assert (ada.score, ada.max_score) == (3, 3)
+    assert (ada.score, ada.max_score) == (3, 4)
+    assert ada.items[1].feedback == "not answered"
     # value wrong; one of two pruned leaves: 2 * 1 / 3 of 2 points
     assert bob.score == 4 / 3
-    (_, leaves) = bob.items
+    (_, _, leaves) = bob.items
     assert (leaves.missing, leaves.missing_count) == (["root.1.1"], 1)
-    # cy scores 0 of the batch's maximum, with the pointer into the batch
+    # cy scores 0 of the problem's maximum, with the pointer into the batch
     assert isinstance(cy, BatchGrade)
-    assert (cy.score, cy.max_score, cy.items) == (0, 3, [])
+    assert (cy.score, cy.max_score, cy.items) == (0, 4, [])
     assert cy.error is not None and cy.error.pointer == "/answers/cy/value"
 
 
@@ -75,5 +81,10 @@ def test_batch_key_carries_exact_values() -> None:
         {"ada": {"value": 2}},
         parse_rubric(None),
     )
-    # 1/3 * 1 + 2/3 * 2 = 5/3
-    assert graded.key == {"value": 5 / 3, "value_exact": "5/3"}
+    # 1/3 * 1 + 2/3 * 2 = 5/3; a chance root has no best move to ask
+    assert graded.key == {
+        "value": 5 / 3,
+        "value_exact": "5/3",
+        "nodes": {"root": 5 / 3},
+        "nodes_exact": {"root": "5/3"},
+    }

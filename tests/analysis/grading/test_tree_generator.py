@@ -60,7 +60,9 @@ def test_alpha_beta_key_matches_the_oracle(seed: int, equality: bool, root: str)
     tree = made.problem["tree"]
     value, evaluated = alpha_beta_leaves(tree, equality, root == "max")
     assert made.answer["value"] == value == minimax_value(tree, root == "max")
-    assert made.answer["evaluated_leaves"] == evaluated
+    assert made.problem["questions"] == [
+        "value", "best_move", "nodes", "principal_variation", "pruned_leaves"
+    ]  # fmt: skip
     pruned = [leaf for leaf in leaf_names(tree) if leaf not in evaluated]
     assert made.answer["pruned_leaves"] == pruned
     assert_full_marks(made)

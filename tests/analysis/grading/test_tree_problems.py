@@ -37,7 +37,7 @@ def codes(grade: Any) -> list[str]:
 
 
 def test_right_answer_gets_full_marks_and_no_diagnosis() -> None:
-    grade = grader(AIMA).grade(AIMA_RIGHT)
+    grade = grader(AIMA, questions=list(AIMA_RIGHT)).grade(AIMA_RIGHT)
     # default points: value 1, best_move 1, nodes 4, pv 1, pruned_leaves 2, evaluated 2
     assert (grade.score, grade.max_score) == (11, 11)
     assert all(item.correct for item in grade.items)
@@ -51,30 +51,33 @@ def test_fully_wrong_answer_gets_zero() -> None:
         "nodes": {"root": 14, "root.0": 12, "root.1": 6, "root.2": 14},
         "pruned_leaves": ["root.0.0"],
     }
-    grade = grader(AIMA).grade(answer)
+    grade = grader(AIMA, questions=list(answer)).grade(answer)
     assert grade.score == 0
     assert grade.max_score == 8
 
 
 def test_partial_credit_for_pruned_leaves_is_f1() -> None:
     # one of the two pruned leaves: 2 * 1 / (2 + 1) of 2 points
-    grade = grader(AIMA).grade({"pruned_leaves": ["root.1.2"]})
+    grade = grader(AIMA, questions=["pruned_leaves"]).grade({"pruned_leaves": ["root.1.2"]})
     (item,) = grade.items
     assert item.score == pytest.approx(4 / 3)
     assert item.missing == ["root.1.1"]
     # an extra leaf costs too: 2 * 2 / (2 + 3) of 2 points
-    grade = grader(AIMA).grade({"pruned_leaves": ["root.1.1", "root.1.2", "root.2.2"]})
+    grade = grader(AIMA, questions=["pruned_leaves"]).grade(
+        {"pruned_leaves": ["root.1.1", "root.1.2", "root.2.2"]}
+    )
     assert grade.items[0].score == pytest.approx(8 / 5)
     assert grade.items[0].extra == ["root.2.2"]
 
 
 def test_partial_credit_per_node_and_extras_cost() -> None:
     # 3 of the 4 internal nodes right: 3/4 of 4 points
-    grade = grader(AIMA).grade({"root": 3, "root.0": 3, "root.1": 2, "root.2": 5})
+    nodes = grader(AIMA, questions=["nodes"])
+    grade = nodes.grade({"root": 3, "root.0": 3, "root.1": 2, "root.2": 5})
     assert grade.score == 3
     assert grade.items[0].wrong == ["root.2"]
     # all 4 right plus a value for the pruned leaf root.1.1: 4 / (4 + 1) of 4 points
-    grade = grader(AIMA).grade({"root": 3, "root.0": 3, "root.1": 2, "root.2": 2, "root.1.1": 4})
+    grade = nodes.grade({"root": 3, "root.0": 3, "root.1": 2, "root.2": 2, "root.1.1": 4})
     assert grade.score == pytest.approx(16 / 5)
     assert "evaluated_pruned_leaf" in codes(grade)
 
@@ -87,9 +90,12 @@ def test_no_partial_credit_rubric() -> None:
 
 def test_rubric_points_and_required_fields() -> None:
     rubric = parse_rubric({"points": {"value": 2, "pruned_leaves": 3}})
-    grade = grader(AIMA).grade({"value": 3}, rubric)
-    # pruned_leaves has points, so it is graded although the answer leaves it out
+    grade = grader(AIMA, questions=["value"]).grade({"value": 3}, rubric)
+    # pruned_leaves has points, so it is asked although the problem asks only the value
     assert (grade.score, grade.max_score) == (2, 5)
+    # without a rubric the problem's questions: value 1, best move 1, pruned leaves 2
+    grade = grader(AIMA).grade({"value": 3})
+    assert (grade.score, grade.max_score) == (1, 4)
 
 
 @pytest.mark.parametrize("value", [3, 3.0, "3", "3/1", "6/2"])
@@ -101,8 +107,9 @@ def test_half_written_as_decimal_or_fraction() -> None:
     tree = [["1/2", 3], [0, 7]]  # MIN nodes 1/2 and 0: root 1/2
     for value in (0.5, "1/2", "0.5", {"root": "2/4", "root.0": 0.5, "root.1": "0/3"}):
         answer = value if isinstance(value, dict) else {"value": value}
-        grade = grader(tree).grade(answer)
-        assert grade.score == grade.max_score > 0
+        grade = grader(tree, questions=list(answer) if "value" in answer else ["nodes"])
+        graded = grade.grade(answer)
+        assert graded.score == graded.max_score > 0
 
 
 def test_tolerance() -> None:
@@ -119,7 +126,7 @@ def test_any_optimal_move_and_line_accepted() -> None:
     for move in ("root.0", "root.1"):
         assert grader(tree, "minimax").grade({"best_move": move}).score == 1
     line = {"principal_variation": ["root.1", "root.1.1"]}
-    assert grader(tree, "minimax").grade(line).score == 1
+    assert grader(tree, "minimax", questions=["principal_variation"]).grade(line).score == 1
 
 
 def test_ordered_sets() -> None:
@@ -144,7 +151,7 @@ def test_ordered_sets() -> None:
 )
 def test_malformed_answers_point_at_the_field(answer: Any, pointer: str) -> None:
     with pytest.raises(InvalidInputError) as error:
-        grader(AIMA).grade(answer)
+        grader(AIMA, questions=["value", "best_move", "nodes", "pruned_leaves"]).grade(answer)
     assert error.value.errors[0].pointer == pointer
 
 
