@@ -1,7 +1,8 @@
 """``arbiter grade``: grade answers to a problem without the server.
 
-    arbiter grade PROBLEM.json ANSWERS [--format json|csv|gradescope]
+    arbiter grade PROBLEM.json ANSWERS [--format json|csv|gradescope|prairielearn]
                   [--rubric RUBRIC.json] [--output results.json]
+                  [--student ID | --gradescope-metadata FILE [--student-field sid,email]]
 
 PROBLEM.json holds a problem (``{"type": "alphabeta", "tree": ...}``),
 ``{"problem": ..., "rubric": ...}``, or an assignment ``{"assignment": {generator settings
@@ -11,7 +12,10 @@ student's answer is then graded against that student's variant. ANSWERS is a dir
 ``--format gradescope`` and ``--format prairielearn`` grade one submission and write
 the ``results.json`` that Gradescope's autograder or PrairieLearn's external grader
 reads. A malformed answer scores 0 with its error as feedback; the rest of the class is
-graded (and a results.json is written for a malformed submission too).
+graded (and a results.json is written for a malformed submission too). ``--student``
+grades the one answer as that student's (against that student's variant of an
+assignment); ``--gradescope-metadata`` takes the student from Gradescope's
+``submission_metadata.json``: the first of ``--student-field`` that its first user has.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import sys
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from analysis.cli.documents import print_document, read_document, write_file
 from analysis.cli.error_handler import EXIT_OK, CommandLineError, option_name, reading
@@ -72,7 +76,65 @@ def parser(name: str, summary: str) -> ArgumentParser:
         metavar="FILE",
         help="where --format gradescope or prairielearn writes (default: results.json)",
     )
+    command.add_argument(
+        "--student",
+        default=None,
+        metavar="ID",
+        help="grade the one answer as this student's (an assignment: against their variant)",
+    )
+    command.add_argument(
+        "--gradescope-metadata",
+        default=None,
+        metavar="FILE",
+        help="take --student from Gradescope's submission_metadata.json (its first user)",
+    )
+    command.add_argument(
+        "--student-field",
+        default="sid,email",
+        metavar="FIELDS",
+        help="with --gradescope-metadata: the user fields tried in turn, comma-separated "
+        f"({', '.join(GRADESCOPE_FIELDS)}; default: sid,email)",
+    )
     return command
+
+
+GRADESCOPE_FIELDS: Final = ("sid", "email", "name", "id")
+"""The fields of a user in Gradescope's ``submission_metadata.json`` that can name a student."""
+
+
+def student_fields(fields: str) -> list[str]:
+    """``--student-field`` read: the comma-separated user fields, in order.
+
+    :raises CommandLineError: when one is not among :data:`GRADESCOPE_FIELDS`.
+    """
+    wanted = [field.strip() for field in fields.split(",") if field.strip()]
+    if not wanted or any(field not in GRADESCOPE_FIELDS for field in wanted):
+        raise CommandLineError(
+            "--student-field",
+            f"expected fields among {', '.join(GRADESCOPE_FIELDS)}, got {fields!r}",
+        )
+    return wanted
+
+
+def gradescope_student(source: str, fields: str) -> str:
+    """The student id of a Gradescope submission: the first of ``fields`` (comma-separated)
+    that the first user of the metadata file ``source`` has, not empty.
+
+    :raises CommandLineError: as :func:`student_fields`, or when the file is unreadable or
+        lists no user, or the first user has none of ``fields``.
+    """
+    wanted = student_fields(fields)
+    metadata = read_document(source)
+    users = metadata.get("users") if isinstance(metadata, dict) else None
+    if not isinstance(users, list) or not users or not isinstance(users[0], dict):
+        raise CommandLineError(source, "expected users: [{sid, email, name, ...}], found none")
+    for field in wanted:
+        value = users[0].get(field)
+        if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip():
+            return str(value).strip()
+    raise CommandLineError(
+        source, f"the submission's first user has no {' or '.join(wanted)} to name the student"
+    )
 
 
 def grade_command(args: argparse.Namespace) -> int:
@@ -97,15 +159,28 @@ def grade_command(args: argparse.Namespace) -> int:
         def grader_for(student: str) -> AnswerGrader:
             return grader
 
+    student = args.student
+    if args.gradescope_metadata is not None:
+        if student is not None:
+            raise CommandLineError("--student", "give either --student or --gradescope-metadata")
+        student = gradescope_student(args.gradescope_metadata, args.student_field)
     source = Path(args.answers)
     one = args.format in ("gradescope", "prairielearn")
-    if one and source.is_dir() and len(list(source.glob("*.json"))) != 1:
+    if (one or student is not None) and source.is_dir() and len(list(source.glob("*.json"))) != 1:
         # a submission without exactly one answer file is the student's error, not ours
         found = len(list(source.glob("*.json")))
+        name = source.name if student is None else student
         error = FieldError("/answers", f"expected one .json answer file, found {found}")
-        grades = {source.name: Grade(0.0, grader_for(source.name).maximum(rubric), [], [], error)}
+        grades = {name: Grade(0.0, grader_for(name).maximum(rubric), [], [], error)}
     else:
-        grades = _grade_each(grader_for, _answers(source), rubric)
+        answers = _answers(source)
+        if student is not None:
+            if len(answers) != 1:
+                raise CommandLineError(
+                    "--student", f"names the student of one answer; got {len(answers)} answers"
+                )
+            answers = {student: next(iter(answers.values()))}
+        grades = _grade_each(grader_for, answers, rubric)
     if one:
         if len(grades) != 1:
             raise CommandLineError(

@@ -18,6 +18,9 @@ from typing import Any
 import pytest
 
 from analysis.cli.autograder import autograder_command, parser, requirements
+from analysis.cli.error_handler import CommandLineError
+from analysis.cli.problems import parser as problem_parser
+from analysis.grading.assignments import read_assignment, student_problem
 
 AIMA = {"type": "alphabeta", "tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]]}
 RIGHT = {"value": 3, "best_move": "root.0", "pruned_leaves": ["root.1.1", "root.1.2"]}
@@ -34,10 +37,15 @@ def bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return zipped
 
 
-def run(bundle: Path, root: Path, submission: dict[str, str]) -> dict[str, Any]:
-    """Unpack as Gradescope does (/autograder/source), place the submission, run."""
+def run(
+    bundle: Path, root: Path, submission: dict[str, str], metadata: str | None = None
+) -> dict[str, Any]:
+    """Unpack as Gradescope does (/autograder/source), place the submission (and
+    /autograder/submission_metadata.json), run."""
     for part in ("source", "submission", "results"):
         (root / part).mkdir(parents=True)
+    if metadata is not None:
+        (root / "submission_metadata.json").write_text(metadata)
     with zipfile.ZipFile(bundle) as archive:
         archive.extractall(root / "source")
     for name, text in submission.items():
@@ -105,3 +113,127 @@ def test_malformed_submission_scores_zero_with_the_reason(
     assert results["score"] == 0
     assert reason in results["output"]
     assert sum(t["max_score"] for t in results["tests"]) == 4
+
+
+# An assignment with a variant per student: lottery problems of seed 5. The bundle names
+# the student by Gradescope's submission_metadata.json (the first user's sid, else email).
+ASSIGNMENT = {"type": "lottery", "seed": 5}
+
+
+def metadata(**user: str) -> str:
+    """submission_metadata.json as Gradescope documents it (users[] with email, name, sid)."""
+    return json.dumps(
+        {
+            "id": 123456,
+            "created_at": "2026-11-23T11:00:00.000000-08:00",
+            "assignment": {"id": 2, "title": "Lotteries", "total_points": "5.0"},
+            "submission_method": "upload",
+            "users": [{"email": "x@example.edu", "id": 1, "name": "X", "sid": None, **user}],
+            "previous_submissions": [],
+        }
+    )
+
+
+def variant_key(student: str) -> dict[str, Any]:
+    return student_problem(read_assignment(ASSIGNMENT), student, figure=False).answer
+
+
+@pytest.fixture(scope="module")
+def assignment_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("build-assignment")
+    roster = folder / "roster.txt"
+    roster.write_text("s1001\ns1002\n")
+    generate = problem_parser("problem", "").parse_args(
+        ["generate", "--type", "lottery", "--seed", "5", "--roster", str(roster)]
+        + ["--output", str(folder / "variants")]
+    )
+    assert generate.run(generate) == 0
+    zipped = folder / "autograder.zip"
+    args = parser("autograder", "").parse_args(
+        [str(folder / "variants" / "assignment.json"), "--output", str(zipped)]
+    )
+    assert autograder_command(args) == 0
+    return zipped
+
+
+def test_the_assignment_bundle_names_the_student_by_the_metadata(
+    assignment_bundle: Path,
+) -> None:
+    names = zipfile.ZipFile(assignment_bundle).namelist()
+    assert "assignment.json" in names and "problem.json" not in names
+    script = zipfile.ZipFile(assignment_bundle).read("run_autograder").decode()
+    assert '--gradescope-metadata "$ROOT/submission_metadata.json"' in script
+    assert "--student-field sid,email" in script
+
+
+@pytest.mark.parametrize(("owner", "grader"), [("s1001", "s1002"), ("s1002", "s1001")])
+def test_each_student_is_graded_against_their_own_variant(
+    assignment_bundle: Path, tmp_path: Path, owner: str, grader: str
+) -> None:
+    key = variant_key(owner)
+    assert key != variant_key(grader)  # else the test could not tell the variants apart
+    answer = json.dumps(key)
+    own = run(
+        assignment_bundle,
+        tmp_path / "own",
+        {"answer.json": answer},
+        metadata(sid=owner, email=f"{owner}@example.edu"),
+    )
+    check_fields(own)
+    maximum = sum(t["max_score"] for t in own["tests"])
+    assert maximum > 0 and own["score"] == maximum
+    other = run(
+        assignment_bundle,
+        tmp_path / "other",
+        {"answer.json": answer},
+        metadata(sid=grader, email=f"{owner}@example.edu"),
+    )
+    check_fields(other)
+    assert sum(t["max_score"] for t in other["tests"]) == maximum
+    assert other["score"] < maximum
+
+
+def test_without_a_sid_the_email_names_the_student(assignment_bundle: Path, tmp_path: Path) -> None:
+    # a user without a sid (Gradescope leaves it null) is named by the email
+    answer = json.dumps(variant_key("ada@example.edu"))
+    results = run(
+        assignment_bundle,
+        tmp_path / "autograder",
+        {"answer.json": answer},
+        metadata(email="ada@example.edu"),
+    )
+    assert results["score"] == sum(t["max_score"] for t in results["tests"]) > 0
+
+
+@pytest.mark.parametrize(
+    ("submission", "reason"),
+    [
+        ({"answer.json": "{not json"}, "not valid JSON"),
+        ({"answer.json": json.dumps({"emv": "lots"})}, "/answers/s1001/emv"),
+        ({"notes.txt": "no answer"}, "expected one .json answer file, found 0"),
+    ],
+)
+def test_a_malformed_submission_to_an_assignment_scores_zero_with_the_reason(
+    assignment_bundle: Path, tmp_path: Path, submission: dict[str, str], reason: str
+) -> None:
+    results = run(assignment_bundle, tmp_path / "autograder", submission, metadata(sid="s1001"))
+    check_fields(results)
+    assert results["score"] == 0
+    assert reason in results["output"]
+    maximum = run(
+        assignment_bundle,
+        tmp_path / "right",
+        {"answer.json": json.dumps(variant_key("s1001"))},
+        metadata(sid="s1001"),
+    )["score"]
+    assert sum(t["max_score"] for t in results["tests"]) == maximum > 0
+
+
+def test_a_bad_student_field_fails_when_the_bundle_is_built(tmp_path: Path) -> None:
+    assignment = tmp_path / "assignment.json"
+    assignment.write_text(json.dumps({"assignment": ASSIGNMENT}))
+    args = parser("autograder", "").parse_args(
+        [str(assignment), "--student-field", "sid,phone", "--output", str(tmp_path / "a.zip")]
+    )
+    with pytest.raises(CommandLineError, match="sid, email, name, id"):
+        autograder_command(args)

@@ -113,3 +113,65 @@ def test_answers_must_map_students(tmp_path: Path, problem: str) -> None:
     with pytest.raises(InvalidInputError) as caught:
         grade(problem, answers)
     assert caught.value.errors[0].pointer == "/answers"
+
+
+def test_student_names_the_one_answer(
+    tmp_path: Path, problem: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer = write(tmp_path / "answer.json", {"value": 3, "best_move": "root.0"})
+    assert grade(problem, answer, "--student", "s42") == 0
+    assert set(json.loads(capsys.readouterr().out)["results"]) == {"s42"}
+    both = write(tmp_path / "both.json", {"answers": {"ada": {}, "bob": {}}})
+    with pytest.raises(CommandLineError, match="one answer; got 2 answers"):
+        grade(problem, both, "--student", "s42")
+
+
+GRADESCOPE_USER = {"email": "ada@example.edu", "id": 77, "name": "Ada L", "sid": "s42"}
+
+
+@pytest.mark.parametrize(
+    ("fields", "user", "student"),
+    [
+        ("sid,email", GRADESCOPE_USER, "s42"),
+        ("sid,email", {**GRADESCOPE_USER, "sid": None}, "ada@example.edu"),
+        ("sid,email", {**GRADESCOPE_USER, "sid": "  "}, "ada@example.edu"),
+        ("email", GRADESCOPE_USER, "ada@example.edu"),
+        ("id", GRADESCOPE_USER, "77"),
+        ("name, sid", GRADESCOPE_USER, "Ada L"),
+    ],
+)
+def test_the_student_from_gradescope_metadata(
+    tmp_path: Path,
+    problem: str,
+    capsys: pytest.CaptureFixture[str],
+    fields: str,
+    user: dict[str, Any],
+    student: str,
+) -> None:
+    # the first user of a group submission names it
+    users = [user, {"email": "bob@example.edu", "sid": "s43"}]
+    metadata = write(tmp_path / "submission_metadata.json", {"id": 1, "users": users})
+    answer = write(tmp_path / "answer.json", {"value": 3})
+    assert grade(problem, answer, "--gradescope-metadata", metadata, "--student-field", fields) == 0
+    assert set(json.loads(capsys.readouterr().out)["results"]) == {student}
+
+
+@pytest.mark.parametrize(
+    ("content", "fields", "message"),
+    [
+        ({"users": []}, "sid,email", "expected users"),
+        ({"id": 1}, "sid,email", "expected users"),
+        ({"users": [{"name": "Ada", "sid": ""}]}, "sid,email", "has no sid or email"),
+        ({"users": [GRADESCOPE_USER]}, "sid,phone", "sid, email, name, id"),
+        ({"users": [GRADESCOPE_USER]}, ",", "sid, email, name, id"),
+    ],
+)
+def test_unusable_gradescope_metadata_is_refused(
+    tmp_path: Path, problem: str, content: dict[str, Any], fields: str, message: str
+) -> None:
+    metadata = write(tmp_path / "submission_metadata.json", content)
+    answer = write(tmp_path / "answer.json", {"value": 3})
+    with pytest.raises(CommandLineError, match=message):
+        grade(problem, answer, "--gradescope-metadata", metadata, "--student-field", fields)
+    with pytest.raises(CommandLineError, match="either --student or --gradescope-metadata"):
+        grade(problem, answer, "--gradescope-metadata", metadata, "--student", "ada")
