@@ -19,7 +19,7 @@ export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 SYNC := $(UV) sync --frozen --inexact --python $(PYTHON)
 
-.PHONY: serve test lint check bench bench-games load spec lock clean screenshot
+.PHONY: serve test lint check bench bench-games bench-grading load spec lock clean screenshot
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -71,6 +71,11 @@ bench: $(VENV)/.dev-installed
 	$(BIN)/python bench/lotteries.py
 	$(BIN)/python bench/grading.py
 	$(BIN)/python bench/workbench.py
+
+# grading a course: 1,000 students' variants through the CLI (time, peak memory) and the
+# grading endpoints' answers per second (bench/grading.py --help)
+bench-grading: $(VENV)/.dev-installed
+	$(BIN)/python bench/grading.py
 
 # the game engine against OpenSpiel and easyAI (bench/games.py --help); the peers get their own
 # environment, .bench-venv, with the product's dependencies at the versions of uv.lock (not the
