@@ -2,7 +2,7 @@
 an assignment with one variant per student.
 
     arbiter autograder PROBLEM_OR_ASSIGNMENT.json [--rubric RUBRIC.json]
-                       [--student-field sid,email] [--output autograder.zip]
+                       [--student-field email] [--output autograder.zip]
 
 The zip holds ``setup.sh`` (installs the pinned requirements), ``run_autograder`` (grades
 the one ``.json`` answer in the submission with ``arbiter grade --format gradescope``),
@@ -10,9 +10,9 @@ the one ``.json`` answer in the submission with ``arbiter grade --format gradesc
 seed, and the rubric), ``requirements.txt`` (the versions installed here) and Arbiter's
 core packages. For an assignment, ``run_autograder`` names the student by Gradescope's
 ``submission_metadata.json`` (the first user's first field of ``--student-field`` that is
-not empty) and grades the answer against that student's variant. ``run_autograder`` reads
-``AUTOGRADER_ROOT`` (default ``/autograder``, Gradescope's layout) and
-``AUTOGRADER_PYTHON`` (default ``python3``).
+not empty, by default the email) and grades the answer against that student's variant.
+``run_autograder`` reads ``AUTOGRADER_ROOT`` (default ``/autograder``, Gradescope's
+layout) and ``AUTOGRADER_PYTHON`` (default ``python3``).
 """
 
 from __future__ import annotations
@@ -81,11 +81,11 @@ def parser(name: str, summary: str) -> ArgumentParser:
     )
     command.add_argument(
         "--student-field",
-        default="sid,email",
+        default="email",
         metavar="FIELDS",
         help="for an assignment: the fields of the first user of Gradescope's "
         "submission_metadata.json tried in turn for the student id, comma-separated "
-        f"({', '.join(GRADESCOPE_FIELDS)}; default: sid,email)",
+        f"({', '.join(GRADESCOPE_FIELDS)}; default: email, the one field Gradescope documents)",
     )
     command.add_argument(
         "--output",

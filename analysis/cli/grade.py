@@ -2,7 +2,7 @@
 
     arbiter grade PROBLEM.json ANSWERS [--format json|csv|gradescope|prairielearn]
                   [--rubric RUBRIC.json] [--output results.json]
-                  [--student ID | --gradescope-metadata FILE [--student-field sid,email]]
+                  [--student ID | --gradescope-metadata FILE [--student-field email]]
 
 PROBLEM.json holds a problem (``{"type": "alphabeta", "tree": ...}``),
 ``{"problem": ..., "rubric": ...}``, or an assignment ``{"assignment": {generator settings
@@ -90,16 +90,18 @@ def parser(name: str, summary: str) -> ArgumentParser:
     )
     command.add_argument(
         "--student-field",
-        default="sid,email",
+        default="email",
         metavar="FIELDS",
         help="with --gradescope-metadata: the user fields tried in turn, comma-separated "
-        f"({', '.join(GRADESCOPE_FIELDS)}; default: sid,email)",
+        f"({', '.join(GRADESCOPE_FIELDS)}; default: email, the one field Gradescope documents)",
     )
     return command
 
 
-GRADESCOPE_FIELDS: Final = ("sid", "email", "name", "id")
-"""The fields of a user in Gradescope's ``submission_metadata.json`` that can name a student."""
+GRADESCOPE_FIELDS: Final = ("email", "sid", "name", "id")
+"""The fields of a user in Gradescope's ``submission_metadata.json`` that can name a
+student: ``email``, ``id`` and ``name`` are documented; ``sid`` (the course roster's
+student id) is not, though submissions may carry it."""
 
 
 def student_fields(fields: str) -> list[str]:
@@ -127,7 +129,7 @@ def gradescope_student(source: str, fields: str) -> str:
     metadata = read_document(source)
     users = metadata.get("users") if isinstance(metadata, dict) else None
     if not isinstance(users, list) or not users or not isinstance(users[0], dict):
-        raise CommandLineError(source, "expected users: [{sid, email, name, ...}], found none")
+        raise CommandLineError(source, "expected users: [{email, id, name, ...}], found none")
     for field in wanted:
         value = users[0].get(field)
         if isinstance(value, (str, int)) and not isinstance(value, bool) and str(value).strip():

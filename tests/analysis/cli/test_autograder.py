@@ -116,12 +116,15 @@ def test_malformed_submission_scores_zero_with_the_reason(
 
 
 # An assignment with a variant per student: lottery problems of seed 5. The bundle names
-# the student by Gradescope's submission_metadata.json (the first user's sid, else email).
+# the student by Gradescope's submission_metadata.json: the first user's email by default,
+# or the fields of --student-field in turn.
 ASSIGNMENT = {"type": "lottery", "seed": 5}
+ADA, BOB = "ada@example.edu", "bob@example.edu"
 
 
-def metadata(**user: str) -> str:
-    """submission_metadata.json as Gradescope documents it (users[] with email, name, sid)."""
+def metadata(**user: str | None) -> str:
+    """submission_metadata.json as Gradescope documents it (users[] with email, id, name),
+    with the roster's student id ``sid`` that submissions may also carry."""
     return json.dumps(
         {
             "id": 123456,
@@ -138,94 +141,96 @@ def variant_key(student: str) -> dict[str, Any]:
     return student_problem(read_assignment(ASSIGNMENT), student, figure=False).answer
 
 
-@pytest.fixture(scope="module")
-def assignment_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    folder = tmp_path_factory.mktemp("build-assignment")
+def build_assignment_bundle(folder: Path, *options: str) -> Path:
+    """The variants of a roster (arbiter problem generate), then the bundle of their
+    assignment.json."""
     roster = folder / "roster.txt"
-    roster.write_text("s1001\ns1002\n")
+    roster.write_text(f"{ADA}\n{BOB}\ns1001\n")
     generate = problem_parser("problem", "").parse_args(
         ["generate", "--type", "lottery", "--seed", "5", "--roster", str(roster)]
         + ["--output", str(folder / "variants")]
     )
     assert generate.run(generate) == 0
     zipped = folder / "autograder.zip"
-    args = parser("autograder", "").parse_args(
-        [str(folder / "variants" / "assignment.json"), "--output", str(zipped)]
-    )
+    assignment = str(folder / "variants" / "assignment.json")
+    args = parser("autograder", "").parse_args([assignment, *options, "--output", str(zipped)])
     assert autograder_command(args) == 0
     return zipped
 
 
+@pytest.fixture(scope="module")
+def assignment_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return build_assignment_bundle(tmp_path_factory.mktemp("build-assignment"))
+
+
+@pytest.fixture(scope="module")
+def sid_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    folder = tmp_path_factory.mktemp("build-sid")
+    return build_assignment_bundle(folder, "--student-field", "sid,email")
+
+
 def test_the_assignment_bundle_names_the_student_by_the_metadata(
-    assignment_bundle: Path,
+    assignment_bundle: Path, sid_bundle: Path
 ) -> None:
     names = zipfile.ZipFile(assignment_bundle).namelist()
     assert "assignment.json" in names and "problem.json" not in names
+    bundled = json.loads(zipfile.ZipFile(assignment_bundle).read("assignment.json"))
+    assert bundled["assignment"]["seed"] == 5 and bundled["assignment"]["student"] is None
     script = zipfile.ZipFile(assignment_bundle).read("run_autograder").decode()
     assert '--gradescope-metadata "$ROOT/submission_metadata.json"' in script
-    assert "--student-field sid,email" in script
+    assert script.rstrip().endswith("--student-field email")
+    script = zipfile.ZipFile(sid_bundle).read("run_autograder").decode()
+    assert script.rstrip().endswith("--student-field sid,email")
 
 
-@pytest.mark.parametrize(("owner", "grader"), [("s1001", "s1002"), ("s1002", "s1001")])
+@pytest.mark.parametrize(("owner", "other"), [(ADA, BOB), (BOB, ADA)])
 def test_each_student_is_graded_against_their_own_variant(
-    assignment_bundle: Path, tmp_path: Path, owner: str, grader: str
+    assignment_bundle: Path, tmp_path: Path, owner: str, other: str
 ) -> None:
     key = variant_key(owner)
-    assert key != variant_key(grader)  # else the test could not tell the variants apart
-    answer = json.dumps(key)
-    own = run(
-        assignment_bundle,
-        tmp_path / "own",
-        {"answer.json": answer},
-        metadata(sid=owner, email=f"{owner}@example.edu"),
-    )
+    assert key != variant_key(other)  # else the test could not tell the variants apart
+    answer = {"answer.json": json.dumps(key)}
+    # the sid is not what names the student by default
+    own = run(assignment_bundle, tmp_path / "own", answer, metadata(email=owner, sid="s1001"))
     check_fields(own)
     maximum = sum(t["max_score"] for t in own["tests"])
     assert maximum > 0 and own["score"] == maximum
-    other = run(
-        assignment_bundle,
-        tmp_path / "other",
-        {"answer.json": answer},
-        metadata(sid=grader, email=f"{owner}@example.edu"),
-    )
-    check_fields(other)
-    assert sum(t["max_score"] for t in other["tests"]) == maximum
-    assert other["score"] < maximum
+    theirs = run(assignment_bundle, tmp_path / "other", answer, metadata(email=other))
+    check_fields(theirs)
+    assert sum(t["max_score"] for t in theirs["tests"]) == maximum
+    assert theirs["score"] < maximum
 
 
-def test_without_a_sid_the_email_names_the_student(assignment_bundle: Path, tmp_path: Path) -> None:
-    # a user without a sid (Gradescope leaves it null) is named by the email
-    answer = json.dumps(variant_key("ada@example.edu"))
-    results = run(
-        assignment_bundle,
-        tmp_path / "autograder",
-        {"answer.json": answer},
-        metadata(email="ada@example.edu"),
-    )
-    assert results["score"] == sum(t["max_score"] for t in results["tests"]) > 0
+@pytest.mark.parametrize(
+    ("user", "student"), [({"sid": "s1001", "email": ADA}, "s1001"), ({"email": ADA}, ADA)]
+)
+def test_the_sid_then_the_email_names_the_student(
+    sid_bundle: Path, tmp_path: Path, user: dict[str, str], student: str
+) -> None:
+    for whose in ("s1001", ADA):
+        answer = {"answer.json": json.dumps(variant_key(whose))}
+        results = run(sid_bundle, tmp_path / whose, answer, metadata(**user))
+        maximum = sum(t["max_score"] for t in results["tests"])
+        assert (results["score"] == maximum) == (whose == student), (whose, results["score"])
 
 
 @pytest.mark.parametrize(
     ("submission", "reason"),
     [
         ({"answer.json": "{not json"}, "not valid JSON"),
-        ({"answer.json": json.dumps({"emv": "lots"})}, "/answers/s1001/emv"),
+        ({"answer.json": json.dumps({"emv": "lots"})}, f"/answers/{ADA}/emv"),
         ({"notes.txt": "no answer"}, "expected one .json answer file, found 0"),
     ],
 )
 def test_a_malformed_submission_to_an_assignment_scores_zero_with_the_reason(
     assignment_bundle: Path, tmp_path: Path, submission: dict[str, str], reason: str
 ) -> None:
-    results = run(assignment_bundle, tmp_path / "autograder", submission, metadata(sid="s1001"))
+    results = run(assignment_bundle, tmp_path / "autograder", submission, metadata(email=ADA))
     check_fields(results)
     assert results["score"] == 0
     assert reason in results["output"]
-    maximum = run(
-        assignment_bundle,
-        tmp_path / "right",
-        {"answer.json": json.dumps(variant_key("s1001"))},
-        metadata(sid="s1001"),
-    )["score"]
+    right = {"answer.json": json.dumps(variant_key(ADA))}
+    maximum = run(assignment_bundle, tmp_path / "right", right, metadata(email=ADA))["score"]
     assert sum(t["max_score"] for t in results["tests"]) == maximum > 0
 
 
@@ -235,5 +240,6 @@ def test_a_bad_student_field_fails_when_the_bundle_is_built(tmp_path: Path) -> N
     args = parser("autograder", "").parse_args(
         [str(assignment), "--student-field", "sid,phone", "--output", str(tmp_path / "a.zip")]
     )
-    with pytest.raises(CommandLineError, match="sid, email, name, id"):
+    with pytest.raises(CommandLineError, match="email, sid, name, id"):
         autograder_command(args)
+    assert not (tmp_path / "a.zip").exists()

@@ -40,6 +40,7 @@ def test_the_parser_defaults() -> None:
     args = parser("grade", "grade answers").parse_args(["p.json", "answers"])
     assert (args.format, args.rubric, args.output) == ("json", None, "results.json")
     assert args.run is grade_command
+    assert (args.student, args.gradescope_metadata, args.student_field) == (None, None, "email")
 
 
 def test_one_answer_file_half_right(
@@ -132,10 +133,10 @@ GRADESCOPE_USER = {"email": "ada@example.edu", "id": 77, "name": "Ada L", "sid":
 @pytest.mark.parametrize(
     ("fields", "user", "student"),
     [
+        ("email", GRADESCOPE_USER, "ada@example.edu"),
         ("sid,email", GRADESCOPE_USER, "s42"),
         ("sid,email", {**GRADESCOPE_USER, "sid": None}, "ada@example.edu"),
         ("sid,email", {**GRADESCOPE_USER, "sid": "  "}, "ada@example.edu"),
-        ("email", GRADESCOPE_USER, "ada@example.edu"),
         ("id", GRADESCOPE_USER, "77"),
         ("name, sid", GRADESCOPE_USER, "Ada L"),
     ],
@@ -162,8 +163,9 @@ def test_the_student_from_gradescope_metadata(
         ({"users": []}, "sid,email", "expected users"),
         ({"id": 1}, "sid,email", "expected users"),
         ({"users": [{"name": "Ada", "sid": ""}]}, "sid,email", "has no sid or email"),
-        ({"users": [GRADESCOPE_USER]}, "sid,phone", "sid, email, name, id"),
-        ({"users": [GRADESCOPE_USER]}, ",", "sid, email, name, id"),
+        ({"users": [{"name": "Ada", "sid": "s42"}]}, "email", "has no email"),
+        ({"users": [GRADESCOPE_USER]}, "sid,phone", "email, sid, name, id"),
+        ({"users": [GRADESCOPE_USER]}, ",", "email, sid, name, id"),
     ],
 )
 def test_unusable_gradescope_metadata_is_refused(
