@@ -7,26 +7,26 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.shell_examples import arbiter_environment, run_shell
 
 ROOT = Path(__file__).resolve().parents[3]
 PAGE = ROOT / "docs" / "cli.md"
 BLOCK = re.compile(r"```(\w*)\n(.*?)```", re.S)
 
 
-def examples() -> list[tuple[str, str, str]]:
+def examples() -> list[tuple[str, str, tuple[str, str]]]:
     """``(setup, command, (kind, expected))`` for every example of the page, in order."""
     blocks = BLOCK.findall(PAGE.read_text())
-    found = []
+    found: list[tuple[str, str, tuple[str, str]]] = []
     setup: list[str] = []
     for index, (kind, body) in enumerate(blocks):
         if kind != "sh":
             continue
-        following = blocks[index + 1] if index + 1 < len(blocks) else ("", "")
+        following: tuple[str, str] = blocks[index + 1] if index + 1 < len(blocks) else ("", "")
         if following[0] in ("json", "text"):
             found.append(("\n".join(setup), body, following))
         else:
@@ -42,23 +42,10 @@ def test_the_page_has_examples() -> None:
 
 @pytest.mark.parametrize(("setup", "command", "expected"), examples())
 def test_example(tmp_path: Path, setup: str, command: str, expected: tuple[str, str]) -> None:
-    bin_dir = tmp_path / "bin"
-    bin_dir.mkdir()
-    wrapper = bin_dir / "arbiter"
-    wrapper.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m analysis.cli "$@"\n')
-    wrapper.chmod(0o755)
+    env = arbiter_environment(tmp_path)
     work = tmp_path / "work"
     work.mkdir()
-    env = {"PATH": f"{bin_dir}:/usr/bin:/bin", "PYTHONPATH": str(ROOT), "LC_ALL": "C.UTF-8"}
-    out = subprocess.run(
-        ["bash", "-c", f"{setup}\n{command}"],
-        cwd=work,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        timeout=300,
-    ).stdout
+    out = run_shell(f"{setup}\n{command}", work, env).stdout
     kind, shown = expected
     if kind == "text":
         assert out.rstrip("\n") == shown.rstrip("\n")
