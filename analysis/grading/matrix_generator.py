@@ -2,8 +2,10 @@
 or solvable by iterated elimination of strictly dominated strategies.
 
 Payoffs are integers from the teacher's ``values``, drawn without ties within any
-player's payoffs against one strategy of the other, so that the game is
-non-degenerate and its equilibria are isolated and exact. The key is the grader's own
+player's payoffs against one strategy of the other; a draw is kept only when every
+equilibrium is non-degenerate too (each player's pure best responses to the other's
+strategy are exactly as many as the strategies the other mixes: a mixture can tie
+payoffs that no pure strategy ties), so its equilibria are isolated and exact. The key is the grader's own
 (:class:`analysis.grading.matrix_problems.MatrixGrader`): the pure equilibria by
 label and the extreme equilibria as exact probabilities. No figure: the payoff table
 is in the statement, and the best-response diagram would give the answer away.
@@ -73,6 +75,8 @@ def draw_matrix(rng: random.Random, settings: ProblemSettings, deadline: Deadlin
         if any(len(alive) != 1 for alive in steps.surviving):
             return None
     mixed = grader.mixed("/answer/equilibria")
+    if any(_degenerate(a, b, row, col) for row, col in mixed):
+        return None
     answer = {
         "pure_equilibria": [[labels[0][r], labels[1][c]] for r, c in pure],
         "equilibria": [
@@ -81,6 +85,19 @@ def draw_matrix(rng: random.Random, settings: ProblemSettings, deadline: Deadlin
         ],
     }
     return Draft(problem, answer, _statement(settings.matrix, a, b, labels))
+
+
+def _degenerate(a: Any, b: Any, row: Any, col: Any) -> bool:
+    """Whether a player has more pure best responses to the other's strategy than the other
+    mixes strategies, or mixes a different number of strategies than the other."""
+    rows, cols = range(len(a)), range(len(a[0]))
+    against_col = [sum(a[r][c] * col[c] for c in cols) for r in rows]
+    against_row = [sum(b[r][c] * row[r] for r in rows) for c in cols]
+    row_best = sum(value == max(against_col) for value in against_col)
+    col_best = sum(value == max(against_row) for value in against_row)
+    row_mixes = sum(p != 0 for p in row)
+    col_mixes = sum(q != 0 for q in col)
+    return not row_best == col_mixes == row_mixes == col_best
 
 
 def _statement(kind: str, a: Any, b: Any, labels: list[list[str]]) -> str:

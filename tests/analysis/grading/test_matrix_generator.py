@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analysis.grading.generator_settings import ProblemSettings
-from analysis.grading.matrix_generator import check_matrix_settings
+from analysis.grading.matrix_generator import _degenerate, check_matrix_settings
 from analysis.grading.problem_generator import generate_problem
 from games.errors import InvalidInputError
 from tests.analysis.grading.full_marks import assert_full_marks
@@ -86,3 +86,13 @@ def test_too_few_payoffs_refused() -> None:
     with pytest.raises(InvalidInputError) as error:
         check_matrix_settings(ProblemSettings(type="matrix", values=(0, 1)))
     assert error.value.errors[0].parameter == "values"
+
+
+def test_a_mixture_that_ties_three_rows_is_degenerate() -> None:
+    # against the column mix (0, 3/5, 2/5) every row pays 7.6 (2*3/5 + 16*2/5, 0 + 19*2/5,
+    # 4*3/5 + 13*2/5), though no column ties two rows: three best responses to two columns
+    a = [[4, 2, 16], [5, 0, 19], [3, 4, 13]]
+    mix = (Fraction(0), Fraction(3, 5), Fraction(2, 5))
+    assert _degenerate(a, a, (Fraction(1), Fraction(0), Fraction(0)), mix)
+    half = (Fraction(1, 2), Fraction(1, 2))
+    assert not _degenerate([[1, 0], [0, 1]], [[1, 0], [0, 1]], half, half)
