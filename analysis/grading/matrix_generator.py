@@ -5,8 +5,8 @@ Payoffs are integers from the teacher's ``values``, drawn without ties within an
 player's payoffs against one strategy of the other; a draw is kept only when every
 equilibrium is non-degenerate too (each player's pure best responses to the other's
 strategy are exactly as many as the strategies the other mixes: a mixture can tie
-payoffs that no pure strategy ties), so its equilibria are isolated and exact. The key is the grader's own
-(:class:`analysis.grading.matrix_problems.MatrixGrader`): the pure equilibria by
+payoffs that no pure strategy ties), so its equilibria are isolated and exact. The key
+is the grader's own (:class:`analysis.grading.matrix_problems.MatrixGrader`): the pure equilibria by
 label and the extreme equilibria as exact probabilities. No figure: the payoff table
 is in the statement, and the best-response diagram would give the answer away.
 """
