@@ -2,10 +2,11 @@
 
 :mod:`analysis.search._grid` (Cython, built from ``_grid.pyx`` by the set-up) is
 :class:`analysis.search.alpha_beta.AlphaBeta` move for move on 64-bit boards: the same values,
-best moves, lines and node counts, about a hundred times faster. It runs when the game offers a
-:class:`games.rules.game.GridForm` that fits 64 bits and the search needs nothing it lacks (it
-has no quiescence: no grid game has noisy moves); otherwise, or where the extension was not
-built (no C compiler), the Python engine runs. ``ARBITER_PURE_PYTHON=1`` forces the latter.
+best moves, lines and node counts, thirty times faster or more (a solve of connect four to the
+end also takes shortcuts that keep every score and enter fewer states). It runs when the game
+offers a :class:`games.rules.game.GridForm` that fits 64 bits and the search needs nothing it
+lacks (it has no quiescence: no grid game has noisy moves); otherwise, or where the extension
+was not built (no C compiler), the Python engine runs. ``ARBITER_PURE_PYTHON=1`` forces the latter.
 """
 
 from __future__ import annotations
