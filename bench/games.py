@@ -57,14 +57,14 @@ def timed(run: Callable[[], int | None], runs: int) -> tuple[float, int | None]:
 def ours(all_best_moves: bool, compiled: bool = True) -> Callable[[], int]:
     def run() -> int:
         game = make_game("tic_tac_toe", {})  # a fresh game: no cache carried between runs
-        solution = python_engine(game, all_best_moves, compiled)
+        solution = solved_from_start(game, all_best_moves, compiled)
         assert solution.value == 0, solution.value
         return solution.stats.nodes
 
     return run
 
 
-def python_engine(game: Any, all_best_moves: bool, compiled: bool) -> Any:
+def solved_from_start(game: Any, all_best_moves: bool, compiled: bool) -> Any:
     """``solve_game`` from the initial state, on the compiled search or the Python engine."""
     if compiled:
         return solve_game(game, game.initial_state(), all_best_moves=all_best_moves)
@@ -205,7 +205,7 @@ def connect_four(columns: int, rows: int, cap: float, compiled: bool = True) -> 
     start = time.perf_counter()
     try:
         with limited(Limits(time_limit=cap)):
-            solution = python_engine(game, True, compiled)
+            solution = solved_from_start(game, True, compiled)
     except TimeLimitError:
         print(f"{label}: not solved in {cap:g} s")
         return

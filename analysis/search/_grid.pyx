@@ -438,11 +438,10 @@ cdef class GridSearch:
         if not (self.nodes & self.batch_mask):
             self.charge()
         cdef uint64_t theirs = mine ^ mask
-        if mask == self.full or self.complete(theirs):
+        cdef bint lost = self.complete(theirs)  # the player who just moved made a line
+        if lost or mask == self.full:
             self.reached(ply)
-            if self.complete(theirs):  # the player who just moved made the line
-                return -self.scale * (1 + self.mate - ply)
-            return 0
+            return -self.scale * (1 + self.mate - ply) if lost else 0
         if depth <= 0:
             self.horizon += 1
             self.evaluations += 1
