@@ -14,6 +14,7 @@ root value, so a later child returning a bound equal to alpha never replaces it.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -24,7 +25,16 @@ from analysis.trees.search_stats import SearchStats
 from games.errors import LimitExceededError
 from games.limits import Deadline, current_deadline
 from games.numbers import Exact
-from games.trees.model import DECISION_KINDS, MAX, TWO_PLAYER_HINT, Tree, leaves_below_all
+from games.trees.model import DECISION_KINDS, LEAF, MAX, TWO_PLAYER_HINT, Tree, leaves_below_all
+
+try:
+    from analysis.trees._kernels import alpha_beta_walk
+except ImportError:  # not built (no C compiler): the Python loop below answers alone
+    alpha_beta_walk = None  # type: ignore[assignment]
+
+COMPILED: Final = alpha_beta_walk is not None and os.environ.get("ARBITER_PURE_PYTHON") != "1"
+"""Whether the compiled loops of :mod:`analysis.trees._kernels` are there to use
+(``ARBITER_PURE_PYTHON=1`` forces the Python loops, which give the same answers)."""
 
 EXACT: Final = "exact"
 LOWER: Final = "lower"
@@ -208,6 +218,45 @@ def _search(
             log(TraceEvent("evaluate", 0, NEG_INF, POS_INF, static[0]))
         return _result(
             tree, seen, values, bounds, best_child, evaluated, cutoffs, events, prune_on_equality, 1
+        )
+    if COMPILED and log is None:
+        # the same search step for step, compiled (analysis/trees/_kernels.pyx): first with
+        # values compared as C integers, again with Python's comparisons if one is not such
+        walk_children = children if isinstance(children, list) else list(children)
+        walk_static = static if isinstance(static, list) else list(static)
+        for ints in (True, False):
+            evaluated.clear()
+            cutoffs.clear()
+            entered = alpha_beta_walk(
+                walk_children,
+                walk_static,
+                kinds,
+                MAX,
+                strict,
+                values,
+                bounds,
+                best_child,
+                evaluated,
+                cutoffs,
+                Cutoff,
+                (EXACT, LOWER, UPPER),
+                spend,
+                ints,
+                LEAF,
+            )
+            if entered >= 0:
+                break
+        return _result(
+            tree,
+            seen,
+            values,
+            bounds,
+            best_child,
+            evaluated,
+            cutoffs,
+            events,
+            prune_on_equality,
+            entered + len(evaluated),
         )
     if log:
         log(TraceEvent("enter", 0, NEG_INF, POS_INF, None))

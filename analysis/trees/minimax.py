@@ -9,8 +9,14 @@ from typing import Final
 
 import numpy as np
 
+try:
+    from analysis.trees._kernels import back_up_extremes
+except ImportError:  # not built: numpy and the Python loop answer
+    back_up_extremes = None  # type: ignore[assignment]
+
+from analysis.trees.alpha_beta import COMPILED
 from analysis.trees.backup import back_up
-from analysis.trees.horizon import Horizon, horizon
+from analysis.trees.horizon import Horizon, horizon, start_values
 from analysis.trees.search_stats import SearchStats
 from games.limits import Deadline, current_deadline
 from games.numbers import Exact
@@ -51,11 +57,12 @@ def minimax(
     """Back up leaf values (or evals at the depth cutoff) through MAX and MIN nodes.
 
     Children are numbered after their parent, so walking the indices downwards
-    values every child before it: no recursion, linear time. When every static
-    value is a machine-size integer, each level is reduced at once with numpy
-    (``maximum.reduceat`` over the next level, which holds the children in
-    order); otherwise one exact Python loop handles fractions and big integers.
-    Both spend on ``deadline``, by default the one of the computation in progress.
+    values every child before it: no recursion, linear time. The loop is compiled
+    (:mod:`analysis.trees._kernels`) where the set-up built it; otherwise, when every
+    static value is a machine-size integer, each level is reduced at once with numpy
+    (``maximum.reduceat`` over the next level, which holds the children in order),
+    and one exact Python loop handles fractions and big integers.
+    All spend on ``deadline``, by default the one of the computation in progress.
 
     :raises TimeLimitError: the deadline passes.
     """
@@ -64,11 +71,11 @@ def minimax(
         deadline = current_deadline()
     seen = horizon(tree, depth)
     covered = seen.covered
-    backed = (
-        _levels_numpy(tree, seen, covered, deadline=deadline)
-        if _wide_levels(tree, covered)
-        else None
-    )
+    backed: Backed | None = None
+    if COMPILED:
+        backed = _compiled(tree, seen, deadline)
+    elif _wide_levels(tree, covered):
+        backed = _levels_numpy(tree, seen, covered, deadline=deadline)
     if backed is None:
         backed = back_up(tree, seen, deadline)
     values, best_child = backed
@@ -92,6 +99,32 @@ def minimax(
 
 
 Backed = tuple[list[Exact | None], list[int]]
+
+
+def _compiled(tree: Tree, seen: Horizon, deadline: Deadline) -> Backed:
+    """:func:`analysis.trees.backup.back_up` for MAX and MIN nodes, compiled."""
+    children = seen.children
+    values = start_values(seen, len(tree))
+    best_child = [-1] * len(tree)
+    back_up_extremes(
+        children if isinstance(children, list) else list(children),
+        values,
+        best_child,
+        tree.kinds,
+        MAX,
+        seen.covered,
+        deadline.spend,
+        _extra_cost,
+    )
+    return values, best_child
+
+
+def _extra_cost(value: Exact) -> int:
+    """Extra units per child for comparing a large exact value (as ``back_up`` charges)."""
+    if type(value) is int:
+        return value.bit_length() // 256
+    return (value.numerator.bit_length() + value.denominator.bit_length()) // 256
+
 
 NARROWEST: Final = 32
 """Fewest nodes per level, on average, for which numpy pays: each level costs a dozen

@@ -1,0 +1,31 @@
+# The compiled tree-search loops' interface (analysis/trees/_kernels.pyx), for type checkers.
+from collections.abc import Callable
+from typing import Any
+
+def alpha_beta_walk(
+    children: list[Any],
+    static: list[Any],
+    kinds: list[str],
+    max_kind: str,
+    strict: bool,
+    values: list[Any],
+    bounds: list[str | None],
+    best_child: list[int],
+    evaluated: list[int],
+    cutoffs: list[Any],
+    cutoff: type,
+    bound_names: tuple[str, str, str],
+    spend: Callable[[int], None],
+    ints: bool,
+    leaf_kind: str | None = None,
+) -> int: ...
+def back_up_extremes(
+    children: list[Any],
+    values: list[Any],
+    best_child: list[int],
+    kinds: list[str],
+    max_kind: str,
+    covered: int,
+    spend: Callable[[int], None],
+    extra_cost: Callable[[Any], int],
+) -> None: ...

@@ -1,0 +1,138 @@
+"""The compiled tree-search loops (analysis/trees/_kernels.pyx) against the Python loops they
+mirror: the same values, bounds, best children, evaluated leaves, cutoffs and counts, on random
+trees with integer, fractional and huge values, at every depth cutoff and both conventions."""
+
+from __future__ import annotations
+
+import os
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import analysis.trees.alpha_beta as alpha_beta_module
+import analysis.trees.minimax as minimax_module
+from analysis.trees.alpha_beta import AlphaBetaResult, alpha_beta
+from analysis.trees.minimax import MinimaxResult, minimax
+from games.errors import TimeLimitError
+from games.limits import Limits, limited
+from games.trees.parser import parse_tree
+from tests.strategies import shorthand_trees
+
+# small integers make ties (and so the conventions) matter; fractions and integers beyond
+# 2**62 take the kernels' exact path, alone or mixed with machine integers
+VALUES = st.one_of(
+    st.integers(-4, 4),
+    st.fractions(min_value=-3, max_value=3, max_denominator=4),
+    st.sampled_from([2**70, -(2**70), 2**62, -(2**62), 2**62 - 1]),
+)
+
+
+def with_evals(shorthand: Any) -> Any:
+    """The tree in object form, every internal node with an eval (so any depth cutoff works)."""
+    if not isinstance(shorthand, list):
+        return {"value": str(shorthand) if isinstance(shorthand, Fraction) else shorthand}
+    return {"eval": len(shorthand) - 2, "children": [with_evals(kid) for kid in shorthand]}
+
+
+def run(module: Any, compiled: bool, search: Any, tree: Any, **options: Any) -> Any:
+    """``search(tree, **options)`` with ``module``'s compiled loop on or off."""
+    before = module.COMPILED
+    module.COMPILED = compiled
+    try:
+        return search(tree, **options)
+    finally:
+        module.COMPILED = before
+
+
+def searched(tree: Any, compiled: bool, **options: Any) -> AlphaBetaResult:
+    return run(alpha_beta_module, compiled, alpha_beta, tree, **options)  # type: ignore[no-any-return]
+
+
+def backed_up(tree: Any, compiled: bool, **options: Any) -> MinimaxResult:
+    return run(minimax_module, compiled, minimax, tree, **options)  # type: ignore[no-any-return]
+
+
+def test_the_set_up_built_the_compiled_loops() -> None:
+    # the README set-up compiles them; a silent fallback would hide a broken build
+    if os.environ.get("ARBITER_PURE_PYTHON") == "1":
+        pytest.skip("the pure-Python loops were asked for")
+    assert alpha_beta_module.COMPILED
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    shape=shorthand_trees(max_depth=5, max_branching=4, values=VALUES),
+    depth=st.none() | st.integers(0, 5),
+    prune_on_equality=st.booleans(),
+    root_min=st.booleans(),
+)
+def test_compiled_alpha_beta_is_the_python_search_step_for_step(
+    shape: Any, depth: int | None, prune_on_equality: bool, root_min: bool
+) -> None:
+    tree = parse_tree(with_evals(shape), root="min" if root_min else "max")
+    mine = searched(tree, True, depth=depth, prune_on_equality=prune_on_equality)
+    theirs = searched(tree, False, depth=depth, prune_on_equality=prune_on_equality)
+    assert mine.value == theirs.value and type(mine.value) is type(theirs.value)
+    assert mine.values == theirs.values
+    assert mine.bounds == theirs.bounds
+    assert mine.best_child == theirs.best_child
+    assert mine.evaluated_leaves == theirs.evaluated_leaves
+    assert mine.cutoffs == theirs.cutoffs
+    assert mine.pruned == theirs.pruned
+    assert mine.pruned_leaves == theirs.pruned_leaves
+    assert mine.stats == theirs.stats
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    shape=shorthand_trees(max_depth=5, max_branching=4, values=VALUES),
+    depth=st.none() | st.integers(0, 5),
+    root_min=st.booleans(),
+)
+def test_compiled_minimax_is_the_python_back_up(
+    shape: Any, depth: int | None, root_min: bool
+) -> None:
+    tree = parse_tree(with_evals(shape), root="min" if root_min else "max")
+    mine = backed_up(tree, True, depth=depth)
+    theirs = backed_up(tree, False, depth=depth)
+    assert (mine.value, mine.values, mine.best_child) == (
+        theirs.value,
+        theirs.values,
+        theirs.best_child,
+    )
+    assert (mine.best_moves, mine.principal_variation, mine.stats) == (
+        theirs.best_moves,
+        theirs.principal_variation,
+        theirs.stats,
+    )
+
+
+def test_a_fraction_after_integers_switches_to_exact_comparison() -> None:
+    # 1/2 is read after 0 and -1: the integer walk stops there and the exact one answers.
+    # MIN of [0, 1/2] is 0; MIN of [-1] is -1; MAX of those is 0.
+    tree = parse_tree([[0, "1/2"], [-1]])
+    result = searched(tree, True)
+    assert result.value == 0
+    assert result.best_move == 1
+    assert result.evaluated_leaves == [3, 4, 5]
+
+
+def test_textbook_tree_gives_the_published_answer() -> None:
+    # AIMA figure 5.5: value 3, the second MIN node stops after its first leaf (2)
+    result = searched(parse_tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]]), True)
+    assert result.value == 3
+    assert [result.tree.ids[i] for i in result.pruned] == ["root.1.1", "root.1.2"]
+    assert result.bounds[2] == "upper"
+
+
+def test_the_compiled_loops_stop_at_the_deadline() -> None:
+    # 335,923 nodes of equal leaves: strict pruning never cuts, so both visit them all, and a
+    # microsecond has passed by their first reading of the clock
+    tree = parse_tree([[[[[[[1] * 6] * 6] * 6] * 6] * 6] * 6] * 6)
+    with limited(Limits(time_limit=1e-6)), pytest.raises(TimeLimitError):
+        searched(tree, True, prune_on_equality=False)
+    with limited(Limits(time_limit=1e-6)), pytest.raises(TimeLimitError):
+        backed_up(tree, True)
