@@ -1,5 +1,5 @@
 # The compiled tree-search loops' interface (analysis/trees/_kernels.pyx), for type checkers.
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 def alpha_beta_walk(
@@ -13,6 +13,7 @@ def alpha_beta_walk(
     best_child: list[int],
     evaluated: list[int],
     cutoffs: list[Any],
+    pruned: list[int],
     cutoff: type,
     bound_names: tuple[str, str, str],
     spend: Callable[[int], None],
@@ -29,3 +30,18 @@ def back_up_extremes(
     spend: Callable[[int], None],
     extra_cost: Callable[[Any], int],
 ) -> None: ...
+def node_map_bytes(
+    ids: Sequence[str],
+    values: list[Any],
+    bounds: list[str | None] | None,
+    exact_name: str,
+    entry: Callable[[Any, str], bytes],
+    dumps: Callable[[Any], bytes],
+    spend: Callable[[int], None],
+) -> bytes: ...
+def id_array_bytes(
+    ids: Sequence[str],
+    indices: Iterable[int],
+    dumps: Callable[[Any], bytes],
+    spend: Callable[[int], None],
+) -> bytes: ...

@@ -15,8 +15,17 @@ Both spend on the caller's deadline by work done, a batch of steps at a time.
 """
 
 from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
+from cpython.ref cimport Py_INCREF
+from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.object cimport Py_EQ, Py_GE, Py_GT, Py_LE, Py_LT, PyObject_RichCompareBool
+from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy
+
+cdef extern from "Python.h":
+    bint PyUnicode_IS_ASCII(object text)
+    const char* PyUnicode_AsUTF8AndSize(object text, Py_ssize_t* size) except NULL
 
 cdef enum:
     EXACT = 0
@@ -114,6 +123,7 @@ def alpha_beta_walk(
     list best_child,
     list evaluated,
     list cutoffs,
+    list pruned,
     object cutoff,
     tuple bound_names,
     object spend,
@@ -123,7 +133,9 @@ def alpha_beta_walk(
     """Alpha-beta from the root (an internal node) of ``children``, filling ``values``,
     ``bounds``, ``best_child``, ``evaluated`` and ``cutoffs`` as the Python search does.
 
-    ``bound_names`` are the strings written for exact, lower and upper bounds; ``cutoff``
+    ``pruned`` gets the roots of the subtrees each cut skips, left to right (the cutoffs'
+    ``cut`` in order). ``bound_names`` are the strings written for exact, lower and upper
+    bounds; ``cutoff``
     builds a cutoff record from (node, alpha, beta, value, after, cut). Returns the number
     of internal nodes entered.
 
@@ -143,7 +155,7 @@ def alpha_beta_walk(
     cdef int child_bound = EXACT, bound
     cdef bint cut, is_max, have_returned = False, child_max
     cdef long long a, b, c, s = 0, r = 0
-    cdef object alpha, beta, v, score, returned = None
+    cdef object alpha, beta, v, score, returned = None, item, skipped
     # the window and value of each open frame as Python objects, indexed by depth (the
     # frames hold them as C integers too, for ``ints``)
     cdef list alphas = [NEG_INF], betas = [POS_INF], vs = [None], listed = [None]
@@ -284,7 +296,12 @@ def alpha_beta_walk(
                 frames[top].v = -LIMIT if child_max else LIMIT
                 continue
             if cut:
-                skipped = tuple([child_at(frame, listed, top, k) for k in range(slot, frame.left)])
+                skipped = PyTuple_New(frame.left - slot)
+                for k in range(slot, frame.left):
+                    item = child_at(frame, listed, top, k)
+                    Py_INCREF(item)
+                    PyTuple_SET_ITEM(skipped, k - slot, item)
+                    pruned.append(item)
                 # the record's tuple built directly (a named tuple's own constructor is a
                 # Python function)
                 cutoffs.append(tuple.__new__(cutoff, (frame.node, alpha, beta, v, child, skipped)))
@@ -371,3 +388,185 @@ def back_up_extremes(
             pending = 0
     if pending:
         spend(pending)
+
+
+# -- JSON writing: the per-node parts of an answer, written as bytes -------------------------
+#
+# A million-node answer has a million node entries; building them as dicts for orjson costs far
+# more than writing the bytes. These write exactly what ``orjson.dumps`` writes for the same
+# dict or list (each id is copied as is when it is printable ASCII without a quote or a
+# backslash, and given to orjson otherwise), for the caller to embed as an ``orjson.Fragment``.
+
+
+cdef struct Buffer:
+    char* data
+    Py_ssize_t size
+    Py_ssize_t capacity
+
+
+cdef int grow(Buffer* buffer, Py_ssize_t more) except -1:
+    cdef Py_ssize_t wanted = buffer.size + more
+    cdef Py_ssize_t capacity = buffer.capacity
+    cdef char* data
+    if wanted <= capacity:
+        return 0
+    while capacity < wanted:
+        capacity = capacity * 2 if capacity else 1 << 16
+    data = <char*>realloc(buffer.data, capacity)
+    if data == NULL:
+        raise MemoryError()
+    buffer.data = data
+    buffer.capacity = capacity
+    return 0
+
+
+cdef inline int put(Buffer* buffer, const char* text, Py_ssize_t length) except -1:
+    if buffer.size + length > buffer.capacity:
+        grow(buffer, length)
+    memcpy(buffer.data + buffer.size, text, length)
+    buffer.size += length
+    return 0
+
+
+cdef int put_string(Buffer* buffer, object text, object dumps) except -1:
+    """``text`` as a JSON string: copied between quotes when nothing in it needs escaping."""
+    cdef Py_ssize_t length, i
+    cdef const char* data
+    cdef unsigned char c
+    cdef bytes written
+    if type(text) is str and PyUnicode_IS_ASCII(text):
+        data = PyUnicode_AsUTF8AndSize(text, &length)
+        for i in range(length):
+            c = <unsigned char>data[i]
+            if c < 0x20 or c == 0x22 or c == 0x5C or c == 0x7F:
+                break
+        else:
+            grow(buffer, length + 2)
+            buffer.data[buffer.size] = b'"'
+            memcpy(buffer.data + buffer.size + 1, data, length)
+            buffer.data[buffer.size + length + 1] = b'"'
+            buffer.size += length + 2
+            return 0
+    written = dumps(text)
+    put(buffer, PyBytes_AS_STRING(written), PyBytes_GET_SIZE(written))
+    return 0
+
+
+cdef bytes finish(Buffer* buffer):
+    try:
+        return PyBytes_FromStringAndSize(buffer.data, buffer.size)
+    finally:
+        free(buffer.data)
+        buffer.data = NULL
+
+
+cdef class Ids:
+    """A tree's ids as the writers read them: a list of str, or the UTF-8 bytes of default
+    ids one after the other (``games.trees._reader.DefaultIds.encoded``), never escaped."""
+
+    cdef list names
+    cdef const char* blob
+    cdef object kept
+    cdef const int64_t[:] offsets
+
+    def __init__(self, object ids):
+        if type(ids) is list:
+            self.names = ids
+        else:
+            self.kept, offsets = ids.encoded()
+            self.blob = PyBytes_AS_STRING(self.kept)
+            self.offsets = offsets
+
+    cdef int put(self, Buffer* buffer, Py_ssize_t index, object dumps) except -1:
+        cdef Py_ssize_t start, length
+        if self.names is not None:
+            return put_string(buffer, self.names[index], dumps)
+        start = self.offsets[index]
+        length = self.offsets[index + 1] - start
+        grow(buffer, length + 2)
+        buffer.data[buffer.size] = b'"'
+        memcpy(buffer.data + buffer.size + 1, self.blob + start, length)
+        buffer.data[buffer.size + length + 1] = b'"'
+        buffer.size += length + 2
+        return 0
+
+
+def node_map_bytes(
+    object ids,
+    list values,
+    object bounds,
+    object exact_name,
+    object entry,
+    object dumps,
+    object spend,
+):
+    """The JSON object ``{id: entry}`` of every node whose value is not None, in index order.
+
+    ``ids`` is a list of str or a ``DefaultIds``; ``bounds`` is a list of bound names per node,
+    or None (every bound ``exact_name``); ``entry(value, bound)`` gives the bytes of one entry,
+    asked once per distinct pair (and charging the deadline for it); ``dumps`` writes an id
+    that needs escaping. Each node costs one unit of ``spend``.
+    """
+    cdef Buffer buffer = Buffer(NULL, 0, 0)
+    cdef Ids names = Ids(ids)
+    cdef Py_ssize_t index, count = len(values), pending = 0
+    cdef bint first = True
+    cdef object value, bound, written, last_bound = None
+    cdef dict by_bound = {}, entries = None
+    cdef list bound_list = bounds if bounds is not None else None
+    try:
+        put(&buffer, b"{", 1)
+        for index in range(count):
+            value = values[index]
+            pending += 1
+            if pending >= BATCH:
+                spend(pending)
+                pending = 0
+            if value is None:
+                continue
+            bound = exact_name if bound_list is None else bound_list[index]
+            if bound is not last_bound:
+                entries = by_bound.get(bound)
+                if entries is None:
+                    entries = by_bound[bound] = {}
+                last_bound = bound
+            written = entries.get(value)
+            if written is None:
+                written = entries[value] = entry(value, bound)
+            if not first:
+                put(&buffer, b",", 1)
+            first = False
+            names.put(&buffer, index, dumps)
+            put(&buffer, b":", 1)
+            put(&buffer, PyBytes_AS_STRING(written), PyBytes_GET_SIZE(written))
+        put(&buffer, b"}", 1)
+        if pending:
+            spend(pending)
+        return finish(&buffer)
+    finally:
+        free(buffer.data)
+
+
+def id_array_bytes(object ids, object indices, object dumps, object spend):
+    """The JSON array of ``ids[i]`` for each ``i`` of ``indices``; a unit of ``spend`` each."""
+    cdef Buffer buffer = Buffer(NULL, 0, 0)
+    cdef Ids names = Ids(ids)
+    cdef Py_ssize_t pending = 0
+    cdef bint first = True
+    try:
+        put(&buffer, b"[", 1)
+        for index in indices:
+            pending += 1
+            if pending >= BATCH:
+                spend(pending)
+                pending = 0
+            if not first:
+                put(&buffer, b",", 1)
+            first = False
+            names.put(&buffer, index, dumps)
+        put(&buffer, b"]", 1)
+        if pending:
+            spend(pending)
+        return finish(&buffer)
+    finally:
+        free(buffer.data)

@@ -224,9 +224,11 @@ def _search(
         # values compared as C integers, again with Python's comparisons if one is not such
         walk_children = children if isinstance(children, list) else list(children)
         walk_static = static if isinstance(static, list) else list(static)
+        pruned: list[int] = []
         for ints in (True, False):
             evaluated.clear()
             cutoffs.clear()
+            pruned.clear()
             entered = alpha_beta_walk(
                 walk_children,
                 walk_static,
@@ -238,6 +240,7 @@ def _search(
                 best_child,
                 evaluated,
                 cutoffs,
+                pruned,
                 Cutoff,
                 (EXACT, LOWER, UPPER),
                 spend,
@@ -257,6 +260,7 @@ def _search(
             events,
             prune_on_equality,
             entered + len(evaluated),
+            pruned,
         )
     if log:
         log(TraceEvent("enter", 0, NEG_INF, POS_INF, None))
@@ -407,10 +411,13 @@ def _result(
     events: list[TraceEvent] | None,
     prune_on_equality: bool,
     visited: int,
+    pruned: list[int] | None = None,
 ) -> AlphaBetaResult:
     # The search runs left to right and each cut skips the rest of one node's
-    # children, so cutoffs come in left-to-right order, and so do their subtrees.
-    pruned = [index for cutoff in cutoffs for index in cutoff.cut]
+    # children, so cutoffs come in left-to-right order, and so do their subtrees
+    # (which the compiled walk lists as it goes).
+    if pruned is None:
+        pruned = [index for cutoff in cutoffs for index in cutoff.cut]
     line: list[int] = []
     step = best_child[0]
     while step != -1:

@@ -39,7 +39,7 @@ def minimax_view() -> Response:
     with gc_paused():
         options = load(MinimaxRequestSchema())
         solution = solve_request(read_tree(options), "minimax", options)
-        return json_response(solution_json(solution))
+        return json_response(solution_json(solution, fragments=True))
 
 
 @bp.post("/alphabeta")
@@ -57,7 +57,7 @@ def alpha_beta_view() -> Response:
     with gc_paused():
         options = load(AlphaBetaRequestSchema())
         solution = solve_request(read_tree(options), "alphabeta", options)
-        return json_response(solution_json(solution))
+        return json_response(solution_json(solution, fragments=True))
 
 
 CHANCE_EXAMPLE = {
@@ -86,7 +86,7 @@ def expectimax_view() -> Response:
     with gc_paused():
         options = load(ExpectimaxRequestSchema())
         solution = solve_request(read_tree(options), "expectimax", options)
-        return json_response(solution_json(solution))
+        return json_response(solution_json(solution, fragments=True))
 
 
 @bp.post("/maxn")
@@ -115,4 +115,4 @@ def maxn_view() -> Response:
         options = load(MaxnRequestSchema())
         # a max^n tree: a bare list of numbers is one leaf's utilities (docs/trees.md)
         solution = solve_request(read_tree(options, PLAYER), "maxn", options)
-        return json_response(solution_json(solution))
+        return json_response(solution_json(solution, fragments=True))

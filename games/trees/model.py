@@ -46,7 +46,11 @@ ROOT_ID: Final = "root"
 
 
 def node_pointer(
-    base: str, parents: list[int], positions: list[int], array_nodes: bytearray, index: int
+    base: str,
+    parents: Sequence[int],
+    positions: Sequence[int],
+    array_nodes: bytearray,
+    index: int,
 ) -> str:
     """JSON pointer of a nested-form node: ``/children/k`` steps below an object,
     ``/k`` steps below a shorthand array (``array_nodes`` flags those)."""
@@ -84,6 +88,10 @@ class Tree:
     :meth:`with_max_min_swapped` or, for other changes, :meth:`replace`: each starts
     with fresh caches (the caches are not constructor fields, so no copy carries them).
 
+    Columns are lists, or, in a tree of the compiled reader, sequences that act alike
+    (``array('q')`` for the integer columns, :class:`games.trees._reader.DefaultIds` for
+    default ids, made when read).
+
     Attributes
     ----------
     ids
@@ -112,11 +120,11 @@ class Tree:
         0 when utilities are numbers; n when each is a list of n (max^n).
     """
 
-    ids: list[str]
+    ids: Sequence[str]
     kinds: list[str]
     children: list[range]
-    parents: list[int]
-    depths: list[int]
+    parents: Sequence[int]
+    depths: Sequence[int]
     values: list[Utility | None]
     evals: list[Utility | None]
     moves: list[str | None]
@@ -125,7 +133,7 @@ class Tree:
     utility_size: int = 0
     source_pointers: list[str] | None = None
     """JSON pointer of each node's object in the input, when cheap to keep (flat form)."""
-    _positions: list[int] = field(default_factory=list, repr=False)
+    _positions: Sequence[int] = field(default_factory=list, repr=False)
     _array_nodes: bytearray = field(default_factory=bytearray, repr=False)
     _base: str = ""
     # caches, worked out on first use; not constructor fields, so that no copy (not even

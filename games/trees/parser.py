@@ -33,6 +33,7 @@ from typing import Any
 from games.errors import InvalidInputError
 from games.limits import Limits
 from games.numbers import describe_json
+from games.trees.compiled_reader import compiled_plain_tree
 from games.trees.grammar import ROOT_KINDS
 from games.trees.level_reader import plain_tree
 from games.trees.model import MAX, PLAYER, Tree
@@ -85,7 +86,9 @@ def parse_tree(
             pointer,
         )
     if root != PLAYER:  # a plain tree has no utility lists
-        plain = plain_tree(raw, root, limits, pointer)
+        plain = compiled_plain_tree(raw, root, limits, pointer) or plain_tree(
+            raw, root, limits, pointer
+        )
         if plain is not None:
             return plain
     return TreeBuilder(root, limits, pointer).build_nested(raw)

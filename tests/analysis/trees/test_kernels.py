@@ -8,6 +8,7 @@ import os
 from fractions import Fraction
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,7 +16,9 @@ from hypothesis import strategies as st
 import analysis.trees.alpha_beta as alpha_beta_module
 import analysis.trees.minimax as minimax_module
 from analysis.trees.alpha_beta import AlphaBetaResult, alpha_beta
+from analysis.trees.json_output import solution_json
 from analysis.trees.minimax import MinimaxResult, minimax
+from analysis.trees.solve import solve_tree
 from games.errors import TimeLimitError
 from games.limits import Limits, limited
 from games.trees.parser import parse_tree
@@ -136,3 +139,57 @@ def test_the_compiled_loops_stop_at_the_deadline() -> None:
         searched(tree, True, prune_on_equality=False)
     with limited(Limits(time_limit=1e-6)), pytest.raises(TimeLimitError):
         backed_up(tree, True)
+
+
+# -- the JSON writers: the bytes orjson writes for the dicts and lists they stand for -----
+
+NAMES = st.text(
+    st.sampled_from(
+        ["a", "Z", "7", ".", '"', "\\", "\n", "\x00", "\x1f", "\x7f", "é", "€", "😀", " "]
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+@st.composite
+def named_trees(draw: st.DrawFn) -> Any:
+    """Object-form trees whose ids need every kind of JSON escaping (or none), with
+    fractional values."""
+    shape = draw(shorthand_trees(max_depth=4, max_branching=3, values=VALUES))
+    names = iter(draw(st.lists(NAMES, min_size=200, max_size=200, unique=True)))
+
+    def build(node: Any) -> Any:
+        if isinstance(node, list):
+            return {"id": next(names), "children": [build(kid) for kid in node]}
+        value = str(node) if isinstance(node, Fraction) else node
+        return {"id": next(names), "value": value}
+
+    return build(shape)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    raw=st.one_of(named_trees(), shorthand_trees(max_depth=5, max_branching=5)),
+    algorithm=st.sampled_from(["minimax", "alphabeta", "expectimax"]),
+    depth=st.none() | st.integers(0, 3),
+)
+def test_written_node_maps_are_what_orjson_writes(
+    raw: Any, algorithm: str, depth: int | None
+) -> None:
+    tree = parse_tree(with_evals(raw) if depth is not None and isinstance(raw, list) else raw)
+    if depth is not None and not isinstance(raw, list):
+        depth = None  # named trees carry no evals
+    solution = solve_tree(tree, algorithm, depth=depth)
+    assert orjson.dumps(solution_json(solution, fragments=True)) == orjson.dumps(
+        solution_json(solution)
+    )
+
+
+def test_written_ids_escape_what_json_escapes() -> None:
+    tree = parse_tree(
+        {"id": 'a"b', "children": [{"id": "c\\d", "value": 1}, {"id": "e\nf\x7f", "value": 2}]}
+    )
+    written = orjson.loads(orjson.dumps(solution_json(solve_tree(tree, "minimax"), fragments=True)))
+    assert list(written["nodes"]) == ['a"b', "c\\d", "e\nf\x7f"]
+    assert written["nodes"]["e\nf\x7f"] == {"value": 2, "bound": "exact"}

@@ -1,0 +1,40 @@
+# The compiled plain-tree reader's interface (games/trees/_reader.pyx), for type checkers.
+from collections.abc import Callable, Sequence
+from typing import Any, overload
+
+def read_plain(
+    raw: Any,
+    root_kind: str,
+    handover: dict[str, str],
+    leaf_kind: str,
+    root_id: str,
+    separator: str,
+    max_nodes: int,
+    max_depth: int,
+    magnitude: Any,
+    spend: Callable[[int], None],
+) -> (
+    tuple[
+        DefaultIds,
+        list[str],
+        list[range],
+        Sequence[int],
+        Sequence[int],
+        Sequence[int],
+        list[Any],
+        bytearray,
+        bytearray,
+        int,
+    ]
+    | None
+): ...
+
+class DefaultIds(Sequence[str]):
+    def __init__(self, root: str, separator: str, parents: Any, positions: Any) -> None: ...
+    def __len__(self) -> int: ...
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str]: ...
+    def all(self) -> list[str]: ...
+    def encoded(self) -> tuple[bytes, Any]: ...

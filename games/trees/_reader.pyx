@@ -1,0 +1,405 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
+"""The compiled reader of the plainest trees: the tree :func:`games.trees.level_reader.plain_tree`
+builds, for a tree of shorthand arrays and integers, or of objects that are only
+``{"children": [...]}`` and ``{"value": integer}``, mixed as they come, with no stated kind.
+
+Such is the shape of large generated trees. The tree is the level reader's node for node, with
+three differences of form that no reader of the model sees: every leaf shares one empty range
+(equal to any other); parents, depths and positions are ``array('q')`` columns; and the ids,
+all defaults (``root``, ``root.2``, ``root.2.0`` ...), are a :class:`DefaultIds` sequence that
+makes each id when asked (a million strings cost more than the rest of the tree). Anything else,
+any error and any limit passed, gives None: the level reader or the general walk then reads the
+tree and reports what is wrong with its pointer.
+
+The walk is breadth-first over the decoded JSON (borrowed references: ``raw`` keeps every node
+alive), into C arrays; the Python lists are made once, at their final size.
+"""
+
+from array import array
+
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_INCREF
+from cpython.unicode cimport PyUnicode_DecodeUTF8
+from libc.stdint cimport int64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy
+
+cdef enum:
+    BATCH = 4096  # nodes read between two calls of the deadline's spend
+
+cdef object EMPTY = range(0)
+
+
+cdef struct Columns:
+    PyObject** nodes  # the decoded node of each index (borrowed)
+    int64_t* parents
+    int64_t* positions
+    int64_t* depths
+    int64_t* first  # first child's index (internal nodes)
+    int64_t* count  # number of children (0: a leaf)
+    unsigned char* shape  # 1 an array, 2 a bare integer, 0 an object
+    PyObject** values  # a leaf's integer (borrowed), NULL for internal nodes
+    Py_ssize_t size
+    Py_ssize_t capacity
+
+
+cdef void release(Columns* c):
+    free(c.nodes)
+    free(c.parents)
+    free(c.positions)
+    free(c.depths)
+    free(c.first)
+    free(c.count)
+    free(c.shape)
+    free(c.values)
+
+
+cdef void* resized(void* block, Py_ssize_t size) except NULL:
+    cdef void* grown = realloc(block, size)
+    if grown == NULL:
+        raise MemoryError()
+    return grown
+
+
+cdef int reserve(Columns* c, Py_ssize_t wanted) except -1:
+    cdef Py_ssize_t capacity = c.capacity
+    if wanted <= capacity:
+        return 0
+    while capacity < wanted:
+        capacity = capacity * 2 if capacity else 1 << 12
+    c.nodes = <PyObject**>resized(c.nodes, capacity * sizeof(PyObject*))
+    c.values = <PyObject**>resized(c.values, capacity * sizeof(PyObject*))
+    c.parents = <int64_t*>resized(c.parents, capacity * sizeof(int64_t))
+    c.positions = <int64_t*>resized(c.positions, capacity * sizeof(int64_t))
+    c.depths = <int64_t*>resized(c.depths, capacity * sizeof(int64_t))
+    c.first = <int64_t*>resized(c.first, capacity * sizeof(int64_t))
+    c.count = <int64_t*>resized(c.count, capacity * sizeof(int64_t))
+    c.shape = <unsigned char*>resized(c.shape, capacity)
+    c.capacity = capacity
+    return 0
+
+
+class Int64Column(array):
+    """An ``array('q')`` column that also equals the list of the same integers (as the list
+    column it stands for does)."""
+
+    def __eq__(self, other):
+        if isinstance(other, list):
+            return self.tolist() == other
+        return array.__eq__(self, other)
+
+    def __ne__(self, other):
+        return not self == other
+
+    __hash__ = None
+
+
+cdef object int64_column(int64_t* data, Py_ssize_t size):
+    column = Int64Column("q")
+    column.frombytes(PyBytes_FromStringAndSize(<char*>data, size * sizeof(int64_t)))
+    return column
+
+
+def read_plain(
+    object raw,
+    str root_kind,
+    dict handover,
+    str leaf_kind,
+    str root_id,
+    str separator,
+    Py_ssize_t max_nodes,
+    Py_ssize_t max_depth,
+    object magnitude,
+    object spend,
+):
+    """The columns of a plain tree, or None: ``(ids, kinds, children, parents, depths,
+    positions, values, array_nodes, bare_leaves, leaves)``.
+
+    ``handover`` maps a level's kind to the next level's (MAX to MIN and back); integers
+    beyond ``magnitude`` either way, more than ``max_nodes`` nodes or ``max_depth`` levels
+    give None. Each node read costs one unit of ``spend``.
+    """
+    cdef Columns c
+    cdef Py_ssize_t index = 0, total = 1, i, kids_count, pending = 0, leaves = 0
+    cdef Py_ssize_t level_end = 1
+    cdef int64_t depth = 0
+    cdef int overflow = 0
+    cdef object node, kids, value
+    cdef list turns = [root_kind]  # the kind of each level's internal nodes
+    cdef list kinds, values, children
+    cdef dict fields
+    cdef unsigned char shape
+    if not (type(raw) is list or type(raw) is dict):
+        return None  # a bare leaf is no plain tree
+    c.nodes = NULL
+    c.parents = c.positions = c.depths = c.first = c.count = NULL
+    c.shape = NULL
+    c.values = NULL
+    c.size = c.capacity = 0
+    try:
+        reserve(&c, 1)
+        c.nodes[0] = <PyObject*>raw
+        c.parents[0] = -1
+        c.positions[0] = 0
+        c.depths[0] = 0
+        while index < total:
+            if index == level_end:  # a new level begins
+                level_end = total
+                depth += 1
+                turns.append(handover[turns[depth - 1]])
+            node = <object>c.nodes[index]
+            pending += 1
+            if pending >= BATCH:
+                spend(pending)
+                pending = 0
+            kids = None
+            if type(node) is list:
+                kids = node
+                shape = 1
+            elif type(node) is int:
+                value = node
+                shape = 2
+            elif type(node) is dict:
+                fields = <dict>node
+                if len(fields) != 1:
+                    return None
+                kids = fields.get("children")
+                if kids is None:
+                    value = fields.get("value")
+                    if type(value) is not int:
+                        return None
+                elif type(kids) is not list:
+                    return None
+                shape = 0
+            else:
+                return None
+            c.shape[index] = shape
+            if kids is None:
+                if index == 0:
+                    return None  # the root is a leaf: no plain tree
+                PyLong_AsLongLongAndOverflow(value, &overflow)
+                if overflow and (value > magnitude or value < -magnitude):
+                    return None
+                c.values[index] = <PyObject*>value
+                c.count[index] = 0
+                c.first[index] = 0
+                leaves += 1
+            else:
+                kids_count = PyList_GET_SIZE(kids)
+                if kids_count == 0 or total + kids_count > max_nodes or depth + 1 > max_depth:
+                    return None
+                reserve(&c, total + kids_count)
+                c.values[index] = NULL
+                c.first[index] = total
+                c.count[index] = kids_count
+                for i in range(kids_count):
+                    c.nodes[total + i] = PyList_GET_ITEM(kids, i)
+                    c.parents[total + i] = index
+                    c.positions[total + i] = i
+                    c.depths[total + i] = depth + 1
+                total += kids_count
+            index += 1
+        if pending:
+            spend(pending)
+        kinds = PyList_New(total)
+        values = PyList_New(total)
+        children = PyList_New(total)
+        array_nodes = bytearray(total)
+        bare_leaves = bytearray(total)
+        for i in range(total):
+            if c.count[i]:
+                kind = turns[c.depths[i]]
+                value = None
+                kids = range(c.first[i], c.first[i] + c.count[i])
+            else:
+                kind = leaf_kind
+                value = <object>c.values[i]
+                kids = EMPTY
+            Py_INCREF(kind)
+            PyList_SET_ITEM(kinds, i, kind)
+            Py_INCREF(value)
+            PyList_SET_ITEM(values, i, value)
+            Py_INCREF(kids)
+            PyList_SET_ITEM(children, i, kids)
+            if c.shape[i] == 1:
+                array_nodes[i] = 1
+            elif c.shape[i] == 2:
+                bare_leaves[i] = 1
+        parents = int64_column(c.parents, total)
+        positions = int64_column(c.positions, total)
+        ids = DefaultIds(root_id, separator, parents, positions)
+        return (
+            ids,
+            kinds,
+            children,
+            parents,
+            int64_column(c.depths, total),
+            positions,
+            values,
+            array_nodes,
+            bare_leaves,
+            leaves,
+        )
+    finally:
+        release(&c)
+
+
+cdef class DefaultIds:
+    """The default ids of a tree in breadth-first order (a sequence of str): the root's, then
+    for every other node its parent's, the separator and its position among its siblings.
+
+    An id is made when asked. Reading them all (iterating, comparing, searching) makes and keeps
+    the whole list once; :meth:`encoded` gives them as UTF-8 bytes for a JSON writer.
+    """
+
+    cdef str root
+    cdef str separator
+    cdef object parents
+    cdef object positions
+    cdef list made
+    cdef object blob
+    cdef object offsets
+
+    def __init__(self, str root, str separator, object parents, object positions):
+        self.root = root
+        self.separator = separator
+        self.parents = parents
+        self.positions = positions
+        self.made = None
+        self.blob = None
+        self.offsets = None
+
+    def __len__(self):
+        return len(self.parents)
+
+    def __getitem__(self, index):
+        cdef list steps
+        cdef Py_ssize_t node, size = len(self.parents)
+        if self.made is not None or isinstance(index, slice):
+            return self.all()[index]
+        node = index
+        if node < 0:
+            node += size
+        if node < 0 or node >= size:
+            raise IndexError("id index out of range")
+        steps = []
+        while node > 0:
+            steps.append(str(self.positions[node]))
+            node = self.parents[node]
+        steps.append(self.root)
+        steps.reverse()
+        return self.separator.join(steps)
+
+    def __iter__(self):
+        return iter(self.all())
+
+    def __reversed__(self):
+        return reversed(self.all())
+
+    def __contains__(self, value):
+        return value in self.all()
+
+    def __eq__(self, other):
+        if isinstance(other, DefaultIds):
+            return self.all() == (<DefaultIds>other).all()
+        return self.all() == other
+
+    def __ne__(self, other):
+        return not self == other
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"DefaultIds({len(self)} ids)"
+
+    def index(self, value, *args):
+        return self.all().index(value, *args)
+
+    def count(self, value):
+        return self.all().count(value)
+
+    def all(self):
+        """Every id, made once (as a list of str) and kept."""
+        cdef Py_ssize_t i, size
+        cdef list made
+        cdef int64_t[:] offsets
+        cdef const char* data
+        if self.made is None:
+            size = len(self.parents)
+            blob, offsets = self.encoded()
+            data = PyBytes_AS_STRING(blob)
+            made = PyList_New(size)
+            for i in range(size):
+                name = PyUnicode_DecodeUTF8(data + offsets[i], offsets[i + 1] - offsets[i], NULL)
+                Py_INCREF(name)
+                PyList_SET_ITEM(made, i, name)
+            self.made = made
+        return self.made
+
+    def encoded(self):
+        """``(blob, offsets)``: every id in UTF-8, one after the other, id ``i`` being
+        ``blob[offsets[i]:offsets[i + 1]]`` (made once and kept)."""
+        cdef Py_ssize_t size = len(self.parents), i, length, parent, written = 0
+        cdef Py_ssize_t capacity
+        cdef int64_t[:] parents = self.parents
+        cdef int64_t[:] positions = self.positions
+        cdef int64_t* starts
+        cdef int64_t* ends
+        cdef char* data
+        cdef char digits[24]
+        cdef int64_t position
+        cdef int places
+        cdef bytes root = self.root.encode("utf-8"), separator = self.separator.encode("utf-8")
+        cdef Py_ssize_t separator_size = len(separator)
+        if self.blob is not None:
+            return self.blob, self.offsets
+        starts = <int64_t*>malloc((size + 1) * sizeof(int64_t))
+        ends = <int64_t*>malloc((size + 1) * sizeof(int64_t))
+        capacity = max(64, size * 8)
+        data = <char*>malloc(capacity)
+        if starts == NULL or ends == NULL or data == NULL:
+            free(starts)
+            free(ends)
+            free(data)
+            raise MemoryError()
+        try:
+            memcpy(data, PyBytes_AS_STRING(root), len(root))
+            starts[0] = 0
+            written = ends[0] = len(root)
+            for i in range(1, size):
+                parent = parents[i]
+                length = ends[parent] - starts[parent]
+                position = positions[i]
+                places = 0
+                while True:
+                    digits[places] = <char>(48 + position % 10)
+                    places += 1
+                    position //= 10
+                    if position == 0:
+                        break
+                if written + length + separator_size + places > capacity:
+                    while written + length + separator_size + places > capacity:
+                        capacity *= 2
+                    data = <char*>resized(data, capacity)
+                starts[i] = written
+                memcpy(data + written, data + starts[parent], length)
+                written += length
+                memcpy(data + written, PyBytes_AS_STRING(separator), separator_size)
+                written += separator_size
+                while places > 0:
+                    places -= 1
+                    data[written] = digits[places]
+                    written += 1
+                ends[i] = written
+            starts[size] = written
+            self.blob = PyBytes_FromStringAndSize(data, written)
+            self.offsets = int64_column(starts, size + 1)
+        finally:
+            free(starts)
+            free(ends)
+            free(data)
+        return self.blob, self.offsets
