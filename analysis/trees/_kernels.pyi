@@ -45,3 +45,17 @@ def id_array_bytes(
     dumps: Callable[[Any], bytes],
     spend: Callable[[int], None],
 ) -> bytes: ...
+def leaves_bytes(
+    ids: Sequence[str],
+    children: list[Any],
+    tops: Iterable[int],
+    dumps: Callable[[Any], bytes],
+    spend: Callable[[int], None],
+) -> bytes: ...
+def cutoffs_bytes(
+    ids: Sequence[str],
+    cutoffs: list[Any],
+    number: Callable[[str, Any], bytes],
+    dumps: Callable[[Any], bytes],
+    spend: Callable[[int], None],
+) -> bytes: ...

@@ -570,3 +570,89 @@ def id_array_bytes(object ids, object indices, object dumps, object spend):
         return finish(&buffer)
     finally:
         free(buffer.data)
+
+
+def leaves_bytes(object ids, list children, object tops, object dumps, object spend):
+    """The JSON array of the ids of the leaves (nodes without ``children``) of the subtrees
+    under ``tops``, left to right: ``leaves_below_all`` written out, one unit of ``spend``
+    per node walked."""
+    cdef Buffer buffer = Buffer(NULL, 0, 0)
+    cdef Ids names = Ids(ids)
+    cdef Py_ssize_t pending = 0, node, k, size
+    cdef bint first = True
+    cdef list stack = []
+    cdef object kids
+    try:
+        put(&buffer, b"[", 1)
+        for top in tops:
+            stack.append(top)
+            while stack:
+                node = stack.pop()
+                pending += 1
+                if pending >= BATCH:
+                    spend(pending)
+                    pending = 0
+                kids = children[node]
+                size = len(kids)
+                if size:
+                    for k in range(size - 1, -1, -1):
+                        stack.append(kids[k])
+                    continue
+                if not first:
+                    put(&buffer, b",", 1)
+                first = False
+                names.put(&buffer, node, dumps)
+        put(&buffer, b"]", 1)
+        if pending:
+            spend(pending)
+        return finish(&buffer)
+    finally:
+        free(buffer.data)
+
+
+def cutoffs_bytes(object ids, list cutoffs, object number, object dumps, object spend):
+    """The JSON array of the cutoff records ``{"node", "alpha", "beta", "value", "after",
+    "cut"}``; ``number(name, value)`` gives the bytes of one number's members (``"alpha":3``,
+    with ``alpha_exact`` where it is not exact), asked once per distinct name and value."""
+    cdef Buffer buffer = Buffer(NULL, 0, 0)
+    cdef Ids names = Ids(ids)
+    cdef Py_ssize_t pending = 0, k
+    cdef bint first = True
+    cdef tuple cut
+    cdef dict written = {"alpha": {}, "beta": {}, "value": {}}
+    cdef dict seen
+    cdef object member
+    try:
+        put(&buffer, b"[", 1)
+        for record in cutoffs:
+            cut = record[5]
+            pending += 4 + len(cut)
+            if pending >= BATCH:
+                spend(pending)
+                pending = 0
+            put(&buffer, b"{\"node\":" if first else b",{\"node\":", 8 if first else 9)
+            first = False
+            names.put(&buffer, record[0], dumps)
+            for name, value in (("alpha", record[1]), ("beta", record[2]), ("value", record[3])):
+                seen = written[name]
+                # a window's only floats are the infinities, which equal no exact number,
+                # so a value is its own key
+                member = seen.get(value)
+                if member is None:
+                    member = seen[value] = number(name, value)
+                put(&buffer, b",", 1)
+                put(&buffer, PyBytes_AS_STRING(member), PyBytes_GET_SIZE(member))
+            put(&buffer, b",\"after\":", 9)
+            names.put(&buffer, record[4], dumps)
+            put(&buffer, b",\"cut\":[", 8)
+            for k in range(len(cut)):
+                if k:
+                    put(&buffer, b",", 1)
+                names.put(&buffer, cut[k], dumps)
+            put(&buffer, b"]}", 2)
+        put(&buffer, b"]", 1)
+        if pending:
+            spend(pending)
+        return finish(&buffer)
+    finally:
+        free(buffer.data)

@@ -35,9 +35,14 @@ from games.numbers import put_number as write_number
 from games.trees.model import CHANCE, Tree
 
 try:
-    from analysis.trees._kernels import id_array_bytes, node_map_bytes
+    from analysis.trees._kernels import (
+        cutoffs_bytes,
+        id_array_bytes,
+        leaves_bytes,
+        node_map_bytes,
+    )
 except ImportError:  # not built: the maps and lists are built as dicts and lists
-    id_array_bytes = node_map_bytes = None  # type: ignore[assignment]
+    cutoffs_bytes = id_array_bytes = leaves_bytes = node_map_bytes = None  # type: ignore[assignment]
 
 CHUNK: Final = 16_384
 """Nodes handled by one whole-list pass (in C) between two readings of the clock."""
@@ -115,6 +120,46 @@ def ids_json(tree: Tree, indices: Iterable[int], fragments: bool) -> Any:
     if not (fragments and COMPILED):
         return [ids[i] for i in indices]
     return orjson.Fragment(id_array_bytes(ids, indices, orjson.dumps, current_deadline().spend))
+
+
+def pruned_leaves_json(result: AlphaBetaResult, fragments: bool) -> Any:
+    """``result.pruned_leaves`` as ids; with ``fragments`` written straight from the pruned
+    subtrees (see :func:`nodes_json`), without listing them first."""
+    tree = result.tree
+    if not (fragments and COMPILED) or "pruned_leaves" in result.__dict__:
+        return ids_json(tree, result.pruned_leaves, fragments)
+    children = result.search_children
+    written = leaves_bytes(
+        tree.ids,
+        children if isinstance(children, list) else list(children),
+        result.pruned,
+        orjson.dumps,
+        current_deadline().spend,
+    )
+    return orjson.Fragment(written)
+
+
+def cutoffs_json(result: AlphaBetaResult, fragments: bool) -> Any:
+    """The cutoff records of an alpha-beta or Star1 search; with ``fragments`` written as
+    JSON bytes (see :func:`nodes_json`)."""
+    ids = result.tree.ids
+    spend = current_deadline().spend
+    if fragments and COMPILED:
+        return orjson.Fragment(
+            cutoffs_bytes(ids, result.cutoffs, _member_bytes, orjson.dumps, spend)
+        )
+    cutoffs = []
+    for cutoff in result.cutoffs:
+        spend(4 + len(cutoff.cut) // 16)
+        cutoffs.append(_cutoff_json(ids, cutoff))
+    return cutoffs
+
+
+def _member_bytes(name: str, value: Exact | float) -> bytes:
+    """The members :func:`put_number` writes for one number, as JSON (``"alpha":3``)."""
+    members: dict[str, Any] = {}
+    put_number(members, name, value)
+    return orjson.dumps(members)[1:-1]
 
 
 def _entry_bytes(value: Exact, bound: str) -> bytes:
@@ -344,21 +389,16 @@ def alpha_beta_json(
     """The answer of ``/v1/trees/alphabeta`` (Star1's with ``bounds``); ``fragments``: see
     :func:`nodes_json`."""
     tree = result.tree
-    ids = tree.ids
     out = _common(tree, result.value, result.best_move, result.principal_variation, result.depth)
     out["prune_on_equality"] = result.prune_on_equality
     out["nodes"] = nodes_json(tree, result.values, result.bounds, fragments)
     out["pruned"] = ids_json(tree, result.pruned, fragments)
-    out["pruned_leaves"] = ids_json(tree, result.pruned_leaves, fragments)
+    out["pruned_leaves"] = pruned_leaves_json(result, fragments)
     out["evaluated_leaves"] = ids_json(tree, result.evaluated_leaves, fragments)
-    spend = current_deadline().spend
-    cutoffs = []
-    for cutoff in result.cutoffs:
-        spend(4 + len(cutoff.cut) // 16)
-        cutoffs.append(_cutoff_json(ids, cutoff))
-    out["cutoffs"] = cutoffs
+    out["cutoffs"] = cutoffs_json(result, fragments)
     out["stats"] = stats_json(result.stats)
     if result.trace is not None:
+        spend = current_deadline().spend
         trace = []
         for event in result.trace:
             spend(4 + len(event.cut) // 16)

@@ -279,6 +279,7 @@ cdef class DefaultIds:
     def __getitem__(self, index):
         cdef list steps
         cdef Py_ssize_t node, size = len(self.parents)
+        cdef int64_t[:] offsets
         if self.made is not None or isinstance(index, slice):
             return self.all()[index]
         node = index
@@ -286,6 +287,11 @@ cdef class DefaultIds:
             node += size
         if node < 0 or node >= size:
             raise IndexError("id index out of range")
+        if self.blob is not None:  # written out already: read it there
+            offsets = self.offsets
+            return PyUnicode_DecodeUTF8(
+                PyBytes_AS_STRING(self.blob) + offsets[node], offsets[node + 1] - offsets[node], NULL
+            )
         steps = []
         while node > 0:
             steps.append(str(self.positions[node]))
