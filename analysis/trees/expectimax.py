@@ -14,14 +14,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Final
+from itertools import compress
+from math import lcm
+from operator import mul
+from typing import Any, Final, cast
 
 from analysis.trees.alpha_beta import NEG_INF, POS_INF, TraceEvent
 from analysis.trees.backup import back_up
-from analysis.trees.horizon import Horizon, horizon
+from analysis.trees.horizon import Horizon, horizon, start_values
 from analysis.trees.search_stats import SearchStats
 from games.errors import LimitExceededError
-from games.limits import Deadline, current_deadline
+from games.limits import Deadline, active_limits, current_deadline
 from games.numbers import Exact, normalize
 from games.trees.model import CHANCE, MAX, MIN, Tree
 
@@ -101,7 +104,12 @@ def expectimax(
     refuse_large_trace(tree, trace, max_trace_nodes)
     tree.require(kinds=EXPECTIMAX_KINDS, tuples=False, endpoint=EXPECTIMAX_HINT)
     seen = horizon(tree, depth)
-    values, best_child = back_up(tree, seen, deadline)
+    clock = deadline if deadline is not None else current_deadline()
+    scale = common_scale(tree, seen)
+    if scale is not None:
+        values, best_child = scaled_back_up(tree, seen, scale, clock)
+    else:
+        values, best_child = back_up(tree, seen, clock)
     root_value = values[0]
     assert root_value is not None
     kinds = tree.kinds
@@ -126,6 +134,117 @@ def expectimax(
     return ExpectimaxResult(
         tree, root_value, values, best_child, best_moves, line, depth, stats, events
     )
+
+
+@dataclass(frozen=True, slots=True)
+class CommonScale:
+    """Integer weights that put every value of a tree on one integer scale.
+
+    With ``Q`` the least common multiple of the probabilities' denominators, each
+    outcome's probability is ``weights[outcome] / Q``. A node's value then has a
+    denominator dividing ``Q ** k``, ``k`` the most chance nodes on a path down from it,
+    so ``value * scale`` is an integer for every node, with ``scale = Q ** K`` (``K``
+    counts the levels that hold a searched chance node, at least as many as any path
+    meets). A chance node's scaled value is ``sum(w * scaled) // Q``, exactly.
+    """
+
+    weights: list[int | None]
+    """Per node: ``Q`` times its probability (``None`` where there is none)."""
+    common: int
+    """``Q``."""
+    scale: int
+    """``Q ** K``."""
+    scaled: list[int | None]
+    """Per node the search reaches: its static value times ``scale`` (``None`` elsewhere)."""
+
+
+def common_scale(tree: Tree, seen: Horizon, extra: int = 0) -> CommonScale | None:
+    """The integer scale of :class:`CommonScale`, or None when a static value is not an
+    integer or the scaled numbers could grow past ``Limits.max_exact_digits`` (the exact
+    back-up then runs in fractions and refuses any value that does).
+
+    ``extra`` (bits) leaves room for larger numbers: the bounds a search compares.
+    Every step is a whole-list operation, each spent on the deadline of the computation.
+    """
+    spend = current_deadline().spend
+    covered = seen.covered
+    children = seen.children
+    given = list(seen.static[:covered])
+    spend(covered)
+    if not set(map(type, given)) <= {int, type(None)}:
+        return None
+    static = cast(list[int | None], given)
+    kinds = tree.kinds
+    chance = list(compress(range(covered), map(CHANCE.__eq__, kinds[:covered])))
+    chance = [node for node in chance if children[node]]
+    spend(covered)
+    if not chance:
+        return None
+    probabilities = tree.probabilities
+    # the stated probabilities are few distinct objects (the parser reads each string once)
+    distinct = dict(zip(map(id, probabilities), probabilities, strict=True))
+    distinct.pop(id(None), None)
+    spend(len(probabilities))
+    numbers = list(distinct.values())
+    if not set(map(type, numbers)) <= {int, Fraction}:
+        return None
+    common = lcm(*(number.denominator for number in numbers))  # type: ignore[union-attr]
+    levels = len(set(map(tree.depths.__getitem__, chance)))
+    scale = common**levels
+    largest = max(max(filter(None, static), default=0), -min(filter(None, static), default=0))
+    bits = active_limits().max_exact_bits
+    if (largest * scale * common).bit_length() + extra > bits:
+        return None
+    spend(len(numbers) + 1)
+    share = {
+        key: number.numerator * (common // number.denominator)  # type: ignore[union-attr]
+        for key, number in distinct.items()
+    }
+    weights = list(map(share.get, map(id, probabilities)))
+    scaled = [None if value is None else value * scale for value in static]
+    spend(2 * len(probabilities))
+    return CommonScale(weights, common, scale, scaled)
+
+
+def scaled_back_up(
+    tree: Tree, seen: Horizon, scale: CommonScale, deadline: Deadline
+) -> tuple[list[Exact | None], list[int]]:
+    """:func:`analysis.trees.backup.back_up` in integers on ``scale``: the same values
+    (exact, the same objects at MAX and MIN nodes) and the same best children.
+
+    Every chance value fits the digit limit (:func:`common_scale` checked its size), so
+    nothing is refused here.
+    """
+    spend = deadline.spend
+    children = seen.children
+    kinds = tree.kinds
+    covered = seen.covered
+    weights, common, factor = scale.weights, scale.common, scale.scale
+    scaled = list(scale.scaled)
+    values = start_values(seen, len(tree))
+    best_child = [-1] * len(tree)
+    internal = list(compress(range(covered), children[:covered]))
+    spend(covered)
+    for index in reversed(internal):
+        kids = children[index]
+        # children are ranges (stepping down in a tree whose children are reversed)
+        where = slice(kids.start, kids.stop, kids.step) if type(kids) is range else None
+        below = scaled[where] if where else list(map(scaled.__getitem__, kids))
+        if kinds[index] == CHANCE:
+            shares = weights[where] if where else list(map(weights.__getitem__, kids))
+            total = sum(map(mul, shares, below)) // common
+            scaled[index] = total
+            values[index] = normalize(Fraction(total, factor))
+            best_child[index] = kids[shares.index(max(shares))]  # type: ignore[type-var]
+            spend(2 * len(below))
+        else:
+            best = max(below) if kinds[index] == MAX else min(below)  # type: ignore[type-var]
+            child = kids[below.index(best)]
+            scaled[index] = best
+            values[index] = values[child]
+            best_child[index] = child
+            spend(len(below))
+    return values, best_child
 
 
 def _trace(

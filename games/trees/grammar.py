@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from math import lcm
 from typing import Any, Final, cast
 
 from games.errors import LimitExceededError, join_pointer
-from games.limits import Limits, check_exact_size, current_deadline
+from games.limits import Deadline, Limits, check_exact_size, current_deadline
 from games.numbers import MAX_MAGNITUDE, Exact, normalize, parse_exact
 from games.trees.exact_sums import exact_sum
 from games.trees.model import CHANCE, LEAF, MAX, MIN, PLAYER
@@ -80,9 +81,13 @@ def within_magnitude(scores: list[Any]) -> bool:
 
 def probability_problem(chance: Exact) -> str | None:
     """Why ``chance`` cannot be a probability, or None when it can."""
-    if chance < 0 or chance > 1:
-        return f"a probability lies in [0, 1], got {chance}"
-    return None
+    # (on the numerator: Fraction's comparisons run in Python, and a tree has many outcomes)
+    if type(chance) is Fraction:
+        if 0 <= chance.numerator <= chance.denominator:
+            return None
+    elif 0 <= chance <= 1:
+        return None
+    return f"a probability lies in [0, 1], got {chance}"
 
 
 def too_many_nodes(limits: Limits, pointer: str) -> LimitExceededError:
@@ -115,9 +120,17 @@ def settle_chance(
         ``children``).
     """
     deadline = current_deadline()
+    weights = _common_weights(probabilities, deadline)
     for node in chance_nodes:
         kids = children[node]
         deadline.spend(1)
+        if weights is not None:
+            # in integers over the common denominator: sums to 1 exactly when the
+            # integers sum to it (a None among them is a missing p, handled below)
+            shares, common = weights[0][kids.start : kids.stop], weights[1]
+            if None not in shares and sum(shares) == common:  # type: ignore[arg-type]
+                deadline.spend(len(shares))
+                continue
         stated = probabilities[kids.start : kids.stop]
         # (identity tests: == against None would call Fraction.__eq__ for each outcome)
         missing = [slot for slot, chance in enumerate(stated) if chance is None]
@@ -133,6 +146,37 @@ def settle_chance(
         if total != 1:
             return node, node, total
     return None
+
+
+COMMON_DENOMINATOR_BITS: Final = 256
+"""Largest common denominator of a tree's probabilities that :func:`settle_chance` adds
+over in integers; beyond it, each node's probabilities are added as fractions."""
+
+
+def _common_weights(
+    probabilities: list[Exact | None], deadline: Deadline
+) -> tuple[list[int | None], int] | None:
+    """Each probability times the least common denominator of them all (None where a
+    node states none), and that denominator; None when it is large.
+
+    Whole-list operations: the parser reads each distinct string once, so the distinct
+    probability objects are few, and each is converted once.
+    """
+    deadline.spend(len(probabilities))
+    distinct = dict(zip(map(id, probabilities), probabilities, strict=True))
+    numbers = [number for number in distinct.values() if number is not None]
+    deadline.spend(len(numbers))
+    if not set(map(type, numbers)) <= {int, Fraction}:
+        return None
+    common = lcm(*(number.denominator for number in numbers))
+    if common.bit_length() > COMMON_DENOMINATOR_BITS:
+        return None
+    share: dict[int, int | None] = {
+        key: None if number is None else number.numerator * (common // number.denominator)
+        for key, number in distinct.items()
+    }
+    deadline.spend(len(probabilities))
+    return list(map(share.__getitem__, map(id, probabilities))), common
 
 
 def _refuser(ids: list[str], pointer: Callable[[int], str], node: int) -> Callable[[Exact], None]:

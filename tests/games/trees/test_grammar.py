@@ -87,6 +87,35 @@ def test_stated_probabilities_sum_to_exactly_one() -> None:
     assert settle_chance(mixed, some, [0], ["c", "a", "b"], str) == (2, 0, None)
 
 
+def test_probabilities_beyond_the_common_denominator_are_summed_as_fractions() -> None:
+    # 1/2**300 and 1 - 1/2**300: a common denominator of 300 bits is past the integer
+    # route's 256, so the sums are exact fractions; the check is the same.
+    tiny = Fraction(1, 2**300)
+    children, probabilities = chance_node([tiny, 1 - tiny])
+    assert settle_chance(children, probabilities, [0], ["c", "a", "b"], str) is None
+    short, stated = chance_node([tiny, Fraction(1, 2)])
+    assert settle_chance(short, stated, [0], ["c", "a", "b"], str) == (0, 0, tiny + Fraction(1, 2))
+
+
+def test_sums_over_a_common_denominator_check_each_node() -> None:
+    # two chance nodes (0 and 1) under one common denominator (60): 1/4 + 3/4 = 1 at the
+    # first; at the second 1/3 + 1/5 + 2/5 = 14/15, which must be reported
+    children = [range(2, 4), range(4, 7)] + [EMPTY] * 5
+    probabilities: list[Exact | None] = [
+        None,
+        None,
+        Fraction(1, 4),
+        Fraction(3, 4),
+        Fraction(1, 3),
+        Fraction(1, 5),
+        Fraction(2, 5),
+    ]
+    names = ["c", "d", "a", "b", "e", "f", "g"]
+    assert settle_chance(children, probabilities, [0, 1], names, str) == (1, 1, Fraction(14, 15))
+    probabilities[6] = Fraction(7, 15)
+    assert settle_chance(children, probabilities, [0, 1], names, str) is None
+
+
 def test_limit_errors_name_the_limit() -> None:
     limits = Limits(max_nodes=10, max_depth=3)
     assert too_many_nodes(limits, "/tree").message == "the tree has more than the limit of 10 nodes"
