@@ -12,6 +12,7 @@ its parent (the best so far at MAX and MIN, the running sum of ``p * v`` at chan
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import compress
@@ -141,44 +142,60 @@ class CommonScale:
     """Integer weights that put every value of a tree on one integer scale.
 
     With ``Q`` the least common multiple of the probabilities' denominators, each
-    outcome's probability is ``weights[outcome] / Q``. A node's value then has a
-    denominator dividing ``Q ** k``, ``k`` the most chance nodes on a path down from it,
-    so ``value * scale`` is an integer for every node, with ``scale = Q ** K`` (``K``
-    counts the levels that hold a searched chance node, at least as many as any path
-    meets). A chance node's scaled value is ``sum(w * scaled) // Q``, exactly.
+    outcome's probability is ``w / Q``. A node's value then has a denominator dividing
+    ``Q ** k``, ``k`` the most chance nodes on a path down from it, so ``value * scale``
+    is an integer for every node, with ``scale = Q ** K`` (``K`` counts the levels that
+    hold a searched chance node, at least as many as any path meets). A chance node's
+    scaled value is ``sum(w * scaled) // Q``, exactly.
     """
 
-    weights: list[int | None]
-    """Per node: ``Q`` times its probability (``None`` where there is none)."""
     common: int
     """``Q``."""
     scale: int
     """``Q ** K``."""
-    scaled: list[int | None]
-    """Per node the search reaches: its static value times ``scale`` (``None`` elsewhere)."""
+    shares: dict[int, int]
+    """``w`` by the ``id`` of each distinct probability object of the tree."""
+    largest: int
+    """The largest magnitude of a static value the search reaches."""
+
+    def weights(self, tree: Tree) -> list[int | None]:
+        """Per node: ``Q`` times its probability (``None`` where it has none)."""
+        current_deadline().spend(len(tree))
+        return list(map(self.shares.get, map(id, tree.probabilities)))
+
+    def scaled(self, seen: Horizon) -> list[int | None]:
+        """Per node the search reaches: its static value times ``scale`` (else None)."""
+        current_deadline().spend(seen.covered)
+        scale = self.scale
+        # (common_scale found only ints and None among them)
+        static = cast(list[int | None], seen.static[: seen.covered])
+        return [None if value is None else value * scale for value in static]
 
 
-def common_scale(tree: Tree, seen: Horizon, extra: int = 0) -> CommonScale | None:
-    """The integer scale of :class:`CommonScale`, or None when a static value is not an
-    integer or the scaled numbers could grow past ``Limits.max_exact_digits`` (the exact
-    back-up then runs in fractions and refuses any value that does).
+def common_scale(tree: Tree, seen: Horizon) -> CommonScale | None:
+    """The integer scale of :class:`CommonScale`, or None when there is no searched
+    chance node, a static value is not an integer, or the scaled numbers could grow
+    past ``Limits.max_exact_digits`` (the exact back-up then runs in fractions and
+    refuses any value that does).
 
-    ``extra`` (bits) leaves room for larger numbers: the bounds a search compares.
-    Every step is a whole-list operation, each spent on the deadline of the computation.
+    Whole-list operations, each spent on the deadline of the computation.
     """
     spend = current_deadline().spend
     covered = seen.covered
-    children = seen.children
-    given = list(seen.static[:covered])
+    static = seen.static[:covered]
     spend(covered)
-    if not set(map(type, given)) <= {int, type(None)}:
+    if not set(map(type, static)) <= {int, type(None)}:
         return None
-    static = cast(list[int | None], given)
-    kinds = tree.kinds
-    chance = list(compress(range(covered), map(CHANCE.__eq__, kinds[:covered])))
-    chance = [node for node in chance if children[node]]
-    spend(covered)
-    if not chance:
+    # levels holding a chance node with searched children (those at a depth cutoff have none)
+    kinds, depths = tree.kinds, tree.depths
+    levels = 0
+    for level in range(depths[covered - 1] + 1):
+        if seen.depth is not None and level >= seen.depth:
+            break
+        first, stop = bisect_left(depths, level), bisect_right(depths, level, hi=covered)
+        spend(1 + (stop - first) // 16)
+        levels += CHANCE in kinds[first:stop]
+    if not levels:
         return None
     probabilities = tree.probabilities
     # the stated probabilities are few distinct objects (the parser reads each string once)
@@ -189,21 +206,18 @@ def common_scale(tree: Tree, seen: Horizon, extra: int = 0) -> CommonScale | Non
     if not set(map(type, numbers)) <= {int, Fraction}:
         return None
     common = lcm(*(number.denominator for number in numbers))  # type: ignore[union-attr]
-    levels = len(set(map(tree.depths.__getitem__, chance)))
     scale = common**levels
-    largest = max(max(filter(None, static), default=0), -min(filter(None, static), default=0))
-    bits = active_limits().max_exact_bits
-    if (largest * scale * common).bit_length() + extra > bits:
+    present = cast(list[int], list(filter(None, static)))
+    largest = max(max(present, default=0), -min(present, default=0))
+    spend(len(present))
+    if (largest * scale * common).bit_length() > active_limits().max_exact_bits:
         return None
     spend(len(numbers) + 1)
-    share = {
+    shares = {
         key: number.numerator * (common // number.denominator)  # type: ignore[union-attr]
         for key, number in distinct.items()
     }
-    weights = list(map(share.get, map(id, probabilities)))
-    scaled = [None if value is None else value * scale for value in static]
-    spend(2 * len(probabilities))
-    return CommonScale(weights, common, scale, scaled)
+    return CommonScale(common, scale, shares, largest)
 
 
 def scaled_back_up(
@@ -219,8 +233,9 @@ def scaled_back_up(
     children = seen.children
     kinds = tree.kinds
     covered = seen.covered
-    weights, common, factor = scale.weights, scale.common, scale.scale
-    scaled = list(scale.scaled)
+    common, factor = scale.common, scale.scale
+    weights = scale.weights(tree)
+    scaled = scale.scaled(seen)
     values = start_values(seen, len(tree))
     best_child = [-1] * len(tree)
     internal = list(compress(range(covered), children[:covered]))

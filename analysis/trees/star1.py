@@ -28,8 +28,11 @@ below beta).
 
 from __future__ import annotations
 
+import os
 from fractions import Fraction
-from typing import Any, cast
+from functools import partial
+from operator import is_not
+from typing import Any, Final, cast
 
 from analysis.trees.alpha_beta import (
     EXACT,
@@ -41,13 +44,31 @@ from analysis.trees.alpha_beta import (
     Cutoff,
     TraceEvent,
 )
-from analysis.trees.expectimax import EXPECTIMAX_HINT, EXPECTIMAX_KINDS, refuse_large_trace
+from analysis.trees.expectimax import (
+    EXPECTIMAX_HINT,
+    EXPECTIMAX_KINDS,
+    common_scale,
+    refuse_large_trace,
+)
 from analysis.trees.horizon import Horizon, horizon, numeric, static_nodes, static_pointer
 from analysis.trees.search_stats import SearchStats
 from games.errors import InvalidInputError
 from games.limits import Deadline, active_limits, check_exact_size, current_deadline
 from games.numbers import Exact, normalize
 from games.trees.model import CHANCE, MAX, MIN, Tree
+
+try:
+    from analysis.trees._star1 import scaled_star1
+except ImportError:  # not compiled (no C compiler at install): the fraction search runs
+    scaled_star1 = None  # type: ignore[assignment]
+
+COMPILED: Final = scaled_star1 is not None and os.environ.get("ARBITER_PURE_PYTHON") != "1"
+"""Whether :func:`star1` may run the compiled integer loop (``ARBITER_PURE_PYTHON=1``
+keeps it to the fraction search, which the tests also run)."""
+
+WORD_BITS: Final = 62
+"""Largest magnitude (in bits) of a scaled bound times ``Q`` the compiled loop starts
+with; it gives up (and the fraction search runs) if a number grows past 64 bits."""
 
 
 def star1(
@@ -80,11 +101,81 @@ def star1(
     clock = deadline if deadline is not None else current_deadline()
     _check_bounds(tree, seen, low, high, clock)
     clock.check()
+    if COMPILED and not trace:
+        search = _compiled(tree, seen, low, high, prune_on_equality, clock)
+        if search is not None:
+            return search
     return _Search(tree, seen, low, high, prune_on_equality, clock, trace).run()
+
+
+def _compiled(
+    tree: Tree,
+    seen: Horizon,
+    low: Exact,
+    high: Exact,
+    prune_on_equality: bool,
+    clock: Deadline,
+) -> AlphaBetaResult | None:
+    """Star1 by the compiled loop in integers over the tree's common scale (the same
+    result as the fraction search), or None where it does not apply: no chance node,
+    a fractional leaf or bound off the scale, numbers past 64 bits, or a digit limit so
+    low that the fraction search could refuse a number the loop would keep."""
+    children = seen.children
+    if not children[0] or active_limits().max_exact_bits < 2 * 64 + 2:
+        return None
+    if not isinstance(children, list) or set(map(type, children)) != {range}:
+        return None
+    scale = common_scale(tree, seen)
+    if scale is None:
+        return None
+    common, factor = scale.common, scale.scale
+    scaled_low, scaled_high = low * factor, high * factor
+    if not (type(scaled_low) is int and type(scaled_high) is int):
+        scaled_low, scaled_high = Fraction(scaled_low), Fraction(scaled_high)
+        if scaled_low.denominator != 1 or scaled_high.denominator != 1:
+            return None
+        scaled_low, scaled_high = scaled_low.numerator, scaled_high.numerator
+    # (bounds on the scale of Q: then a chance node's bound, sum(w v) + hi * rest, is a
+    # whole multiple of Q, as its value is)
+    if scaled_low % common or scaled_high % common:
+        return None
+    largest = max(abs(scaled_low), abs(scaled_high), scale.largest * factor)
+    if (largest * common).bit_length() > WORD_BITS:
+        return None
+    assert scaled_star1 is not None
+    found = scaled_star1(
+        children,
+        tree.kinds,
+        tree.probabilities,
+        scale.shares,
+        list(seen.static),
+        scaled_low,
+        scaled_high,
+        common,
+        factor,
+        not prune_on_equality,
+        tree.max_depth(),
+        clock.spend,
+        CHANCE,
+        MAX,
+    )
+    if found is None:
+        return None
+    search = _Search(tree, seen, low, high, prune_on_equality, clock)
+    values, bounds, best_child, evaluated, cutoffs, pruned, visited = found
+    search.values, search.bounds, search.best_child = values, bounds, best_child
+    search.evaluated, search.cutoffs, search.pruned = evaluated, cutoffs, pruned
+    return search.result(visited)
 
 
 def _check_bounds(tree: Tree, seen: Horizon, low: Exact, high: Exact, clock: Deadline) -> None:
     static = numeric(seen.static)
+    # every static value within the bounds: the smallest and the largest are (whole-list
+    # operations; internal nodes hold None); else find the first outside, node by node
+    present = cast(list[Exact], list(filter(partial(is_not, None), static[: seen.covered])))
+    clock.spend(len(present) // 8 + 1)
+    if not present or (low <= min(present) and max(present) <= high):
+        return
     spend = clock.spend
     for index in static_nodes(seen):
         spend(1)

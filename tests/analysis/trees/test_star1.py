@@ -12,10 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analysis.trees.alpha_beta import UPPER
-from analysis.trees.expectimax import expectimax
+from analysis.trees.expectimax import common_scale, expectimax
+from analysis.trees.horizon import horizon
 from analysis.trees.json_output import explain
-from analysis.trees.star1 import star1
+from analysis.trees.star1 import COMPILED, _compiled, _Search, star1
 from games.errors import InvalidInputError, LimitExceededError
+from games.limits import current_deadline
 from games.trees.parser import parse_tree
 from tests.reference import assert_bounds_hold
 from tests.strategies import chance_trees
@@ -190,3 +192,68 @@ def test_every_chance_cut_in_the_trace_is_true_as_explained(raw: Any, equality: 
             assert (value <= event.alpha if equality else value < event.alpha) and exact <= value
         else:
             assert (value >= event.beta if equality else value > event.beta) and exact >= value
+
+
+def fraction_star1(tree: Any, bounds: Any, **options: Any) -> Any:
+    """Star1 by the fraction search, whether or not the compiled loop is built."""
+    seen = horizon(tree, options.pop("depth", None))
+    equality = options.pop("prune_on_equality", True)
+    return _Search(tree, seen, *bounds, equality, current_deadline()).run()
+
+
+def same_search(one: Any, other: Any) -> None:
+    for field in ("value", "values", "bounds", "best_child", "pruned", "evaluated_leaves"):
+        assert getattr(one, field) == getattr(other, field), field
+    assert one.cutoffs == other.cutoffs
+    assert one.stats == other.stats
+
+
+@pytest.mark.skipif(not COMPILED, reason="the compiled Star1 loop is not built")
+@settings(max_examples=300)
+@given(chance_trees(max_depth=5), st.booleans(), st.booleans(), st.integers(0, 5) | st.none())
+def test_compiled_star1_mirrors_the_fraction_search(
+    raw: Any, equality: bool, reverse: bool, depth: int | None
+) -> None:
+    tree = parse_tree(raw)
+    tree = tree.replace(evals=[0 if kids else None for kids in tree.children])
+    if reverse:
+        tree = tree.reversed_children()
+    seen = horizon(tree, depth)
+    compiled = _compiled(tree, seen, -5, 5, equality, current_deadline())
+    if compiled is None:
+        # only where no chance node is searched (integer leaves and bounds here), or the
+        # numbers may outgrow 64 bits: a common scale Q ** K past 2 ** 40, windows
+        # dividing by probabilities on top of it
+        scale = common_scale(tree, seen)
+        assert scale is None or (5 * scale.scale * scale.common).bit_length() > 40
+        return
+    same_search(compiled, fraction_star1(tree, (-5, 5), depth=depth, prune_on_equality=equality))
+
+
+@pytest.mark.skipif(not COMPILED, reason="the compiled Star1 loop is not built")
+def test_compiled_star1_on_decimal_probabilities_and_fractional_bounds() -> None:
+    # Probabilities 0.35/0.65 and 0.5/0.5 (Q = 20), bounds -10 and 10 (on the scale of Q);
+    # the first chance node is worth 0.35 * 10 + 0.65 * (-4) = 9/10, which becomes alpha.
+    tree = parse_tree(
+        {
+            "children": [
+                {
+                    "kind": "chance",
+                    "children": [{"p": "0.35", "value": 10}, {"p": "0.65", "value": -4}],
+                },
+                {
+                    "kind": "chance",
+                    "children": [{"p": "0.5", "value": -10}, {"p": "0.5", "value": 1}],
+                },
+            ]
+        }
+    )
+    seen = horizon(tree, None)
+    compiled = _compiled(tree, seen, -10, 10, True, current_deadline())
+    assert compiled is not None
+    same_search(compiled, fraction_star1(tree, (-10, 10)))
+    # -10 on the first outcome leaves at most 0.5 * (-10) + 0.5 * 10 = 0 <= 9/10: cut
+    assert compiled.value == Fraction(9, 10)
+    assert [tree.ids[i] for i in compiled.pruned] == ["root.1.1"]
+    # a bound off the scale of Q (1/3) leaves the search to fractions
+    assert _compiled(tree, seen, Fraction(-31, 3), 10, True, current_deadline()) is None
