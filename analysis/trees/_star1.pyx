@@ -52,6 +52,9 @@ cdef struct Frame:
     int64_t best
     int best_bound
     int64_t rest  # chance: Q times the probability not yet searched
+    int64_t weight  # chance: Q times the probability of the outcome being searched
+    int64_t likeliest  # chance: the leftmost most likely outcome so far, and its weight
+    int64_t likeliest_weight
     Ratio fail_low
     Ratio fail_high
     int64_t start  # the children: start, start + step, ... (count of them)
@@ -196,8 +199,8 @@ cdef inline int64_t share(list probabilities, dict shares, int64_t node):
     return <int64_t>shares[id(probabilities[node])]
 
 
-cdef inline void enter(Frame* frame, object children, list kinds, int64_t node, Ratio alpha,
-                       Ratio beta, str chance_kind, str max_kind):
+cdef inline int enter(Frame* frame, list children, list kinds, int64_t node, Ratio alpha,
+                      Ratio beta, int64_t common, str chance_kind, str max_kind) except -1:
     kids = children[node]
     kind = kinds[node]
     frame.node = node
@@ -209,12 +212,16 @@ cdef inline void enter(Frame* frame, object children, list kinds, int64_t node, 
     frame.slot = 0
     frame.best = -1
     frame.best_bound = EXACT
-    frame.rest = 0  # set from the weights below
+    frame.rest = common
+    frame.weight = 0
+    frame.likeliest = -1
+    frame.likeliest_weight = -1
     frame.fail_low = infinite(-1)
     frame.fail_high = infinite(1)
     frame.start = kids.start
     frame.step = kids.step
     frame.count = len(kids)
+    return 0
 
 
 cdef object _search(
@@ -244,8 +251,8 @@ cdef object _search(
     cdef list texts = [EXACT_TEXT, LOWER_TEXT, UPPER_TEXT]
     cdef Py_ssize_t top = 0
     cdef Frame* frame
-    cdef int64_t visited = 1, node, child = -1, slot, weight, score, descend, chosen
-    cdef int64_t returned = 0, value, weight_best
+    cdef int64_t visited = 1, node, child = -1, weight, score, descend
+    cdef int64_t returned = 0, value
     cdef int returned_bound = EXACT, result_bound, bound
     cdef bint has_returned = False, stop, exact_end, better
     cdef int128 wide
@@ -253,8 +260,7 @@ cdef object _search(
     cdef Ratio fail_low, fail_high
     cdef Py_ssize_t steps = 0
     cdef Py_ssize_t index
-    enter(&stack[0], children, kinds, 0, infinite(-1), infinite(1), chance_kind, max_kind)
-    stack[0].rest = common
+    enter(&stack[0], children, kinds, 0, infinite(-1), infinite(1), common, chance_kind, max_kind)
     while top >= 0:
         frame = &stack[top]
         node = frame.node
@@ -270,7 +276,7 @@ cdef object _search(
                     returned_bound = EXACT
                 elif returned_bound == UPPER and returned <= low:
                     returned_bound = EXACT
-                wide = <int128>frame.v + <int128>share(probabilities, shares, child) * returned
+                wide = <int128>frame.v + <int128>frame.weight * returned
                 if not fits(wide):
                     return None
                 frame.v = <int64_t>wide
@@ -327,6 +333,9 @@ cdef object _search(
             frame.slot += 1
             if frame.kind == CHANCE_NODE:
                 weight = share(probabilities, shares, child)
+                frame.weight = weight
+                if weight > frame.likeliest_weight:
+                    frame.likeliest, frame.likeliest_weight = child, weight
                 if weight == 0:
                     pruned.append(child)  # cannot change the expectation
                     continue
@@ -366,10 +375,11 @@ cdef object _search(
                 )
             else:
                 window_low, window_high = frame.alpha, frame.beta
-            if len(children[child]):
+            # a node the search scores has a static value, and only such a node has one
+            leaf = static[child]
+            if leaf is None:
                 descend = child
                 break
-            leaf = static[child]
             score = <int64_t>leaf * factor
             values[child] = leaf
             bounds[child] = EXACT_TEXT
@@ -380,10 +390,8 @@ cdef object _search(
         if descend != -1:
             visited += 1
             top += 1
-            enter(&stack[top], children, kinds, descend, window_low, window_high, chance_kind,
-                  max_kind)
-            if stack[top].kind == CHANCE_NODE:
-                stack[top].rest = common
+            enter(&stack[top], children, kinds, descend, window_low, window_high, common,
+                  chance_kind, max_kind)
             continue
         if has_returned:
             continue  # fold the static child just read
@@ -413,12 +421,7 @@ cdef object _search(
             bound = result_bound
         elif frame.kind == CHANCE_NODE:
             bound = EXACT
-            chosen, weight_best = -1, -1
-            for index in range(frame.count):
-                weight = share(probabilities, shares, frame.start + frame.step * index)
-                if weight > weight_best:
-                    chosen, weight_best = frame.start + frame.step * index, weight
-            frame.best = chosen
+            frame.best = frame.likeliest  # (every outcome was read, so this is the likeliest)
         else:
             bound = frame.best_bound
         # (a MAX or MIN node is worth its best child, whose value is already made)
