@@ -16,7 +16,6 @@ from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import compress
-from math import lcm
 from operator import mul
 from typing import Any, Final, cast
 
@@ -27,6 +26,7 @@ from analysis.trees.search_stats import SearchStats
 from games.errors import LimitExceededError
 from games.limits import Deadline, active_limits, current_deadline
 from games.numbers import Exact, normalize
+from games.trees.exact_sums import bounded_lcm
 from games.trees.model import CHANCE, MAX, MIN, Tree
 
 EXPECTIMAX_KINDS: Final = frozenset({MAX, MIN, CHANCE})
@@ -137,6 +137,13 @@ def expectimax(
     )
 
 
+SCALE_BITS: Final = 1024
+"""Largest scaled value (in bits) the integer back-up takes on: its numbers then cost
+little more than small ones, and its deadline spending per node stays true. Beyond it (a
+long chain of chance nodes, long denominators) values are backed up as fractions, whose
+work is spent by size."""
+
+
 @dataclass(frozen=True, slots=True)
 class CommonScale:
     """Integer weights that put every value of a tree on one integer scale.
@@ -175,8 +182,8 @@ class CommonScale:
 def common_scale(tree: Tree, seen: Horizon) -> CommonScale | None:
     """The integer scale of :class:`CommonScale`, or None when there is no searched
     chance node, a static value is not an integer, or the scaled numbers could grow
-    past ``Limits.max_exact_digits`` (the exact back-up then runs in fractions and
-    refuses any value that does).
+    past ``SCALE_BITS`` or ``Limits.max_exact_digits`` (the exact back-up then runs in
+    fractions and refuses any value that does).
 
     Whole-list operations, each spent on the deadline of the computation.
     """
@@ -205,12 +212,16 @@ def common_scale(tree: Tree, seen: Horizon) -> CommonScale | None:
     numbers = list(distinct.values())
     if not set(map(type, numbers)) <= {int, Fraction}:
         return None
-    common = lcm(*(number.denominator for number in numbers))  # type: ignore[union-attr]
+    bits = min(active_limits().max_exact_bits, SCALE_BITS)
+    denominators = (number.denominator for number in numbers)  # type: ignore[union-attr]
+    common = bounded_lcm(denominators, bits // (levels + 1))
+    if common is None:
+        return None
     scale = common**levels
     present = cast(list[int], list(filter(None, static)))
     largest = max(max(present, default=0), -min(present, default=0))
     spend(len(present))
-    if (largest * scale * common).bit_length() > active_limits().max_exact_bits:
+    if (largest * scale * common).bit_length() > bits:
         return None
     spend(len(numbers) + 1)
     shares = {

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
-from math import lcm
 from typing import Any, Final, cast
 
 from games.errors import LimitExceededError, join_pointer
 from games.limits import Deadline, Limits, check_exact_size, current_deadline
 from games.numbers import MAX_MAGNITUDE, Exact, normalize, parse_exact
-from games.trees.exact_sums import exact_sum
+from games.trees.exact_sums import bounded_lcm, exact_sum
 from games.trees.model import CHANCE, LEAF, MAX, MIN, PLAYER
 
 NODE_FIELDS: Final = frozenset({"id", "kind", "value", "eval", "move", "children", "p", "player"})
@@ -168,8 +167,8 @@ def _common_weights(
     deadline.spend(len(numbers))
     if not set(map(type, numbers)) <= {int, Fraction}:
         return None
-    common = lcm(*(number.denominator for number in numbers))
-    if common.bit_length() > COMMON_DENOMINATOR_BITS:
+    common = bounded_lcm((number.denominator for number in numbers), COMMON_DENOMINATOR_BITS)
+    if common is None:
         return None
     share: dict[int, int | None] = {
         key: None if number is None else number.numerator * (common // number.denominator)

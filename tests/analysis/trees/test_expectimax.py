@@ -232,3 +232,21 @@ def test_integer_back_up_equals_the_fraction_back_up(raw: Any, reverse: bool, de
         return  # no chance node within the cutoff: nothing to compare
     clock = current_deadline()
     assert scaled_back_up(tree, seen, scale, clock) == back_up(tree, seen, clock)
+
+
+def chance_chain(levels: int) -> dict[str, Any]:
+    """Chance nodes in a chain: each has a leaf 1 (p 1/3) and the next node (p 2/3)."""
+    node: dict[str, Any] = {"value": 0}
+    for _ in range(levels):
+        node = {"kind": "chance", "children": [{"p": "1/3", "value": 1}, {"p": "2/3", **node}]}
+    return node
+
+
+def test_a_long_chain_of_chance_nodes_is_backed_up_in_fractions() -> None:
+    # scale 3 ** levels: 3 ** 300 has 476 bits, within SCALE_BITS; 3 ** 700 has 1,110.
+    # The chain's value is 1 - (2/3) ** levels either way (the leaf 1 unless every step
+    # goes on, to the 0 at the end).
+    for levels, integers in ((300, True), (700, False)):
+        tree = parse_tree(chance_chain(levels))
+        assert (common_scale(tree, horizon(tree, None)) is not None) is integers
+        assert expectimax(tree).value == 1 - Fraction(2, 3) ** levels
