@@ -249,6 +249,7 @@ def scaled_back_up(
     scaled = scale.scaled(seen)
     values = start_values(seen, len(tree))
     best_child = [-1] * len(tree)
+    known: dict[int, Exact] = {}
     internal = list(compress(range(covered), children[:covered]))
     spend(covered)
     for index in reversed(internal):
@@ -260,7 +261,11 @@ def scaled_back_up(
             shares = weights[where] if where else list(map(weights.__getitem__, kids))
             total = sum(map(mul, shares, below)) // common
             scaled[index] = total
-            values[index] = normalize(Fraction(total, factor))
+            # chance values repeat (few numerators over one scale): each fraction made once
+            value = known.get(total)
+            if value is None:
+                value = known[total] = normalize(Fraction(total, factor))
+            values[index] = value
             best_child[index] = kids[shares.index(max(shares))]  # type: ignore[type-var]
             spend(2 * len(below))
         else:

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from itertools import compress, repeat
+from operator import attrgetter, is_not
 from typing import Any, Final, cast
 
-from games.errors import LimitExceededError, join_pointer
+from games.errors import InvalidInputError, LimitExceededError, join_pointer
 from games.limits import Deadline, Limits, check_exact_size, current_deadline
 from games.numbers import MAX_MAGNITUDE, Exact, normalize, parse_exact
 from games.trees.exact_sums import bounded_lcm, exact_sum
@@ -69,6 +71,64 @@ def read_number(raw: Any, cache: dict[str, Exact], spend: Callable[[int], None])
     return value
 
 
+def level_probabilities(
+    chances: list[Any],
+    above: list[str | None],
+    cache: dict[str, Exact],
+    spend: Callable[[int], None],
+) -> list[Exact | None] | None:
+    """The stated probabilities of one level of a tree (``None`` where a node states
+    none), ``above`` the kind of each node's parent; None when one is malformed, outside
+    [0, 1] or under a node that is not a chance node (the general walk then reports it).
+
+    A level of a large tree states few distinct probabilities ("0.35", "0.05", ...), so
+    each distinct one is read and checked once and the level is filled by whole-list
+    steps; a level of other shapes is read one probability at a time.
+    """
+    spend(1 + len(chances) // 8)
+    stated = list(map(is_not, chances, repeat(None)))
+    if not set(compress(above, stated)) <= {CHANCE}:
+        return None
+    try:
+        distinct = set(chances)
+    except TypeError:  # an array or object where a number belongs
+        return None
+    # (only strings and integers: 1 == 1.0 == True would merge different inputs)
+    if not set(map(type, distinct)) <= {str, int, type(None)}:
+        return _each_probability(chances, cache, spend)
+    table: dict[Any, Exact | None] = {None: None}
+    for raw in distinct:
+        if raw is None:
+            continue
+        try:
+            value = read_number(raw, cache, spend)
+        except InvalidInputError:
+            return None
+        if probability_problem(value) is not None:
+            return None
+        table[raw] = value
+    spend(len(chances) // 8)
+    return list(map(table.__getitem__, chances))
+
+
+def _each_probability(
+    chances: list[Any], cache: dict[str, Exact], spend: Callable[[int], None]
+) -> list[Exact | None] | None:
+    read: list[Exact | None] = []
+    for chance in chances:
+        if chance is None:
+            read.append(None)
+            continue
+        try:
+            value = read_number(chance, cache, spend)
+        except InvalidInputError:
+            return None
+        if probability_problem(value) is not None:
+            return None
+        read.append(value)
+    return read
+
+
 def within_magnitude(scores: list[Any]) -> bool:
     """Whether every integer of a level (None elsewhere) is taken as it is by
     :func:`read_number`: within 1e300."""
@@ -120,6 +180,8 @@ def settle_chance(
     """
     deadline = current_deadline()
     weights = _common_weights(probabilities, deadline)
+    if weights is not None and _all_sum_to_one(children, chance_nodes, *weights, deadline):
+        return None
     for node in chance_nodes:
         kids = children[node]
         deadline.spend(1)
@@ -176,6 +238,26 @@ def _common_weights(
     }
     deadline.spend(len(probabilities))
     return list(map(share.__getitem__, map(id, probabilities))), common
+
+
+def _all_sum_to_one(
+    children: list[range],
+    chance_nodes: list[int],
+    weights: list[int | None],
+    common: int,
+    deadline: Deadline,
+) -> bool:
+    """Whether every chance node states each outcome's ``p`` and they sum to exactly 1, by
+    whole-list steps over the integer ``weights`` (``common`` is 1 on their scale)."""
+    deadline.spend(1 + len(chance_nodes) // 4)
+    kids = list(map(children.__getitem__, chance_nodes))
+    blocks = map(slice, map(attrgetter("start"), kids), map(attrgetter("stop"), kids))
+    try:
+        totals = list(map(sum, map(weights.__getitem__, blocks)))  # type: ignore[arg-type]
+    except TypeError:  # a None: an outcome without p (all silent is uniform, else an error)
+        return False
+    deadline.spend(len(weights) // 8)
+    return totals.count(common) == len(totals)
 
 
 def _refuser(ids: list[str], pointer: Callable[[int], str], node: int) -> Callable[[Exact], None]:

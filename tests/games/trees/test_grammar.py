@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from games.errors import InvalidInputError
 from games.limits import Limits
-from games.numbers import Exact
+from games.numbers import Exact, parse_exact
 from games.trees.grammar import (
     EMPTY,
     HANDOVER,
     PARSE_COST,
     default_id,
+    level_probabilities,
     probability_problem,
     read_number,
     settle_chance,
@@ -120,3 +124,50 @@ def test_limit_errors_name_the_limit() -> None:
     limits = Limits(max_nodes=10, max_depth=3)
     assert too_many_nodes(limits, "/tree").message == "the tree has more than the limit of 10 nodes"
     assert too_deep(limits, "/tree/0").message == "the tree is deeper than the limit of 3 plies"
+
+
+def test_a_level_of_decimal_probabilities_is_read_exactly() -> None:
+    chances = ["0.35", "0.65", None, "0.35", 1, 0]
+    above = [CHANCE, CHANCE, MAX, CHANCE, CHANCE, CHANCE]
+    read = level_probabilities(chances, above, {}, lambda units: None)
+    assert read == [Fraction(7, 20), Fraction(13, 20), None, Fraction(7, 20), 1, 0]
+    # a p under a MAX node, a probability above 1, a malformed one, an array: all refused
+    assert level_probabilities(["0.5"], [MAX], {}, lambda units: None) is None
+    assert level_probabilities(["1.5"], [CHANCE], {}, lambda units: None) is None
+    assert level_probabilities(["half"], [CHANCE], {}, lambda units: None) is None
+    assert level_probabilities([[0.5]], [CHANCE], {}, lambda units: None) is None
+
+
+def one_at_a_time(chances: list[Any], above: list[Any]) -> list[Exact | None] | None:
+    """The level read as the general walk reads it, one outcome after another."""
+    read: list[Exact | None] = []
+    for chance, parent in zip(chances, above, strict=True):
+        if chance is None:
+            read.append(None)
+            continue
+        if parent != CHANCE:
+            return None
+        try:
+            value = parse_exact(chance, "")
+        except InvalidInputError:
+            return None
+        if not 0 <= value <= 1:
+            return None
+        read.append(value)
+    return read
+
+
+PROBABILITY_TEXTS = st.sampled_from(
+    [None, "0.35", "0.05", "1/3", "0", "1", "1.5", "-0.1", "x", 0, 1, 2, True, 0.5, 1.0]
+)
+
+
+@given(st.lists(st.tuples(PROBABILITY_TEXTS, st.sampled_from([CHANCE, MAX, MIN]))))
+def test_a_level_reads_as_one_probability_at_a_time(pairs: list[tuple[Any, str]]) -> None:
+    chances = [chance for chance, _ in pairs]
+    above = [parent for _, parent in pairs]
+    expected = one_at_a_time(chances, above)
+    read = level_probabilities(chances, above, {}, lambda units: None)
+    assert read == expected
+    if read is not None:  # the same numbers, of the same types (1 stays an int)
+        assert list(map(type, read)) == list(map(type, expected or []))
