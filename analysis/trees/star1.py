@@ -52,6 +52,7 @@ from analysis.trees.expectimax import (
 )
 from analysis.trees.horizon import Horizon, horizon, numeric, static_nodes, static_pointer
 from analysis.trees.search_stats import SearchStats
+from analysis.trees.star1_integers import integer_star1
 from games.errors import InvalidInputError
 from games.limits import Deadline, active_limits, check_exact_size, current_deadline
 from games.numbers import Exact, normalize
@@ -101,27 +102,31 @@ def star1(
     clock = deadline if deadline is not None else current_deadline()
     _check_bounds(tree, seen, low, high, clock)
     clock.check()
-    if COMPILED and not trace:
-        search = _compiled(tree, seen, low, high, prune_on_equality, clock)
+    if not trace:
+        search = _on_common_scale(tree, seen, low, high, prune_on_equality, clock, COMPILED)
         if search is not None:
             return search
     return _Search(tree, seen, low, high, prune_on_equality, clock, trace).run()
 
 
-def _compiled(
+def _on_common_scale(
     tree: Tree,
     seen: Horizon,
     low: Exact,
     high: Exact,
     prune_on_equality: bool,
     clock: Deadline,
+    compiled: bool,
 ) -> AlphaBetaResult | None:
-    """Star1 by the compiled loop in integers over the tree's common scale (the same
-    result as the fraction search), or None where it does not apply: no chance node,
-    a fractional leaf or bound off the scale, numbers past 64 bits, or a digit limit so
-    low that the fraction search could refuse a number the loop would keep."""
+    """Star1 in integers over the tree's common scale (the same result as the fraction
+    search), by the compiled loop or its Python twin
+    (:mod:`analysis.trees.star1_integers`); None where it does not apply: no chance node,
+    a fractional leaf or a bound off the scale, numbers past 64 bits (compiled) or
+    ``Limits.max_exact_digits`` (Python), or, compiled, a digit limit so low that the
+    fraction search could refuse a number the loop would keep."""
     children = seen.children
-    if not children[0] or active_limits().max_exact_bits < 2 * 64 + 2:
+    bits = active_limits().max_exact_bits
+    if not children[0] or (compiled and bits < 2 * 64 + 2):
         return None
     if not isinstance(children, list) or set(map(type, children)) != {range}:
         return None
@@ -140,25 +145,41 @@ def _compiled(
     if scaled_low % common or scaled_high % common:
         return None
     largest = max(abs(scaled_low), abs(scaled_high), scale.largest * factor)
-    if (largest * common).bit_length() > WORD_BITS:
+    if not compiled:
+        found = integer_star1(
+            children,
+            tree.kinds,
+            tree.probabilities,
+            scale.shares,
+            list(seen.static),
+            scaled_low,
+            scaled_high,
+            common,
+            factor,
+            not prune_on_equality,
+            bits,
+            clock.spend,
+        )
+    elif (largest * common).bit_length() > WORD_BITS:
         return None
-    assert scaled_star1 is not None
-    found = scaled_star1(
-        children,
-        tree.kinds,
-        tree.probabilities,
-        scale.shares,
-        list(seen.static),
-        scaled_low,
-        scaled_high,
-        common,
-        factor,
-        not prune_on_equality,
-        tree.max_depth(),
-        clock.spend,
-        CHANCE,
-        MAX,
-    )
+    else:
+        assert scaled_star1 is not None
+        found = scaled_star1(
+            children,
+            tree.kinds,
+            tree.probabilities,
+            scale.shares,
+            list(seen.static),
+            scaled_low,
+            scaled_high,
+            common,
+            factor,
+            not prune_on_equality,
+            tree.max_depth(),
+            clock.spend,
+            CHANCE,
+            MAX,
+        )
     if found is None:
         return None
     search = _Search(tree, seen, low, high, prune_on_equality, clock)

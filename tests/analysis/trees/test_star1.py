@@ -4,6 +4,7 @@ expectiminimax's.
 
 from __future__ import annotations
 
+import os
 from fractions import Fraction
 from typing import Any
 
@@ -15,7 +16,7 @@ from analysis.trees.alpha_beta import UPPER
 from analysis.trees.expectimax import common_scale, expectimax
 from analysis.trees.horizon import horizon
 from analysis.trees.json_output import explain
-from analysis.trees.star1 import COMPILED, _compiled, _Search, star1
+from analysis.trees.star1 import COMPILED, _on_common_scale, _Search, star1
 from games.errors import InvalidInputError, LimitExceededError
 from games.limits import current_deadline
 from games.trees.parser import parse_tree
@@ -208,30 +209,42 @@ def same_search(one: Any, other: Any) -> None:
     assert one.stats == other.stats
 
 
-@pytest.mark.skipif(not COMPILED, reason="the compiled Star1 loop is not built")
+def test_the_set_up_built_the_compiled_star1_loop() -> None:
+    # the README set-up compiles it; a silent fallback would hide a broken build
+    if os.environ.get("ARBITER_PURE_PYTHON") == "1":
+        pytest.skip("the pure-Python searches were asked for")
+    assert COMPILED
+
+
+LOOPS = [False, pytest.param(True, marks=pytest.mark.skipif(not COMPILED, reason="not built"))]
+
+
+@pytest.mark.parametrize("compiled", LOOPS)
 @settings(max_examples=300)
 @given(chance_trees(max_depth=5), st.booleans(), st.booleans(), st.integers(0, 5) | st.none())
-def test_compiled_star1_mirrors_the_fraction_search(
-    raw: Any, equality: bool, reverse: bool, depth: int | None
+def test_star1_in_integers_mirrors_the_fraction_search(
+    compiled: bool, raw: Any, equality: bool, reverse: bool, depth: int | None
 ) -> None:
+    # the compiled loop and its Python twin, against the fraction search, on random trees
+    # with depth cutoffs (evals 0), children searched in either order, both conventions
     tree = parse_tree(raw)
     tree = tree.replace(evals=[0 if kids else None for kids in tree.children])
     if reverse:
         tree = tree.reversed_children()
     seen = horizon(tree, depth)
-    compiled = _compiled(tree, seen, -5, 5, equality, current_deadline())
-    if compiled is None:
-        # only where no chance node is searched (integer leaves and bounds here), or the
-        # numbers may outgrow 64 bits: a common scale Q ** K past 2 ** 40, windows
-        # dividing by probabilities on top of it
+    search = _on_common_scale(tree, seen, -5, 5, equality, current_deadline(), compiled)
+    if search is None:
+        # only where no chance node is searched (integer leaves and bounds here), or,
+        # compiled, the numbers may outgrow 64 bits: a common scale Q ** K past 2 ** 40,
+        # windows dividing by probabilities on top of it
         scale = common_scale(tree, seen)
-        assert scale is None or (5 * scale.scale * scale.common).bit_length() > 40
+        assert scale is None or (compiled and (5 * scale.scale * scale.common).bit_length() > 40)
         return
-    same_search(compiled, fraction_star1(tree, (-5, 5), depth=depth, prune_on_equality=equality))
+    same_search(search, fraction_star1(tree, (-5, 5), depth=depth, prune_on_equality=equality))
 
 
-@pytest.mark.skipif(not COMPILED, reason="the compiled Star1 loop is not built")
-def test_compiled_star1_on_decimal_probabilities_and_fractional_bounds() -> None:
+@pytest.mark.parametrize("compiled", LOOPS)
+def test_star1_in_integers_on_decimal_probabilities(compiled: bool) -> None:
     # Probabilities 0.35/0.65 and 0.5/0.5 (Q = 20), bounds -10 and 10 (on the scale of Q);
     # the first chance node is worth 0.35 * 10 + 0.65 * (-4) = 9/10, which becomes alpha.
     tree = parse_tree(
@@ -249,11 +262,14 @@ def test_compiled_star1_on_decimal_probabilities_and_fractional_bounds() -> None
         }
     )
     seen = horizon(tree, None)
-    compiled = _compiled(tree, seen, -10, 10, True, current_deadline())
-    assert compiled is not None
-    same_search(compiled, fraction_star1(tree, (-10, 10)))
+    search = _on_common_scale(tree, seen, -10, 10, True, current_deadline(), compiled)
+    assert search is not None
+    same_search(search, fraction_star1(tree, (-10, 10)))
     # -10 on the first outcome leaves at most 0.5 * (-10) + 0.5 * 10 = 0 <= 9/10: cut
-    assert compiled.value == Fraction(9, 10)
-    assert [tree.ids[i] for i in compiled.pruned] == ["root.1.1"]
+    assert search.value == Fraction(9, 10)
+    assert [tree.ids[i] for i in search.pruned] == ["root.1.1"]
     # a bound off the scale of Q (1/3) leaves the search to fractions
-    assert _compiled(tree, seen, Fraction(-31, 3), 10, True, current_deadline()) is None
+    assert (
+        _on_common_scale(tree, seen, Fraction(-31, 3), 10, True, current_deadline(), compiled)
+        is None
+    )
