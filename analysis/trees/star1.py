@@ -332,8 +332,8 @@ class _Search:
                         self.pruned.append(child)  # cannot change the expectation
                         continue
                     rest = rest - chance
-                    fail_low = (alpha - v - high * rest) / chance
-                    fail_high = (beta - v - low * rest) / chance
+                    fail_low = _divide(alpha - v - high * rest, chance)
+                    fail_high = _divide(beta - v - low * rest, chance)
                     size = max(_bits(fail_low), _bits(fail_high))
                     if size > bits:
                         self.refuse_window(fail_low, fail_high, child)
@@ -469,6 +469,14 @@ def _bits(value: Any) -> int:
         return 0
     fraction = cast(Fraction, value)
     return max(fraction.numerator.bit_length(), fraction.denominator.bit_length())
+
+
+def _divide(numerator: Any, chance: Exact) -> Any:
+    """``numerator / chance`` exactly, +/- infinity staying infinite: with a probability of
+    1 (an int) Python's ``/`` of two ints would give a float, and the window would round."""
+    if type(numerator) is float:
+        return numerator / chance
+    return Fraction(numerator) / chance
 
 
 def _bound(value: Any) -> Any:

@@ -17,6 +17,7 @@ from analysis.trees.expectimax import common_scale, expectimax
 from analysis.trees.horizon import horizon
 from analysis.trees.json_output import explain
 from analysis.trees.star1 import COMPILED, _on_common_scale, _Search, star1
+from analysis.trees.star1_integers import integer_star1
 from games.errors import InvalidInputError, LimitExceededError
 from games.limits import current_deadline
 from games.trees.parser import parse_tree
@@ -273,3 +274,53 @@ def test_star1_in_integers_on_decimal_probabilities(compiled: bool) -> None:
         _on_common_scale(tree, seen, Fraction(-31, 3), 10, True, current_deadline(), compiled)
         is None
     )
+
+
+def test_the_python_integer_search_on_its_own() -> None:
+    # The first example above on the integer scale: uniform thirds, so Q = 3 and, one level
+    # of chance nodes, G = 3; the bounds 0 and 15 become 0 and 45. The value 8 and the cut
+    # of root.1.2 come out as the fraction search finds them.
+    tree = parse_tree(max_over_chance([3, 12, 9], [2, 4, 6], [15, 6, 0]))
+    seen = horizon(tree, None)
+    scale = common_scale(tree, seen)
+    assert scale is not None and (scale.common, scale.scale) == (3, 3)
+    run = [tree.children, tree.kinds, tree.probabilities, scale.shares, list(tree.values)]
+    found = integer_star1(*run, 0, 45, 3, 3, False, 3323, lambda units: None)
+    assert found is not None
+    values, bounds, _, evaluated, cutoffs, pruned, visited = found
+    assert values[0] == 8 and values[tree.index_of("root.1")] == 7
+    assert bounds[tree.index_of("root.1")] == UPPER
+    assert [tree.ids[i] for i in pruned] == ["root.1.2"]
+    assert (len(evaluated), visited, len(cutoffs)) == (8, 12, 1)
+    # with room for no multiplier at all it gives the tree back to the fraction search
+    assert integer_star1(*run, 0, 45, 3, 3, False, 8, lambda units: None) is None
+
+
+@pytest.mark.parametrize("compiled", [None, *LOOPS])
+def test_a_certain_outcome_keeps_the_windows_exact(compiled: bool | None) -> None:
+    # MAX over the leaf 2 and a chance node A whose one outcome (p = 1) is a chance node B
+    # over 1, 0, 0 (a third each); bounds -5 and 5. After the 2, A is searched with
+    # alpha = 2 and its outcome with A_1 = (2 - 0 - 5 * 0) / 1 = 2. In B, after 1 and 0,
+    # A_2 = (2 - 1/3 - 5 * 1/3) / (1/3) = 0 exactly: the second 0 equals it, so B is cut
+    # there only when equality prunes (B then at most 1/3 + 5/3 = 2). Once p = 1 made the
+    # window a float (2 / 1 = 2.0), A_2 came out 1e-15 and B was cut either way.
+    tree = parse_tree(
+        {
+            "children": [
+                2,
+                {"kind": "chance", "children": [{"kind": "chance", "children": [1, 0, 0]}]},
+            ]
+        }
+    )
+    b = tree.index_of("root.1.0")
+    for equality, value, pruned in ((False, Fraction(1, 3), []), (True, 2, ["root.1.0.2"])):
+        seen = horizon(tree, None)
+        if compiled is None:  # the fraction search
+            search = _Search(tree, seen, -5, 5, equality, current_deadline()).run()
+        else:
+            search = _on_common_scale(tree, seen, -5, 5, equality, current_deadline(), compiled)
+        assert search is not None
+        assert search.value == 2
+        assert search.values[b] == value
+        assert [tree.ids[i] for i in search.pruned] == pruned
+        assert all(type(cut.alpha) is not float or cut.alpha < 0 for cut in search.cutoffs)
