@@ -3,7 +3,9 @@
 Levels go MAX, chance, MIN, chance, ... (depth 8, branching 5 or 6); every chance outcome
 states its probability as a decimal string (multiples of 0.05 summing to exactly 1). Prints
 (a) parsing the body with orjson, (b) the whole POST /v1/trees/expectimax request,
-(c) the same with Star1 bounds, and the ratios (b)/(a), (c)/(a).
+(c) the same with Star1 bounds, and the ratios (b)/(a), (c)/(a); then the two searches
+alone on the parsed tree, (d) expectimax and (e) Star1, and (e)/(d). The requests differ
+by more than the searches: Star1's answer also lists bounds, cutoffs and pruned nodes.
 
 Run: .venv/bin/python bench/chance.py [--seed S] [--depth D] [--repeats R]
 """
@@ -20,8 +22,11 @@ import orjson
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from analysis.trees.expectimax import expectimax  # noqa: E402
+from analysis.trees.star1 import star1  # noqa: E402
 from api import create_app  # noqa: E402
 from bench.trees import best_of, post  # noqa: E402
+from games.trees.parser import parse_tree  # noqa: E402
 
 
 def chance_tree(seed: int, depth: int) -> tuple[Any, int]:
@@ -64,6 +69,9 @@ def main() -> None:
     parse = best_of(args.repeats, lambda: orjson.loads(body))
     full = best_of(args.repeats, lambda: post(client, "/v1/trees/expectimax", body))
     star = best_of(args.repeats, lambda: post(client, "/v1/trees/expectimax", bounded))
+    parsed = parse_tree(orjson.loads(body)["tree"])
+    search = best_of(args.repeats, lambda: expectimax(parsed))
+    pruning = best_of(args.repeats, lambda: star1(parsed, (-100, 100)))
     print(
         f"tree: {count:,} nodes (MAX/chance/MIN/chance levels), seed {args.seed}, "
         f"body {len(body) / 1e6:.1f} MB"
@@ -71,6 +79,10 @@ def main() -> None:
     print(
         f"(a) orjson parse {parse:.3f}s  (b) expectimax {full:.3f}s  (c) Star1 {star:.3f}s  "
         f"(b)/(a) = {full / parse:.2f}  (c)/(a) = {star / parse:.2f}"
+    )
+    print(
+        f"searches alone: (d) expectimax {search:.3f}s  (e) Star1 {pruning:.3f}s  "
+        f"(e)/(d) = {pruning / search:.2f}"
     )
 
 

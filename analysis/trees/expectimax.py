@@ -12,17 +12,21 @@ its parent (the best so far at MAX and MIN, the running sum of ``p * v`` at chan
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Final
+from itertools import compress
+from operator import mul
+from typing import Any, Final, cast
 
 from analysis.trees.alpha_beta import NEG_INF, POS_INF, TraceEvent
 from analysis.trees.backup import back_up
-from analysis.trees.horizon import Horizon, horizon
+from analysis.trees.horizon import Horizon, horizon, start_values
 from analysis.trees.search_stats import SearchStats
 from games.errors import LimitExceededError
-from games.limits import Deadline, current_deadline
+from games.limits import Deadline, active_limits, current_deadline
 from games.numbers import Exact, normalize
+from games.trees.exact_sums import bounded_lcm
 from games.trees.model import CHANCE, MAX, MIN, Tree
 
 EXPECTIMAX_KINDS: Final = frozenset({MAX, MIN, CHANCE})
@@ -101,7 +105,12 @@ def expectimax(
     refuse_large_trace(tree, trace, max_trace_nodes)
     tree.require(kinds=EXPECTIMAX_KINDS, tuples=False, endpoint=EXPECTIMAX_HINT)
     seen = horizon(tree, depth)
-    values, best_child = back_up(tree, seen, deadline)
+    clock = deadline if deadline is not None else current_deadline()
+    scale = common_scale(tree, seen)
+    if scale is not None:
+        values, best_child = scaled_back_up(tree, seen, scale, clock)
+    else:
+        values, best_child = back_up(tree, seen, clock)
     root_value = values[0]
     assert root_value is not None
     kinds = tree.kinds
@@ -126,6 +135,147 @@ def expectimax(
     return ExpectimaxResult(
         tree, root_value, values, best_child, best_moves, line, depth, stats, events
     )
+
+
+SCALE_BITS: Final = 1024
+"""Largest scaled value (in bits) the integer back-up takes on: its numbers then cost
+little more than small ones, and its deadline spending per node stays true. Beyond it (a
+long chain of chance nodes, long denominators) values are backed up as fractions, whose
+work is spent by size."""
+
+
+@dataclass(frozen=True, slots=True)
+class CommonScale:
+    """Integer weights that put every value of a tree on one integer scale.
+
+    With ``Q`` the least common multiple of the probabilities' denominators, each
+    outcome's probability is ``w / Q``. A node's value then has a denominator dividing
+    ``Q ** k``, ``k`` the most chance nodes on a path down from it, so ``value * scale``
+    is an integer for every node, with ``scale = Q ** K`` (``K`` counts the levels that
+    hold a searched chance node, at least as many as any path meets). A chance node's
+    scaled value is ``sum(w * scaled) // Q``, exactly.
+    """
+
+    common: int
+    """``Q``."""
+    scale: int
+    """``Q ** K``."""
+    shares: dict[int, int]
+    """``w`` by the ``id`` of each distinct probability object of the tree."""
+    largest: int
+    """The largest magnitude of a static value the search reaches."""
+
+    def weights(self, tree: Tree) -> list[int | None]:
+        """Per node: ``Q`` times its probability (``None`` where it has none)."""
+        current_deadline().spend(len(tree))
+        return list(map(self.shares.get, map(id, tree.probabilities)))
+
+    def scaled(self, seen: Horizon) -> list[int | None]:
+        """Per node the search reaches: its static value times ``scale`` (else None)."""
+        current_deadline().spend(seen.covered)
+        scale = self.scale
+        # (common_scale found only ints and None among them)
+        static = cast(list[int | None], seen.static[: seen.covered])
+        return [None if value is None else value * scale for value in static]
+
+
+def common_scale(tree: Tree, seen: Horizon) -> CommonScale | None:
+    """The integer scale of :class:`CommonScale`, or None when there is no searched
+    chance node, a static value is not an integer, or the scaled numbers could grow
+    past ``SCALE_BITS`` or ``Limits.max_exact_digits`` (the exact back-up then runs in
+    fractions and refuses any value that does).
+
+    Whole-list operations, each spent on the deadline of the computation.
+    """
+    spend = current_deadline().spend
+    covered = seen.covered
+    static = seen.static[:covered]
+    spend(covered)
+    if not set(map(type, static)) <= {int, type(None)}:
+        return None
+    # levels holding a chance node with searched children (those at a depth cutoff have none)
+    kinds, depths = tree.kinds, tree.depths
+    levels = 0
+    for level in range(depths[covered - 1] + 1):
+        if seen.depth is not None and level >= seen.depth:
+            break
+        first, stop = bisect_left(depths, level), bisect_right(depths, level, hi=covered)
+        spend(1 + (stop - first) // 16)
+        levels += CHANCE in kinds[first:stop]
+    if not levels:
+        return None
+    probabilities = tree.probabilities
+    # the stated probabilities are few distinct objects (the parser reads each string once)
+    distinct = dict(zip(map(id, probabilities), probabilities, strict=True))
+    distinct.pop(id(None), None)
+    spend(len(probabilities))
+    numbers = list(distinct.values())
+    if not set(map(type, numbers)) <= {int, Fraction}:
+        return None
+    bits = min(active_limits().max_exact_bits, SCALE_BITS)
+    denominators = (number.denominator for number in numbers)  # type: ignore[union-attr]
+    common = bounded_lcm(denominators, bits // (levels + 1))
+    if common is None:
+        return None
+    scale = common**levels
+    present = cast(list[int], list(filter(None, static)))
+    largest = max(max(present, default=0), -min(present, default=0))
+    spend(len(present))
+    if (largest * scale * common).bit_length() > bits:
+        return None
+    spend(len(numbers) + 1)
+    shares = {
+        key: number.numerator * (common // number.denominator)  # type: ignore[union-attr]
+        for key, number in distinct.items()
+    }
+    return CommonScale(common, scale, shares, largest)
+
+
+def scaled_back_up(
+    tree: Tree, seen: Horizon, scale: CommonScale, deadline: Deadline
+) -> tuple[list[Exact | None], list[int]]:
+    """:func:`analysis.trees.backup.back_up` in integers on ``scale``: the same values
+    (exact, the same objects at MAX and MIN nodes) and the same best children.
+
+    Every chance value fits the digit limit (:func:`common_scale` checked its size), so
+    nothing is refused here.
+    """
+    spend = deadline.spend
+    children = seen.children
+    kinds = tree.kinds
+    covered = seen.covered
+    common, factor = scale.common, scale.scale
+    weights = scale.weights(tree)
+    scaled = scale.scaled(seen)
+    values = start_values(seen, len(tree))
+    best_child = [-1] * len(tree)
+    known: dict[int, Exact] = {}
+    internal = list(compress(range(covered), children[:covered]))
+    spend(covered)
+    for index in reversed(internal):
+        kids = children[index]
+        # children are ranges (stepping down in a tree whose children are reversed)
+        where = slice(kids.start, kids.stop, kids.step) if type(kids) is range else None
+        below = scaled[where] if where else list(map(scaled.__getitem__, kids))
+        if kinds[index] == CHANCE:
+            shares = weights[where] if where else list(map(weights.__getitem__, kids))
+            total = sum(map(mul, shares, below)) // common
+            scaled[index] = total
+            # chance values repeat (few numerators over one scale): each fraction made once
+            value = known.get(total)
+            if value is None:
+                value = known[total] = normalize(Fraction(total, factor))
+            values[index] = value
+            best_child[index] = kids[shares.index(max(shares))]  # type: ignore[type-var]
+            spend(2 * len(below))
+        else:
+            best = max(below) if kinds[index] == MAX else min(below)  # type: ignore[type-var]
+            child = kids[below.index(best)]
+            scaled[index] = best
+            values[index] = values[child]
+            best_child[index] = child
+            spend(len(below))
+    return values, best_child
 
 
 def _trace(

@@ -28,8 +28,11 @@ below beta).
 
 from __future__ import annotations
 
+import os
 from fractions import Fraction
-from typing import Any, cast
+from functools import partial
+from operator import is_not
+from typing import Any, Final, cast
 
 from analysis.trees.alpha_beta import (
     EXACT,
@@ -41,13 +44,32 @@ from analysis.trees.alpha_beta import (
     Cutoff,
     TraceEvent,
 )
-from analysis.trees.expectimax import EXPECTIMAX_HINT, EXPECTIMAX_KINDS, refuse_large_trace
+from analysis.trees.expectimax import (
+    EXPECTIMAX_HINT,
+    EXPECTIMAX_KINDS,
+    common_scale,
+    refuse_large_trace,
+)
 from analysis.trees.horizon import Horizon, horizon, numeric, static_nodes, static_pointer
 from analysis.trees.search_stats import SearchStats
+from analysis.trees.star1_integers import integer_star1
 from games.errors import InvalidInputError
 from games.limits import Deadline, active_limits, check_exact_size, current_deadline
 from games.numbers import Exact, normalize
 from games.trees.model import CHANCE, MAX, MIN, Tree
+
+try:
+    from analysis.trees._star1 import scaled_star1
+except ImportError:  # not compiled (no C compiler at install): the fraction search runs
+    scaled_star1 = None  # type: ignore[assignment]
+
+COMPILED: Final = scaled_star1 is not None and os.environ.get("ARBITER_PURE_PYTHON") != "1"
+"""Whether :func:`star1` may run the compiled integer loop (``ARBITER_PURE_PYTHON=1``
+keeps it to the fraction search, which the tests also run)."""
+
+WORD_BITS: Final = 62
+"""Largest magnitude (in bits) of a scaled bound times ``Q`` the compiled loop starts
+with; it gives up (and the fraction search runs) if a number grows past 64 bits."""
 
 
 def star1(
@@ -80,11 +102,101 @@ def star1(
     clock = deadline if deadline is not None else current_deadline()
     _check_bounds(tree, seen, low, high, clock)
     clock.check()
+    if not trace:
+        search = _on_common_scale(tree, seen, low, high, prune_on_equality, clock, COMPILED)
+        if search is not None:
+            return search
     return _Search(tree, seen, low, high, prune_on_equality, clock, trace).run()
+
+
+def _on_common_scale(
+    tree: Tree,
+    seen: Horizon,
+    low: Exact,
+    high: Exact,
+    prune_on_equality: bool,
+    clock: Deadline,
+    compiled: bool,
+) -> AlphaBetaResult | None:
+    """Star1 in integers over the tree's common scale (the same result as the fraction
+    search), by the compiled loop or its Python twin
+    (:mod:`analysis.trees.star1_integers`); None where it does not apply: no chance node,
+    a fractional leaf or a bound off the scale, numbers past 64 bits (compiled) or
+    ``Limits.max_exact_digits`` (Python), or, compiled, a digit limit so low that the
+    fraction search could refuse a number the loop would keep."""
+    children = seen.children
+    bits = active_limits().max_exact_bits
+    if not children[0] or (compiled and bits < 2 * 64 + 2):
+        return None
+    if not isinstance(children, list) or set(map(type, children)) != {range}:
+        return None
+    scale = common_scale(tree, seen)
+    if scale is None:
+        return None
+    common, factor = scale.common, scale.scale
+    scaled_low, scaled_high = low * factor, high * factor
+    if not (type(scaled_low) is int and type(scaled_high) is int):
+        scaled_low, scaled_high = Fraction(scaled_low), Fraction(scaled_high)
+        if scaled_low.denominator != 1 or scaled_high.denominator != 1:
+            return None
+        scaled_low, scaled_high = scaled_low.numerator, scaled_high.numerator
+    # (bounds on the scale of Q: then a chance node's bound, sum(w v) + hi * rest, is a
+    # whole multiple of Q, as its value is)
+    if scaled_low % common or scaled_high % common:
+        return None
+    largest = max(abs(scaled_low), abs(scaled_high), scale.largest * factor)
+    if not compiled:
+        found = integer_star1(
+            children,
+            tree.kinds,
+            tree.probabilities,
+            scale.shares,
+            list(seen.static),
+            scaled_low,
+            scaled_high,
+            common,
+            factor,
+            not prune_on_equality,
+            bits,
+            clock.spend,
+        )
+    elif (largest * common).bit_length() > WORD_BITS:
+        return None
+    else:
+        assert scaled_star1 is not None
+        found = scaled_star1(
+            children,
+            tree.kinds,
+            tree.probabilities,
+            scale.shares,
+            list(seen.static),
+            scaled_low,
+            scaled_high,
+            common,
+            factor,
+            not prune_on_equality,
+            tree.max_depth(),
+            clock.spend,
+            CHANCE,
+            MAX,
+        )
+    if found is None:
+        return None
+    search = _Search(tree, seen, low, high, prune_on_equality, clock)
+    values, bounds, best_child, evaluated, cutoffs, pruned, visited = found
+    search.values, search.bounds, search.best_child = values, bounds, best_child
+    search.evaluated, search.cutoffs, search.pruned = evaluated, cutoffs, pruned
+    return search.result(visited)
 
 
 def _check_bounds(tree: Tree, seen: Horizon, low: Exact, high: Exact, clock: Deadline) -> None:
     static = numeric(seen.static)
+    # every static value within the bounds: the smallest and the largest are (whole-list
+    # operations; internal nodes hold None); else find the first outside, node by node
+    present = cast(list[Exact], list(filter(partial(is_not, None), static[: seen.covered])))
+    clock.spend(len(present) // 8 + 1)
+    if not present or (low <= min(present) and max(present) <= high):
+        return
     spend = clock.spend
     for index in static_nodes(seen):
         spend(1)
@@ -220,8 +332,8 @@ class _Search:
                         self.pruned.append(child)  # cannot change the expectation
                         continue
                     rest = rest - chance
-                    fail_low = (alpha - v - high * rest) / chance
-                    fail_high = (beta - v - low * rest) / chance
+                    fail_low = _divide(alpha - v - high * rest, chance)
+                    fail_high = _divide(beta - v - low * rest, chance)
                     size = max(_bits(fail_low), _bits(fail_high))
                     if size > bits:
                         self.refuse_window(fail_low, fail_high, child)
@@ -357,6 +469,14 @@ def _bits(value: Any) -> int:
         return 0
     fraction = cast(Fraction, value)
     return max(fraction.numerator.bit_length(), fraction.denominator.bit_length())
+
+
+def _divide(numerator: Any, chance: Exact) -> Any:
+    """``numerator / chance`` exactly, +/- infinity staying infinite: with a probability of
+    1 (an int) Python's ``/`` of two ints would give a float, and the window would round."""
+    if type(numerator) is float:
+        return numerator / chance
+    return Fraction(numerator) / chance
 
 
 def _bound(value: Any) -> Any:

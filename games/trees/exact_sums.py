@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from fractions import Fraction
-from math import gcd
+from math import gcd, lcm
 
 from games.limits import Deadline, active_limits, check_exact_size, current_deadline
 from games.numbers import Exact, exact_text, normalize
@@ -76,6 +76,22 @@ def sum_of_ratios(
     if total.numerator.bit_length() > bits or total.denominator.bit_length() > bits:
         refused(total)
     return total
+
+
+def bounded_lcm(numbers: Iterable[int], bits: int) -> int | None:
+    """Least common multiple of ``numbers``, or None as soon as it passes ``bits`` binary
+    digits (so thousands of long, unrelated denominators stop early, never building a
+    number of millions of digits). Each number is spent on the deadline of the
+    computation in progress by its size."""
+    spend = current_deadline().spend
+    common = 1
+    for number in numbers:
+        if common % number:
+            common = lcm(common, number)
+            if common.bit_length() > bits:
+                return None
+            spend(1 + common.bit_length() // 512)
+    return common
 
 
 def _refuse_sum(total: Exact) -> None:

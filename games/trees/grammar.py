@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from itertools import compress, repeat
+from operator import attrgetter, is_not
 from typing import Any, Final, cast
 
-from games.errors import LimitExceededError, join_pointer
-from games.limits import Limits, check_exact_size, current_deadline
+from games.errors import InvalidInputError, LimitExceededError, join_pointer
+from games.limits import Deadline, Limits, check_exact_size, current_deadline
 from games.numbers import MAX_MAGNITUDE, Exact, normalize, parse_exact
-from games.trees.exact_sums import exact_sum
+from games.trees.exact_sums import bounded_lcm, exact_sum
 from games.trees.model import CHANCE, LEAF, MAX, MIN, PLAYER
 
 NODE_FIELDS: Final = frozenset({"id", "kind", "value", "eval", "move", "children", "p", "player"})
@@ -69,6 +71,64 @@ def read_number(raw: Any, cache: dict[str, Exact], spend: Callable[[int], None])
     return value
 
 
+def level_probabilities(
+    chances: list[Any],
+    above: list[str | None],
+    cache: dict[str, Exact],
+    spend: Callable[[int], None],
+) -> list[Exact | None] | None:
+    """The stated probabilities of one level of a tree (``None`` where a node states
+    none), ``above`` the kind of each node's parent; None when one is malformed, outside
+    [0, 1] or under a node that is not a chance node (the general walk then reports it).
+
+    A level of a large tree states few distinct probabilities ("0.35", "0.05", ...), so
+    each distinct one is read and checked once and the level is filled by whole-list
+    steps; a level of other shapes is read one probability at a time.
+    """
+    spend(1 + len(chances) // 8)
+    stated = list(map(is_not, chances, repeat(None)))
+    if not set(compress(above, stated)) <= {CHANCE}:
+        return None
+    try:
+        distinct = set(chances)
+    except TypeError:  # an array or object where a number belongs
+        return None
+    # (only strings and integers: 1 == 1.0 == True would merge different inputs)
+    if not set(map(type, distinct)) <= {str, int, type(None)}:
+        return _each_probability(chances, cache, spend)
+    table: dict[Any, Exact | None] = {None: None}
+    for raw in distinct:
+        if raw is None:
+            continue
+        try:
+            value = read_number(raw, cache, spend)
+        except InvalidInputError:
+            return None
+        if probability_problem(value) is not None:
+            return None
+        table[raw] = value
+    spend(len(chances) // 8)
+    return list(map(table.__getitem__, chances))
+
+
+def _each_probability(
+    chances: list[Any], cache: dict[str, Exact], spend: Callable[[int], None]
+) -> list[Exact | None] | None:
+    read: list[Exact | None] = []
+    for chance in chances:
+        if chance is None:
+            read.append(None)
+            continue
+        try:
+            value = read_number(chance, cache, spend)
+        except InvalidInputError:
+            return None
+        if probability_problem(value) is not None:
+            return None
+        read.append(value)
+    return read
+
+
 def within_magnitude(scores: list[Any]) -> bool:
     """Whether every integer of a level (None elsewhere) is taken as it is by
     :func:`read_number`: within 1e300."""
@@ -80,9 +140,13 @@ def within_magnitude(scores: list[Any]) -> bool:
 
 def probability_problem(chance: Exact) -> str | None:
     """Why ``chance`` cannot be a probability, or None when it can."""
-    if chance < 0 or chance > 1:
-        return f"a probability lies in [0, 1], got {chance}"
-    return None
+    # (on the numerator: Fraction's comparisons run in Python, and a tree has many outcomes)
+    if type(chance) is Fraction:
+        if 0 <= chance.numerator <= chance.denominator:
+            return None
+    elif 0 <= chance <= 1:
+        return None
+    return f"a probability lies in [0, 1], got {chance}"
 
 
 def too_many_nodes(limits: Limits, pointer: str) -> LimitExceededError:
@@ -115,9 +179,19 @@ def settle_chance(
         ``children``).
     """
     deadline = current_deadline()
+    weights = _common_weights(probabilities, deadline)
+    if weights is not None and _all_sum_to_one(children, chance_nodes, *weights, deadline):
+        return None
     for node in chance_nodes:
         kids = children[node]
         deadline.spend(1)
+        if weights is not None:
+            # in integers over the common denominator: sums to 1 exactly when the
+            # integers sum to it (a None among them is a missing p, handled below)
+            shares, common = weights[0][kids.start : kids.stop], weights[1]
+            if None not in shares and sum(shares) == common:  # type: ignore[arg-type]
+                deadline.spend(len(shares))
+                continue
         stated = probabilities[kids.start : kids.stop]
         # (identity tests: == against None would call Fraction.__eq__ for each outcome)
         missing = [slot for slot, chance in enumerate(stated) if chance is None]
@@ -133,6 +207,57 @@ def settle_chance(
         if total != 1:
             return node, node, total
     return None
+
+
+COMMON_DENOMINATOR_BITS: Final = 256
+"""Largest common denominator of a tree's probabilities that :func:`settle_chance` adds
+over in integers; beyond it, each node's probabilities are added as fractions."""
+
+
+def _common_weights(
+    probabilities: list[Exact | None], deadline: Deadline
+) -> tuple[list[int | None], int] | None:
+    """Each probability times the least common denominator of them all (None where a
+    node states none), and that denominator; None when it is large.
+
+    Whole-list operations: the parser reads each distinct string once, so the distinct
+    probability objects are few, and each is converted once.
+    """
+    deadline.spend(len(probabilities))
+    distinct = dict(zip(map(id, probabilities), probabilities, strict=True))
+    numbers = [number for number in distinct.values() if number is not None]
+    deadline.spend(len(numbers))
+    if not set(map(type, numbers)) <= {int, Fraction}:
+        return None
+    common = bounded_lcm((number.denominator for number in numbers), COMMON_DENOMINATOR_BITS)
+    if common is None:
+        return None
+    share: dict[int, int | None] = {
+        key: None if number is None else number.numerator * (common // number.denominator)
+        for key, number in distinct.items()
+    }
+    deadline.spend(len(probabilities))
+    return list(map(share.__getitem__, map(id, probabilities))), common
+
+
+def _all_sum_to_one(
+    children: list[range],
+    chance_nodes: list[int],
+    weights: list[int | None],
+    common: int,
+    deadline: Deadline,
+) -> bool:
+    """Whether every chance node states each outcome's ``p`` and they sum to exactly 1, by
+    whole-list steps over the integer ``weights`` (``common`` is 1 on their scale)."""
+    deadline.spend(1 + len(chance_nodes) // 4)
+    kids = list(map(children.__getitem__, chance_nodes))
+    blocks = map(slice, map(attrgetter("start"), kids), map(attrgetter("stop"), kids))
+    try:
+        totals = list(map(sum, map(weights.__getitem__, blocks)))  # type: ignore[arg-type]
+    except TypeError:  # a None: an outcome without p (all silent is uniform, else an error)
+        return False
+    deadline.spend(len(weights) // 8)
+    return totals.count(common) == len(totals)
 
 
 def _refuser(ids: list[str], pointer: Callable[[int], str], node: int) -> Callable[[Exact], None]:

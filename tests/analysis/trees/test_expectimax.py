@@ -8,10 +8,13 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.trees.expectimax import expectimax
+from analysis.trees.backup import back_up
+from analysis.trees.expectimax import common_scale, expectimax, scaled_back_up
+from analysis.trees.horizon import horizon
 from analysis.trees.json_output import explain
 from analysis.trees.minimax import minimax
 from analysis.trees.star1 import star1
+from games.limits import current_deadline
 from games.trees.parser import parse_tree
 from tests.strategies import chance_trees, shorthand_trees
 
@@ -179,3 +182,71 @@ def test_expectimax_trace_visits_every_node_once_with_its_value(raw: Any) -> Non
     # each internal node's last update is its value
     last = {e.node: e.value for e in result.trace if e.event == "update"}
     assert last == {i: result.values[i] for i in range(len(tree)) if tree.children[i]}
+
+
+def test_integer_back_up_values_decimal_probabilities_exactly() -> None:
+    # chance node a: 0.35 * 10 + 0.65 * (-4) = 3.5 - 2.6 = 9/10; b: 0.5 * 2 + 0.5 * 1 = 3/2.
+    # The common denominator is 20 (0.35 = 7/20, 0.65 = 13/20, 0.5 = 10/20) and one level
+    # holds chance nodes, so values are scaled by 20: a is 18 / 20, b is 30 / 20.
+    tree = parse_tree(
+        {
+            "children": [
+                {
+                    "kind": "chance",
+                    "children": [{"p": "0.35", "value": 10}, {"p": "0.65", "value": -4}],
+                },
+                {
+                    "kind": "chance",
+                    "children": [{"p": "0.5", "value": 2}, {"p": "0.5", "value": 1}],
+                },
+            ]
+        }
+    )
+    scale = common_scale(tree, horizon(tree, None))
+    assert scale is not None
+    assert (scale.common, scale.scale) == (20, 20)
+    result = expectimax(tree)
+    assert [result.values[i] for i in tree.children[0]] == [Fraction(9, 10), Fraction(3, 2)]
+    assert result.value == Fraction(3, 2)
+    assert result.best_child[tree.index_of("root.0")] == tree.index_of("root.0.1")
+
+
+def test_fractional_leaves_take_the_fraction_back_up() -> None:
+    # (1/3 + 2) / 2 = 7/6 beats (1 + 1) / 2 = 1
+    tree = parse_tree({"children": [{"kind": "chance", "children": ["1/3", 2]}, [1, 1]]})
+    assert common_scale(tree, horizon(tree, None)) is None
+    assert expectimax(tree).value == Fraction(7, 6)
+
+
+@settings(max_examples=300)
+@given(chance_trees(max_depth=5), st.booleans(), st.integers(0, 5) | st.none())
+def test_integer_back_up_equals_the_fraction_back_up(raw: Any, reverse: bool, depth: Any) -> None:
+    # evals at every internal node, so any depth cutoff can score its frontier
+    tree = parse_tree(raw)
+    tree = tree.replace(evals=[0 if kids else None for kids in tree.children])
+    if reverse:
+        tree = tree.reversed_children()
+    seen = horizon(tree, depth)
+    scale = common_scale(tree, seen)
+    if scale is None:
+        return  # no chance node within the cutoff: nothing to compare
+    clock = current_deadline()
+    assert scaled_back_up(tree, seen, scale, clock) == back_up(tree, seen, clock)
+
+
+def chance_chain(levels: int) -> dict[str, Any]:
+    """Chance nodes in a chain: each has a leaf 1 (p 1/3) and the next node (p 2/3)."""
+    node: dict[str, Any] = {"value": 0}
+    for _ in range(levels):
+        node = {"kind": "chance", "children": [{"p": "1/3", "value": 1}, {"p": "2/3", **node}]}
+    return node
+
+
+def test_a_long_chain_of_chance_nodes_is_backed_up_in_fractions() -> None:
+    # scale 3 ** levels: 3 ** 300 has 476 bits, within SCALE_BITS; 3 ** 700 has 1,110.
+    # The chain's value is 1 - (2/3) ** levels either way (the leaf 1 unless every step
+    # goes on, to the 0 at the end).
+    for levels, integers in ((300, True), (700, False)):
+        tree = parse_tree(chance_chain(levels))
+        assert (common_scale(tree, horizon(tree, None)) is not None) is integers
+        assert expectimax(tree).value == 1 - Fraction(2, 3) ** levels

@@ -4,6 +4,7 @@ expectiminimax's.
 
 from __future__ import annotations
 
+import os
 from fractions import Fraction
 from typing import Any
 
@@ -12,10 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analysis.trees.alpha_beta import UPPER
-from analysis.trees.expectimax import expectimax
+from analysis.trees.expectimax import common_scale, expectimax
+from analysis.trees.horizon import horizon
 from analysis.trees.json_output import explain
-from analysis.trees.star1 import star1
+from analysis.trees.star1 import COMPILED, _on_common_scale, _Search, star1
+from analysis.trees.star1_integers import integer_star1
 from games.errors import InvalidInputError, LimitExceededError
+from games.limits import current_deadline
 from games.trees.parser import parse_tree
 from tests.reference import assert_bounds_hold
 from tests.strategies import chance_trees
@@ -190,3 +194,133 @@ def test_every_chance_cut_in_the_trace_is_true_as_explained(raw: Any, equality: 
             assert (value <= event.alpha if equality else value < event.alpha) and exact <= value
         else:
             assert (value >= event.beta if equality else value > event.beta) and exact >= value
+
+
+def fraction_star1(tree: Any, bounds: Any, **options: Any) -> Any:
+    """Star1 by the fraction search, whether or not the compiled loop is built."""
+    seen = horizon(tree, options.pop("depth", None))
+    equality = options.pop("prune_on_equality", True)
+    return _Search(tree, seen, *bounds, equality, current_deadline()).run()
+
+
+def same_search(one: Any, other: Any) -> None:
+    for field in ("value", "values", "bounds", "best_child", "pruned", "evaluated_leaves"):
+        assert getattr(one, field) == getattr(other, field), field
+    assert one.cutoffs == other.cutoffs
+    assert one.stats == other.stats
+
+
+def test_the_set_up_built_the_compiled_star1_loop() -> None:
+    # the README set-up compiles it; a silent fallback would hide a broken build
+    if os.environ.get("ARBITER_PURE_PYTHON") == "1":
+        pytest.skip("the pure-Python searches were asked for")
+    assert COMPILED
+
+
+LOOPS = [False, pytest.param(True, marks=pytest.mark.skipif(not COMPILED, reason="not built"))]
+
+
+@pytest.mark.parametrize("compiled", LOOPS)
+@settings(max_examples=300)
+@given(chance_trees(max_depth=5), st.booleans(), st.booleans(), st.integers(0, 5) | st.none())
+def test_star1_in_integers_mirrors_the_fraction_search(
+    compiled: bool, raw: Any, equality: bool, reverse: bool, depth: int | None
+) -> None:
+    # the compiled loop and its Python twin, against the fraction search, on random trees
+    # with depth cutoffs (evals 0), children searched in either order, both conventions
+    tree = parse_tree(raw)
+    tree = tree.replace(evals=[0 if kids else None for kids in tree.children])
+    if reverse:
+        tree = tree.reversed_children()
+    seen = horizon(tree, depth)
+    search = _on_common_scale(tree, seen, -5, 5, equality, current_deadline(), compiled)
+    if search is None:
+        # only where no chance node is searched (integer leaves and bounds here), or,
+        # compiled, the numbers may outgrow 64 bits: a common scale Q ** K past 2 ** 40,
+        # windows dividing by probabilities on top of it
+        scale = common_scale(tree, seen)
+        assert scale is None or (compiled and (5 * scale.scale * scale.common).bit_length() > 40)
+        return
+    same_search(search, fraction_star1(tree, (-5, 5), depth=depth, prune_on_equality=equality))
+
+
+@pytest.mark.parametrize("compiled", LOOPS)
+def test_star1_in_integers_on_decimal_probabilities(compiled: bool) -> None:
+    # Probabilities 0.35/0.65 and 0.5/0.5 (Q = 20), bounds -10 and 10 (on the scale of Q);
+    # the first chance node is worth 0.35 * 10 + 0.65 * (-4) = 9/10, which becomes alpha.
+    tree = parse_tree(
+        {
+            "children": [
+                {
+                    "kind": "chance",
+                    "children": [{"p": "0.35", "value": 10}, {"p": "0.65", "value": -4}],
+                },
+                {
+                    "kind": "chance",
+                    "children": [{"p": "0.5", "value": -10}, {"p": "0.5", "value": 1}],
+                },
+            ]
+        }
+    )
+    seen = horizon(tree, None)
+    search = _on_common_scale(tree, seen, -10, 10, True, current_deadline(), compiled)
+    assert search is not None
+    same_search(search, fraction_star1(tree, (-10, 10)))
+    # -10 on the first outcome leaves at most 0.5 * (-10) + 0.5 * 10 = 0 <= 9/10: cut
+    assert search.value == Fraction(9, 10)
+    assert [tree.ids[i] for i in search.pruned] == ["root.1.1"]
+    # a bound off the scale of Q (1/3) leaves the search to fractions
+    assert (
+        _on_common_scale(tree, seen, Fraction(-31, 3), 10, True, current_deadline(), compiled)
+        is None
+    )
+
+
+def test_the_python_integer_search_on_its_own() -> None:
+    # The first example above on the integer scale: uniform thirds, so Q = 3 and, one level
+    # of chance nodes, G = 3; the bounds 0 and 15 become 0 and 45. The value 8 and the cut
+    # of root.1.2 come out as the fraction search finds them.
+    tree = parse_tree(max_over_chance([3, 12, 9], [2, 4, 6], [15, 6, 0]))
+    seen = horizon(tree, None)
+    scale = common_scale(tree, seen)
+    assert scale is not None and (scale.common, scale.scale) == (3, 3)
+    run = [tree.children, tree.kinds, tree.probabilities, scale.shares, list(tree.values)]
+    found = integer_star1(*run, 0, 45, 3, 3, False, 3323, lambda units: None)
+    assert found is not None
+    values, bounds, _, evaluated, cutoffs, pruned, visited = found
+    assert values[0] == 8 and values[tree.index_of("root.1")] == 7
+    assert bounds[tree.index_of("root.1")] == UPPER
+    assert [tree.ids[i] for i in pruned] == ["root.1.2"]
+    assert (len(evaluated), visited, len(cutoffs)) == (8, 12, 1)
+    # with room for no multiplier at all it gives the tree back to the fraction search
+    assert integer_star1(*run, 0, 45, 3, 3, False, 8, lambda units: None) is None
+
+
+@pytest.mark.parametrize("compiled", [None, *LOOPS])
+def test_a_certain_outcome_keeps_the_windows_exact(compiled: bool | None) -> None:
+    # MAX over the leaf 2 and a chance node A whose one outcome (p = 1) is a chance node B
+    # over 1, 0, 0 (a third each); bounds -5 and 5. After the 2, A is searched with
+    # alpha = 2 and its outcome with A_1 = (2 - 0 - 5 * 0) / 1 = 2. In B, after 1 and 0,
+    # A_2 = (2 - 1/3 - 5 * 1/3) / (1/3) = 0 exactly: the second 0 equals it, so B is cut
+    # there only when equality prunes (B then at most 1/3 + 5/3 = 2). Once p = 1 made the
+    # window a float (2 / 1 = 2.0), A_2 came out 1e-15 and B was cut either way.
+    tree = parse_tree(
+        {
+            "children": [
+                2,
+                {"kind": "chance", "children": [{"kind": "chance", "children": [1, 0, 0]}]},
+            ]
+        }
+    )
+    b = tree.index_of("root.1.0")
+    for equality, value, pruned in ((False, Fraction(1, 3), []), (True, 2, ["root.1.0.2"])):
+        seen = horizon(tree, None)
+        if compiled is None:  # the fraction search
+            search = _Search(tree, seen, -5, 5, equality, current_deadline()).run()
+        else:
+            search = _on_common_scale(tree, seen, -5, 5, equality, current_deadline(), compiled)
+        assert search is not None
+        assert search.value == 2
+        assert search.values[b] == value
+        assert [tree.ids[i] for i in search.pruned] == pruned
+        assert all(type(cut.alpha) is not float or cut.alpha < 0 for cut in search.cutoffs)

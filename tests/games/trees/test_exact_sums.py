@@ -8,7 +8,7 @@ import pytest
 
 from games.errors import ExactSizeError
 from games.limits import Limits, limited
-from games.trees.exact_sums import exact_sum, short_text, sum_of_ratios, sum_text
+from games.trees.exact_sums import bounded_lcm, exact_sum, short_text, sum_of_ratios, sum_text
 
 
 def test_exact_sum_adds_fractions_exactly() -> None:
@@ -40,6 +40,17 @@ def test_a_sum_past_the_digit_limit_is_refused_as_it_grows() -> None:
     # long before all 78 primes were multiplied in
     assert len(refused) == 1
     assert 2 ** (2 * small.max_exact_bits) < refused[0] < 2 ** (3 * small.max_exact_bits)
+
+
+def test_bounded_lcm_stops_once_past_its_bits() -> None:
+    # lcm(4, 6, 10) = 60 (6 bits); lcm with 7 = 420 (9 bits)
+    assert bounded_lcm([4, 6, 10], 6) == 60
+    assert bounded_lcm([4, 6, 10, 7], 8) is None
+    assert bounded_lcm([], 1) == 1
+    # the first 200 primes' product has over 1,000 bits; it stops at 64
+    primes = [n for n in range(2, 1224) if all(n % d for d in range(2, int(n**0.5) + 1))]
+    assert len(primes) == 200
+    assert bounded_lcm(primes, 64) is None
 
 
 def test_short_text_is_exact_when_short() -> None:

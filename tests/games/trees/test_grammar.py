@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from games.errors import InvalidInputError
 from games.limits import Limits
-from games.numbers import Exact
+from games.numbers import Exact, parse_exact
 from games.trees.grammar import (
     EMPTY,
     HANDOVER,
     PARSE_COST,
     default_id,
+    level_probabilities,
     probability_problem,
     read_number,
     settle_chance,
@@ -87,7 +91,83 @@ def test_stated_probabilities_sum_to_exactly_one() -> None:
     assert settle_chance(mixed, some, [0], ["c", "a", "b"], str) == (2, 0, None)
 
 
+def test_probabilities_beyond_the_common_denominator_are_summed_as_fractions() -> None:
+    # 1/2**300 and 1 - 1/2**300: a common denominator of 300 bits is past the integer
+    # route's 256, so the sums are exact fractions; the check is the same.
+    tiny = Fraction(1, 2**300)
+    children, probabilities = chance_node([tiny, 1 - tiny])
+    assert settle_chance(children, probabilities, [0], ["c", "a", "b"], str) is None
+    short, stated = chance_node([tiny, Fraction(1, 2)])
+    assert settle_chance(short, stated, [0], ["c", "a", "b"], str) == (0, 0, tiny + Fraction(1, 2))
+
+
+def test_sums_over_a_common_denominator_check_each_node() -> None:
+    # two chance nodes (0 and 1) under one common denominator (60): 1/4 + 3/4 = 1 at the
+    # first; at the second 1/3 + 1/5 + 2/5 = 14/15, which must be reported
+    children = [range(2, 4), range(4, 7)] + [EMPTY] * 5
+    probabilities: list[Exact | None] = [
+        None,
+        None,
+        Fraction(1, 4),
+        Fraction(3, 4),
+        Fraction(1, 3),
+        Fraction(1, 5),
+        Fraction(2, 5),
+    ]
+    names = ["c", "d", "a", "b", "e", "f", "g"]
+    assert settle_chance(children, probabilities, [0, 1], names, str) == (1, 1, Fraction(14, 15))
+    probabilities[6] = Fraction(7, 15)
+    assert settle_chance(children, probabilities, [0, 1], names, str) is None
+
+
 def test_limit_errors_name_the_limit() -> None:
     limits = Limits(max_nodes=10, max_depth=3)
     assert too_many_nodes(limits, "/tree").message == "the tree has more than the limit of 10 nodes"
     assert too_deep(limits, "/tree/0").message == "the tree is deeper than the limit of 3 plies"
+
+
+def test_a_level_of_decimal_probabilities_is_read_exactly() -> None:
+    chances = ["0.35", "0.65", None, "0.35", 1, 0]
+    above = [CHANCE, CHANCE, MAX, CHANCE, CHANCE, CHANCE]
+    read = level_probabilities(chances, above, {}, lambda units: None)
+    assert read == [Fraction(7, 20), Fraction(13, 20), None, Fraction(7, 20), 1, 0]
+    # a p under a MAX node, a probability above 1, a malformed one, an array: all refused
+    assert level_probabilities(["0.5"], [MAX], {}, lambda units: None) is None
+    assert level_probabilities(["1.5"], [CHANCE], {}, lambda units: None) is None
+    assert level_probabilities(["half"], [CHANCE], {}, lambda units: None) is None
+    assert level_probabilities([[0.5]], [CHANCE], {}, lambda units: None) is None
+
+
+def one_at_a_time(chances: list[Any], above: list[Any]) -> list[Exact | None] | None:
+    """The level read as the general walk reads it, one outcome after another."""
+    read: list[Exact | None] = []
+    for chance, parent in zip(chances, above, strict=True):
+        if chance is None:
+            read.append(None)
+            continue
+        if parent != CHANCE:
+            return None
+        try:
+            value = parse_exact(chance, "")
+        except InvalidInputError:
+            return None
+        if not 0 <= value <= 1:
+            return None
+        read.append(value)
+    return read
+
+
+PROBABILITY_TEXTS = st.sampled_from(
+    [None, "0.35", "0.05", "1/3", "0", "1", "1.5", "-0.1", "x", 0, 1, 2, True, 0.5, 1.0]
+)
+
+
+@given(st.lists(st.tuples(PROBABILITY_TEXTS, st.sampled_from([CHANCE, MAX, MIN]))))
+def test_a_level_reads_as_one_probability_at_a_time(pairs: list[tuple[Any, str]]) -> None:
+    chances = [chance for chance, _ in pairs]
+    above = [parent for _, parent in pairs]
+    expected = one_at_a_time(chances, above)
+    read = level_probabilities(chances, above, {}, lambda units: None)
+    assert read == expected
+    if read is not None:  # the same numbers, of the same types (1 stays an int)
+        assert list(map(type, read)) == list(map(type, expected or []))

@@ -1,0 +1,436 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+# cython: initializedcheck=False
+"""The compiled loop of Star1 (:mod:`analysis.trees.star1`) on integers.
+
+It is :class:`analysis.trees.star1._Search` step for step, on 64-bit integers instead of
+fractions: values are the exact values times a common scale ``G`` (see
+:class:`analysis.trees.expectimax.CommonScale`: every value a search returns, bounds
+included, is then an integer), a chance node's running ``sum(p v)`` is kept times ``Q``
+(probabilities are ``w / Q``), and the windows ``A_i`` and ``B_i`` are exact ratios
+``num / den`` of 64-bit integers, compared by 128-bit cross products. So it makes the
+same comparisons, in the same order, with the same outcomes: the same values, bounds,
+best children, evaluated leaves, cutoffs and pruned nodes. A number that would leave
+64 bits makes it give up (``None``), and the caller runs the search in fractions.
+"""
+
+from fractions import Fraction
+
+from libc.stdint cimport int64_t, INT64_MAX
+from libc.stdlib cimport free, malloc
+
+from analysis.trees.alpha_beta import EXACT as EXACT_TEXT
+from analysis.trees.alpha_beta import LOWER as LOWER_TEXT
+from analysis.trees.alpha_beta import NEG_INF, POS_INF, UPPER as UPPER_TEXT, Cutoff
+
+cdef extern from *:
+    ctypedef long long int128 "__int128"
+
+cdef enum:
+    EXACT = 0
+    LOWER = 1
+    UPPER = 2
+    MAX_NODE = 0
+    MIN_NODE = 1
+    CHANCE_NODE = 2
+    SPEND_EVERY = 4096
+
+
+cdef struct Ratio:  # num / den with den > 0, or an infinity (inf = -1 or +1)
+    int64_t num
+    int64_t den
+    int inf
+
+
+cdef struct Frame:
+    int64_t node
+    int kind
+    Ratio alpha
+    Ratio beta
+    int64_t v  # MAX/MIN: the value so far (v_inf: none yet); chance: sum(w * value)
+    int v_inf
+    int64_t slot
+    int64_t best
+    int best_bound
+    int64_t rest  # chance: Q times the probability not yet searched
+    int64_t weight  # chance: Q times the probability of the outcome being searched
+    int64_t likeliest  # chance: the leftmost most likely outcome so far, and its weight
+    int64_t likeliest_weight
+    Ratio fail_low
+    Ratio fail_high
+    int64_t start  # the children: start, start + step, ... (count of them)
+    int64_t step
+    int64_t count
+
+
+cdef inline bint fits(int128 x):
+    return -INT64_MAX <= x <= INT64_MAX
+
+
+cdef inline Ratio ratio(int64_t x):
+    cdef Ratio r
+    r.num = x
+    r.den = 1
+    r.inf = 0
+    return r
+
+
+cdef inline Ratio infinite(int sign):
+    cdef Ratio r
+    r.num = 0
+    r.den = 1
+    r.inf = sign
+    return r
+
+
+cdef inline int compare(Ratio a, Ratio b):
+    """-1, 0 or 1 as a is below, equal to or above b (infinities equal themselves)."""
+    cdef int128 left, right
+    if a.inf or b.inf:
+        if a.inf == b.inf:
+            return 0
+        return -1 if a.inf < b.inf else 1
+    left = <int128>a.num * b.den
+    right = <int128>b.num * a.den
+    return (left > right) - (left < right)
+
+
+cdef inline int compare_int(int64_t x, Ratio b):
+    cdef int128 left, right
+    if b.inf:
+        return -b.inf
+    left = <int128>x * b.den
+    right = <int128>b.num
+    return (left > right) - (left < right)
+
+
+cdef inline int64_t gcd64(int64_t a, int64_t b):
+    if a < 0:
+        a = -a
+    while b:
+        a, b = b, a % b
+    return a
+
+
+cdef inline bint window(Ratio edge, int64_t common, int64_t total, int64_t weight, Ratio* out):
+    """(edge * Q - total) / weight into ``out``; False when a number leaves 64 bits."""
+    cdef int128 num, den
+    cdef int64_t shared
+    if edge.inf:
+        out[0] = infinite(edge.inf)
+        return True
+    num = <int128>edge.num * common - <int128>edge.den * total
+    den = <int128>edge.den * weight
+    if not fits(num) or not fits(den):
+        return False
+    out.num = <int64_t>num
+    out.den = <int64_t>den
+    out.inf = 0
+    if out.den > 1 << 30:
+        shared = gcd64(out.num, out.den)
+        if shared > 1:
+            out.num //= shared
+            out.den //= shared
+    return True
+
+
+def scaled_star1(
+    list children,
+    list kinds,
+    list probabilities,
+    dict shares,
+    list static,
+    int64_t low,
+    int64_t high,
+    int64_t common,
+    int64_t factor,
+    bint strict,
+    int depth,
+    object spend,
+    str chance_kind,
+    str max_kind,
+):
+    """Star1 over the nodes of ``children`` (ranges): static values (ints) in ``static``,
+    probabilities in ``probabilities`` with ``shares`` giving ``common`` times each (by
+    the ``id`` of the probability object), the bounds ``low`` and ``high`` and every
+    value the search returns times ``factor``. The caller makes sure that the scaled
+    static values and bounds, times ``common``, fit 63 bits.
+
+    Returns (values, bounds, best_child, evaluated, cutoffs, pruned, visited) as
+    :class:`analysis.trees.star1._Search` fills them, or None when a number would
+    leave 64 bits.
+    """
+    cdef Py_ssize_t count = len(children)
+    cdef Frame* stack = <Frame*>malloc((depth + 2) * sizeof(Frame))
+    if stack == NULL:
+        raise MemoryError()
+    try:
+        return _search(
+            stack, count, children, kinds, probabilities, shares, static, low, high, common,
+            factor, strict, spend, chance_kind, max_kind,
+        )
+    finally:
+        free(stack)
+
+
+cdef object as_exact(int64_t num, int64_t den, int64_t factor, dict known):
+    """num / (den * factor) as the fractions search writes it (an int when integral);
+    values repeat, so each is made once (``known``, by num and den)."""
+    cdef object key
+    if den == 1:
+        key = num
+    else:
+        key = (num, den)
+    cdef object value = known.get(key)
+    if value is None:
+        value = Fraction(num, den * <object>factor)
+        if value.denominator == 1:
+            value = value.numerator
+        known[key] = value
+    return value
+
+
+cdef object bound_of(Ratio r, int64_t factor, dict known):
+    if r.inf:
+        return NEG_INF if r.inf < 0 else POS_INF
+    return as_exact(r.num, r.den, factor, known)
+
+
+cdef inline int64_t share(list probabilities, dict shares, int64_t node):
+    return <int64_t>shares[id(probabilities[node])]
+
+
+cdef inline int enter(Frame* frame, list children, list kinds, int64_t node, Ratio alpha,
+                      Ratio beta, int64_t common, str chance_kind, str max_kind) except -1:
+    kids = children[node]
+    kind = kinds[node]
+    frame.node = node
+    frame.kind = CHANCE_NODE if kind == chance_kind else MAX_NODE if kind == max_kind else MIN_NODE
+    frame.alpha = alpha
+    frame.beta = beta
+    frame.v = 0
+    frame.v_inf = -1 if frame.kind == MAX_NODE else 1 if frame.kind == MIN_NODE else 0
+    frame.slot = 0
+    frame.best = -1
+    frame.best_bound = EXACT
+    frame.rest = common
+    frame.weight = 0
+    frame.likeliest = -1
+    frame.likeliest_weight = -1
+    frame.fail_low = infinite(-1)
+    frame.fail_high = infinite(1)
+    frame.start = kids.start
+    frame.step = kids.step
+    frame.count = len(kids)
+    return 0
+
+
+cdef object _search(
+    Frame* stack,
+    Py_ssize_t count,
+    list children,
+    list kinds,
+    list probabilities,
+    dict shares,
+    list static,
+    int64_t low,
+    int64_t high,
+    int64_t common,
+    int64_t factor,
+    bint strict,
+    object spend,
+    str chance_kind,
+    str max_kind,
+):
+    cdef list values = [None] * count
+    cdef list bounds = [None] * count
+    cdef list best_child = [-1] * count
+    cdef list evaluated = []
+    cdef list cutoffs = []
+    cdef list pruned = []
+    cdef dict known = {}
+    cdef list texts = [EXACT_TEXT, LOWER_TEXT, UPPER_TEXT]
+    cdef Py_ssize_t top = 0
+    cdef Frame* frame
+    cdef int64_t visited = 1, node, child = -1, weight, score, descend
+    cdef int64_t returned = 0, value
+    cdef int returned_bound = EXACT, result_bound, bound
+    cdef bint has_returned = False, stop, exact_end, better
+    cdef int128 wide
+    cdef Ratio low_ratio = ratio(low), high_ratio = ratio(high), window_low, window_high
+    cdef Ratio fail_low, fail_high
+    cdef Py_ssize_t steps = 0
+    cdef Py_ssize_t index
+    enter(&stack[0], children, kinds, 0, infinite(-1), infinite(1), common, chance_kind, max_kind)
+    while top >= 0:
+        frame = &stack[top]
+        node = frame.node
+        stop = False
+        result_bound = EXACT
+        steps += 1
+        if steps == SPEND_EVERY:
+            spend(3 * SPEND_EVERY)
+            steps = 0
+        if has_returned:
+            if frame.kind == CHANCE_NODE:
+                if returned_bound == LOWER and returned >= high:
+                    returned_bound = EXACT
+                elif returned_bound == UPPER and returned <= low:
+                    returned_bound = EXACT
+                wide = <int128>frame.v + <int128>frame.weight * returned
+                if not fits(wide):
+                    return None
+                frame.v = <int64_t>wide
+                exact_end = frame.rest == 0 and returned_bound == EXACT
+                if returned_bound == UPPER or (
+                    compare_int(returned, frame.fail_low) < 0
+                    if strict else compare_int(returned, frame.fail_low) <= 0
+                ):
+                    if not exact_end:
+                        wide = <int128>frame.v + <int128>high * frame.rest
+                        if not fits(wide):
+                            return None
+                        stop, frame.v, result_bound = True, <int64_t>wide, UPPER
+                elif returned_bound == LOWER or (
+                    compare_int(returned, frame.fail_high) > 0
+                    if strict else compare_int(returned, frame.fail_high) >= 0
+                ):
+                    if not exact_end:
+                        wide = <int128>frame.v + <int128>low * frame.rest
+                        if not fits(wide):
+                            return None
+                        stop, frame.v, result_bound = True, <int64_t>wide, LOWER
+            else:
+                if frame.v_inf:
+                    better = True  # anything beats the start at -inf (MAX) or +inf (MIN)
+                else:
+                    better = returned > frame.v if frame.kind == MAX_NODE else returned < frame.v
+                if better or (
+                    not frame.v_inf and returned == frame.v and returned_bound == EXACT
+                    and frame.best_bound != EXACT
+                ):
+                    frame.v, frame.v_inf = returned, 0
+                    frame.best, frame.best_bound = child, returned_bound
+                if frame.kind == MAX_NODE:
+                    if (compare_int(frame.v, frame.beta) > 0) if strict else (
+                        compare_int(frame.v, frame.beta) >= 0
+                    ):
+                        stop, result_bound = True, LOWER
+                    elif compare_int(frame.v, frame.alpha) > 0:
+                        frame.alpha = ratio(frame.v)
+                else:
+                    if (compare_int(frame.v, frame.alpha) < 0) if strict else (
+                        compare_int(frame.v, frame.alpha) <= 0
+                    ):
+                        stop, result_bound = True, UPPER
+                    elif compare_int(frame.v, frame.beta) < 0:
+                        frame.beta = ratio(frame.v)
+                if stop and frame.slot >= frame.count:
+                    stop = False  # every child was searched: nothing is cut
+            has_returned = False
+        descend = -1
+        while not stop and frame.slot < frame.count:
+            child = frame.start + frame.step * frame.slot
+            frame.slot += 1
+            if frame.kind == CHANCE_NODE:
+                weight = share(probabilities, shares, child)
+                frame.weight = weight
+                if weight > frame.likeliest_weight:
+                    frame.likeliest, frame.likeliest_weight = child, weight
+                if weight == 0:
+                    pruned.append(child)  # cannot change the expectation
+                    continue
+                frame.rest -= weight
+                wide = <int128>frame.v + <int128>high * frame.rest
+                if not fits(wide):
+                    return None
+                if not window(frame.alpha, common, <int64_t>wide, weight, &frame.fail_low):
+                    return None
+                wide = <int128>frame.v + <int128>low * frame.rest
+                if not fits(wide):
+                    return None
+                if not window(frame.beta, common, <int64_t>wide, weight, &frame.fail_high):
+                    return None
+                if (compare(frame.fail_low, high_ratio) > 0) if strict else (
+                    compare(frame.fail_low, high_ratio) >= 0
+                ):
+                    stop, result_bound = True, UPPER
+                elif (compare(frame.fail_high, low_ratio) < 0) if strict else (
+                    compare(frame.fail_high, low_ratio) <= 0
+                ):
+                    stop, result_bound = True, LOWER
+                if stop:
+                    frame.slot -= 1
+                    frame.rest += weight
+                    wide = <int128>frame.v + <int128>(
+                        high if result_bound == UPPER else low
+                    ) * frame.rest
+                    if not fits(wide):
+                        return None
+                    frame.v = <int64_t>wide
+                    child = frame.start + frame.step * (frame.slot - 1) if frame.slot else node
+                    break
+                window_low = frame.fail_low if compare(frame.fail_low, low_ratio) > 0 else low_ratio
+                window_high = (
+                    frame.fail_high if compare(frame.fail_high, high_ratio) < 0 else high_ratio
+                )
+            else:
+                window_low, window_high = frame.alpha, frame.beta
+            # a node the search scores has a static value, and only such a node has one
+            leaf = static[child]
+            if leaf is None:
+                descend = child
+                break
+            score = <int64_t>leaf * factor
+            values[child] = leaf
+            bounds[child] = EXACT_TEXT
+            evaluated.append(child)
+            visited += 1
+            returned, returned_bound, has_returned = score, EXACT, True
+            break
+        if descend != -1:
+            visited += 1
+            top += 1
+            enter(&stack[top], children, kinds, descend, window_low, window_high, common,
+                  chance_kind, max_kind)
+            continue
+        if has_returned:
+            continue  # fold the static child just read
+        # the node is done: its value, times factor (a chance node's sum is times common)
+        if frame.kind == CHANCE_NODE:
+            value = frame.v // common
+            if value * common != frame.v:
+                return None  # (cannot happen: the scale makes every value an integer)
+        else:
+            value = frame.v
+        if stop:
+            if frame.slot < frame.count:
+                first = frame.start + frame.step * frame.slot
+                last = frame.start + frame.step * frame.count
+                cut = tuple(range(first, last, frame.step))
+                cutoffs.append(
+                    Cutoff(
+                        node,
+                        bound_of(frame.alpha, factor, known),
+                        bound_of(frame.beta, factor, known),
+                        as_exact(value, 1, factor, known),
+                        child,
+                        cut,
+                    )
+                )
+                pruned.extend(cut)
+            bound = result_bound
+        elif frame.kind == CHANCE_NODE:
+            bound = EXACT
+            frame.best = frame.likeliest  # (every outcome was read, so this is the likeliest)
+        else:
+            bound = frame.best_bound
+        # (a MAX or MIN node is worth its best child, whose value is already made)
+        values[node] = (
+            as_exact(value, 1, factor, known) if frame.kind == CHANCE_NODE else values[frame.best]
+        )
+        bounds[node] = texts[bound]
+        best_child[node] = frame.best
+        top -= 1
+        returned, returned_bound, child, has_returned = value, bound, node, True
+    spend(3 * steps)
+    return values, bounds, best_child, evaluated, cutoffs, pruned, visited
