@@ -4,8 +4,10 @@ The row player's maxmin strategy solves the linear program
 
     maximise v  subject to  x^T A >= v (every column),  sum(x) = 1,  x >= 0,
 
-solved with HiGHS; the duals of the column constraints are the column player's
-minmax strategy (von Neumann's minimax theorem makes both values equal). When
+solved by a dense simplex (:mod:`analysis.equilibria.maxmin_simplex`, compiled where the
+extension was built) up to :data:`~analysis.equilibria.maxmin_simplex.MAX_CELLS` cells, or
+when its strategies fail their check, by HiGHS; the duals of the column constraints are the
+column player's minmax strategy (von Neumann's minimax theorem makes both values equal). When
 the optimal supports are small enough, the solution is recomputed exactly from
 the tight constraints with rationals and *verified*: ``min_j (x^T A)_j == v ==
 max_i (A y)_i`` exactly. A failed or skipped certification leaves the float
@@ -28,6 +30,7 @@ from analysis.equilibria.exact_linear_algebra import (
     scaled_integers,
     solve_exact,
 )
+from analysis.equilibria.maxmin_simplex import MAX_CELLS, simplex_maxmin
 from analysis.equilibria.vertex_enumeration import MAX_STRATEGIES, extreme_equilibria
 from games.errors import DomainError, ExactSizeError
 from games.limits import Deadline, check_exact_size, current_deadline
@@ -132,7 +135,11 @@ def solve_matrix_game(
     if values is None:
         clock.spend(matrix.size)
         values = np.asarray(matrix.astype(np.float64), dtype=np.float64)
-    value, x, y = maxmin_lp(values, clock)
+    if exact is False and values.size <= MAX_CELLS:
+        found = simplex_maxmin(values, clock)
+        if found is not None:
+            return ZeroSumSolution(*found, False)
+    value, x, y = maxmin_strategies(values, clock)
     if exact is False:
         return ZeroSumSolution(value, tuple(x.tolist()), tuple(y.tolist()), False)
     support = max(int(np.count_nonzero(x > _TIGHT)), int(np.count_nonzero(y > _TIGHT)))
@@ -165,6 +172,20 @@ def _by_enumeration(matrix: ObjectArray, clock: Deadline) -> ZeroSumSolution | N
     return ZeroSumSolution(
         normalize(value), tuple(normalize(p) for p in x), tuple(normalize(q) for q in y), True
     )
+
+
+def maxmin_strategies(
+    values: FloatArray, deadline: Deadline | None = None
+) -> tuple[float, FloatArray, FloatArray]:
+    """Value, row strategy and column strategy in floats: by the dense simplex when the game
+    is small enough and its answer checks, else by HiGHS (:func:`maxmin_lp`)."""
+    clock = deadline or current_deadline()
+    if values.size <= MAX_CELLS:
+        found = simplex_maxmin(values, clock)
+        if found is not None:
+            value, x, y = found
+            return value, np.array(x), np.array(y)
+    return maxmin_lp(values, clock)
 
 
 def maxmin_lp(
