@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 from scipy.spatial import ConvexHull, QhullError
 
-from analysis.equilibria.exact_linear_algebra import solve_exact
+from analysis.equilibria.exact_linear_algebra import solve_integer
 from games.errors import DomainError, LimitExceededError, TimeLimitError
 from games.limits import Deadline, check_exact_size, current_deadline, spend_on_size
 from games.matrices.model import (
@@ -490,25 +490,26 @@ def _exact_point(
 ) -> tuple[tuple[Fraction, ...], int] | None:
     """The point where the constraints ``tight`` hold with equality, if unique and feasible,
     with its exact labels."""
-    solution = solve_exact(
-        [list(polytope.exact_rows[k]) for k in tight],
-        [polytope.exact_rhs[k] for k in tight],
-        clock,
+    found = solve_integer(
+        polytope.exact_rows[list(tight)].tolist(), [polytope.exact_rhs[k] for k in tight], clock
     )
-    if solution is None:
+    if found is None:
         return None
+    numerators, denominator = found
+    # every constraint at once, in integers: rows @ numerators <= rhs * denominator
+    spend_on_size(clock, Fraction(max(numerators, key=abs), denominator))
+    clock.spend(polytope.rows.shape[0] * polytope.dimension)
+    vector = np.empty(len(numerators), dtype=object)
+    vector[:] = numerators
+    lhs = (polytope.exact_rows @ vector).tolist()
     labels = 0
-    for k in range(polytope.rows.shape[0]):
-        spend_on_size(clock, solution[0])
-        clock.spend(polytope.dimension)
-        lhs = sum(
-            (c * z for c, z in zip(polytope.exact_rows[k], solution, strict=True)), Fraction(0)
-        )
-        if lhs > polytope.exact_rhs[k]:
+    for k, (left, right) in enumerate(zip(lhs, polytope.exact_rhs, strict=True)):
+        bound = right * denominator
+        if left > bound:
             return None
-        if lhs == polytope.exact_rhs[k]:
+        if left == bound:
             labels |= 1 << k
-    return tuple(solution), labels
+    return tuple(Fraction(n, denominator) for n in numerators), labels
 
 
 def _exact_by_bases(
