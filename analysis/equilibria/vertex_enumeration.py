@@ -265,6 +265,9 @@ def _positive_integers(matrix: ObjectArray, clock: Deadline) -> ObjectArray:
     return integers
 
 
+_LABEL_BITS = np.left_shift(np.int64(1), np.arange(63, dtype=np.int64))
+"""Bit ``k`` for label ``k`` (label sets are int64 bit masks)."""
+
 FLOAT_RANGE = 1e8
 """Float mode builds the polytopes from the float payoffs when every nonzero gap to a
 player's lowest payoff is at least this fraction of the span (no payoff is lost when
@@ -337,26 +340,32 @@ def _float_polytope(
 ) -> _Polytope:
     """The polytope from its payoff constraints scaled to at most 1, with its float vertices
     and their labels (``exact_rows`` is empty in the float mode)."""
-    dimension = payoff.shape[1]
-    identity_float = -np.eye(dimension)
-    rows = np.vstack([identity_float, payoff] if own_first else [payoff, identity_float])
+    constraints, dimension = payoff.shape
+    rows = np.empty((constraints + dimension, dimension))
+    own, payoffs = (slice(0, dimension), slice(dimension, None))
+    if not own_first:
+        own, payoffs = (slice(constraints, None), slice(0, constraints))
+    rows[own] = -np.eye(dimension)
+    rows[payoffs] = payoff
     rhs = np.asarray(exact_rhs, dtype=np.float64)
     vertices = _float_vertices(rows, rhs, dimension, clock)
     # tiny payoff ratios put vertices near the float range's end: drop what overflows
     with np.errstate(all="ignore"):
-        slack = rhs[None, :] - vertices @ rows.T
+        slack = rhs - vertices @ rows.T
         row_scale = np.maximum(1.0, np.abs(rows).sum(axis=1))
         vertex_scale = np.maximum(1.0, np.abs(vertices).max(axis=1))
-    usable = np.isfinite(slack).all(axis=1) & np.isfinite(vertex_scale)
-    reliable = bool(usable.all())
-    if not reliable:
-        vertices, slack, vertex_scale = vertices[usable], slack[usable], vertex_scale[usable]
+        reliable = bool(np.isfinite(slack).all())
+        if not reliable:
+            usable = np.isfinite(slack).all(axis=1) & np.isfinite(vertex_scale)
+            vertices, slack, vertex_scale = vertices[usable], slack[usable], vertex_scale[usable]
     tight = slack <= np.multiply.outer(_TOL * vertex_scale, row_scale)
-    weights = np.left_shift(np.int64(1), np.arange(rows.shape[0], dtype=np.int64))
-    labels = tight.astype(np.int64) @ weights
+    labels = tight.astype(np.int64) @ _LABEL_BITS[: rows.shape[0]]
     # A vertex is determined by its tight constraints: keep one point per label set.
-    _, first = np.unique(labels, return_index=True)
-    keep = np.sort(first)
+    order = np.argsort(labels, kind="stable")
+    ordered = labels[order]
+    first = np.ones(len(ordered), dtype=bool)
+    first[1:] = ordered[1:] != ordered[:-1]
+    keep = np.sort(order[first])
     vertices, labels = vertices[keep], labels[keep]
     return _Polytope(
         rows, rhs, exact_rows, exact_rhs, vertices, labels, dimension, unscale, {}, reliable
@@ -367,21 +376,20 @@ def _float_vertices(
     rows: FloatArray, rhs: FloatArray, dimension: int, clock: Deadline
 ) -> FloatArray:
     """Vertices of ``{z : rows @ z <= rhs}`` other than 0, by qhull (or bases when 1-D)."""
-    if dimension >= 2:
-        interior = np.full(dimension, 0.5 / float(rows.sum(axis=1).max()))
-        # the caller checked that the largest possible vertex count fits the time left
-        try:
-            with np.errstate(all="ignore"):
-                points = _polar_vertices(rows, rhs, interior)
-        except QhullError:
-            points = _vertices_by_bases(rows, rhs, dimension, clock)
-        clock.spend(len(points) * dimension)
-    else:
-        points = _vertices_by_bases(rows, rhs, dimension, clock)
-    # a vertex at infinity (a direction the float search saw as unbounded) is kept as
-    # such: the caller finds it unusable and distrusts the search. Repeated points (one per
-    # facet of a merged, degenerate face) are merged by their labels by the caller.
     with np.errstate(all="ignore"):
+        if dimension >= 2:
+            interior = np.full(dimension, 0.5 / float(rows.sum(axis=1).max()))
+            # the caller checked that the largest possible vertex count fits the time left
+            try:
+                points = _polar_vertices(rows, rhs, interior)
+            except QhullError:
+                points = _vertices_by_bases(rows, rhs, dimension, clock)
+            clock.spend(len(points) * dimension)
+        else:
+            points = _vertices_by_bases(rows, rhs, dimension, clock)
+        # a vertex at infinity (a direction the float search saw as unbounded) is kept as
+        # such: the caller finds it unusable and distrusts the search. Repeated points (one
+        # per facet of a merged, degenerate face) are merged by their labels by the caller.
         points = points[~(np.abs(points).max(axis=1) <= _TOL)]
     return np.asarray(points, dtype=np.float64).reshape(-1, dimension)
 
