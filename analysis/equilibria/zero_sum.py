@@ -134,11 +134,13 @@ def solve_matrix_game(
     if values is None:
         clock.spend(matrix.size)
         values = np.asarray(matrix.astype(np.float64), dtype=np.float64)
-    if exact is False and values.size <= MAX_CELLS:
-        found = simplex_maxmin(values, clock)
-        if found is not None:
-            return ZeroSumSolution(*found, False)
-    value, x, y = maxmin_strategies(values, clock)
+    found = simplex_maxmin(values, clock) if values.size <= MAX_CELLS else None
+    if found is not None and exact is False:
+        return ZeroSumSolution(*found, False)
+    if found is not None:
+        value, x, y = found[0], np.array(found[1]), np.array(found[2])
+    else:
+        value, x, y = maxmin_lp(values, clock)
     if exact is False:
         return ZeroSumSolution(value, tuple(x.tolist()), tuple(y.tolist()), False)
     support = max(int(np.count_nonzero(x > _TIGHT)), int(np.count_nonzero(y > _TIGHT)))
@@ -171,20 +173,6 @@ def _by_enumeration(matrix: ObjectArray, clock: Deadline) -> ZeroSumSolution | N
     return ZeroSumSolution(
         normalize(value), tuple(normalize(p) for p in x), tuple(normalize(q) for q in y), True
     )
-
-
-def maxmin_strategies(
-    values: FloatArray, deadline: Deadline | None = None
-) -> tuple[float, FloatArray, FloatArray]:
-    """Value, row strategy and column strategy in floats: by the dense simplex when the game
-    is small enough and its answer checks, else by HiGHS (:func:`maxmin_lp`)."""
-    clock = deadline or current_deadline()
-    if values.size <= MAX_CELLS:
-        found = simplex_maxmin(values, clock)
-        if found is not None:
-            value, x, y = found
-            return value, np.array(x), np.array(y)
-    return maxmin_lp(values, clock)
 
 
 def maxmin_lp(
