@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from itertools import combinations
 from math import comb
 
@@ -140,6 +141,11 @@ class _Polytope:
     """False when the float search met vertices beyond the float range (badly scaled
     payoffs): its vertex list may then be incomplete."""
 
+    @cached_property
+    def label_counts(self) -> npt.NDArray[np.int64]:
+        """How many labels each vertex has (more than ``dimension``: a degenerate vertex)."""
+        return _label_counts(self.labels)
+
 
 def extreme_equilibria(
     game: NormalFormGame,
@@ -194,7 +200,9 @@ def extreme_equilibria(
         q = _polytope(first, own_first=False, clock=clock)
     clock.check()
     full = (1 << (rows + cols)) - 1
-    pairs = _complementary_pairs(p.labels, q.labels, rows, cols, clock)
+    pairs = _complementary_pairs(
+        p.labels, q.labels, rows, cols, clock, p.label_counts, q.label_counts
+    )
     clock.check()
     degenerate = _degenerate(p, exact, clock) or _degenerate(q, exact, clock)
     reliable = p.reliable and q.reliable
@@ -452,6 +460,8 @@ def _complementary_pairs(
     rows: int,
     cols: int,
     clock: Deadline,
+    x_counts: npt.NDArray[np.int64] | None = None,
+    y_counts: npt.NDArray[np.int64] | None = None,
 ) -> npt.NDArray[np.int64]:
     """Index pairs ``(i, j)`` with ``x_labels[i] | y_labels[j]`` covering all labels.
 
@@ -473,8 +483,8 @@ def _complementary_pairs(
     hits = np.flatnonzero(ordered[at] == complements)
     clock.spend(len(hits))
     found: set[tuple[int, int]] = set(zip(hits.tolist(), order[at[hits]].tolist(), strict=True))
-    x_counts = _label_counts(x_labels)
-    y_counts = _label_counts(y_labels)
+    x_counts = _label_counts(x_labels) if x_counts is None else x_counts
+    y_counts = _label_counts(y_labels) if y_counts is None else y_counts
     # one vectorised scan per degenerate vertex, about a nanosecond per partner
     x_scan, y_scan = 1 + len(y_labels) // 256, 1 + len(x_labels) // 256
     for x_index in np.flatnonzero(x_counts > rows).tolist():
@@ -564,7 +574,7 @@ def _exact_by_bases(
 
 
 def _degenerate(polytope: _Polytope, exact: bool, clock: Deadline) -> bool:
-    suspects = np.flatnonzero(_label_counts(polytope.labels) > polytope.dimension)
+    suspects = np.flatnonzero(polytope.label_counts > polytope.dimension)
     if not exact:
         return bool(len(suspects))
     for index in suspects:
@@ -630,8 +640,9 @@ def _float_set(
         y = q.vertices[pairs[:, 1]] * q.unscale
         x /= x.sum(axis=1, keepdims=True)
         y /= y.sum(axis=1, keepdims=True)
-    finite = np.isfinite(x).all(axis=1) & np.isfinite(y).all(axis=1)
-    x, y = x[finite], y[finite]
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        finite = np.isfinite(x).all(axis=1) & np.isfinite(y).all(axis=1)
+        x, y = x[finite], y[finite]
     first = game.float_payoffs(0)
     second = game.float_payoffs(1)
     row_payoffs = ((x @ first) * y).sum(axis=1).tolist()
