@@ -19,7 +19,7 @@ export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 SYNC := $(UV) sync --frozen --inexact --python $(PYTHON)
 
-.PHONY: serve test lint check bench bench-games bench-grading load spec lock clean screenshot
+.PHONY: serve test lint check bench bench-games bench-matrices bench-grading load spec lock clean screenshot
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -77,19 +77,24 @@ bench: $(VENV)/.dev-installed
 bench-grading: $(VENV)/.dev-installed
 	$(BIN)/python bench/grading.py
 
-# the game engine against OpenSpiel and easyAI (bench/games.py --help); the peers get their own
-# environment, .bench-venv, with the product's dependencies at the versions of uv.lock (not the
-# product itself: the repo is on the path)
+# the game engine against OpenSpiel and easyAI (bench/games.py --help), and the matrix games
+# against QuantEcon and nashpy (bench/matrices.py --help); the peers (bench/requirements-peers.txt)
+# get their own environment, .bench-venv, with the product's dependencies at the versions of
+# uv.lock (not the product itself: the repo is on the path, and its compiled parts are built by
+# the product's set-up, so .venv comes first)
 BENCH_VENV := .bench-venv
 
-$(BENCH_VENV)/.installed: $(UV) bench/requirements-games.txt uv.lock pyproject.toml
+$(BENCH_VENV)/.installed: $(UV) bench/requirements-peers.txt uv.lock pyproject.toml
 	$(UV) venv --clear --quiet --python $(PYTHON) $(BENCH_VENV)
 	$(UV) export --frozen --no-dev --no-hashes --no-emit-project --quiet -o $(BENCH_VENV)/product.txt
-	$(UV) pip install --quiet --python $(BENCH_VENV)/bin/python -r bench/requirements-games.txt -r $(BENCH_VENV)/product.txt
+	$(UV) pip install --quiet --python $(BENCH_VENV)/bin/python -r bench/requirements-peers.txt -r $(BENCH_VENV)/product.txt
 	touch $@
 
 bench-games: $(VENV)/.serve-installed $(BENCH_VENV)/.installed
 	PYTHONPATH=. $(BENCH_VENV)/bin/python bench/games.py
+
+bench-matrices: $(VENV)/.serve-installed $(BENCH_VENV)/.installed
+	PYTHONPATH=. $(BENCH_VENV)/bin/python bench/matrices.py
 
 # load and fault benchmark against the production server (bench/load.py --help)
 load: $(VENV)/.serve-installed $(VENV)/.dev-installed

@@ -10,7 +10,7 @@ Python engine), 6x4 solved within a time cap, the cost of each iteration of iter
 on 7x6 against the b - 1 rule (b = 7), and a 7x6 move within a 1 s budget.
 
 The peers live in their own environment, never the product's: ``make bench-games`` creates
-``.bench-venv`` from ``bench/requirements-games.txt`` and runs this file with it. A peer that
+``.bench-venv`` from ``bench/requirements-peers.txt`` and runs this file with it. A peer that
 is not installed prints nan.
 
 Run: make bench-games   (or .bench-venv/bin/python bench/games.py [--runs N] [--cap S])

@@ -69,6 +69,64 @@ def solve_exact(
     return [matrix[r][unknowns] for r in range(unknowns)]
 
 
+def solve_integer(
+    rows: Sequence[Sequence[int]], rhs: Sequence[int], deadline: Deadline | None = None
+) -> tuple[list[int], int] | None:
+    """The unique solution of ``rows @ x == rhs`` over the integers' fractions, as
+    ``(numerators, denominator)`` with ``denominator > 0``, or ``None``.
+
+    :func:`solve_exact` for integer systems, by fraction-free (Bareiss) elimination: every
+    intermediate number is a minor of the system, so nothing grows past the determinant and
+    no gcd is ever taken; each elimination step is one numpy operation on Python ints.
+    ``rows`` may have more equations than unknowns; ``None`` when the system is
+    inconsistent or does not determine ``x`` uniquely.
+
+    :raises TimeLimitError: the deadline passed.
+    """
+    if not rows:
+        return None
+    clock = deadline or current_deadline()
+    equations, unknowns = len(rows), len(rows[0])
+    if equations < unknowns:
+        return None
+    matrix = np.empty((equations, unknowns + 1), dtype=object)
+    for r, (row, b) in enumerate(zip(rows, rhs, strict=True)):
+        matrix[r, :unknowns] = [int(v) for v in row]
+        matrix[r, unknowns] = int(b)
+    previous = 1
+    for column in range(unknowns):
+        nonzero = np.flatnonzero(matrix[column:, column] != 0)
+        if len(nonzero) == 0:
+            return None
+        chosen = column + int(nonzero[0])
+        if chosen != column:
+            matrix[[column, chosen]] = matrix[[chosen, column]]
+        pivot = matrix[column, column]
+        below = matrix[column + 1 :, column + 1 :]
+        bits = max(int(abs(pivot)).bit_length(), int(abs(previous)).bit_length())
+        clock.spend(below.size * (2 + bits // 64))
+        if below.size:
+            below[...] = (
+                below * pivot
+                - np.multiply.outer(matrix[column + 1 :, column], matrix[column, column + 1 :])
+            ) // previous
+        matrix[column + 1 :, column] = 0
+        previous = pivot
+    if any(matrix[r, unknowns] != 0 for r in range(unknowns, equations)):
+        return None
+    determinant = int(matrix[unknowns - 1, unknowns - 1])
+    numerators = [0] * unknowns
+    for r in range(unknowns - 1, -1, -1):
+        clock.spend(unknowns - r)
+        total = determinant * int(matrix[r, unknowns])
+        for c in range(r + 1, unknowns):
+            total -= int(matrix[r, c]) * numerators[c]
+        numerators[r] = total // int(matrix[r, r])
+    if determinant < 0:
+        return [-n for n in numerators], -determinant
+    return numerators, determinant
+
+
 def common_denominator(values: Sequence[Exact]) -> int:
     """Least common multiple of the denominators of ``values``."""
     clock = current_deadline()

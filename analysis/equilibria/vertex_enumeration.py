@@ -23,14 +23,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 from itertools import combinations
 from math import comb
 
 import numpy as np
 import numpy.typing as npt
-from scipy.spatial import HalfspaceIntersection, QhullError
+from scipy.spatial import ConvexHull, QhullError
 
-from analysis.equilibria.exact_linear_algebra import solve_exact
+from analysis.equilibria.exact_linear_algebra import solve_integer
 from games.errors import DomainError, LimitExceededError, TimeLimitError
 from games.limits import Deadline, check_exact_size, current_deadline, spend_on_size
 from games.matrices.model import (
@@ -140,6 +141,11 @@ class _Polytope:
     """False when the float search met vertices beyond the float range (badly scaled
     payoffs): its vertex list may then be incomplete."""
 
+    @cached_property
+    def label_counts(self) -> npt.NDArray[np.int64]:
+        """How many labels each vertex has (more than ``dimension``: a degenerate vertex)."""
+        return _label_counts(self.labels)
+
 
 def extreme_equilibria(
     game: NormalFormGame,
@@ -183,13 +189,20 @@ def extreme_equilibria(
     clock = deadline or current_deadline()
     for dimension in (rows, cols):
         _afford_vertex_search(dimension, rows + cols, clock)
-    first = _positive_integers(game.row_payoffs, clock)
-    second = _positive_integers(game.col_payoffs, clock)
-    p = _polytope(second.T, own_first=True, clock=clock)
-    q = _polytope(first, own_first=False, clock=clock)
+    floats = None if exact else _positive_floats(game, clock)
+    if floats is not None:
+        p = _polytope(floats[1].T, own_first=True, clock=clock)
+        q = _polytope(floats[0], own_first=False, clock=clock)
+    else:
+        first = _positive_integers(game.row_payoffs, clock)
+        second = _positive_integers(game.col_payoffs, clock)
+        p = _polytope(second.T, own_first=True, clock=clock)
+        q = _polytope(first, own_first=False, clock=clock)
     clock.check()
     full = (1 << (rows + cols)) - 1
-    pairs = _complementary_pairs(p.labels, q.labels, rows, cols, clock)
+    pairs = _complementary_pairs(
+        p.labels, q.labels, rows, cols, clock, p.label_counts, q.label_counts
+    )
     clock.check()
     degenerate = _degenerate(p, exact, clock) or _degenerate(q, exact, clock)
     reliable = p.reliable and q.reliable
@@ -260,18 +273,56 @@ def _positive_integers(matrix: ObjectArray, clock: Deadline) -> ObjectArray:
     return integers
 
 
-def _polytope(matrix: ObjectArray, own_first: bool, clock: Deadline) -> _Polytope:
+_LABEL_BITS = np.left_shift(np.int64(1), np.arange(63, dtype=np.int64))
+"""Bit ``k`` for label ``k`` (label sets are int64 bit masks)."""
+
+FLOAT_RANGE = 1e8
+"""Float mode builds the polytopes from the float payoffs when every nonzero gap to a
+player's lowest payoff is at least this fraction of the span (no payoff is lost when
+they are mapped onto [1, 2]); otherwise from the exact ones, like the exact mode."""
+
+
+def _positive_floats(game: NormalFormGame, clock: Deadline) -> tuple[FloatArray, FloatArray] | None:
+    """Both payoff matrices mapped onto ``[1, 2]`` in floats (a positive affine map per
+    player: the equilibria are unchanged), or ``None`` when floats would blur them."""
+    mapped = []
+    for player in (0, 1):
+        values = game.float_payoffs(player)
+        clock.spend(values.size)
+        lowest = float(values.min())
+        span = float(values.max()) - lowest  # nan or infinite when a payoff is not finite
+        if not span - span == 0.0:
+            return None
+        if span == 0.0:
+            mapped.append(np.ones_like(values))
+            continue
+        gaps = values - lowest
+        if float(np.min(gaps, where=gaps > 0.0, initial=span)) < span / FLOAT_RANGE:
+            return None
+        mapped.append(gaps / span + 1.0)
+    return mapped[0], mapped[1]
+
+
+def _polytope(matrix: ObjectArray | FloatArray, own_first: bool, clock: Deadline) -> _Polytope:
     """P (``own_first``: labels of z_i = 0 come first) or Q, with its float vertices.
 
     ``matrix`` has one row per payoff constraint and one column per coordinate; its
-    entries are positive integers.
+    entries are positive integers, or positive floats in the float mode (then the
+    polytope has no exact form and cannot be certified).
     """
     constraints, dimension = matrix.shape
+    zero, one = [0] * dimension, [1] * constraints
+    exact_rhs = zero + one if own_first else one + zero
+    if matrix.dtype != object:
+        largest_floats = matrix.max(axis=0)
+        payoff = np.asarray(matrix / largest_floats[None, :], dtype=np.float64)
+        unscale = largest_floats.min() / largest_floats
+        return _float_polytope(
+            payoff, own_first, exact_rhs, np.empty((0, dimension), dtype=object), unscale, clock
+        )
     identity = -np.eye(dimension, dtype=np.int64).astype(object)
     blocks = [identity, matrix] if own_first else [matrix, identity]
     exact_rows = np.vstack(blocks)
-    zero, one = [0] * dimension, [1] * constraints
-    exact_rhs = zero + one if own_first else one + zero
     # The float search runs in the coordinates z_i = c_i z'_i, c_i the largest payoff
     # of coordinate i: every coefficient is then at most 1 and every vertex has z <= 1,
     # so one tolerance fits every game and nothing overflows however the payoffs are
@@ -284,54 +335,99 @@ def _polytope(matrix: ObjectArray, own_first: bool, clock: Deadline) -> _Polytop
     ).reshape(constraints, dimension)
     smallest = min(largest)
     unscale = np.array([smallest / c for c in largest], dtype=np.float64)
-    identity_float = -np.eye(dimension)
-    rows = np.vstack([identity_float, payoff] if own_first else [payoff, identity_float])
+    return _float_polytope(payoff, own_first, exact_rhs, exact_rows, unscale, clock)
+
+
+def _float_polytope(
+    payoff: FloatArray,
+    own_first: bool,
+    exact_rhs: list[int],
+    exact_rows: ObjectArray,
+    unscale: FloatArray,
+    clock: Deadline,
+) -> _Polytope:
+    """The polytope from its payoff constraints scaled to at most 1, with its float vertices
+    and their labels (``exact_rows`` is empty in the float mode)."""
+    constraints, dimension = payoff.shape
+    rows = np.empty((constraints + dimension, dimension))
+    own, payoffs = (slice(0, dimension), slice(dimension, None))
+    if not own_first:
+        own, payoffs = (slice(constraints, None), slice(0, constraints))
+    rows[own] = -np.eye(dimension)
+    rows[payoffs] = payoff
     rhs = np.asarray(exact_rhs, dtype=np.float64)
     vertices = _float_vertices(rows, rhs, dimension, clock)
     # tiny payoff ratios put vertices near the float range's end: drop what overflows
     with np.errstate(all="ignore"):
-        slack = rhs[None, :] - vertices @ rows.T
-        scale = np.maximum(1.0, np.abs(rows).sum(axis=1))[None, :] * np.maximum(
-            1.0, np.abs(vertices).max(axis=1, keepdims=True)
-        )
-    usable = np.isfinite(slack).all(axis=1) & np.isfinite(scale).all(axis=1)
-    reliable = bool(usable.all())
-    vertices, slack, scale = vertices[usable], slack[usable], scale[usable]
-    tight = slack <= _TOL * scale
-    weights = np.left_shift(np.int64(1), np.arange(rows.shape[0], dtype=np.int64))
-    labels = (tight.astype(np.int64) * weights[None, :]).sum(axis=1)
+        slack = rhs - _single_threaded_product(vertices, rows.T)
+        row_scale = np.maximum(1.0, np.abs(rows).sum(axis=1))
+        vertex_scale = np.maximum(1.0, np.abs(vertices).max(axis=1))
+        reliable = bool(np.isfinite(slack).all())
+        if not reliable:
+            usable = np.isfinite(slack).all(axis=1) & np.isfinite(vertex_scale)
+            vertices, slack, vertex_scale = vertices[usable], slack[usable], vertex_scale[usable]
+    tight = slack <= np.multiply.outer(_TOL * vertex_scale, row_scale)
+    labels = tight.astype(np.int64) @ _LABEL_BITS[: rows.shape[0]]
     # A vertex is determined by its tight constraints: keep one point per label set.
-    _, first = np.unique(labels, return_index=True)
-    keep = np.sort(first)
+    order = np.argsort(labels, kind="stable")
+    ordered = labels[order]
+    first = np.ones(len(ordered), dtype=bool)
+    first[1:] = ordered[1:] != ordered[:-1]
+    keep = np.sort(order[first])
     vertices, labels = vertices[keep], labels[keep]
     return _Polytope(
         rows, rhs, exact_rows, exact_rhs, vertices, labels, dimension, unscale, {}, reliable
     )
 
 
+SINGLE_THREAD_CELLS = 200_000
+"""Largest matrix product (rows x columns x inner) done in one BLAS call: OpenBLAS splits larger
+ones over threads that keep spinning after the call, and on a busy machine they take the core
+qhull needs (measured: 12x12 games twice as slow)."""
+
+
+def _single_threaded_product(left: FloatArray, right: FloatArray) -> FloatArray:
+    """``left @ right`` in blocks of rows small enough for one BLAS thread."""
+    inner, cols = right.shape
+    block = max(1, SINGLE_THREAD_CELLS // max(1, inner * cols))
+    if len(left) <= block:
+        return np.asarray(left @ right, dtype=np.float64)
+    return np.vstack([left[start : start + block] @ right for start in range(0, len(left), block)])
+
+
 def _float_vertices(
     rows: FloatArray, rhs: FloatArray, dimension: int, clock: Deadline
 ) -> FloatArray:
     """Vertices of ``{z : rows @ z <= rhs}`` other than 0, by qhull (or bases when 1-D)."""
-    if dimension >= 2:
-        interior = np.full(dimension, 0.5 / float(rows.sum(axis=1).max()))
-        halfspaces = np.hstack([rows, -rhs[:, None]])
-        # the caller checked that the largest possible vertex count fits the time left
-        try:
-            with np.errstate(all="ignore"):
-                points = HalfspaceIntersection(halfspaces, interior).intersections
-        except QhullError:
-            points = _vertices_by_bases(rows, rhs, dimension, clock)
-        clock.spend(len(points) * dimension)
-    else:
-        points = _vertices_by_bases(rows, rhs, dimension, clock)
-    # a vertex at infinity (a direction the float search saw as unbounded) is kept as
-    # such: the caller finds it unusable and distrusts the search
     with np.errstate(all="ignore"):
+        if dimension >= 2:
+            interior = np.full(dimension, 0.5 / float(rows.sum(axis=1).max()))
+            # the caller checked that the largest possible vertex count fits the time left
+            try:
+                points = _polar_vertices(rows, rhs, interior)
+            except QhullError:
+                points = _vertices_by_bases(rows, rhs, dimension, clock)
+            clock.spend(len(points) * dimension)
+        else:
+            points = _vertices_by_bases(rows, rhs, dimension, clock)
+        # a vertex at infinity (a direction the float search saw as unbounded) is kept as
+        # such: the caller finds it unusable and distrusts the search. Repeated points (one
+        # per facet of a merged, degenerate face) are merged by their labels by the caller.
         points = points[~(np.abs(points).max(axis=1) <= _TOL)]
-        if len(points) == 0:
-            return np.zeros((0, dimension))
-        return np.asarray(np.unique(np.round(points, 12), axis=0), dtype=np.float64)
+    return np.asarray(points, dtype=np.float64).reshape(-1, dimension)
+
+
+def _polar_vertices(rows: FloatArray, rhs: FloatArray, interior: FloatArray) -> FloatArray:
+    """Vertices of ``{z : rows @ z <= rhs}`` by the convex hull of the polar points.
+
+    With ``z = interior + w`` the constraints read ``d_k @ w <= 1`` for the points
+    ``d_k = rows_k / (rhs_k - rows_k @ interior)``; a facet ``n @ d + c = 0`` of their
+    hull is the vertex ``w = -n / c`` (what ``HalfspaceIntersection`` computes, without its
+    checks). Every facet of a triangulated degenerate face gives the same vertex.
+    """
+    polar = rows / (rhs - rows @ interior)[:, None]
+    equations = ConvexHull(polar).equations
+    return np.asarray(interior[None, :] - equations[:, :-1] / equations[:, -1:], dtype=np.float64)
 
 
 def _vertices_by_bases(
@@ -364,6 +460,8 @@ def _complementary_pairs(
     rows: int,
     cols: int,
     clock: Deadline,
+    x_counts: npt.NDArray[np.int64] | None = None,
+    y_counts: npt.NDArray[np.int64] | None = None,
 ) -> npt.NDArray[np.int64]:
     """Index pairs ``(i, j)`` with ``x_labels[i] | y_labels[j]`` covering all labels.
 
@@ -375,17 +473,18 @@ def _complementary_pairs(
     full = (1 << (rows + cols)) - 1
     if len(x_labels) == 0 or len(y_labels) == 0:
         return np.zeros((0, 2), dtype=np.int64)
-    by_labels: dict[int, list[int]] = {}
-    clock.spend(len(y_labels) + len(x_labels))
-    for j, bits in enumerate(y_labels.tolist()):
-        by_labels.setdefault(bits, []).append(j)
-    found: set[tuple[int, int]] = set()
-    for i, bits in enumerate(x_labels.tolist()):
-        for j in by_labels.get(full ^ bits, ()):
-            clock.spend(1)
-            found.add((i, j))
-    x_counts = _label_counts(x_labels)
-    y_counts = _label_counts(y_labels)
+    # each polytope's label sets are distinct (the caller keeps one vertex per set): a
+    # sorted search finds every vertex of Q whose labels are exactly a complement
+    clock.spend(1 + (len(y_labels) + len(x_labels)) // 64)
+    order = np.argsort(y_labels, kind="stable")
+    ordered = y_labels[order]
+    complements = np.int64(full) ^ x_labels
+    at = np.minimum(np.searchsorted(ordered, complements), len(ordered) - 1)
+    hits = np.flatnonzero(ordered[at] == complements)
+    clock.spend(len(hits))
+    found: set[tuple[int, int]] = set(zip(hits.tolist(), order[at[hits]].tolist(), strict=True))
+    x_counts = _label_counts(x_labels) if x_counts is None else x_counts
+    y_counts = _label_counts(y_labels) if y_counts is None else y_counts
     # one vectorised scan per degenerate vertex, about a nanosecond per partner
     x_scan, y_scan = 1 + len(y_labels) // 256, 1 + len(x_labels) // 256
     for x_index in np.flatnonzero(x_counts > rows).tolist():
@@ -403,12 +502,7 @@ def _complementary_pairs(
 
 
 def _label_counts(labels: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    counts = np.zeros(len(labels), dtype=np.int64)
-    remaining = labels.copy()
-    while remaining.any():
-        counts += remaining & 1
-        remaining >>= 1
-    return counts
+    return np.bitwise_count(labels).astype(np.int64)
 
 
 def _certify(
@@ -429,25 +523,26 @@ def _exact_point(
 ) -> tuple[tuple[Fraction, ...], int] | None:
     """The point where the constraints ``tight`` hold with equality, if unique and feasible,
     with its exact labels."""
-    solution = solve_exact(
-        [list(polytope.exact_rows[k]) for k in tight],
-        [polytope.exact_rhs[k] for k in tight],
-        clock,
+    found = solve_integer(
+        polytope.exact_rows[list(tight)].tolist(), [polytope.exact_rhs[k] for k in tight], clock
     )
-    if solution is None:
+    if found is None:
         return None
+    numerators, denominator = found
+    # every constraint at once, in integers: rows @ numerators <= rhs * denominator
+    spend_on_size(clock, Fraction(max(numerators, key=abs), denominator))
+    clock.spend(polytope.rows.shape[0] * polytope.dimension)
+    vector = np.empty(len(numerators), dtype=object)
+    vector[:] = numerators
+    lhs = (polytope.exact_rows @ vector).tolist()
     labels = 0
-    for k in range(polytope.rows.shape[0]):
-        spend_on_size(clock, solution[0])
-        clock.spend(polytope.dimension)
-        lhs = sum(
-            (c * z for c, z in zip(polytope.exact_rows[k], solution, strict=True)), Fraction(0)
-        )
-        if lhs > polytope.exact_rhs[k]:
+    for k, (left, right) in enumerate(zip(lhs, polytope.exact_rhs, strict=True)):
+        bound = right * denominator
+        if left > bound:
             return None
-        if lhs == polytope.exact_rhs[k]:
+        if left == bound:
             labels |= 1 << k
-    return tuple(solution), labels
+    return tuple(Fraction(n, denominator) for n in numerators), labels
 
 
 def _exact_by_bases(
@@ -479,7 +574,7 @@ def _exact_by_bases(
 
 
 def _degenerate(polytope: _Polytope, exact: bool, clock: Deadline) -> bool:
-    suspects = np.flatnonzero(_label_counts(polytope.labels) > polytope.dimension)
+    suspects = np.flatnonzero(polytope.label_counts > polytope.dimension)
     if not exact:
         return bool(len(suspects))
     for index in suspects:
@@ -539,22 +634,35 @@ def _float_set(
     degenerate: bool,
     clock: Deadline,
 ) -> EquilibriumSet:
-    strategies = []
-    seen = set()
-    for x_index, y_index in pairs:
-        clock.spend(10 + len(p.vertices[x_index]) + len(q.vertices[y_index]))
-        with np.errstate(all="ignore"):
-            x = p.vertices[x_index] * p.unscale
-            y = q.vertices[y_index] * q.unscale
-            x, y = x / x.sum(), y / y.sum()
-        if not (np.isfinite(x).all() and np.isfinite(y).all()):
-            continue
-        key = (tuple(np.round(x, 9)), tuple(np.round(y, 9)))
-        if key not in seen:
-            seen.add(key)
-            strategies.append((tuple(float(v) for v in x), tuple(float(v) for v in y)))
-    strategies.sort()
-    return _assemble(game, strategies, degenerate, False, clock)
+    clock.spend(len(pairs) * (10 + p.dimension + q.dimension))
+    with np.errstate(all="ignore"):
+        x = p.vertices[pairs[:, 0]] * p.unscale
+        y = q.vertices[pairs[:, 1]] * q.unscale
+        x /= x.sum(axis=1, keepdims=True)
+        y /= y.sum(axis=1, keepdims=True)
+    if not (np.isfinite(x).all() and np.isfinite(y).all()):
+        finite = np.isfinite(x).all(axis=1) & np.isfinite(y).all(axis=1)
+        x, y = x[finite], y[finite]
+    first = game.float_payoffs(0)
+    second = game.float_payoffs(1)
+    row_payoffs = ((x @ first) * y).sum(axis=1).tolist()
+    col_payoffs = ((x @ second) * y).sum(axis=1).tolist()
+    Strategies = tuple[tuple[float, ...], tuple[float, ...]]
+    found: dict[Strategies, tuple[Strategies, tuple[float, float]]] = {}
+    for x_key, y_key, x_row, y_row, u, v in zip(
+        np.round(x, 9).tolist(),
+        np.round(y, 9).tolist(),
+        x.tolist(),
+        y.tolist(),
+        row_payoffs,
+        col_payoffs,
+        strict=True,
+    ):
+        found.setdefault((tuple(x_key), tuple(y_key)), ((tuple(x_row), tuple(y_row)), (u, v)))
+    ordered = sorted(found.values())
+    return _assemble(
+        game, [pair for pair, _ in ordered], degenerate, False, clock, [pay for _, pay in ordered]
+    )
 
 
 def _assemble(
@@ -563,15 +671,24 @@ def _assemble(
     degenerate: bool,
     exact: bool,
     clock: Deadline,
+    float_payoffs: Sequence[tuple[float, float]] = (),
 ) -> EquilibriumSet:
+    """The equilibrium set; ``float_payoffs`` are the payoffs of the float mode's strategies."""
     row_index: dict[tuple[Exact | float, ...], int] = {}
     col_index: dict[tuple[Exact | float, ...], int] = {}
-    equilibria = []
+    equilibria: list[MixedEquilibrium] = []
     for x, y in strategies:
         clock.spend(len(x) + len(y))
         r = row_index.setdefault(x, len(row_index))
         c = col_index.setdefault(y, len(col_index))
-        payoffs = (_payoff(game.row_payoffs, x, y, clock), _payoff(game.col_payoffs, x, y, clock))
+        payoffs: tuple[Exact | float, Exact | float]
+        if exact:
+            payoffs = (
+                _payoff(game.row_payoffs, x, y, clock),
+                _payoff(game.col_payoffs, x, y, clock),
+            )
+        else:
+            payoffs = float_payoffs[len(equilibria)]
         equilibria.append(MixedEquilibrium(x, y, payoffs, r, c))
     components = nash_components([(e.row_vertex, e.col_vertex) for e in equilibria], clock)
     return EquilibriumSet(
@@ -589,6 +706,11 @@ def nash_components(
     of row vertices, closed under intersection (found iteratively).
     """
     clock = deadline or current_deadline()
+    clock.spend(1 + len(edges))
+    if len({r for r, _ in edges}) == len(edges) == len({c for _, c in edges}):
+        # every vertex in one equilibrium only (as in every nondegenerate game): each
+        # equilibrium is a component and a maximal Nash subset of its own
+        return tuple(Component((k,), (NashSubset((r,), (c,)),)) for k, (r, c) in enumerate(edges))
     neighbours: dict[int, frozenset[int]] = {}
     for r, c in edges:
         clock.spend(1)

@@ -4,8 +4,10 @@ The row player's maxmin strategy solves the linear program
 
     maximise v  subject to  x^T A >= v (every column),  sum(x) = 1,  x >= 0,
 
-solved with HiGHS; the duals of the column constraints are the column player's
-minmax strategy (von Neumann's minimax theorem makes both values equal). When
+solved by a dense simplex (:mod:`analysis.equilibria.maxmin_simplex`, compiled where the
+extension was built) up to :data:`~analysis.equilibria.maxmin_simplex.MAX_CELLS` cells, or
+when its strategies fail their check, by HiGHS; the duals of the column constraints are the
+column player's minmax strategy (von Neumann's minimax theorem makes both values equal). When
 the optimal supports are small enough, the solution is recomputed exactly from
 the tight constraints with rationals and *verified*: ``min_j (x^T A)_j == v ==
 max_i (A y)_i`` exactly. A failed or skipped certification leaves the float
@@ -20,14 +22,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
-import numpy.typing as npt
 from scipy.optimize import linprog
 
 from analysis.equilibria.exact_linear_algebra import (
     common_denominator,
     scaled_integers,
-    solve_exact,
+    solve_integer,
 )
+from analysis.equilibria.maxmin_simplex import MAX_CELLS, simplex_maxmin
 from analysis.equilibria.vertex_enumeration import MAX_STRATEGIES, extreme_equilibria
 from games.errors import DomainError, ExactSizeError
 from games.limits import Deadline, check_exact_size, current_deadline
@@ -40,7 +42,7 @@ from games.matrices.model import (
 )
 from games.numbers import Exact, normalize
 
-MAX_EXACT_SUPPORT = 40
+MAX_EXACT_SUPPORT = 110
 """Largest optimal support recomputed with rationals in the automatic mode."""
 
 MAX_FORCED_EXACT_SUPPORT = 150
@@ -132,7 +134,13 @@ def solve_matrix_game(
     if values is None:
         clock.spend(matrix.size)
         values = np.asarray(matrix.astype(np.float64), dtype=np.float64)
-    value, x, y = maxmin_lp(values, clock)
+    found = simplex_maxmin(values, clock) if values.size <= MAX_CELLS else None
+    if found is not None and exact is False:
+        return ZeroSumSolution(*found, False)
+    if found is not None:
+        value, x, y = found[0], np.array(found[1]), np.array(found[2])
+    else:
+        value, x, y = maxmin_lp(values, clock)
     if exact is False:
         return ZeroSumSolution(value, tuple(x.tolist()), tuple(y.tolist()), False)
     support = max(int(np.count_nonzero(x > _TIGHT)), int(np.count_nonzero(y > _TIGHT)))
@@ -216,11 +224,14 @@ def _certify(
     clock: Deadline,
 ) -> ZeroSumSolution | None:
     scale = max(1.0, float(np.abs(values).max()))
-    x_exact = _optimal_side(matrix, values, value, x, scale, clock)
-    y_exact = _optimal_side(-matrix.T, -values.T, -value, y, scale, clock)
-    if x_exact is None or y_exact is None or not _within_size(x_exact + y_exact):
+    integers, unit = scaled_to_integers(matrix, clock)
+    x_exact = _optimal_side(integers, values, value, x, scale, clock)
+    if x_exact is None or not _within_size(x_exact):
         return None
-    exact_value = verified_value(matrix, x_exact, y_exact)
+    y_exact = _optimal_side(-integers.T, -values.T, -value, y, scale, clock)
+    if y_exact is None or not _within_size(y_exact):
+        return None
+    exact_value = _verified_integer_value(integers, unit, x_exact, y_exact, clock)
     if exact_value is None or not _within_size([exact_value]):
         return None
     return ZeroSumSolution(
@@ -242,60 +253,68 @@ def _within_size(values: list[Fraction]) -> bool:
 
 
 def _optimal_side(
-    matrix: ObjectArray,
+    integers: ObjectArray,
     values: FloatArray,
     value: float,
     strategy: FloatArray,
     scale: float,
     clock: Deadline,
 ) -> list[Fraction] | None:
-    """Exact maxmin strategy on the float one's support, from its tight columns."""
+    """Exact maxmin strategy on the float one's support, from its tight columns.
+
+    ``integers`` is the game's matrix times a positive integer ``u`` (``values`` the matrix
+    in floats): the unknowns are x on the support and ``u v``, found by fraction-free
+    elimination.
+    """
     support = np.flatnonzero(strategy > _TIGHT)
     payoffs = strategy @ values
     tight = np.flatnonzero(np.abs(payoffs - value) <= 1e-7 * scale)
-    # Unknowns: x on the support, then v.  Equations: sum x = 1; (x^T A)_j = v when tight.
-    total_row: list[Fraction | int] = [1] * len(support)
-    equations: list[list[Fraction | int]] = [[*total_row, 0]]
-    rhs: list[Fraction | int] = [1]
-    for column in tight:
-        clock.spend(len(support))
-        equations.append([matrix[row, column] for row in support] + [-1])
-        rhs.append(0)
-    solution = solve_exact(equations, rhs, clock)
-    if solution is None:
+    # Equations: sum x = 1; (x^T A u)_j = u v for every tight column j.
+    clock.spend(len(support) * (1 + len(tight)))
+    equations: list[list[int]] = [[1] * len(support) + [0]]
+    equations.extend(row + [-1] for row in integers[np.ix_(support, tight)].T.tolist())
+    found = solve_integer(equations, [1] + [0] * len(tight), clock)
+    if found is None:
         return None
+    numerators, denominator = found
     full = [Fraction(0)] * values.shape[0]
-    for position, row in enumerate(support):
-        full[row] = solution[position]
+    for position, row in enumerate(support.tolist()):
+        full[row] = Fraction(numerators[position], denominator)
     return full
 
 
 def verified_value(matrix: ObjectArray, x: list[Fraction], y: list[Fraction]) -> Fraction | None:
     """``v`` if ``x`` guarantees ``v`` to the row player and ``y`` holds him to ``v``, exactly."""
+    clock = current_deadline()
+    integers, unit = scaled_to_integers(matrix, clock)
+    return _verified_integer_value(integers, unit, x, y, clock)
+
+
+def _verified_integer_value(
+    integers: ObjectArray, unit: int, x: list[Fraction], y: list[Fraction], clock: Deadline
+) -> Fraction | None:
+    """:func:`verified_value` for the matrix ``integers / unit``."""
     if any(p < 0 for p in x) or any(q < 0 for q in y) or sum(x) != 1 or sum(y) != 1:
         return None
-    guaranteed, _ = _extreme_payoff(matrix, x, against_rows=True)
-    conceded, _ = _extreme_payoff(matrix, y, against_rows=False)
+    guaranteed = _extreme_payoff(integers, unit, x, against_rows=True, clock=clock)
+    conceded = _extreme_payoff(integers, unit, y, against_rows=False, clock=clock)
     return guaranteed if guaranteed == conceded else None
 
 
 def _extreme_payoff(
-    matrix: ObjectArray, mix: list[Fraction], against_rows: bool
-) -> tuple[Fraction, npt.NDArray[np.object_]]:
-    """``min_j (x^T A)_j`` (row mix) or ``max_i (A y)_i`` (column mix), exactly, via integers."""
-    clock = current_deadline()
-    integers, matrix_scale = scaled_to_integers(matrix, clock)
+    integers: ObjectArray, unit: int, mix: list[Fraction], against_rows: bool, clock: Deadline
+) -> Fraction:
+    """``min_j (x^T A)_j`` (row mix) or ``max_i (A y)_i`` (column mix) for ``A = integers /
+    unit``, exactly, in integers."""
     mix_scale = common_denominator(mix)
     weights = scaled_integers(mix, mix_scale)
     bits = mix_scale.bit_length() + max(abs(int(v)) for v in integers.flat).bit_length()
     clock.spend(integers.size * (1 + bits // 256))
     if against_rows:
-        products = weights @ integers
-        extreme = min(products)
+        extreme = min(weights @ integers)
     else:
-        products = integers @ weights
-        extreme = max(products)
-    return Fraction(int(extreme)) / (mix_scale * matrix_scale), products
+        extreme = max(integers @ weights)
+    return Fraction(int(extreme)) / (mix_scale * unit)
 
 
 def security_levels(game: NormalFormGame, exact: bool | None = None) -> list[SecurityLevel]:

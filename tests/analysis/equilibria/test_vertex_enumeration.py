@@ -23,6 +23,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from analysis.equilibria import vertex_enumeration
 from analysis.equilibria.vertex_enumeration import extreme_equilibria, most_vertices
 from games.errors import DomainError, ExactSizeError, LimitExceededError
 from games.limits import Limits, limited
@@ -268,3 +269,13 @@ def test_float_search_on_payoffs_spanning_450_orders_of_magnitude() -> None:
     p, q = big / (big + tiny), tiny / (big + tiny)
     found = [(e.row, e.col) for e in extreme_equilibria(game).equilibria]
     assert found == [((0, 1), (0, 1)), ((p, 1 - p), (q, 1 - q)), ((1, 0), (1, 0))]
+
+
+@pytest.mark.parametrize("vertices", [0, 1, 694, 695, 696, 5000])
+def test_blocked_product_is_the_matrix_product(vertices: int) -> None:
+    # blocks of 200_000 // (12 * 24) = 694 rows: on both sides of a block's end
+    rng = np.random.default_rng(vertices)
+    left, right = rng.random((vertices, 12)), rng.random((12, 24))
+    blocked = vertex_enumeration._single_threaded_product(left, right)
+    assert blocked.shape == (vertices, 24)
+    assert np.allclose(blocked, left @ right, rtol=1e-14, atol=0.0)

@@ -114,3 +114,18 @@ def test_security_levels_of_the_lecture_game() -> None:
     # Column: 4y + 2(1-y) = y + 3(1-y) at y = 1/4, guaranteeing 5/2.
     assert (col.pure, col.mixed) == (2, Fraction(5, 2))
     assert col.mixed_strategy == (Fraction(1, 4), Fraction(3, 4))
+
+
+def test_a_diagonal_game_with_a_support_of_60_is_certified_exactly() -> None:
+    # A = diag(1, ..., 60): against x the column player picks the smallest i * x_i, so the row
+    # player equalises them: x_i proportional to 1/i, and the value is 1 / H_60 (H the
+    # harmonic number); the column player mixes the same way. The whole support is optimal.
+    size = 60
+    matrix = [[i + 1 if i == j else 0 for j in range(size)] for i in range(size)]
+    harmonic = sum(Fraction(1, i) for i in range(1, size + 1))
+    solution = zero_sum_solution(zero_sum_game(matrix))
+    assert solution.exact
+    assert solution.value == 1 / harmonic
+    expected = tuple(Fraction(1, i) / harmonic for i in range(1, size + 1))
+    assert solution.row_strategy == expected
+    assert solution.col_strategy == expected
