@@ -33,17 +33,19 @@ from games.trees.model import Tree  # noqa: E402
 from games.trees.parser import parse_tree  # noqa: E402
 
 
-def random_tree(seed: int, depth: int = 8) -> list[Any]:
-    """Nested arrays, branching 5 or 6 at random, leaves in [-100, 100].
+def random_tree(seed: int, depth: int = 8, low: int = 5, high: int = 6) -> list[Any]:
+    """Nested arrays, branching ``low`` to ``high`` at random, leaves in [-100, 100].
 
-    Depth 8 gives about 1,000,000 nodes.
+    Depth 8 gives about 1,000,000 nodes (1,700,000 with branching 6 below a root of 5).
     """
     rng = random.Random(seed)
 
     def build(level: int) -> Any:
         if level == depth:
             return rng.randint(-100, 100)
-        return [build(level + 1) for _ in range(rng.randint(5, 6))]
+        if level == 0 and low == high:
+            return [build(1) for _ in range(low - 1)]
+        return [build(level + 1) for _ in range(rng.randint(low, high))]
 
     return build(0)
 
@@ -203,11 +205,60 @@ def measure_form(form: str, body: bytes, client: Any, repeats: int) -> str:
     )
 
 
+def bare_minimax(node: Any, is_max: bool = True) -> Any:
+    """Textbook minimax on nested lists (root value only)."""
+    if not isinstance(node, list):
+        return node
+    values = [bare_minimax(child, not is_max) for child in node]
+    return max(values) if is_max else min(values)
+
+
+def sweep(client: Any, repeats: int) -> None:
+    """Requests and in-memory searches from 1,000 to 1,700,000 nodes: ratios and cost per node."""
+    print("\nsizes (request / bare parse, both forms; in-memory ours / plain recursion):")
+    print(
+        f"{'nodes':>10} {'form':<10} {'parse':>8} {'minimax':>9} {'ratio':>6} {'alphabeta':>10} "
+        f"{'ratio':>6} {'us/node':>8} | {'ab mem':>8} {'bare':>8} {'ratio':>6} "
+        f"{'mm mem':>8} {'bare':>8} {'ratio':>6}"
+    )
+    from analysis.trees.minimax import minimax
+
+    for depth, low, high in ((4, 5, 6), (5, 5, 6), (6, 5, 6), (7, 5, 6), (8, 5, 6), (8, 6, 6)):
+        shorthand = random_tree(2026, depth, low, high)
+        total = count_nodes(shorthand)
+        # small trees are timed over many runs, so every size gets a stable best time
+        runs = max(1, 200_000 // total)
+        parsed = parse_tree(shorthand)
+        memory = []
+        for ours, bare in ((alpha_beta, bare_alpha_beta), (minimax, bare_minimax)):
+            mine = best_of(repeats, lambda: [ours(parsed) for _ in range(runs)]) / runs  # noqa: B023
+            plain = best_of(repeats, lambda: [bare(shorthand) for _ in range(runs)]) / runs  # noqa: B023
+            memory.append(f"{mine * 1e3:>7.3f}m {plain * 1e3:>7.3f}m {mine / plain:>6.2f}")
+        for form, tree in (("objects", as_objects(shorthand)), ("shorthand", shorthand)):
+            body = orjson.dumps({"tree": tree})
+            parse = best_of(repeats, lambda: [orjson.loads(body) for _ in range(runs)]) / runs  # noqa: B023
+            times = [
+                best_of(
+                    repeats,
+                    lambda: [post(client, path, body) for _ in range(runs)],  # noqa: B023
+                )
+                / runs
+                for path in ("/v1/trees/minimax", "/v1/trees/alphabeta")
+            ]
+            print(
+                f"{total:>10,} {form:<10} {parse * 1e3:>7.2f}m {times[0] * 1e3:>8.2f}m "
+                f"{times[0] / parse:>6.2f} {times[1] * 1e3:>9.2f}m {times[1] / parse:>6.2f} "
+                f"{times[0] / total * 1e6:>8.3f} | {memory[0]} {memory[1]}"
+            )
+            memory = ["", ""] if form == "objects" else memory
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--depth", type=int, default=8, help="8 gives about 1M nodes")
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--sweep", action="store_true", help="also 1,000 to 1,700,000 nodes")
     args = parser.parse_args()
 
     shorthand = random_tree(args.seed, args.depth)
@@ -248,6 +299,8 @@ def main() -> None:
         f"  bare recursion on nested lists (root value only): {bare:.3f}s   "
         f"ours/bare = {ours / bare:.2f}"
     )
+    if args.sweep:
+        sweep(client, args.repeats)
 
 
 if __name__ == "__main__":
