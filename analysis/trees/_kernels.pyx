@@ -461,8 +461,9 @@ cdef bytes finish(Buffer* buffer):
 
 
 cdef class Ids:
-    """A tree's ids as the writers read them: a list of str, or the UTF-8 bytes of default
-    ids one after the other (``games.trees._reader.DefaultIds.encoded``), never escaped."""
+    """A tree's ids as the writers read them: a list of str (any other sequence is listed),
+    or the UTF-8 bytes of default ids one after the other
+    (``games.trees._reader.DefaultIds.encoded``), which never need escaping."""
 
     cdef list names
     cdef const char* blob
@@ -472,10 +473,12 @@ cdef class Ids:
     def __init__(self, object ids):
         if type(ids) is list:
             self.names = ids
-        else:
+        elif hasattr(ids, "encoded"):
             self.kept, offsets = ids.encoded()
             self.blob = PyBytes_AS_STRING(self.kept)
             self.offsets = offsets
+        else:
+            self.names = list(ids)
 
     cdef int put(self, Buffer* buffer, Py_ssize_t index, object dumps) except -1:
         cdef Py_ssize_t start, length

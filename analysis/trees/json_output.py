@@ -108,6 +108,9 @@ def nodes_json(
     if not (fragments and COMPILED):
         return node_map(tree, values, bounds)
     spend = current_deadline().spend
+    values = values if isinstance(values, list) else list(values)
+    if bounds is not None and not isinstance(bounds, list):
+        bounds = list(bounds)
     return orjson.Fragment(
         node_map_bytes(tree.ids, values, bounds, EXACT, _entry_bytes, orjson.dumps, spend)
     )
