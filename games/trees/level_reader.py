@@ -15,15 +15,13 @@ from itertools import accumulate, chain, islice, repeat
 from operator import add
 from typing import Any, Final
 
-from games.errors import InvalidInputError
 from games.limits import Deadline, Limits, current_deadline
 from games.numbers import Exact
 from games.trees.grammar import (
     HANDOVER,
     ID_SEPARATOR,
     INTERNAL_KINDS,
-    probability_problem,
-    read_number,
+    level_probabilities,
     settle_chance,
     within_magnitude,
 )
@@ -320,24 +318,10 @@ def _uniform_objects(level: list[dict[str, Any]]) -> Level | None:
 def _plain_probabilities(
     chances: list[Any], above: list[str | None], numbers: dict[str, Exact], deadline: Deadline
 ) -> list[Exact | None] | None:
-    """Stated probabilities of one level, each distinct string parsed once; None when
-    one is malformed, out of [0, 1] or under a node that is not a chance node."""
-    read: list[Exact | None] = []
-    spend = deadline.spend
-    for chance, parent in zip(chances, above, strict=True):
-        if chance is None:
-            read.append(None)
-            continue
-        if parent != CHANCE:
-            return None
-        try:
-            value = read_number(chance, numbers, spend)
-        except InvalidInputError:
-            return None
-        if probability_problem(value) is not None:
-            return None
-        read.append(value)
-    return read
+    """Stated probabilities of one level, each distinct one read and checked once
+    (:func:`games.trees.grammar.level_probabilities`); None when one is malformed, out of
+    [0, 1] or under a node that is not a chance node."""
+    return level_probabilities(chances, above, numbers, deadline.spend)
 
 
 _CHUNK: Final = 32_768
