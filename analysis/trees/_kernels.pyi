@@ -28,7 +28,7 @@ def back_up_extremes(
     max_kind: str,
     covered: int,
     spend: Callable[[int], None],
-    extra_cost: Callable[[Any], int],
+    cost: Callable[[Any], int],
 ) -> None: ...
 def node_map_bytes(
     ids: Sequence[str],

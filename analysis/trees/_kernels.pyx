@@ -335,15 +335,14 @@ def back_up_extremes(
     str max_kind,
     Py_ssize_t covered,
     object spend,
-    object extra_cost,
+    object cost,
 ):
     """Minimax values of the first ``covered`` nodes, bottom up, in place.
 
     ``values`` holds the static value of every static node on entry; each internal node
     gets the largest (MAX) or smallest (MIN) value of its children and, in ``best_child``,
     the leftmost child that has it. A node's cost is its number of children, times
-    ``1 + extra_cost(value)`` for a value that is not a machine integer (comparing big
-    numbers costs in proportion to their size).
+    ``cost(value)`` for a value that is not a machine integer (one for a machine integer).
     """
     cdef Py_ssize_t index, left, start, step, slot, kid, best, pending = 0, units
     cdef bint is_max
@@ -381,7 +380,7 @@ def back_up_extremes(
         best_child[index] = best
         units = left
         if type(best_value) is not int or not -(1 << 62) < best_value < (1 << 62):
-            units *= 1 + extra_cost(best_value)
+            units *= cost(best_value)
         pending += units
         if pending >= BATCH:
             spend(pending)

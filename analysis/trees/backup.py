@@ -96,7 +96,7 @@ def back_up(
             values[index] = best
             best_child[index] = kids[scores.index(best)]
             # comparing exact numbers costs in proportion to their size
-            spend(len(kids) * (1 + _size(best) // 256))
+            spend(len(kids) * comparison_cost(best))
     return values, best_child
 
 
@@ -109,8 +109,10 @@ def _refuser(tree: Tree, node: int) -> Callable[[Exact], None]:
     return refuse
 
 
-def _size(value: Exact | None) -> int:
+def comparison_cost(value: Exact | None) -> int:
+    """Units a comparison with exact ``value`` costs: one, and one more per 256 binary
+    digits (comparing exact numbers costs in proportion to their size)."""
     if type(value) is int:
-        return value.bit_length()
+        return 1 + value.bit_length() // 256
     assert isinstance(value, Fraction)
-    return value.numerator.bit_length() + value.denominator.bit_length()
+    return 1 + (value.numerator.bit_length() + value.denominator.bit_length()) // 256

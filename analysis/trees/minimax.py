@@ -15,7 +15,7 @@ except ImportError:  # not built: numpy and the Python loop answer
     back_up_extremes = None  # type: ignore[assignment]
 
 from analysis.trees.alpha_beta import COMPILED
-from analysis.trees.backup import back_up
+from analysis.trees.backup import back_up, comparison_cost
 from analysis.trees.horizon import Horizon, horizon, start_values
 from analysis.trees.search_stats import SearchStats
 from games.limits import Deadline, current_deadline
@@ -114,16 +114,9 @@ def _compiled(tree: Tree, seen: Horizon, deadline: Deadline) -> Backed:
         MAX,
         seen.covered,
         deadline.spend,
-        _extra_cost,
+        comparison_cost,
     )
     return values, best_child
-
-
-def _extra_cost(value: Exact) -> int:
-    """Extra units per child for comparing a large exact value (as ``back_up`` charges)."""
-    if type(value) is int:
-        return value.bit_length() // 256
-    return (value.numerator.bit_length() + value.denominator.bit_length()) // 256
 
 
 NARROWEST: Final = 32

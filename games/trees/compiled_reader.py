@@ -15,6 +15,7 @@ from typing import Any, Final
 from games.limits import Limits, current_deadline
 from games.numbers import MAX_MAGNITUDE
 from games.trees.grammar import HANDOVER, ID_SEPARATOR
+from games.trees.level_reader import plain_columns_tree
 from games.trees.model import LEAF, ROOT_ID, Tree
 
 try:
@@ -46,22 +47,17 @@ def compiled_plain_tree(raw: Any, root: str, limits: Limits, base: str) -> Tree 
     if columns is None:
         return None
     ids, kinds, children, parents, depths, positions, values, arrays, bare, leaves = columns
-    count = len(ids)
-    tree = Tree(
-        ids=ids,
-        kinds=kinds,
-        children=children,
-        parents=parents,
-        depths=depths,
-        values=values,
-        evals=[None] * count,
-        moves=[None] * count,
-        probabilities=[None] * count,
-        players=[None] * count,
-        _positions=positions,
-        _array_nodes=arrays,
-        _base=base,
-        _bare_leaves=bare,
+    return plain_columns_tree(
+        ids,
+        kinds,
+        children,
+        parents,
+        depths,
+        positions,
+        values,
+        [None] * len(ids),
+        arrays,
+        bare,
+        base,
+        leaves,
     )
-    object.__setattr__(tree, "_leaf_count", leaves)  # counted while reading: a free cache
-    return tree

@@ -10,7 +10,7 @@ of :mod:`games.trees.grammar` and number the nodes the same way.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from itertools import accumulate, chain, islice, repeat
 from operator import add
 from typing import Any, Final
@@ -180,6 +180,38 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
 
         if settle_chance(children, probabilities, chance_nodes, ids, pointer) is not None:
             return None
+    return plain_columns_tree(
+        ids,
+        kinds,
+        children,
+        parents,
+        depths,
+        positions,
+        values,
+        probabilities,
+        array_nodes,
+        bare_leaves,
+        base,
+        leaves,
+    )
+
+
+def plain_columns_tree(
+    ids: Sequence[str],
+    kinds: list[str],
+    children: list[range],
+    parents: Sequence[int],
+    depths: Sequence[int],
+    positions: Sequence[int],
+    values: list[Utility | None],
+    probabilities: list[Exact | None],
+    array_nodes: bytearray,
+    bare_leaves: bytearray,
+    base: str,
+    leaves: int,
+) -> Tree:
+    """The tree of a plain tree's columns (no evals, moves or players), its leaf count
+    (counted while reading) kept as a free cache."""
     count = len(ids)
     tree = Tree(
         ids=ids,
@@ -197,7 +229,7 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
         _base=base,
         _bare_leaves=bare_leaves,
     )
-    object.__setattr__(tree, "_leaf_count", leaves)  # counted while reading: a free cache
+    object.__setattr__(tree, "_leaf_count", leaves)
     return tree
 
 
