@@ -24,8 +24,15 @@ def open_game(
     expect(page.get_by_test_id("games-position")).to_have_value(position)
 
 
-def test_the_engine_blocks_the_open_row(page: Page, base_url: str) -> None:
+def open_page(page: Page, base_url: str) -> None:
+    """Open the page and wait for its first game: a click while it loads is ignored by design."""
     page.goto(base_url + "/games")
+    expect(page.get_by_test_id("games-position")).not_to_have_value("")
+    expect(page.locator("body")).not_to_have_attribute("aria-busy", "true")
+
+
+def test_the_engine_blocks_the_open_row(page: Page, base_url: str) -> None:
+    open_page(page, base_url)
     page.get_by_test_id("games-game").select_option("tic_tac_toe")
     page.get_by_test_id("games-position").fill("xx..o....")
     page.get_by_test_id("games-set-position").click()
@@ -56,7 +63,7 @@ def test_the_engine_replies_to_a_move_and_the_end_is_detected(page: Page, base_u
 
 
 def test_a_column_click_drops_a_disc(page: Page, base_url: str) -> None:
-    page.goto(base_url + "/games")
+    open_page(page, base_url)
     page.get_by_test_id("games-game").select_option("connect_four")
     page.get_by_test_id("games-engine-side").select_option("none")
     page.get_by_test_id("games-new").click()
@@ -115,7 +122,7 @@ def test_a_bad_position_is_reported_at_position(page: Page, base_url: str) -> No
 
 
 def test_a_bad_parameter_is_reported_beside_it(page: Page, base_url: str) -> None:
-    page.goto(base_url + "/games")
+    open_page(page, base_url)
     page.get_by_test_id("games-game").select_option("nim")
     page.get_by_test_id("param-piles").fill("3 99")
     page.get_by_test_id("games-new").click()
@@ -124,7 +131,7 @@ def test_a_bad_parameter_is_reported_beside_it(page: Page, base_url: str) -> Non
 
 
 def test_every_control_is_labelled_and_reachable_by_keyboard(page: Page, base_url: str) -> None:
-    page.goto(base_url + "/games")
+    open_page(page, base_url)
     page.get_by_test_id("games-game").select_option("nim")
     page.get_by_test_id("games-new").click()
     expect(page.get_by_test_id("games-position")).to_have_value("3 4 5")
@@ -217,7 +224,7 @@ def test_pig_to_two_points_is_won_six_times_in_seven(page: Page, base_url: str) 
 
 
 def test_the_engine_moving_first_opens_a_new_game(page: Page, base_url: str) -> None:
-    page.goto(base_url + "/games")
+    open_page(page, base_url)
     page.get_by_test_id("games-game").select_option("nim")
     page.get_by_test_id("param-piles").fill("0 3")
     page.get_by_test_id("games-engine-side").select_option("0")
