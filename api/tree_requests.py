@@ -11,7 +11,9 @@ from typing import Any
 
 from flask import current_app
 
+from analysis.trees.json_output import COLUMNS, MAP
 from analysis.trees.solve import TreeSolution, solve_tree
+from games.errors import InvalidInputError
 from games.limits import active_limits
 from games.numbers import Exact, parse_exact
 from games.trees.model import Tree
@@ -21,6 +23,19 @@ from games.trees.parser import parse_tree
 def read_tree(options: dict[str, Any], root: str = "max") -> Tree:
     """The posted tree, under this request's limits; the request's ``root`` wins over ``root``."""
     return parse_tree(options["tree"], root=str(options.get("root", root)), limits=active_limits())
+
+
+def read_layout(options: dict[str, Any]) -> str:
+    """The answer's layout (``map`` unless asked); the trace, which speaks of ids, is given in
+    the map layout only."""
+    layout = str(options.get("layout", MAP))
+    if layout == COLUMNS and options.get("trace"):
+        raise InvalidInputError(
+            'the trace names nodes by id and is given in the "map" layout only; ask for it '
+            'without "layout": "columns"',
+            "/trace",
+        )
+    return layout
 
 
 def read_bounds(options: dict[str, Any]) -> tuple[Exact, Exact] | None:

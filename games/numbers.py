@@ -242,7 +242,7 @@ def put_numbers(target: dict[str, Any], name: str, values: Numbers) -> None:
     """
     target[name] = _shape(values, _number)
     if not _all_exact(values):
-        target[f"{name}_exact"] = _shape(values, _text)
+        target[f"{name}_exact"] = _shape(values, exact_entry)
 
 
 def read_exact_form(approx: float, text: str | None) -> Number:
@@ -272,7 +272,12 @@ def _number(value: Number | Label) -> int | float | Label:
     return to_float(value)
 
 
-def _text(value: Number | Label) -> str | Label:
+def exact_entry(value: Number | Label) -> str | Label:
+    """An entry of a container's ``x_exact`` companion: the exact string of a number
+    (integers too), a float's shortest ``repr``, labels as they are.
+
+    :raises ExactSizeError: past :data:`MAX_EXACT_TEXT_BITS`.
+    """
     if value is None or isinstance(value, str | bool):
         return value
     if isinstance(value, float):

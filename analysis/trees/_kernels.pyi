@@ -39,6 +39,18 @@ def node_map_bytes(
     dumps: Callable[[Any], bytes],
     spend: Callable[[int], None],
 ) -> bytes: ...
+def column_bytes(
+    column: list[Any],
+    write: Callable[[Any], bytes],
+    integers: bool,
+    mask: list[Any] | None,
+    spend: Callable[[int], None],
+) -> tuple[bytes, list[Any]]: ...
+def runs_bytes(indices: Iterable[int], spend: Callable[[int], None]) -> bytes: ...
+def present_runs_bytes(column: list[Any], spend: Callable[[int], None]) -> bytes: ...
+def leaf_runs_bytes(
+    children: list[Any], tops: Iterable[int], spend: Callable[[int], None]
+) -> bytes: ...
 def id_array_bytes(
     ids: Sequence[str],
     indices: Iterable[int],

@@ -459,19 +459,51 @@ cdef bytes finish(Buffer* buffer):
         buffer.data = NULL
 
 
+cdef int put_integer(Buffer* buffer, long long number) except -1:
+    """``number`` in decimal, as JSON (and orjson) writes an integer."""
+    cdef char digits[24]
+    cdef int length = 0
+    cdef unsigned long long rest
+    grow(buffer, 21)
+    if number < 0:
+        buffer.data[buffer.size] = b"-"
+        buffer.size += 1
+        rest = <unsigned long long>(-(number + 1)) + 1
+    else:
+        rest = <unsigned long long>number
+    while True:
+        digits[length] = <char>(48 + rest % 10)
+        length += 1
+        rest //= 10
+        if rest == 0:
+            break
+    while length:
+        length -= 1
+        buffer.data[buffer.size] = digits[length]
+        buffer.size += 1
+    return 0
+
+
 cdef class Ids:
     """A tree's ids as the writers read them: a list of str (any other sequence is listed),
-    or the UTF-8 bytes of default ids one after the other
-    (``games.trees._reader.DefaultIds.encoded``), which never need escaping."""
+    the UTF-8 bytes of default ids one after the other
+    (``games.trees._reader.DefaultIds.encoded``), which never need escaping, or a
+    ``range(len(tree))``: nodes named by their index, written as JSON integers (the
+    columns layout)."""
 
     cdef list names
     cdef const char* blob
     cdef object kept
     cdef const int64_t[:] offsets
+    cdef bint indices
 
     def __init__(self, object ids):
         if type(ids) is list:
             self.names = ids
+        elif type(ids) is range:
+            if ids.start != 0 or ids.step != 1:
+                raise ValueError("nodes are named by index with range(len(tree)) only")
+            self.indices = True
         elif hasattr(ids, "encoded"):
             self.kept, offsets = ids.encoded()
             self.blob = PyBytes_AS_STRING(self.kept)
@@ -481,6 +513,8 @@ cdef class Ids:
 
     cdef int put(self, Buffer* buffer, Py_ssize_t index, object dumps) except -1:
         cdef Py_ssize_t start, length
+        if self.indices:
+            return put_integer(buffer, index)
         if self.names is not None:
             return put_string(buffer, self.names[index], dumps)
         start = self.offsets[index]
@@ -549,6 +583,212 @@ def node_map_bytes(
         free(buffer.data)
 
 
+def column_bytes(list column, object write, bint integers, object mask, object spend):
+    """The JSON array of ``column`` (one entry per node): an integer of at most 62 bits as
+    itself when ``integers``, any other entry as ``write(entry)`` gives it (asked once per
+    distinct entry), and None as ``null``; with a ``mask`` (a list as long as ``column``) only
+    the entries whose ``mask`` entry is not None are written. Returns the bytes and the
+    distinct entries given to ``write``, for the caller to see whether any of them needs an
+    exact companion. Each entry costs one unit of ``spend``."""
+    cdef Buffer buffer = Buffer(NULL, 0, 0)
+    cdef Py_ssize_t index, count = len(column), pending = 0
+    cdef long long small
+    cdef bint first = True
+    cdef list present = mask
+    cdef object entry, written, last = None, last_written = None
+    cdef dict seen = {}
+    if present is not None and len(present) != count:
+        raise ValueError("a column's mask must be as long as the column")
+    try:
+        put(&buffer, b"[", 1)
+        for index in range(count):
+            pending += 1
+            if pending >= BATCH:
+                spend(pending)
+                pending = 0
+            if present is not None and present[index] is None:
+                continue
+            entry = column[index]
+            if not first:
+                put(&buffer, b",", 1)
+            first = False
+            if entry is None:
+                put(&buffer, b"null", 4)
+                continue
+            if integers and small_int(entry, &small):
+                put_integer(&buffer, small)
+                continue
+            if entry is last:  # runs of one object (a bound's name, a shared value)
+                written = last_written
+            else:
+                written = seen.get(entry)
+                if written is None:
+                    written = seen[entry] = write(entry)
+                last, last_written = entry, written
+            put(&buffer, PyBytes_AS_STRING(written), PyBytes_GET_SIZE(written))
+        put(&buffer, b"]", 1)
+        if pending:
+            spend(pending)
+        return finish(&buffer), list(seen)
+    finally:
+        free(buffer.data)
+
+
+cdef struct Spans:
+    int64_t* data  # start, stop, start, stop ...: runs of consecutive indices
+    Py_ssize_t size  # integers used (twice the number of runs)
+    Py_ssize_t capacity
+
+
+cdef int add_span(Spans* spans, Py_ssize_t start, Py_ssize_t stop) except -1:
+    """Append the indices ``[start, stop)``, joining them to the last run when they follow it."""
+    cdef int64_t* grown
+    if spans.size and spans.data[spans.size - 1] == start:
+        spans.data[spans.size - 1] = stop
+        return 0
+    if spans.size + 2 > spans.capacity:
+        spans.capacity = spans.capacity * 2 if spans.capacity else 256
+        grown = <int64_t*>realloc(spans.data, spans.capacity * sizeof(int64_t))
+        if grown == NULL:
+            raise MemoryError()
+        spans.data = grown
+    spans.data[spans.size] = start
+    spans.data[spans.size + 1] = stop
+    spans.size += 2
+    return 0
+
+
+cdef bytes runs_json(Spans* spans):
+    """The runs as the JSON array ``[[start, stop], ...]``."""
+    cdef Buffer buffer = Buffer(NULL, 0, 0)
+    cdef Py_ssize_t k
+    try:
+        put(&buffer, b"[", 1)
+        for k in range(0, spans.size, 2):
+            put(&buffer, b"[" if k == 0 else b",[", 1 if k == 0 else 2)
+            put_integer(&buffer, spans.data[k])
+            put(&buffer, b",", 1)
+            put_integer(&buffer, spans.data[k + 1])
+            put(&buffer, b"]", 1)
+        put(&buffer, b"]", 1)
+        return finish(&buffer)
+    finally:
+        free(buffer.data)
+
+
+def runs_bytes(object indices, object spend):
+    """The JSON array of the runs ``[start, stop]`` of ``indices``: each run is a maximal stretch
+    of consecutive increasing indices (``stop`` is one past its last), in the order given; a
+    unit of ``spend`` per index."""
+    cdef Spans spans = Spans(NULL, 0, 0)
+    cdef Py_ssize_t index, pending = 0
+    try:
+        for item in indices:
+            index = item
+            pending += 1
+            if pending >= BATCH:
+                spend(pending)
+                pending = 0
+            add_span(&spans, index, index + 1)
+        if pending:
+            spend(pending)
+        return runs_json(&spans)
+    finally:
+        free(spans.data)
+
+
+def present_runs_bytes(list column, object spend):
+    """:func:`runs_bytes` of the indices of ``column``'s entries that are not None."""
+    cdef Spans spans = Spans(NULL, 0, 0)
+    cdef Py_ssize_t index, count = len(column), pending = 0
+    try:
+        for index in range(count):
+            pending += 1
+            if pending >= BATCH:
+                spend(pending)
+                pending = 0
+            if column[index] is not None:
+                add_span(&spans, index, index + 1)
+        if pending:
+            spend(pending)
+        return runs_json(&spans)
+    finally:
+        free(spans.data)
+
+
+cdef inline bint ascending(object kids) except -1:
+    """Whether ``kids`` is a range counting up by one (as a parsed tree's children are)."""
+    return type(kids) is range and kids.step == 1
+
+
+cdef Py_ssize_t leaf_spans(list children, Py_ssize_t top, list stack, Spans* spans) except -1:
+    """Add the leaves (nodes without ``children``) of the subtree under ``top``, left to right,
+    to ``spans``; return the number of nodes looked at (``Tree.leaves_below``, compiled).
+
+    Children are numbered breadth-first, so a subtree's nodes at each depth are consecutive:
+    while every node of a level has children the next level is the span from the first one's
+    first child to the last one's last child, and a level of leaves only is one span. A
+    subtree whose leaves lie at several depths, or whose children are reordered, is walked
+    node by node instead."""
+    cdef Py_ssize_t low = top, high = top, node, leaves, k, size, looked = 0
+    cdef object kids, first
+    while True:
+        leaves = 0
+        for node in range(low, high + 1):
+            if len(<object>children[node]) == 0:
+                leaves += 1
+        looked += high - low + 1
+        if leaves == high - low + 1:
+            add_span(spans, low, high + 1)
+            return looked
+        if leaves != 0:
+            break  # leaves at several depths
+        first = children[low]
+        kids = children[high]
+        if not (ascending(first) and ascending(kids)):
+            break  # children reordered (say, reversed)
+        low = first[0]
+        high = kids[len(kids) - 1]
+    # walk the subtree in preorder
+    stack.append(top)
+    while stack:
+        node = stack.pop()
+        looked += 1
+        kids = children[node]
+        size = len(kids)
+        if size:
+            for k in range(size - 1, -1, -1):
+                stack.append(kids[k])
+        else:
+            add_span(spans, node, node + 1)
+    return looked
+
+
+cdef int pruned_leaf_spans(list children, object tops, Spans* spans, object spend) except -1:
+    """:func:`leaf_spans` of every subtree under ``tops``, in order, charging ``spend``."""
+    cdef Py_ssize_t pending = 0
+    cdef list stack = []
+    for top in tops:
+        pending += leaf_spans(children, top, stack, spans)
+        if pending >= BATCH:
+            spend(pending)
+            pending = 0
+    if pending:
+        spend(pending)
+    return 0
+
+
+def leaf_runs_bytes(list children, object tops, object spend):
+    """:func:`runs_bytes` of the leaves of the subtrees under ``tops``, left to right
+    (``leaves_below_all``): one unit of ``spend`` per node looked at."""
+    cdef Spans spans = Spans(NULL, 0, 0)
+    try:
+        pruned_leaf_spans(children, tops, &spans, spend)
+        return runs_json(&spans)
+    finally:
+        free(spans.data)
+
+
 def id_array_bytes(object ids, object indices, object dumps, object spend):
     """The JSON array of ``ids[i]`` for each ``i`` of ``indices``; a unit of ``spend`` each."""
     cdef Buffer buffer = Buffer(NULL, 0, 0)
@@ -577,39 +817,32 @@ def id_array_bytes(object ids, object indices, object dumps, object spend):
 def leaves_bytes(object ids, list children, object tops, object dumps, object spend):
     """The JSON array of the ids of the leaves (nodes without ``children``) of the subtrees
     under ``tops``, left to right: ``leaves_below_all`` written out, one unit of ``spend``
-    per node walked."""
+    per node looked at and per id written."""
     cdef Buffer buffer = Buffer(NULL, 0, 0)
+    cdef Spans spans = Spans(NULL, 0, 0)
     cdef Ids names = Ids(ids)
-    cdef Py_ssize_t pending = 0, node, k, size
+    cdef Py_ssize_t k, node, pending = 0
     cdef bint first = True
-    cdef list stack = []
-    cdef object kids
     try:
+        pruned_leaf_spans(children, tops, &spans, spend)
         put(&buffer, b"[", 1)
-        for top in tops:
-            stack.append(top)
-            while stack:
-                node = stack.pop()
-                pending += 1
-                if pending >= BATCH:
-                    spend(pending)
-                    pending = 0
-                kids = children[node]
-                size = len(kids)
-                if size:
-                    for k in range(size - 1, -1, -1):
-                        stack.append(kids[k])
-                    continue
+        for k in range(0, spans.size, 2):
+            for node in range(spans.data[k], spans.data[k + 1]):
                 if not first:
                     put(&buffer, b",", 1)
                 first = False
                 names.put(&buffer, node, dumps)
+                pending += 1
+                if pending >= BATCH:
+                    spend(pending)
+                    pending = 0
         put(&buffer, b"]", 1)
         if pending:
             spend(pending)
         return finish(&buffer)
     finally:
         free(buffer.data)
+        free(spans.data)
 
 
 def cutoffs_bytes(object ids, list cutoffs, object number, object dumps, object spend):

@@ -30,22 +30,51 @@ from analysis.trees.search_stats import SearchStats
 from analysis.trees.solve import TreeSolution
 from games.formats.cs188 import GraphGame
 from games.limits import current_deadline
-from games.numbers import Exact, exact_text, normalize, put_numbers
+from games.numbers import (
+    Exact,
+    exact_entry,
+    exact_text,
+    is_json_exact,
+    normalize,
+    put_numbers,
+    to_float,
+)
 from games.numbers import put_number as write_number
 from games.trees.model import CHANCE, Tree
 
 try:
     from analysis.trees._kernels import (
+        column_bytes,
         cutoffs_bytes,
         id_array_bytes,
+        leaf_runs_bytes,
         leaves_bytes,
         node_map_bytes,
+        present_runs_bytes,
+        runs_bytes,
     )
 except ImportError:  # not built: the maps and lists are built as dicts and lists
-    cutoffs_bytes = id_array_bytes = leaves_bytes = node_map_bytes = None  # type: ignore[assignment]
+    column_bytes = cutoffs_bytes = id_array_bytes = leaves_bytes = node_map_bytes = None  # type: ignore[assignment]
+    leaf_runs_bytes = present_runs_bytes = runs_bytes = None  # type: ignore[assignment]
 
 CHUNK: Final = 16_384
 """Nodes handled by one whole-list pass (in C) between two readings of the clock."""
+
+MAP: Final = "map"
+COLUMNS: Final = "columns"
+LAYOUTS: Final = (MAP, COLUMNS)
+"""How an answer lays out its per-node results (``docs/trees.md``, "Layouts"): ``map``
+names nodes by id and gives ``nodes`` as ``{id: entry}``; ``columns`` names nodes by their
+breadth-first index, gives ``columns`` (the nodes with a value as runs, and one list per
+field with an entry per such node), and writes every list of nodes that can be as long as
+the tree as runs (see :func:`runs`)."""
+
+
+def node_names(tree: Tree, layout: str = MAP) -> Sequence[Any]:
+    """How an answer names the nodes of ``tree``: their ids, or in the ``columns`` layout
+    their breadth-first indices (``range(len(tree))``, which the compiled writers write as
+    integers)."""
+    return range(len(tree)) if layout == COLUMNS else tree.ids
 
 
 def put_number(target: dict[str, Any], name: str, value: Exact | float | None) -> None:
@@ -116,25 +145,98 @@ def nodes_json(
     )
 
 
-def ids_json(tree: Tree, indices: Iterable[int], fragments: bool) -> Any:
-    """The ids of ``indices`` as a list, or with ``fragments`` as JSON bytes (see
-    :func:`nodes_json`)."""
-    ids = tree.ids
+def runs(indices: Iterable[int]) -> list[list[int]]:
+    """``indices`` as runs ``[start, stop]``: maximal stretches of consecutive increasing
+    indices (``stop`` one past the last), in the order given. ``[5, 6, 7, 2]`` is
+    ``[[5, 8], [2, 3]]``; ``[i for start, stop in runs for i in range(start, stop)]`` gives
+    the indices back."""
+    found: list[list[int]] = []
+    for index in indices:
+        if found and found[-1][1] == index:
+            found[-1][1] = index + 1
+        else:
+            found.append([index, index + 1])
+    return found
+
+
+def columns_json(
+    values: Sequence[Exact | None], bounds: Sequence[str | None] | None, fragments: bool
+) -> dict[str, Any]:
+    """The ``columns`` of the columns layout: ``node``, the runs of the nodes with a value;
+    then one entry per such node in ``value`` (with its ``value_exact`` companion under the
+    list rule of ``docs/numbers.md``) and, with ``bounds``, in ``bound``. With ``fragments``
+    each list is JSON bytes written by the compiled writer (see :func:`nodes_json`), the
+    same bytes as ``orjson.dumps`` of the lists."""
+    spend = current_deadline().spend
+    out: dict[str, Any] = {}
     if not (fragments and COMPILED):
-        return [ids[i] for i in indices]
-    return orjson.Fragment(id_array_bytes(ids, indices, orjson.dumps, current_deadline().spend))
+        spend(len(values))
+        present = [index for index, value in enumerate(values) if value is not None]
+        out["node"] = runs(present)
+        put_numbers(out, "value", [values[index] for index in present])
+        if bounds is not None:
+            out["bound"] = [bounds[index] for index in present]
+        return out
+    values = values if isinstance(values, list) else list(values)
+    out["node"] = orjson.Fragment(present_runs_bytes(values, spend))
+    written, others = column_bytes(values, _number_bytes, True, values, spend)
+    out["value"] = orjson.Fragment(written)
+    if not all(map(is_json_exact, others)):
+        companion = column_bytes(values, _text_bytes, False, values, spend)[0]
+        out["value_exact"] = orjson.Fragment(companion)
+    if bounds is not None:
+        bounds = bounds if isinstance(bounds, list) else list(bounds)
+        written = column_bytes(bounds, orjson.dumps, False, values, spend)[0]
+        out["bound"] = orjson.Fragment(written)
+    return out
 
 
-def pruned_leaves_json(result: AlphaBetaResult, fragments: bool) -> Any:
-    """``result.pruned_leaves`` as ids; with ``fragments`` written straight from the pruned
-    subtrees (see :func:`nodes_json`), without listing them first."""
+def node_list_json(tree: Tree, indices: Iterable[int], fragments: bool, layout: str) -> Any:
+    """A list of nodes that can be as long as the tree: their ids, or in the columns layout
+    their :func:`runs` (with ``fragments`` as JSON bytes, see :func:`nodes_json`)."""
+    if layout != COLUMNS:
+        return ids_json(tree.ids, indices, fragments)
+    spend = current_deadline().spend
+    if fragments and COMPILED:
+        return orjson.Fragment(runs_bytes(indices, spend))
+    listed = list(indices)
+    spend(len(listed))
+    return runs(listed)
+
+
+def _number_bytes(value: Exact) -> bytes:
+    """One number of a column as JSON (the rule's JSON number), charging the deadline."""
+    current_deadline().spend(1 + _size(value) // 64)
+    return orjson.dumps(to_float(value))
+
+
+def _text_bytes(value: Exact) -> bytes:
+    """One entry of a column's exact companion: the exact string, integers included."""
+    current_deadline().spend(1 + _size(value) // 64)
+    return orjson.dumps(exact_entry(value))
+
+
+def ids_json(names: Sequence[Any], indices: Iterable[int], fragments: bool) -> Any:
+    """The names (see :func:`node_names`) of ``indices`` as a list, or with ``fragments`` as
+    JSON bytes (see :func:`nodes_json`)."""
+    if not (fragments and COMPILED):
+        return [names[i] for i in indices]
+    return orjson.Fragment(id_array_bytes(names, indices, orjson.dumps, current_deadline().spend))
+
+
+def pruned_leaves_json(result: AlphaBetaResult, fragments: bool, layout: str = MAP) -> Any:
+    """``result.pruned_leaves`` named as ``layout`` names nodes; with ``fragments`` written
+    straight from the pruned subtrees (see :func:`nodes_json`), without listing them first."""
     tree = result.tree
     if not (fragments and COMPILED) or "pruned_leaves" in result.__dict__:
-        return ids_json(tree, result.pruned_leaves, fragments)
+        return node_list_json(tree, result.pruned_leaves, fragments, layout)
     children = result.search_children
+    children = children if isinstance(children, list) else list(children)
+    if layout == COLUMNS:
+        return orjson.Fragment(leaf_runs_bytes(children, result.pruned, current_deadline().spend))
     written = leaves_bytes(
         tree.ids,
-        children if isinstance(children, list) else list(children),
+        children,
         result.pruned,
         orjson.dumps,
         current_deadline().spend,
@@ -142,10 +244,10 @@ def pruned_leaves_json(result: AlphaBetaResult, fragments: bool) -> Any:
     return orjson.Fragment(written)
 
 
-def cutoffs_json(result: AlphaBetaResult, fragments: bool) -> Any:
-    """The cutoff records of an alpha-beta or Star1 search; with ``fragments`` written as
-    JSON bytes (see :func:`nodes_json`)."""
-    ids = result.tree.ids
+def cutoffs_json(result: AlphaBetaResult, fragments: bool, layout: str = MAP) -> Any:
+    """The cutoff records of an alpha-beta or Star1 search, nodes named as ``layout`` names
+    them; with ``fragments`` written as JSON bytes (see :func:`nodes_json`)."""
+    ids = node_names(result.tree, layout)
     spend = current_deadline().spend
     if fragments and COMPILED:
         return orjson.Fragment(
@@ -192,9 +294,14 @@ def stats_json(stats: SearchStats) -> dict[str, int]:
 
 
 def _common(
-    tree: Tree, value: Exact, best_move: int, line: list[int], depth: int | None
+    tree: Tree,
+    value: Exact,
+    best_move: int,
+    line: list[int],
+    depth: int | None,
+    layout: str = MAP,
 ) -> dict[str, Any]:
-    ids = tree.ids
+    ids = node_names(tree, layout)
     out: dict[str, Any] = {}
     put_number(out, "value", value)
     out["root_kind"] = tree.root_kind
@@ -205,13 +312,20 @@ def _common(
     return out
 
 
-def minimax_json(result: MinimaxResult, *, fragments: bool = False) -> dict[str, Any]:
-    """The answer of ``/v1/trees/minimax``; ``fragments``: see :func:`nodes_json`."""
+def minimax_json(
+    result: MinimaxResult, *, fragments: bool = False, layout: str = MAP
+) -> dict[str, Any]:
+    """The answer of ``/v1/trees/minimax`` in ``layout`` (see :data:`LAYOUTS`);
+    ``fragments``: see :func:`nodes_json`."""
     tree = result.tree
     best = result.best_child[0]
-    out = _common(tree, result.value, best, result.principal_variation, result.depth)
-    out["best_moves"] = [tree.ids[i] for i in result.best_moves]
-    out["nodes"] = nodes_json(tree, result.values, None, fragments)
+    out = _common(tree, result.value, best, result.principal_variation, result.depth, layout)
+    names = node_names(tree, layout)
+    out["best_moves"] = [names[i] for i in result.best_moves]
+    if layout == COLUMNS:
+        out["columns"] = columns_json(result.values, None, fragments)
+    else:
+        out["nodes"] = nodes_json(tree, result.values, None, fragments)
     out["stats"] = stats_json(result.stats)
     return out
 
@@ -388,19 +502,28 @@ def alpha_beta_json(
     bounds: tuple[Exact, Exact] | None = None,
     *,
     fragments: bool = False,
+    layout: str = MAP,
 ) -> dict[str, Any]:
-    """The answer of ``/v1/trees/alphabeta`` (Star1's with ``bounds``); ``fragments``: see
-    :func:`nodes_json`."""
+    """The answer of ``/v1/trees/alphabeta`` (Star1's with ``bounds``) in ``layout`` (see
+    :data:`LAYOUTS`; the trace, which speaks of ids, is written in the map layout only);
+    ``fragments``: see :func:`nodes_json`."""
     tree = result.tree
-    out = _common(tree, result.value, result.best_move, result.principal_variation, result.depth)
+    out = _common(
+        tree, result.value, result.best_move, result.principal_variation, result.depth, layout
+    )
     out["prune_on_equality"] = result.prune_on_equality
-    out["nodes"] = nodes_json(tree, result.values, result.bounds, fragments)
-    out["pruned"] = ids_json(tree, result.pruned, fragments)
-    out["pruned_leaves"] = pruned_leaves_json(result, fragments)
-    out["evaluated_leaves"] = ids_json(tree, result.evaluated_leaves, fragments)
-    out["cutoffs"] = cutoffs_json(result, fragments)
+    if layout == COLUMNS:
+        out["columns"] = columns_json(result.values, result.bounds, fragments)
+    else:
+        out["nodes"] = nodes_json(tree, result.values, result.bounds, fragments)
+    out["pruned"] = node_list_json(tree, result.pruned, fragments, layout)
+    out["pruned_leaves"] = pruned_leaves_json(result, fragments, layout)
+    out["evaluated_leaves"] = node_list_json(tree, result.evaluated_leaves, fragments, layout)
+    out["cutoffs"] = cutoffs_json(result, fragments, layout)
     out["stats"] = stats_json(result.stats)
     if result.trace is not None:
+        if layout != MAP:
+            raise ValueError("the trace is written in the map layout only")
         spend = current_deadline().spend
         trace = []
         for event in result.trace:
@@ -494,11 +617,15 @@ def star1_json(
     return out
 
 
-def solution_json(solution: TreeSolution, *, fragments: bool = False) -> dict[str, Any]:
+def solution_json(
+    solution: TreeSolution, *, fragments: bool = False, layout: str = MAP
+) -> dict[str, Any]:
     """The documented answer for a solved tree, whichever search ran.
 
     With ``fragments`` the per-node maps and lists are JSON bytes for ``orjson.dumps`` (see
-    :func:`nodes_json`): what the API sends, byte for byte, only faster to write.
+    :func:`nodes_json`): what the API sends, byte for byte, only faster to write. ``layout``
+    (see :data:`LAYOUTS`) is taken by minimax and alpha-beta; the other searches answer in
+    the map layout.
     """
     search = solution.search
     if isinstance(search, MaxnResult):
@@ -510,10 +637,10 @@ def solution_json(solution: TreeSolution, *, fragments: bool = False) -> dict[st
         bounds = solution.parameters.get("bounds")
         if solution.algorithm == "star1" and isinstance(bounds, tuple):
             return star1_json(search, bounds, fragments=fragments)
-        return alpha_beta_json(search, solution.move_ordering, fragments=fragments)
+        return alpha_beta_json(search, solution.move_ordering, fragments=fragments, layout=layout)
     if isinstance(search, ExpectimaxResult):
         return expectimax_json(search, fragments=fragments)
-    return minimax_json(search, fragments=fragments)
+    return minimax_json(search, fragments=fragments, layout=layout)
 
 
 def _tuple_entry(payoffs: tuple[Exact, ...]) -> dict[str, Any]:

@@ -59,11 +59,27 @@ class TreeRequestSchema(TreeInputSchema):
     )
 
 
+def layout_field() -> fields.Field:
+    return fields.String(
+        load_default="map",
+        validate=validate.OneOf(["map", "columns"]),
+        metadata={
+            "description": "map: nodes named by id, `nodes` as {id: entry}. columns: the compact "
+            "answer for large trees: nodes named by their breadth-first index (the root 0, then "
+            "each level left to right) in every field; `columns` instead of `nodes` (the nodes "
+            "with a value as runs of indices, and a list per field with an entry per such node); "
+            "pruned, pruned_leaves and evaluated_leaves as runs of indices (docs/trees.md, "
+            "Layouts). The trace is given in the map layout only."
+        },
+    )
+
+
 class MinimaxRequestSchema(TreeRequestSchema):
-    pass
+    layout = layout_field()
 
 
 class AlphaBetaRequestSchema(TreeRequestSchema):
+    layout = layout_field()
     prune_on_equality = StrictBoolean(
         load_default=True,
         metadata={
@@ -254,12 +270,16 @@ class TreeResultSchema(Schema):
     stats = fields.Nested(StatsSchema, required=True)
 
 
-class MinimaxResultSchema(TreeResultSchema):
-    best_moves = fields.List(
-        fields.String(),
+def best_moves_field(name: fields.Field) -> fields.Field:
+    return fields.List(
+        name,
         required=True,
         metadata={"description": "Every optimal child of the root (ties), left to right."},
     )
+
+
+class MinimaxResultSchema(TreeResultSchema):
+    best_moves = best_moves_field(fields.String())
 
 
 class AlphaBetaResultSchema(TreeResultSchema):
@@ -282,6 +302,86 @@ class AlphaBetaResultSchema(TreeResultSchema):
         fields.Nested(TraceEventSchema),
         metadata={"description": "Present when trace was requested."},
     )
+    move_ordering = fields.Nested(
+        MoveOrderingSchema, metadata={"description": "Present when requested."}
+    )
+
+
+RUNS_DESCRIPTION = (
+    "Runs of node indices: [start, stop] pairs, each a stretch of consecutive indices "
+    "(stop one past the last), in the order of the list they stand for."
+)
+
+
+def runs_field(description: str, **kwargs: object) -> fields.Field:
+    return fields.List(
+        fields.List(fields.Integer(), validate=validate.Length(equal=2)),
+        metadata={"description": f"{description} {RUNS_DESCRIPTION}"},
+        **kwargs,  # type: ignore[arg-type]
+    )
+
+
+class ColumnsSchema(Schema):
+    node = runs_field("The nodes with a value, in index order.", required=True)
+    value = fields.List(
+        fields.Float(),
+        required=True,
+        metadata={"description": "The value of each node of `node`, in that order."},
+    )
+    value_exact = exact_list_companion("value")
+    bound = fields.List(
+        fields.String(validate=BOUND),
+        metadata={
+            "description": "alpha-beta: exact, or lower/upper bound, for each node of `node`."
+        },
+    )
+
+
+class ColumnsCutoffSchema(CutoffSchema):
+    node = fields.Integer(required=True)
+    after = fields.Integer(
+        required=True, metadata={"description": "Child whose value caused the cut."}
+    )
+    cut = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={"description": "Children never searched, left to right."},
+    )
+
+
+class ColumnsResultSchema(TreeResultSchema):
+    """An answer in the columns layout: nodes named by breadth-first index."""
+
+    class Meta:
+        exclude = ("nodes",)
+
+    best_move = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Index of the root's optimal child (leftmost among ties)."},
+    )
+    principal_variation = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={"description": "Indices from the root's best child to where the search stops."},
+    )
+    columns = fields.Nested(
+        ColumnsSchema,
+        required=True,
+        metadata={"description": "Per-node results as columns over the nodes with a value."},
+    )
+
+
+class MinimaxColumnsResultSchema(ColumnsResultSchema):
+    best_moves = best_moves_field(fields.Integer())
+
+
+class AlphaBetaColumnsResultSchema(ColumnsResultSchema):
+    prune_on_equality = fields.Boolean(required=True)
+    pruned = runs_field("Topmost pruned subtrees, left to right.", required=True)
+    pruned_leaves = runs_field("Leaves never evaluated, left to right.", required=True)
+    evaluated_leaves = runs_field("Leaves in evaluation order.", required=True)
+    cutoffs = fields.List(fields.Nested(ColumnsCutoffSchema), required=True)
     move_ordering = fields.Nested(
         MoveOrderingSchema, metadata={"description": "Present when requested."}
     )

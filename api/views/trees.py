@@ -10,16 +10,18 @@ from api.gc_pause import gc_paused
 from api.openapi.view_docs import operation
 from api.responses import json_response
 from api.schemas.trees import (
+    AlphaBetaColumnsResultSchema,
     AlphaBetaRequestSchema,
     AlphaBetaResultSchema,
     ExpectimaxRequestSchema,
     ExpectimaxResultSchema,
     MaxnRequestSchema,
     MaxnResultSchema,
+    MinimaxColumnsResultSchema,
     MinimaxRequestSchema,
     MinimaxResultSchema,
 )
-from api.tree_requests import read_tree, solve_request
+from api.tree_requests import read_layout, read_tree, solve_request
 from games.trees.model import PLAYER
 
 bp = Blueprint("trees", __name__, url_prefix="/v1/trees")
@@ -29,17 +31,20 @@ bp = Blueprint("trees", __name__, url_prefix="/v1/trees")
 @operation(
     summary="Minimax value of every node",
     description="Backs up leaf utilities (or evals at a depth cutoff) through MAX and MIN "
-    "nodes: every node's exact value, all optimal root moves and the principal variation.",
+    "nodes: every node's exact value, all optimal root moves and the principal variation. "
+    'With "layout": "columns" the answer names nodes by breadth-first index and gives the '
+    "values as columns (compact, for large trees).",
     tag="trees",
     request=MinimaxRequestSchema,
-    response=MinimaxResultSchema,
+    response={"oneOf": [MinimaxResultSchema, MinimaxColumnsResultSchema]},
     example={"tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]]},
 )
 def minimax_view() -> Response:
     with gc_paused():
         options = load(MinimaxRequestSchema())
+        layout = read_layout(options)
         solution = solve_request(read_tree(options), "minimax", options)
-        return json_response(solution_json(solution, fragments=True))
+        return json_response(solution_json(solution, fragments=True, layout=layout))
 
 
 @bp.post("/alphabeta")
@@ -47,17 +52,20 @@ def minimax_view() -> Response:
     summary="Alpha-beta search with every pruned node",
     description="Alpha-beta, children left to right, under the chosen pruning convention: "
     "values and bounds of visited nodes, pruned subtrees and leaves, cutoffs, and on request "
-    "a step-by-step trace and a move-ordering comparison.",
+    'a step-by-step trace and a move-ordering comparison. With "layout": "columns" the '
+    "answer names nodes by breadth-first index, gives values and bounds as columns and every "
+    "list of nodes as runs of indices (compact, for large trees).",
     tag="trees",
     request=AlphaBetaRequestSchema,
-    response=AlphaBetaResultSchema,
+    response={"oneOf": [AlphaBetaResultSchema, AlphaBetaColumnsResultSchema]},
     example={"tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]], "prune_on_equality": True},
 )
 def alpha_beta_view() -> Response:
     with gc_paused():
         options = load(AlphaBetaRequestSchema())
+        layout = read_layout(options)
         solution = solve_request(read_tree(options), "alphabeta", options)
-        return json_response(solution_json(solution, fragments=True))
+        return json_response(solution_json(solution, fragments=True, layout=layout))
 
 
 CHANCE_EXAMPLE = {

@@ -87,6 +87,25 @@ def test_alphabeta_answers_aima_figure(client: FlaskClient) -> None:
     }
 
 
+@pytest.mark.parametrize("path", ["/v1/trees/minimax", "/v1/trees/alphabeta"])
+def test_the_columns_layout_is_the_map_answer_by_breadth_first_index(
+    client: FlaskClient, path: str
+) -> None:
+    mapped = client.post(path, json={"tree": AIMA}).get_json()
+    columns = client.post(path, json={"tree": AIMA, "layout": "columns"}).get_json()
+    # breadth-first: root 0, its children root.0-root.2 are 1-3, their leaves 4-12
+    ids = ["root", "root.0", "root.1", "root.2"] + [
+        f"root.{i}.{j}" for i in range(3) for j in range(3)
+    ]
+    assert "nodes" not in columns
+    assert columns["best_move"] == 1 and mapped["best_move"] == "root.0"
+    assert [ids[i] for i in columns["principal_variation"]] == mapped["principal_variation"]
+    listed = [i for start, stop in columns["columns"]["node"] for i in range(start, stop)]
+    assert [ids[i] for i in listed] == list(mapped["nodes"])
+    assert columns["columns"]["value"] == [entry["value"] for entry in mapped["nodes"].values()]
+    assert columns["stats"] == mapped["stats"]
+
+
 @pytest.mark.parametrize(("equality", "pruned"), [(True, ["root.1.1"]), (False, [])])
 def test_pruning_convention_option(client: FlaskClient, equality: bool, pruned: list[str]) -> None:
     body = client.post(
@@ -150,6 +169,8 @@ def test_non_object_body_is_422(client: FlaskClient) -> None:
         ({"tree": [1], "root": "chance"}, "/root"),
         ({"tree": [1], "prune_on_equality": "yes"}, "/prune_on_equality"),
         ({"tree": [1], "colour": 1}, "/colour"),
+        ({"tree": [1], "layout": "table"}, "/layout"),
+        ({"tree": [1], "layout": "columns", "trace": True}, "/trace"),
         ({"tree": [[1, {"value": "NaN"}]]}, "/tree/0/1/value"),
         (
             {"tree": {"children": [{"id": "x", "value": 1}, {"id": "x", "value": 1}]}},
