@@ -12,6 +12,7 @@ from typing import Any
 from flask import Flask, Response
 from flask_cors import CORS
 
+from api.allocator import keep_freed_memory
 from api.config import limits_from, settings
 from api.problems import register_error_handlers
 from api.views import (
@@ -33,6 +34,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the Arbiter app; ``config`` overrides defaults and ``ARBITER_*`` variables."""
     app = Flask(__name__, static_folder=None)
     app.config.update(settings(config))
+    keep_freed_memory(app.config["ARBITER_KEEP_FREED_MB"])
     register_error_handlers(app)
     _run_under_limits(app)
     _set_headers(app)

@@ -33,6 +33,9 @@ DEFAULTS: dict[str, Any] = {
     "ARBITER_MAX_GAME_DEPTH": 64,
     # Most nodes of a tree unfolded by /v1/games/tree (its answer is the whole tree).
     "ARBITER_MAX_GAME_TREE_NODES": 100_000,
+    # Megabytes of freed memory a worker keeps for its next requests rather than returning
+    # them to the kernel (glibc only; 0: off). See api/allocator.py.
+    "ARBITER_KEEP_FREED_MB": 256,
     # Origins allowed to call the API from a browser (comma-separated; "*" for any).
     # Empty: no CORS headers, so browsers only allow same-origin calls.
     "ARBITER_CORS_ORIGINS": "",
@@ -49,6 +52,7 @@ _TYPES = {
     "ARBITER_MAX_GAME_TIME_LIMIT": float,
     "ARBITER_MAX_GAME_DEPTH": int,
     "ARBITER_MAX_GAME_TREE_NODES": int,
+    "ARBITER_KEEP_FREED_MB": int,
     "ARBITER_CORS_ORIGINS": str,
 }
 

@@ -25,7 +25,7 @@ from games.trees.grammar import (
     settle_chance,
     within_magnitude,
 )
-from games.trees.model import CHANCE, LEAF, PLAYER, ROOT_ID, Tree, Utility, node_pointer
+from games.trees.model import CHANCE, LEAF, PLAYER, ROOT_ID, Nones, Tree, Utility, node_pointer
 
 
 def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree | None:
@@ -220,10 +220,10 @@ def plain_columns_tree(
         parents=parents,
         depths=depths,
         values=values,
-        evals=[None] * count,
-        moves=[None] * count,
+        evals=Nones(count),
+        moves=Nones(count),
         probabilities=probabilities,
-        players=[None] * count,
+        players=Nones(count),
         _positions=positions,
         _array_nodes=array_nodes,
         _base=base,

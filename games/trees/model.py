@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import accumulate, chain, repeat
-from typing import Any, Final
+from typing import Any, Final, overload
 
 from games.errors import InvalidInputError, join_pointer
 from games.limits import current_deadline
@@ -43,6 +43,45 @@ Utility = Exact | tuple[Exact, ...]
 ROOT_ID: Final = "root"
 """Default id of the root. A node without an id is named after its parent:
 ``<parent id>.<child position, from 0>``, e.g. ``root.2.0``."""
+
+
+class Nones(Sequence[None]):
+    """``count`` Nones as a sequence: the column of a field that no node of a tree states
+    (evals, moves and players of a plain tree), without a list of a million
+    Nones to fill, keep and free. Equal to the list of as many Nones."""
+
+    __slots__ = ("_count",)
+
+    def __init__(self, count: int) -> None:
+        self._count = count
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> None: ...
+    @overload
+    def __getitem__(self, index: slice) -> Nones: ...
+    def __getitem__(self, index: int | slice) -> Nones | None:
+        if isinstance(index, slice):
+            return Nones(len(range(self._count)[index]))
+        range(self._count)[index]  # IndexError as a list's, negative indices alike
+        return None
+
+    def __iter__(self) -> Any:
+        return repeat(None, self._count)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Nones):
+            return other._count == self._count
+        if isinstance(other, list):
+            return len(other) == self._count and all(item is None for item in other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Nones({self._count})"
 
 
 def node_pointer(
@@ -126,10 +165,10 @@ class Tree:
     parents: Sequence[int]
     depths: Sequence[int]
     values: list[Utility | None]
-    evals: list[Utility | None]
-    moves: list[str | None]
+    evals: Sequence[Utility | None]
+    moves: Sequence[str | None]
     probabilities: list[Exact | None]
-    players: list[int | None]
+    players: Sequence[int | None]
     utility_size: int = 0
     source_pointers: list[str] | None = None
     """JSON pointer of each node's object in the input, when cheap to keep (flat form)."""
