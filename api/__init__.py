@@ -14,6 +14,7 @@ from flask_cors import CORS
 
 from api.allocator import keep_freed_memory
 from api.config import limits_from, settings
+from api.gc_pause import gc_paused
 from api.problems import register_error_handlers
 from api.views import (
     games,
@@ -64,7 +65,10 @@ def _run_under_limits(app: Flask) -> None:
     inner = app.wsgi_app
 
     def wsgi_app(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
-        with limited(limits_from(app.config)):
+        # the collector is paused for the whole request, and back on only once the view's
+        # objects are freed: switched on inside the view, its first collection would scan
+        # everything the request built (most of the time of a small tree request)
+        with limited(limits_from(app.config)), gc_paused():
             return inner(environ, start_response)
 
     app.wsgi_app = wsgi_app  # type: ignore[method-assign]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from functools import cache
 from typing import Any
 
 import orjson
@@ -147,8 +148,15 @@ def _read_body() -> bytes:
         chunks.append(chunk)
 
 
-def load(schema: Schema) -> Any:
-    """Decode the JSON body and validate its envelope with ``schema``."""
+@cache
+def _schema(kind: type[Schema]) -> Schema:
+    """One instance per schema class: making one deep-copies its fields (a tenth of the time
+    of a small request), and loading leaves no state in it."""
+    return kind()
+
+
+def load(schema: type[Schema]) -> Any:
+    """Decode the JSON body and validate its envelope with (an instance of) ``schema``."""
     data = json_body()
     current_deadline().check()
     if not isinstance(data, dict):
@@ -159,4 +167,4 @@ def load(schema: Schema) -> Any:
             "the body must be a JSON object",
             [FieldError("", "expected an object")],
         )
-    return schema.load(data)
+    return _schema(schema).load(data)

@@ -1,10 +1,14 @@
-"""Pause Python's cyclic garbage collector while large requests are handled.
+"""Pause Python's cyclic garbage collector while a request is handled.
+
+The app pauses it around each whole request (``api.create_app``), so it is switched back on
+once the view's objects are freed: switched on while they still live, its first collection
+would scan everything the request built, most of the time of a small request.
 
 Parsing a million-node tree allocates millions of containers; each allocation
 burst triggers collections that rescan every live object, which costs more
-than the parsing itself. Nothing built while handling a request forms a
-reference cycle (results are trees of dicts and lists), so reference counting
-frees it all.
+than the parsing itself. Reference counting frees what a request builds (answers
+are trees of dicts and lists); the few cycles it may leave (a traceback, a symbolic
+computation's caches) are collected once the collector is back on.
 
 The collector is process-wide, so pauses are counted: with several requests in
 threads, it is switched back on when the last paused request ends (and only if

@@ -549,6 +549,7 @@ def node_map_bytes(
     cdef bint first = True
     cdef object value, bound, written, last_bound = None
     cdef dict by_bound = {}, entries = None
+    cdef long long small
     cdef list bound_list = bounds if bounds is not None else None
     try:
         put(&buffer, b"{", 1)
@@ -566,13 +567,21 @@ def node_map_bytes(
                 if entries is None:
                     entries = by_bound[bound] = {}
                 last_bound = bound
-            written = entries.get(value)
-            if written is None:
-                written = entries[value] = entry(value, bound)
             if not first:
                 put(&buffer, b",", 1)
             first = False
             names.put(&buffer, index, dumps)
+            if small_int(value, &small):
+                # the entry of a machine integer, as the ``entry`` callback writes it
+                put(&buffer, b":{\"value\":", 10)
+                put_integer(&buffer, small)
+                put(&buffer, b",\"bound\":", 9)
+                put_string(&buffer, bound, dumps)
+                put(&buffer, b"}", 1)
+                continue
+            written = entries.get(value)
+            if written is None:
+                written = entries[value] = entry(value, bound)
             put(&buffer, b":", 1)
             put(&buffer, PyBytes_AS_STRING(written), PyBytes_GET_SIZE(written))
         put(&buffer, b"}", 1)
@@ -857,6 +866,7 @@ def cutoffs_bytes(object ids, list cutoffs, object number, object dumps, object 
     cdef dict written = {"alpha": {}, "beta": {}, "value": {}}
     cdef dict seen
     cdef object member
+    cdef long long small
     try:
         put(&buffer, b"[", 1)
         for record in cutoffs:
@@ -869,13 +879,19 @@ def cutoffs_bytes(object ids, list cutoffs, object number, object dumps, object 
             first = False
             names.put(&buffer, record[0], dumps)
             for name, value in (("alpha", record[1]), ("beta", record[2]), ("value", record[3])):
+                put(&buffer, b",", 1)
+                if small_int(value, &small):
+                    # a machine integer's member, as ``number`` writes it
+                    put_string(&buffer, name, dumps)
+                    put(&buffer, b":", 1)
+                    put_integer(&buffer, small)
+                    continue
                 seen = written[name]
                 # a window's only floats are the infinities, which equal no exact number,
                 # so a value is its own key
                 member = seen.get(value)
                 if member is None:
                     member = seen[value] = number(name, value)
-                put(&buffer, b",", 1)
                 put(&buffer, PyBytes_AS_STRING(member), PyBytes_GET_SIZE(member))
             put(&buffer, b",\"after\":", 9)
             names.put(&buffer, record[4], dumps)

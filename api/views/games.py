@@ -66,7 +66,7 @@ def catalogue_view() -> Response:
     example=TIC_TAC_TOE,
 )
 def solve_view() -> Response:
-    options = load(GameSolveRequestSchema())
+    options = load(GameSolveRequestSchema)
     with request_fields():
         game, state = read_position(options)
         solution = solve_game(
@@ -96,7 +96,7 @@ def solve_view() -> Response:
     example={"game": "connect_four", "params": {}, "position": "4453", "time_limit": 0.5},
 )
 def move_view() -> Response:
-    options = load(GameMoveRequestSchema())
+    options = load(GameMoveRequestSchema)
     with request_fields():
         game, state = read_position(options)
         choice = best_move(game, state, options["time_limit"], depth=options["depth"])
@@ -116,7 +116,7 @@ def move_view() -> Response:
     example={"game": "tic_tac_toe", "params": {}, "position": "xxo.o.x..", "depth": 2},
 )
 def tree_view() -> Response:
-    options = load(GameTreeRequestSchema())
+    options = load(GameTreeRequestSchema)
     with request_fields():
         game, state = read_position(options)
         unfolded = unfold_game(

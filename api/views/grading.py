@@ -12,7 +12,6 @@ from analysis.grading.problem_generator import generate_problem
 from analysis.grading.registry import grade_batch, make_grader
 from analysis.grading.rubric import parse_rubric
 from api.body import load
-from api.gc_pause import gc_paused
 from api.openapi.view_docs import operation
 from api.responses import json_response
 from api.schemas.grading import (
@@ -49,7 +48,7 @@ AIMA = {"type": "alphabeta", "tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]]}
     },
 )
 def grade_view() -> Response:
-    options = load(GradeRequestSchema())
+    options = load(GradeRequestSchema)
     grader = make_grader(options["problem"], active_limits())
     rubric = parse_rubric(options["rubric"])
     grade = grader.grade(options["answer"], rubric, diagnose=options["diagnose"])
@@ -82,15 +81,14 @@ def grade_view() -> Response:
     example={"problem": AIMA, "answers": {"ada": {"value": 3}, "bob": {"value": 2}}},
 )
 def grade_batch_view() -> Response:
-    with gc_paused():
-        options = load(GradeBatchRequestSchema())
-        grader = make_grader(options["problem"], active_limits())
-        rubric = parse_rubric(options["rubric"])
-        graded = grade_batch(grader, options["answers"], rubric, diagnose=options["diagnose"])
-        best = request.accept_mimetypes.best_match(["application/json", "text/csv"])
-        if best == "text/csv":
-            return Response(grades_csv(graded.results), mimetype="text/csv")
-        return json_response(dump_batch(graded.key, graded.results, summarize(graded.results)))
+    options = load(GradeBatchRequestSchema)
+    grader = make_grader(options["problem"], active_limits())
+    rubric = parse_rubric(options["rubric"])
+    graded = grade_batch(grader, options["answers"], rubric, diagnose=options["diagnose"])
+    best = request.accept_mimetypes.best_match(["application/json", "text/csv"])
+    if best == "text/csv":
+        return Response(grades_csv(graded.results), mimetype="text/csv")
+    return json_response(dump_batch(graded.key, graded.results, summarize(graded.results)))
 
 
 @bp.post("/problems/generate")
@@ -110,7 +108,7 @@ def grade_batch_view() -> Response:
     example={"type": "alphabeta", "depth": 3, "seed": 7, "min_pruned_leaves": 3},
 )
 def generate_view() -> Response:
-    options = load(GenerateRequestSchema())
+    options = load(GenerateRequestSchema)
     generated = generate_problem(read_settings(options))
     return json_response(GenerateResultSchema().dump(generated))
 
@@ -133,7 +131,7 @@ def generate_view() -> Response:
     },
 )
 def grade_assignment_view() -> Response:
-    options = load(AssignmentGradeRequestSchema())
+    options = load(AssignmentGradeRequestSchema)
     template = read_assignment(options["assignment"])
     rubric = parse_rubric(options["rubric"])
     grades = grade_assignment(template, options["answers"], rubric, options["diagnose"])

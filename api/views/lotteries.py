@@ -64,7 +64,7 @@ def read_utility_options(options: dict[str, Any]) -> tuple[UtilityFunction, Exac
     example={"lottery": [{"p": "0.5", "x": 1000}, {"p": "0.5", "x": 0}], "utility": "sqrt(x)"},
 )
 def evaluate_view() -> Response:
-    options = load(EvaluateRequestSchema())
+    options = load(EvaluateRequestSchema)
     utility, wealth = read_utility_options(options)
     parsed = parse_lottery(options["lottery"], "/lottery")
     result = evaluate_lottery(parsed.lottery, utility, wealth, parsed.pointers)
@@ -84,7 +84,7 @@ def evaluate_view() -> Response:
     example={"lotteries": ALLAIS, "utility": "sqrt(x)"},
 )
 def compare_view() -> Response:
-    options = load(CompareRequestSchema())
+    options = load(CompareRequestSchema)
     utility, wealth = read_utility_options(options)
     parsed = {
         name: parse_lottery(raw, join_pointer("/lotteries", name))
@@ -112,7 +112,7 @@ def compare_view() -> Response:
     example={"lotteries": ALLAIS, "choices": [["B", ">", "A"], ["C", ">", "D"]]},
 )
 def eu_consistency_view() -> Response:
-    options = load(ConsistencyRequestSchema())
+    options = load(ConsistencyRequestSchema)
     lotteries = parse_named_lotteries(options["lotteries"], "/lotteries")
     names = set(lotteries)
     choices = [
@@ -135,7 +135,7 @@ def eu_consistency_view() -> Response:
     example={"lottery": [{"p": "0.5", "x": 1000}, {"p": "0.5", "x": 0}], "utility": "sqrt(x)"},
 )
 def plot_view() -> Response:
-    options = load(PlotRequestSchema())
+    options = load(PlotRequestSchema)
     utility, wealth = read_utility_options(options)
     parsed = parse_lottery(options["lottery"], "/lottery")
     if options["kind"] == "risk_profile":

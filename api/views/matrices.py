@@ -46,7 +46,7 @@ def analysis_options(body: dict[str, Any]) -> AnalysisOptions:
     example={"payoffs": [[[3, 4], [1, 2]], [[4, 1], [2, 3]]], "labels": [["U", "D"], ["L", "R"]]},
 )
 def analyze_view() -> Response:
-    body = load(MatrixAnalyzeRequestSchema())
+    body = load(MatrixAnalyzeRequestSchema)
     game = parse_game(body)
     try:
         with parameters_at(parts="/include", label="/lemke_howson_label"):

@@ -30,6 +30,6 @@ bp = Blueprint("preferences", __name__, url_prefix="/v1/preferences")
     },
 )
 def check_view() -> Response:
-    options = load(PreferencesRequestSchema())
+    options = load(PreferencesRequestSchema)
     problem = parse_preferences(options["prizes"], options["lotteries"], options["preferences"])
     return json_response(axioms_json(check_axioms(problem), problem.prizes))

@@ -22,7 +22,6 @@ from analysis.trees.renderers import (
     RENDERERS,
 )
 from api.body import load
-from api.gc_pause import gc_paused
 from api.openapi.view_docs import operation
 from api.responses import json_response
 from api.schemas.tree_formats import (
@@ -88,9 +87,8 @@ def _formats(media_types: tuple[str, ...], description: str) -> dict[str, Any]:
     response=ImportResultSchema,
     example={"format": "efg", "text": _EFG_EXAMPLE, "mode": "zero_sum"},
 )
-@gc_paused()
 def import_view() -> Response:
-    options = load(ImportRequestSchema())
+    options = load(ImportRequestSchema)
     bounds = active_limits()
     out: dict[str, Any] = {"format": options["format"]}
     if options["format"] == "efg":
@@ -120,9 +118,8 @@ def import_view() -> Response:
     extra_responses=_formats((EFG, DOT), "The tree as text in the chosen format"),
     example={"tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]], "format": "efg"},
 )
-@gc_paused()
 def export_view() -> Response:
-    options = load(ExportRequestSchema())
+    options = load(ExportRequestSchema)
     tree = read_tree(options)
     if options["format"] == "dot":
         check_drawable(tree, "dot")  # before labelling every node
@@ -153,18 +150,17 @@ def export_view() -> Response:
     example={"tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]], "algorithm": "alphabeta"},
 )
 def render_view() -> Response:
-    with gc_paused():
-        options = load(RenderRequestSchema())
-        tree = read_tree(options)
-        drawing = drawing_options(options)
-        check_drawable(tree, options["format"], drawing)  # before spending time on solving it
-        if options["algorithm"] == "none":
-            solved = unsolved_tree(tree, options["title"])
-        else:
-            solution = solve_request(tree, options["algorithm"], options)
-            solved = solution_drawing(solution, options["title"])
-        fmt = options["format"]
-        return _text_response(RENDERERS[fmt](solved, drawing), MEDIA_TYPES[fmt])
+    options = load(RenderRequestSchema)
+    tree = read_tree(options)
+    drawing = drawing_options(options)
+    check_drawable(tree, options["format"], drawing)  # before spending time on solving it
+    if options["algorithm"] == "none":
+        solved = unsolved_tree(tree, options["title"])
+    else:
+        solution = solve_request(tree, options["algorithm"], options)
+        solved = solution_drawing(solution, options["title"])
+    fmt = options["format"]
+    return _text_response(RENDERERS[fmt](solved, drawing), MEDIA_TYPES[fmt])
 
 
 def drawing_options(options: dict[str, Any]) -> DrawingOptions:
@@ -192,9 +188,8 @@ def drawing_options(options: dict[str, Any]) -> DrawingOptions:
     response=GraphTestResultSchema,
     example={"text": _CS188_EXAMPLE},
 )
-@gc_paused()
 def cs188_view() -> Response:
-    options = load(GraphTestRequestSchema())
+    options = load(GraphTestRequestSchema)
     graph = parse_graph_game(options["text"])
     result = graph_search(graph, options["algorithm"], limits=active_limits())
     return json_response(graph_test_json(result, graph))

@@ -6,7 +6,6 @@ from flask import Blueprint, Response
 
 from analysis.trees.json_output import solution_json
 from api.body import load
-from api.gc_pause import gc_paused
 from api.openapi.view_docs import operation
 from api.responses import json_response
 from api.schemas.trees import (
@@ -40,11 +39,10 @@ bp = Blueprint("trees", __name__, url_prefix="/v1/trees")
     example={"tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]]},
 )
 def minimax_view() -> Response:
-    with gc_paused():
-        options = load(MinimaxRequestSchema())
-        layout = read_layout(options)
-        solution = solve_request(read_tree(options), "minimax", options)
-        return json_response(solution_json(solution, fragments=True, layout=layout))
+    options = load(MinimaxRequestSchema)
+    layout = read_layout(options)
+    solution = solve_request(read_tree(options), "minimax", options)
+    return json_response(solution_json(solution, fragments=True, layout=layout))
 
 
 @bp.post("/alphabeta")
@@ -61,11 +59,10 @@ def minimax_view() -> Response:
     example={"tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]], "prune_on_equality": True},
 )
 def alpha_beta_view() -> Response:
-    with gc_paused():
-        options = load(AlphaBetaRequestSchema())
-        layout = read_layout(options)
-        solution = solve_request(read_tree(options), "alphabeta", options)
-        return json_response(solution_json(solution, fragments=True, layout=layout))
+    options = load(AlphaBetaRequestSchema)
+    layout = read_layout(options)
+    solution = solve_request(read_tree(options), "alphabeta", options)
+    return json_response(solution_json(solution, fragments=True, layout=layout))
 
 
 CHANCE_EXAMPLE = {
@@ -91,10 +88,9 @@ CHANCE_EXAMPLE = {
     example=CHANCE_EXAMPLE,
 )
 def expectimax_view() -> Response:
-    with gc_paused():
-        options = load(ExpectimaxRequestSchema())
-        solution = solve_request(read_tree(options), "expectimax", options)
-        return json_response(solution_json(solution, fragments=True))
+    options = load(ExpectimaxRequestSchema)
+    solution = solve_request(read_tree(options), "expectimax", options)
+    return json_response(solution_json(solution, fragments=True))
 
 
 @bp.post("/maxn")
@@ -119,8 +115,7 @@ def expectimax_view() -> Response:
     },
 )
 def maxn_view() -> Response:
-    with gc_paused():
-        options = load(MaxnRequestSchema())
-        # a max^n tree: a bare list of numbers is one leaf's utilities (docs/trees.md)
-        solution = solve_request(read_tree(options, PLAYER), "maxn", options)
-        return json_response(solution_json(solution, fragments=True))
+    options = load(MaxnRequestSchema)
+    # a max^n tree: a bare list of numbers is one leaf's utilities (docs/trees.md)
+    solution = solve_request(read_tree(options, PLAYER), "maxn", options)
+    return json_response(solution_json(solution, fragments=True))

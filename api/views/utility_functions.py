@@ -44,7 +44,7 @@ bp = Blueprint("utility_functions", __name__, url_prefix="/v1/utility")
     },
 )
 def analyze_view() -> Response:
-    options = load(AnalyzeRequestSchema())
+    options = load(AnalyzeRequestSchema)
     utility = read_utility(
         options["utility"], parse_parameters(options["parameters"], "/parameters"), "/utility"
     )
@@ -88,7 +88,7 @@ def analyze_view() -> Response:
     },
 )
 def elicit_view() -> Response:
-    options = load(ElicitRequestSchema())
+    options = load(ElicitRequestSchema)
     gambles = [
         StandardGamble(
             parse_exact(g["prize"], f"/standard_gambles/{i}/prize"),
