@@ -10,6 +10,7 @@ BIN        := $(VENV)/bin
 TOOLS      := .tools
 UV_VERSION := 0.13.8
 UV         := $(TOOLS)/bin/uv
+BENCH_VENV := .bench-venv
 PORT       ?= 8000
 HOST       ?= 127.0.0.1
 WORKERS    ?= $(shell $(PYTHON) -c "import os; print(min(2 * (os.cpu_count() or 1) + 1, 9))")
@@ -64,10 +65,11 @@ spec: $(VENV)/.dev-installed
 lock: $(UV)
 	$(UV) lock --upgrade --python $(PYTHON)
 
-bench: $(VENV)/.dev-installed
+# every benchmark; the matrix games' peers (QuantEcon, nashpy) run from .bench-venv (below)
+bench: $(VENV)/.dev-installed $(BENCH_VENV)/.installed
 	$(BIN)/python bench/trees.py
 	$(BIN)/python bench/chance.py
-	$(BIN)/python bench/matrices.py
+	PYTHONPATH=. $(BENCH_VENV)/bin/python bench/matrices.py
 	$(BIN)/python bench/lotteries.py
 	$(BIN)/python bench/grading.py
 	$(BIN)/python bench/workbench.py
@@ -82,8 +84,6 @@ bench-grading: $(VENV)/.dev-installed
 # get their own environment, .bench-venv, with the product's dependencies at the versions of
 # uv.lock (not the product itself: the repo is on the path, and its compiled parts are built by
 # the product's set-up, so .venv comes first)
-BENCH_VENV := .bench-venv
-
 $(BENCH_VENV)/.installed: $(UV) bench/requirements-peers.txt uv.lock pyproject.toml
 	$(UV) venv --clear --quiet --python $(PYTHON) $(BENCH_VENV)
 	$(UV) export --frozen --no-dev --no-hashes --no-emit-project --quiet -o $(BENCH_VENV)/product.txt
