@@ -120,11 +120,10 @@ def alpha_beta_walk(
     bint strict,
     list values,
     list bounds,
-    list best_child,
+    int64_t[:] best_child,
     list evaluated,
     list cutoffs,
     list pruned,
-    object cutoff,
     tuple bound_names,
     object spend,
     bint ints,
@@ -133,11 +132,10 @@ def alpha_beta_walk(
     """Alpha-beta from the root (an internal node) of ``children``, filling ``values``,
     ``bounds``, ``best_child``, ``evaluated`` and ``cutoffs`` as the Python search does.
 
-    ``pruned`` gets the roots of the subtrees each cut skips, left to right (the cutoffs'
+    ``cutoffs`` gets each cutoff's record as the plain tuple (node, alpha, beta, value, after,
+    cut); ``pruned`` the roots of the subtrees each cut skips, left to right (the cutoffs'
     ``cut`` in order). ``bound_names`` are the strings written for exact, lower and upper
-    bounds; ``cutoff``
-    builds a cutoff record from (node, alpha, beta, value, after, cut). Returns the number
-    of internal nodes entered.
+    bounds. Returns the number of internal nodes entered.
 
     With ``ints``, values are compared as C integers, which holds while every static value
     read is an int within +/-2**62; at the first that is not, the walk stops and returns -1,
@@ -302,9 +300,8 @@ def alpha_beta_walk(
                     Py_INCREF(item)
                     PyTuple_SET_ITEM(skipped, k - slot, item)
                     pruned.append(item)
-                # the record's tuple built directly (a named tuple's own constructor is a
-                # Python function)
-                cutoffs.append(tuple.__new__(cutoff, (frame.node, alpha, beta, v, child, skipped)))
+                # a plain tuple (``CutoffRows`` gives it out as a ``Cutoff`` record)
+                cutoffs.append((frame.node, alpha, beta, v, child, skipped))
                 bound = LOWER if is_max else UPPER
             else:
                 bound = frame.best_bound

@@ -18,14 +18,22 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Final, NamedTuple
+from typing import Any, Final, NamedTuple, overload
 
 from analysis.trees.horizon import Horizon, horizon, numeric
 from analysis.trees.search_stats import SearchStats
 from games.errors import LimitExceededError
 from games.limits import Deadline, current_deadline
 from games.numbers import Exact
-from games.trees.model import DECISION_KINDS, LEAF, MAX, TWO_PLAYER_HINT, Tree, leaves_below_all
+from games.trees.model import (
+    DECISION_KINDS,
+    LEAF,
+    MAX,
+    TWO_PLAYER_HINT,
+    IntColumn,
+    Tree,
+    leaves_below_all,
+)
 
 try:
     from analysis.trees._kernels import alpha_beta_walk
@@ -75,6 +83,47 @@ class Cutoff(NamedTuple):
     cut: tuple[int, ...]
 
 
+class CutoffRows(Sequence[Cutoff]):
+    """Cutoff records kept as plain tuples, given out as :class:`Cutoff` records when read.
+
+    The compiled walk makes its records so: making and freeing a million-node search's
+    named-tuple instances took a quarter of its time, and most answers only write the
+    records out (from :attr:`rows`). Equal to the list of the same records.
+    """
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: list[tuple[Any, ...]]) -> None:
+        self.rows = rows
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    @overload
+    def __getitem__(self, index: int) -> Cutoff: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Cutoff]: ...
+    def __getitem__(self, index: int | slice) -> Cutoff | list[Cutoff]:
+        if isinstance(index, slice):
+            return [Cutoff._make(row) for row in self.rows[index]]
+        return Cutoff._make(self.rows[index])
+
+    def __iter__(self) -> Any:
+        return map(Cutoff._make, self.rows)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, CutoffRows):
+            return self.rows == other.rows
+        if isinstance(other, list):
+            return self.rows == other  # a named tuple equals the tuple of its fields
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"CutoffRows({list(self)!r})"
+
+
 @dataclass(frozen=True, slots=True)
 class TraceEvent:
     """One line of a hand-written alpha-beta trace.
@@ -122,10 +171,10 @@ class AlphaBetaResult:
     principal_variation: list[int]
     values: list[Exact | None]
     bounds: list[str | None]
-    best_child: list[int]
+    best_child: Sequence[int]
     pruned: list[int]
     evaluated_leaves: list[int]
-    cutoffs: list[Cutoff]
+    cutoffs: Sequence[Cutoff]
     trace: list[TraceEvent] | None
     prune_on_equality: bool
     depth: int | None
@@ -196,7 +245,7 @@ def _search(
     count = len(tree)
     values: list[Exact | None] = [None] * count
     bounds: list[str | None] = [None] * count
-    best_child = [-1] * count
+    best_child = IntColumn.filled(-1, count)
     evaluated: list[int] = []
     cutoffs: list[Cutoff] = []
     events: list[TraceEvent] | None = [] if tracing else None
@@ -225,9 +274,10 @@ def _search(
         walk_children = children if isinstance(children, list) else list(children)
         walk_static = static if isinstance(static, list) else list(static)
         pruned: list[int] = []
+        rows: list[tuple[Any, ...]] = []
         for ints in (True, False):
             evaluated.clear()
-            cutoffs.clear()
+            rows.clear()
             pruned.clear()
             entered = alpha_beta_walk(
                 walk_children,
@@ -239,9 +289,8 @@ def _search(
                 bounds,
                 best_child,
                 evaluated,
-                cutoffs,
+                rows,
                 pruned,
-                Cutoff,
                 (EXACT, LOWER, UPPER),
                 spend,
                 ints,
@@ -256,7 +305,7 @@ def _search(
             bounds,
             best_child,
             evaluated,
-            cutoffs,
+            CutoffRows(rows),
             events,
             prune_on_equality,
             entered + len(evaluated),
@@ -405,9 +454,9 @@ def _result(
     seen: Horizon,
     values: list[Exact | None],
     bounds: list[str | None],
-    best_child: list[int],
+    best_child: Sequence[int],
     evaluated: list[int],
-    cutoffs: list[Cutoff],
+    cutoffs: Sequence[Cutoff],
     events: list[TraceEvent] | None,
     prune_on_equality: bool,
     visited: int,

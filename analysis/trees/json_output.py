@@ -20,7 +20,15 @@ from typing import Any, Final
 
 import orjson
 
-from analysis.trees.alpha_beta import COMPILED, EXACT, UPPER, AlphaBetaResult, Cutoff, TraceEvent
+from analysis.trees.alpha_beta import (
+    COMPILED,
+    EXACT,
+    UPPER,
+    AlphaBetaResult,
+    Cutoff,
+    CutoffRows,
+    TraceEvent,
+)
 from analysis.trees.cs188_agents import GraphSearchResult
 from analysis.trees.expectimax import ExpectimaxResult
 from analysis.trees.max_n import MaxnResult, MaxnTraceEvent
@@ -251,13 +259,21 @@ def cutoffs_json(result: AlphaBetaResult, fragments: bool, layout: str = MAP) ->
     spend = current_deadline().spend
     if fragments and COMPILED:
         return orjson.Fragment(
-            cutoffs_bytes(ids, result.cutoffs, _member_bytes, orjson.dumps, spend)
+            cutoffs_bytes(ids, _rows(result.cutoffs), _member_bytes, orjson.dumps, spend)
         )
     cutoffs = []
     for cutoff in result.cutoffs:
         spend(4 + len(cutoff.cut) // 16)
         cutoffs.append(_cutoff_json(ids, cutoff))
     return cutoffs
+
+
+def _rows(cutoffs: Sequence[Cutoff]) -> list[Any]:
+    """The cutoff records as the writer reads them (by position): a list of them, or the
+    plain tuples a :class:`CutoffRows` keeps."""
+    if isinstance(cutoffs, CutoffRows):
+        return cutoffs.rows
+    return cutoffs if isinstance(cutoffs, list) else list(cutoffs)
 
 
 def _member_bytes(name: str, value: Exact | float) -> bytes:
@@ -544,7 +560,7 @@ def alpha_beta_json(
     return out
 
 
-def _decisions(tree: Tree, best_child: list[int], values: list[Any]) -> dict[str, str]:
+def _decisions(tree: Tree, best_child: Sequence[int], values: list[Any]) -> dict[str, str]:
     """The move chosen at every decision (MAX, MIN or player) node that was searched."""
     ids, kinds = tree.ids, tree.kinds
     return {

@@ -12,6 +12,7 @@ numpy, level by level) instead of recursion.
 from __future__ import annotations
 
 import dataclasses
+from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -43,6 +44,28 @@ Utility = Exact | tuple[Exact, ...]
 ROOT_ID: Final = "root"
 """Default id of the root. A node without an id is named after its parent:
 ``<parent id>.<child position, from 0>``, e.g. ``root.2.0``."""
+
+
+class IntColumn(array):  # type: ignore[type-arg]
+    """A column of machine integers (``array('q')``) that also equals the list of the same
+    integers, as the list column it stands for does: 8 bytes a node, nothing to free node by
+    node. ``IntColumn.filled(-1, n)`` is ``n`` entries of -1."""
+
+    @classmethod
+    def filled(cls, value: int, count: int) -> IntColumn:
+        column = cls("q", [value])
+        column *= count
+        return column
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, list):
+            return self.tolist() == other
+        return array.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None
 
 
 class Nones(Sequence[None]):

@@ -5,6 +5,7 @@ and properties against minimax and an independent textbook oracle (``tests/refer
 from __future__ import annotations
 
 import json
+import math
 import random
 from fractions import Fraction
 from pathlib import Path
@@ -14,9 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.trees.alpha_beta import EXACT, LOWER, UPPER, alpha_beta
+from analysis.trees.alpha_beta import EXACT, LOWER, UPPER, Cutoff, CutoffRows, alpha_beta
 from analysis.trees.minimax import minimax
 from games.errors import InvalidInputError, LimitExceededError
+from games.trees.model import IntColumn
 from games.trees.parser import parse_tree
 from tests.reference import alpha_beta_leaves, assert_bounds_hold, leaf_names, minimax_value
 from tests.strategies import shorthand_trees
@@ -226,3 +228,22 @@ def test_reported_bounds_hold(raw: Any, root: str, equality: bool) -> None:
     # the root's best move is optimal, and the principal variation runs on exact values
     assert truth[result.best_move] == truth[0]
     assert all(result.bounds[i] == EXACT for i in result.principal_variation)
+
+
+def test_cutoff_rows_give_out_cutoff_records_and_equal_their_list() -> None:
+    rows = CutoffRows([(2, 3, math.inf, 2, 7, (8, 9))])
+    record = Cutoff(node=2, alpha=3, beta=math.inf, value=2, after=7, cut=(8, 9))
+    assert rows == [record] and [record] == rows and rows != [record, record]
+    assert rows[0] == record and rows[0].after == 7 and rows[-1].cut == (8, 9)
+    assert list(rows) == [record] and rows[:1] == [record] and len(rows) == 1
+    # what the search gives: the AIMA tree's one cut, at its second MIN node
+    found = alpha_beta(parse_tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]])).cutoffs
+    assert [(cut.node, cut.value, cut.after, cut.cut) for cut in found] == [(2, 2, 7, (8, 9))]
+
+
+def test_int_columns_equal_the_lists_of_their_integers() -> None:
+    column = IntColumn.filled(-1, 3)
+    column[1] = 5
+    assert column == [-1, 5, -1] and column != [-1, 5] and list(column) == [-1, 5, -1]
+    # MAX over MIN(1, 2) (node 1: leaves 3, 4) and MIN(3) (node 2: leaf 5)
+    assert alpha_beta(parse_tree([[1, 2], [3]])).best_child == [2, 3, 5, -1, -1, -1]
