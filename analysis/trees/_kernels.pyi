@@ -11,7 +11,7 @@ def alpha_beta_walk(
     values: list[Any],
     bounds: list[str | None],
     best_child: Any,
-    evaluated: list[int],
+    evaluated: Any,
     cutoffs: list[Any],
     pruned: list[int],
     bound_names: tuple[str, str, str],

@@ -14,6 +14,7 @@ one, as they are in every parsed tree; any other sequence is read item by item.
 Both spend on the caller's deadline by work done, a batch of steps at a time.
 """
 
+from cpython.array cimport array, resize_smart
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.ref cimport Py_INCREF
@@ -80,6 +81,14 @@ cdef inline void open_frame(
         listed[depth] = items
 
 
+cdef inline int push(array column, long long value) except -1:
+    """Append ``value`` to an ``array('q')`` (grown a block at a time)."""
+    cdef Py_ssize_t size = len(column)
+    resize_smart(column, size + 1)
+    column.data.as_longlongs[size] = value
+    return 0
+
+
 cdef inline bint small_int(object value, long long* out):
     """Whether ``value`` is an int within +/-2**62, stored in ``out`` (the infinities of a
     window lie beyond that range, so they compare right as C integers)."""
@@ -121,7 +130,7 @@ def alpha_beta_walk(
     list values,
     list bounds,
     int64_t[:] best_child,
-    list evaluated,
+    array evaluated,
     list cutoffs,
     list pruned,
     tuple bound_names,
@@ -132,6 +141,7 @@ def alpha_beta_walk(
     """Alpha-beta from the root (an internal node) of ``children``, filling ``values``,
     ``bounds``, ``best_child``, ``evaluated`` and ``cutoffs`` as the Python search does.
 
+    ``evaluated`` (an ``array('q')``) gets the static nodes in evaluation order;
     ``cutoffs`` gets each cutoff's record as the plain tuple (node, alpha, beta, value, after,
     cut); ``pruned`` the roots of the subtrees each cut skips, left to right (the cutoffs'
     ``cut`` in order). ``bound_names`` are the strings written for exact, lower and upper
@@ -226,7 +236,7 @@ def alpha_beta_walk(
                         return -1
                     values[child] = score
                     bounds[child] = bound_names[EXACT]
-                    evaluated.append(child)
+                    push(evaluated, child)
                     if is_max:
                         if greater(ints, s, c, score, v) or (
                             frame.best_bound != EXACT and equal(ints, s, c, score, v)

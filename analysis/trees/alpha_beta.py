@@ -173,7 +173,7 @@ class AlphaBetaResult:
     bounds: list[str | None]
     best_child: Sequence[int]
     pruned: list[int]
-    evaluated_leaves: list[int]
+    evaluated_leaves: Sequence[int]
     cutoffs: Sequence[Cutoff]
     trace: list[TraceEvent] | None
     prune_on_equality: bool
@@ -276,7 +276,7 @@ def _search(
         pruned: list[int] = []
         rows: list[tuple[Any, ...]] = []
         for ints in (True, False):
-            evaluated.clear()
+            leaves = IntColumn()  # machine integers: no int object per leaf evaluated
             rows.clear()
             pruned.clear()
             entered = alpha_beta_walk(
@@ -288,7 +288,7 @@ def _search(
                 values,
                 bounds,
                 best_child,
-                evaluated,
+                leaves,
                 rows,
                 pruned,
                 (EXACT, LOWER, UPPER),
@@ -304,11 +304,11 @@ def _search(
             values,
             bounds,
             best_child,
-            evaluated,
+            leaves,
             CutoffRows(rows),
             events,
             prune_on_equality,
-            entered + len(evaluated),
+            entered + len(leaves),
             pruned,
         )
     if log:
@@ -455,7 +455,7 @@ def _result(
     values: list[Exact | None],
     bounds: list[str | None],
     best_child: Sequence[int],
-    evaluated: list[int],
+    evaluated: Sequence[int],
     cutoffs: Sequence[Cutoff],
     events: list[TraceEvent] | None,
     prune_on_equality: bool,

@@ -51,6 +51,10 @@ class IntColumn(array):  # type: ignore[type-arg]
     integers, as the list column it stands for does: 8 bytes a node, nothing to free node by
     node. ``IntColumn.filled(-1, n)`` is ``n`` entries of -1."""
 
+    def __new__(cls, *args: Any) -> IntColumn:
+        """``IntColumn()`` is an empty column; ``IntColumn("q", items)`` as ``array``."""
+        return super().__new__(cls, *(args or ("q",)))  # type: ignore[no-any-return]
+
     @classmethod
     def filled(cls, value: int, count: int) -> IntColumn:
         column = cls("q", [value])
