@@ -1,0 +1,11 @@
+# The compiled basis search's interface (analysis/equilibria/_basis_search.pyx), for type checkers.
+import numpy as np
+import numpy.typing as npt
+
+class CompiledBasisSearch:
+    pivots: int
+    def __init__(self, matrix: npt.NDArray[np.int64], own_first: bool) -> None: ...
+    def advance(self, max_pivots: int) -> bool: ...
+    def vertices(
+        self,
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...

@@ -1,0 +1,250 @@
+"""Every vertex of a best-response polytope, exactly, by a depth-first search over its bases.
+
+The polytope ``{z >= 0 : M z <= 1}`` (``M`` positive integers, one row per constraint) is
+written with slacks ``s = 1 - M z >= 0``; a basis is a choice of ``rows`` basic variables
+among the ``z`` and ``s``, and its vertex sets the others to 0. The search starts at the
+slack basis (``z = 0``) and pivots to every basis reachable by the simplex method's
+lexicographic ratio test (the right-hand side, then the columns of the basis inverse,
+break the ties of degenerate vertices): these are the vertices of the polytope perturbed to
+``M z <= 1 + (e, e^2, ...)``, which is simple, so its vertex graph is connected and a
+depth-first search reaches every one; each is a vertex of the polytope itself, and every
+vertex of the polytope is reached (Avis and Fukuda's lexicographic rule, as in ``lrs``). A
+vertex is recorded once per label set (its tight constraints), exactly: the tableau is kept
+in integers, fraction-free (every entry is the basis determinant times the true one), so
+the vertex is ``numerators / determinant`` and its labels are exact, with no tolerance.
+
+The walk keeps one tableau and undoes each pivot on the way back, so its memory is the set
+of bases visited and the vertices found. :class:`CompiledBasisSearch`
+(:mod:`analysis.equilibria._basis_search`, Cython) runs it in 64-bit integers with 128-bit
+products, for polytopes whose tableau entries provably fit (:func:`fits_in_64_bits`: small
+integer payoffs, as degenerate games have); :class:`PythonBasisSearch` is its mirror pivot
+for pivot, in Python integers, the specification the compiled search is tested against.
+Where the compiled search is not built (or ``ARBITER_PURE_PYTHON=1``), or the payoffs are too
+large, :mod:`analysis.equilibria.vertex_enumeration` uses qhull instead.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Final, Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from games.limits import Deadline
+from games.matrices.model import ObjectArray
+
+try:
+    from analysis.equilibria._basis_search import CompiledBasisSearch
+except ImportError:  # not built: qhull answers instead
+    CompiledBasisSearch = None  # type: ignore[assignment,misc]
+
+COMPILED: Final = CompiledBasisSearch is not None and os.environ.get("ARBITER_PURE_PYTHON") != "1"
+"""Whether the compiled search is there to use."""
+
+PIVOTS_PER_CHECK: Final = 2048
+"""Pivots between two charges of the deadline (a few milliseconds of the compiled search)."""
+
+LARGEST_MINOR_BITS: Final = 62
+"""The compiled search needs every tableau entry (a minor) below ``2**62``: then an entry fits
+64 bits and every product or difference of two products fits 128."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchedVertices:
+    """The vertices found: vertex ``k`` has label set ``labels[k]`` (a bit mask) and is the
+    point ``numerators[k] / denominators[k]``."""
+
+    labels: npt.NDArray[np.int64]
+    numerators: npt.NDArray[np.int64]
+    denominators: npt.NDArray[np.int64]
+
+
+class BasisSearch(Protocol):
+    pivots: int
+
+    def advance(self, max_pivots: int) -> bool: ...
+
+    def vertices(
+        self,
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
+
+
+def fits_in_64_bits(matrix: ObjectArray) -> bool:
+    """Whether every tableau entry of the search is provably below ``2**62``.
+
+    An entry is a ``rows x rows`` minor of ``[1 | M | I]``, at most the product of the
+    Euclidean norms of its columns (Hadamard's inequality), so at most the product of the
+    ``rows`` largest column norms; the squares are compared in integers.
+    """
+    constraints = matrix.shape[0]
+    squares = [constraints] + [
+        sum(int(v) * int(v) for v in matrix[:, i].tolist()) for i in range(matrix.shape[1])
+    ]
+    product = 1
+    for square in sorted(squares, reverse=True)[:constraints]:
+        product *= square
+    return product < 1 << (2 * LARGEST_MINOR_BITS)
+
+
+def exact_vertices(
+    matrix: ObjectArray, own_first: bool, clock: Deadline, compiled: bool | None = None
+) -> SearchedVertices | None:
+    """Every vertex of ``{z >= 0 : M z <= 1}`` other than 0, with its exact labels.
+
+    Labels are numbered as in :mod:`analysis.equilibria.vertex_enumeration`: with
+    ``own_first``, label ``i`` is ``z_i = 0`` and label ``dimension + j`` is constraint ``j``
+    tight; otherwise constraint ``j`` is label ``j`` and ``z_i = 0`` is label ``rows + i``.
+    ``None`` when the compiled search is not available (``compiled`` unset: the default) or
+    the payoffs are too large for it (:func:`fits_in_64_bits`); ``compiled=False`` runs
+    :class:`PythonBasisSearch` instead.
+
+    :raises TimeLimitError: the deadline passed (it is charged every
+        :data:`PIVOTS_PER_CHECK` pivots).
+    """
+    constraints, dimension = matrix.shape
+    if compiled is None:
+        compiled = COMPILED
+        if not compiled:
+            return None
+    if (compiled and not COMPILED) or not fits_in_64_bits(matrix):
+        return None
+    clock.spend(matrix.size)
+    search: BasisSearch
+    if compiled:
+        search = CompiledBasisSearch(np.ascontiguousarray(matrix, dtype=np.int64), own_first)
+    else:
+        search = PythonBasisSearch(matrix.tolist(), own_first)
+    done = False
+    while not done:
+        before = search.pivots
+        done = search.advance(PIVOTS_PER_CHECK)
+        clock.spend(1 + (search.pivots - before) * constraints * dimension)
+    labels, numerators, denominators = search.vertices()
+    nonzero = numerators.any(axis=1)
+    return SearchedVertices(labels[nonzero], numerators[nonzero], denominators[nonzero])
+
+
+class PythonBasisSearch:
+    """The search in Python integers: the compiled search's mirror, pivot for pivot."""
+
+    def __init__(self, matrix: list[list[int]], own_first: bool) -> None:
+        rows, dimension = len(matrix), len(matrix[0])
+        self.rows, self.dimension, self.own_first = rows, dimension, own_first
+        self.variables = rows + dimension
+        # row r: [right-hand side, z_0 .. z_{d-1}, s_0 .. s_{rows-1}], times the determinant
+        self.tableau = [
+            [1, *matrix[r], *(1 if k == r else 0 for k in range(rows))] for r in range(rows)
+        ]
+        self.basis = [dimension + r for r in range(rows)]
+        self.determinant = 1
+        self.mask = sum(1 << v for v in self.basis)
+        self.bases = {self.mask}
+        self.found: dict[int, tuple[tuple[int, ...], int]] = {}
+        self.frames: list[tuple[int, int, int]] = []
+        self.next_variable = 0
+        self.pivots = 0
+        self.finished = False
+        self._record_vertex()
+
+    def _record_vertex(self) -> None:
+        full = (1 << self.variables) - 1
+        tight = ~self.mask & full
+        point = [0] * self.dimension
+        for r, v in enumerate(self.basis):
+            rhs = self.tableau[r][0]
+            if rhs == 0:
+                tight |= 1 << v
+            elif v < self.dimension:
+                point[v] = rhs
+        d = self.dimension
+        labels = tight if self.own_first else tight >> d | (tight & ((1 << d) - 1)) << self.rows
+        self.found.setdefault(labels, (tuple(point), self.determinant))
+
+    def _leaving_row(self, entering: int) -> int:
+        slack_columns = range(1 + self.dimension, 1 + self.variables)
+        best, q = -1, 0
+        for r, row in enumerate(self.tableau):
+            p = row[1 + entering]
+            if p <= 0:
+                continue
+            if best < 0:
+                best, q = r, p
+                continue
+            other = self.tableau[best]
+            a, b = row[0] * q, other[0] * p
+            if a == b:
+                for column in slack_columns:
+                    a, b = row[column] * q, other[column] * p
+                    if a != b:
+                        break
+            if a < b:
+                best, q = r, p
+        return best
+
+    def _pivot(self, row: int, entering: int) -> None:
+        pivot_row = self.tableau[row]
+        p, d, old = pivot_row[1 + entering], self.determinant, self.basis[row]
+        columns = [0] + [
+            1 + v for v in range(self.variables) if not self.mask >> v & 1 and v != entering
+        ]
+        for i, target in enumerate(self.tableau):
+            if i == row:
+                continue
+            f = target[1 + entering]
+            for j in columns:
+                target[j] = (target[j] * p - f * pivot_row[j]) // d
+            target[1 + old] = -f
+            target[1 + entering] = 0
+            target[1 + self.basis[i]] = p
+        self.determinant = p
+        self.basis[row] = entering
+        self.mask ^= 1 << old | 1 << entering
+        self.pivots += 1
+
+    def advance(self, max_pivots: int) -> bool:
+        """Go on with the search for up to ``max_pivots`` pivots; True once it is over."""
+        stop = self.pivots + max_pivots
+        while not self.finished and self.pivots < stop:
+            moved = False
+            while self.next_variable < self.variables:
+                entering = self.next_variable
+                self.next_variable += 1
+                if self.mask >> entering & 1:
+                    continue
+                row = self._leaving_row(entering)
+                if row < 0:
+                    continue
+                old = self.basis[row]
+                child = self.mask ^ 1 << old ^ 1 << entering
+                if child in self.bases:
+                    continue
+                self.bases.add(child)
+                self.frames.append((self.next_variable, row, old))
+                self._pivot(row, entering)
+                self._record_vertex()
+                self.next_variable = 0
+                moved = True
+                break
+            if moved:
+                continue
+            if not self.frames:
+                self.finished = True
+                break
+            self.next_variable, row, old = self.frames.pop()
+            self._pivot(row, old)
+        return self.finished
+
+    def vertices(
+        self,
+    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """``(labels, numerators, denominators)`` of the vertices found, as int64 arrays.
+
+        Python integers beyond 64 bits raise ``OverflowError`` (the compiled search refuses
+        such polytopes up front).
+        """
+        labels = np.array(list(self.found), dtype=np.int64)
+        points = np.array([p for p, _ in self.found.values()], dtype=np.int64)
+        denominators = np.array([d for _, d in self.found.values()], dtype=np.int64)
+        return labels, points.reshape(len(labels), self.dimension), denominators
