@@ -6,7 +6,9 @@ It is :class:`analysis.equilibria.basis_search.PythonBasisSearch` pivot for pivo
 integer tableau, the same lexicographic ratio test, the same order of entering variables), in
 C integers: entries are kept in 64 bits and every product in 128 bits, which the caller
 guarantees cannot overflow (Hadamard's bound on the tableau's minors, checked before the
-search starts).
+search starts). :class:`CompiledFloatSearch` is
+:class:`analysis.equilibria.basis_search.PythonFloatSearch`, the float search of small simple
+polytopes, in C doubles (the same operations in the same order).
 """
 
 from libc.stdint cimport int64_t, uint64_t
@@ -345,6 +347,278 @@ cdef void* grow(int64_t *block, Py_ssize_t count) except NULL:
 
 cdef void* grow_int(int *block, Py_ssize_t count) except NULL:
     cdef void *bigger = realloc(block, count * sizeof(int))
+    if not bigger:
+        raise MemoryError()
+    return bigger
+
+
+cdef extern from "math.h":
+    double fabs(double x) nogil
+
+
+cdef class CompiledFloatSearch:
+    """Every vertex of ``{z >= 0 : M z <= 1}`` (``M`` floats) while the polytope is simple.
+
+    Each basis's tableau is computed afresh from ``M`` (Gaussian elimination with partial
+    pivoting), so no rounding error builds up along the search. The search stops, with
+    ``degenerate`` set, at the first sign that the polytope is not simple, or not well
+    enough conditioned to say: a basic variable within ``tolerance`` of 0, two ratios
+    within ``tolerance`` of a tie, a pivot below ``tolerance``.
+    """
+
+    cdef int rows, dimension, variables
+    cdef bint own_first, finished
+    cdef public bint degenerate
+    cdef double tolerance
+    cdef double *payoff
+    cdef double *work
+    cdef double *solution
+    cdef int *basic
+    cdef int *nonbasic
+    cdef uint64_t *stack
+    cdef Py_ssize_t stack_count, stack_capacity
+    cdef uint64_t *bases
+    cdef int bases_shift
+    cdef Py_ssize_t bases_capacity, bases_count
+    cdef int64_t *found_labels
+    cdef double *found_points
+    cdef Py_ssize_t found, found_capacity
+    cdef public long long nodes
+
+    def __cinit__(self, const double[:, ::1] payoff, bint own_first, double tolerance):
+        cdef int r, i
+        cdef Py_ssize_t k
+        self.rows = payoff.shape[0]
+        self.dimension = payoff.shape[1]
+        if self.rows < 1 or self.dimension < 1 or self.rows + self.dimension > 62:
+            raise ValueError(f"the search takes 1 to 62 variables, not {payoff.shape}")
+        self.variables = self.rows + self.dimension
+        self.own_first = own_first
+        self.tolerance = tolerance
+        self.payoff = <double*>malloc(self.rows * self.dimension * sizeof(double))
+        # the system [B | 1 | nonbasic columns], rows x (rows + 1 + dimension)
+        self.work = <double*>malloc(self.rows * (self.variables + 1) * sizeof(double))
+        self.solution = <double*>malloc(self.rows * (self.dimension + 1) * sizeof(double))
+        self.basic = <int*>malloc(self.rows * sizeof(int))
+        self.nonbasic = <int*>malloc(self.dimension * sizeof(int))
+        self.stack_capacity = 1024
+        self.stack = <uint64_t*>malloc(self.stack_capacity * sizeof(uint64_t))
+        self.bases_shift = 64 - 10
+        self.bases_capacity = 1 << 10
+        self.bases = <uint64_t*>malloc(self.bases_capacity * sizeof(uint64_t))
+        self.found_capacity = 256
+        self.found_labels = <int64_t*>malloc(self.found_capacity * sizeof(int64_t))
+        self.found_points = <double*>malloc(self.found_capacity * self.dimension * sizeof(double))
+        if (
+            not self.payoff or not self.work or not self.solution or not self.basic
+            or not self.nonbasic or not self.stack or not self.bases or not self.found_labels
+            or not self.found_points
+        ):
+            raise MemoryError()
+        for r in range(self.rows):
+            for i in range(self.dimension):
+                self.payoff[r * self.dimension + i] = payoff[r, i]
+        for k in range(self.bases_capacity):
+            self.bases[k] = 0
+        self.bases_count = 0
+        self.found = 0
+        self.nodes = 0
+        self.finished = False
+        self.degenerate = False
+        # the slack basis (z = 0)
+        self.stack[0] = (((<uint64_t>1) << self.variables) - 1) ^ (
+            ((<uint64_t>1) << self.dimension) - 1
+        )
+        self.stack_count = 1
+        self.remember(self.stack[0])
+
+    def __dealloc__(self):
+        free(self.payoff)
+        free(self.work)
+        free(self.solution)
+        free(self.basic)
+        free(self.nonbasic)
+        free(self.stack)
+        free(self.bases)
+        free(self.found_labels)
+        free(self.found_points)
+
+    cdef bint remember(self, uint64_t key) except -1:
+        """Add a basis to the visited set; False when it was there."""
+        cdef Py_ssize_t at, old_capacity, i
+        cdef uint64_t *old
+        if 2 * (self.bases_count + 1) > self.bases_capacity:
+            old, old_capacity = self.bases, self.bases_capacity
+            self.bases_capacity *= 2
+            self.bases_shift -= 1
+            self.bases = <uint64_t*>malloc(self.bases_capacity * sizeof(uint64_t))
+            if not self.bases:
+                self.bases = old
+                raise MemoryError()
+            for i in range(self.bases_capacity):
+                self.bases[i] = 0
+            for i in range(old_capacity):
+                if old[i]:
+                    at = slot_of(old[i], self.bases_shift)
+                    while self.bases[at]:
+                        at = (at + 1) & (self.bases_capacity - 1)
+                    self.bases[at] = old[i]
+            free(old)
+        at = slot_of(key, self.bases_shift)
+        while self.bases[at]:
+            if self.bases[at] == key:
+                return False
+            at = (at + 1) & (self.bases_capacity - 1)
+        self.bases[at] = key
+        self.bases_count += 1
+        return True
+
+    cdef double entry(self, int variable, int row) noexcept:
+        """Row ``row`` of variable ``variable``'s column of ``[M | I]``."""
+        if variable < self.dimension:
+            return self.payoff[row * self.dimension + variable]
+        return 1.0 if variable - self.dimension == row else 0.0
+
+    cdef bint solve(self, uint64_t mask) noexcept:
+        """The tableau of basis ``mask`` into ``solution`` (row r: basic variable r's value,
+        then its coefficients in the nonbasic columns); False when the basis is singular."""
+        cdef int c = self.rows, d = self.dimension, w = self.variables + 1
+        cdef int r, k, i, j, v, nb = 0, nn = 0, best
+        cdef double *a = self.work
+        cdef double f, s, largest
+        for v in range(self.variables):
+            if (mask >> v) & 1:
+                self.basic[nb] = v
+                nb += 1
+            else:
+                self.nonbasic[nn] = v
+                nn += 1
+        for r in range(c):
+            for k in range(c):
+                a[r * w + k] = self.entry(self.basic[k], r)
+            a[r * w + c] = 1.0
+            for k in range(d):
+                a[r * w + c + 1 + k] = self.entry(self.nonbasic[k], r)
+        for k in range(c):
+            best = k
+            largest = fabs(a[k * w + k])
+            for i in range(k + 1, c):
+                if fabs(a[i * w + k]) > largest:
+                    best, largest = i, fabs(a[i * w + k])
+            if not largest > self.tolerance:
+                return False
+            if best != k:
+                for j in range(k, w):
+                    f = a[k * w + j]
+                    a[k * w + j] = a[best * w + j]
+                    a[best * w + j] = f
+            for i in range(k + 1, c):
+                f = a[i * w + k] / a[k * w + k]
+                if f != 0.0:
+                    for j in range(k + 1, w):
+                        a[i * w + j] = a[i * w + j] - f * a[k * w + j]
+        for j in range(d + 1):
+            for i in range(c - 1, -1, -1):
+                s = a[i * w + c + j]
+                for k in range(i + 1, c):
+                    s = s - a[i * w + k] * self.solution[k * (d + 1) + j]
+                self.solution[i * (d + 1) + j] = s / a[i * w + i]
+        return True
+
+    cdef int visit(self, uint64_t mask) except -1:
+        """Record the vertex of basis ``mask`` and push its unvisited neighbours."""
+        cdef int c = self.rows, d = self.dimension, r, k, best
+        cdef double t, best_ratio, second, p
+        cdef uint64_t labels = 0, child
+        cdef Py_ssize_t at
+        if not self.solve(mask):
+            self.degenerate = True
+            return 0
+        for r in range(c):
+            if not self.solution[r * (d + 1)] > self.tolerance:
+                self.degenerate = True
+                return 0
+        for k in range(d):
+            labels |= (<uint64_t>1) << self.nonbasic[k]
+        if not self.own_first:
+            labels = (labels >> d) | ((labels & (((<uint64_t>1) << d) - 1)) << c)
+        if self.found == self.found_capacity:
+            self.found_capacity *= 2
+            self.found_labels = <int64_t*>grow(self.found_labels, self.found_capacity)
+            self.found_points = <double*>grow_double(
+                self.found_points, self.found_capacity * d
+            )
+        at = self.found
+        self.found_labels[at] = <int64_t>labels
+        for k in range(d):
+            self.found_points[at * d + k] = 0.0
+        for r in range(c):
+            if self.basic[r] < d:
+                self.found_points[at * d + self.basic[r]] = self.solution[r * (d + 1)]
+        self.found += 1
+        for k in range(d):
+            best = -1
+            best_ratio = 0.0
+            second = -1.0
+            for r in range(c):
+                p = self.solution[r * (d + 1) + 1 + k]
+                if p <= 0.0:
+                    continue
+                t = self.solution[r * (d + 1)] / p
+                if best < 0 or t < best_ratio:
+                    if best >= 0:
+                        second = best_ratio
+                    best, best_ratio = r, t
+                elif second < 0.0 or t < second:
+                    second = t
+            if best < 0 or not self.solution[best * (d + 1) + 1 + k] > self.tolerance:
+                self.degenerate = True
+                return 0
+            if second >= 0.0 and not second - best_ratio > self.tolerance * (1.0 + best_ratio):
+                self.degenerate = True
+                return 0
+            child = mask ^ ((<uint64_t>1) << self.basic[best]) ^ (
+                (<uint64_t>1) << self.nonbasic[k]
+            )
+            if self.remember(child):
+                if self.stack_count == self.stack_capacity:
+                    self.stack_capacity *= 2
+                    self.stack = <uint64_t*>grow(<int64_t*>self.stack, self.stack_capacity)
+                self.stack[self.stack_count] = child
+                self.stack_count += 1
+        return 0
+
+    def advance(self, long long max_nodes):
+        """Go on with the search for up to ``max_nodes`` bases; True once it is over (all
+        vertices found, or ``degenerate`` set)."""
+        cdef long long stop = self.nodes + max_nodes
+        while not self.finished and self.nodes < stop:
+            if self.stack_count == 0 or self.degenerate:
+                self.finished = True
+                break
+            self.stack_count -= 1
+            self.nodes += 1
+            self.visit(self.stack[self.stack_count])
+        if self.degenerate:
+            self.finished = True
+        return self.finished
+
+    def vertices(self):
+        """``(labels, points)`` of the vertices found (int64 and float64 arrays)."""
+        cdef Py_ssize_t k, v, n = self.found, d = self.dimension
+        labels = np.empty(n, dtype=np.int64)
+        points = np.empty((n, d), dtype=np.float64)
+        cdef int64_t[::1] label_view = labels
+        cdef double[:, ::1] point_view = points
+        for k in range(n):
+            label_view[k] = self.found_labels[k]
+            for v in range(d):
+                point_view[k, v] = self.found_points[k * d + v]
+        return labels, points
+
+
+cdef void* grow_double(double *block, Py_ssize_t count) except NULL:
+    cdef void *bigger = realloc(block, count * sizeof(double))
     if not bigger:
         raise MemoryError()
     return bigger

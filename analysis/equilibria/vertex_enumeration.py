@@ -433,7 +433,8 @@ def _float_polytope(
     clock: Deadline,
 ) -> _Polytope:
     """The polytope from its payoff constraints scaled to at most 1, with its float vertices
-    and their labels (``exact_rows`` is empty in the float mode)."""
+    and their labels (``exact_rows`` is empty in the float mode): by the float basis search
+    for a small simple polytope, else by qhull."""
     constraints, dimension = payoff.shape
     rows = np.empty((constraints + dimension, dimension))
     own, payoffs = (slice(0, dimension), slice(dimension, None))
@@ -442,6 +443,12 @@ def _float_polytope(
     rows[own] = -np.eye(dimension)
     rows[payoffs] = payoff
     rhs = np.asarray(exact_rhs, dtype=np.float64)
+    searched = basis_search.float_vertices(payoff, own_first, clock)
+    if searched is not None:
+        # a simple polytope: each vertex met once, its labels the nonbasic variables
+        return _Polytope(
+            rows, rhs, exact_rows, exact_rhs, searched[1], searched[0], dimension, unscale, {}
+        )
     vertices = _float_vertices(rows, rhs, dimension, clock)
     # tiny payoff ratios put vertices near the float range's end: drop what overflows
     with np.errstate(all="ignore"):

@@ -207,3 +207,74 @@ def test_the_search_charges_the_deadline() -> None:
     for compiled in implementations():
         with pytest.raises(TimeLimitError):
             exact_vertices(as_matrix(rows), False, Deadline(0.0), compiled)
+
+
+def float_polytope(seed: int, size: tuple[int, int]) -> np.ndarray:
+    # random payoffs in [1, 2] with four decimals, each column scaled to at most 1 (as
+    # vertex_enumeration scales them): a simple polytope with probability one
+    rng = np.random.default_rng(seed)
+    payoff = np.round(rng.random(size), 4) + 1.0
+    return np.ascontiguousarray(payoff / payoff.max(axis=0)[None, :])
+
+
+def qhull_vertices(payoff: np.ndarray, own_first: bool) -> dict[int, list[float]]:
+    constraints, dimension = payoff.shape
+    rhs = [0] * dimension + [1] * constraints if own_first else [1] * constraints + [0] * dimension
+    none = np.empty((0, dimension), dtype=object)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(basis_search, "COMPILED", False)  # float_vertices declines: qhull
+        polytope = vertex_enumeration._float_polytope(
+            payoff, own_first, rhs, none, np.ones(dimension), UNLIMITED
+        )
+    assert polytope.exact_points is None
+    return dict(zip(polytope.labels.tolist(), polytope.vertices.tolist(), strict=True))
+
+
+@pytest.mark.parametrize("compiled", implementations())
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("size", [(1, 3), (3, 2), (6, 6), (8, 5), (10, 10)])
+def test_float_search_finds_the_vertices_qhull_finds(
+    compiled: bool, seed: int, size: tuple[int, int]
+) -> None:
+    payoff = float_polytope(seed, size)
+    for own_first in (True, False):
+        found = basis_search.float_vertices(payoff, own_first, UNLIMITED, compiled)
+        assert found is not None
+        ours = dict(zip(found[0].tolist(), found[1].tolist(), strict=True))
+        theirs = qhull_vertices(payoff, own_first)
+        assert ours.keys() == theirs.keys()
+        for labels, point in ours.items():
+            assert point == pytest.approx(theirs[labels], abs=1e-12)
+            # a simple vertex: as many labels as coordinates
+            assert bin(labels).count("1") == size[1]
+
+
+@pytest.mark.parametrize("compiled", implementations())
+def test_float_search_declines_degenerate_and_large_polytopes(compiled: bool) -> None:
+    # the square pyramid's apex has four tight constraints in three dimensions
+    pyramid = np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 1.0]])
+    assert basis_search.float_vertices(pyramid, True, UNLIMITED, compiled) is None
+    # a tie between two ratios: z1 + z2 / 2 <= 1 and z1 + z2 <= 1 both stop z1 at 1 on its
+    # axis (a degenerate vertex); the first constraint alone is a triangle
+    tie = np.array([[1.0, 0.5], [1.0, 1.0]])
+    assert basis_search.float_vertices(tie, True, UNLIMITED, compiled) is None
+    assert basis_search.float_vertices(tie[:1], True, UNLIMITED, compiled) is not None
+    large = float_polytope(0, (11, 10))
+    assert basis_search.float_vertices(large, True, UNLIMITED, compiled) is None
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_compiled_float_search_is_the_python_mirror(seed: int) -> None:
+    if not basis_search.COMPILED:
+        pytest.skip("the compiled search is not built (or ARBITER_PURE_PYTHON=1)")
+    payoff = float_polytope(seed, (7, 6))
+    python = basis_search.PythonFloatSearch(payoff.tolist(), False, 1e-9)
+    compiled = basis_search.CompiledFloatSearch(payoff, False, 1e-9)
+    while not python.advance(10):
+        assert not compiled.advance(10)
+        assert compiled.nodes == python.nodes
+    assert compiled.advance(10)
+    assert compiled.nodes == python.nodes > 50
+    assert not compiled.degenerate and not python.degenerate
+    for ours, theirs in zip(compiled.vertices(), python.vertices(), strict=True):
+        assert ours.tolist() == theirs.tolist()  # the same floats, bit for bit
