@@ -249,6 +249,8 @@ cdef class CompiledBasisSearch:
         cdef int64_t p = self.tableau[row * w + 1 + entering], f, d = self.determinant
         cdef int64_t *pivot_row = self.tableau + row * w
         cdef int64_t *target
+        cdef int128 wide
+        cdef int64_t narrow
         self.columns[0] = 0
         for v in range(self.variables):
             if not (self.mask >> v) & 1 and v != entering:
@@ -259,16 +261,13 @@ cdef class CompiledBasisSearch:
                 continue
             target = self.tableau + i * w
             f = target[1 + entering]
-            if f == 0:
-                for k in range(n):
-                    j = self.columns[k]
-                    target[j] = <int64_t>((<int128>target[j] * p) / d)
-            else:
-                for k in range(n):
-                    j = self.columns[k]
-                    target[j] = <int64_t>(
-                        (<int128>target[j] * p - <int128>f * pivot_row[j]) / d
-                    )
+            for k in range(n):
+                j = self.columns[k]
+                wide = <int128>target[j] * p - <int128>f * pivot_row[j]
+                narrow = <int64_t>wide
+                # a 64-bit division where the numerator fits (most entries): several times
+                # faster than the 128-bit one
+                target[j] = narrow / d if narrow == wide else <int64_t>(wide / d)
             target[1 + old] = -f
             target[1 + entering] = 0
             target[1 + self.basis[i]] = p

@@ -55,10 +55,10 @@ COMPILED: Final = CompiledBasisSearch is not None and os.environ.get("ARBITER_PU
 PIVOTS_PER_CHECK: Final = 2048
 """Pivots between two charges of the deadline (a few milliseconds of the compiled search)."""
 
-FLOAT_SEARCH_VARIABLES: Final = 20
+FLOAT_SEARCH_VARIABLES: Final = 18
 """Largest polytope (coordinates plus constraints) given to the float search: it solves each
-basis afresh, which beats qhull up to about 10 x 10 games (measured: 0.04 ms against 0.15 ms
-at 6 x 6, even at 10 x 10, slower at 12 x 12)."""
+basis afresh, which beats qhull up to 9 x 9 games (measured per polytope: 0.04 ms against
+0.15 ms at 6 x 6, 0.7 against 1.1 ms at 8 x 8; about even at 10 x 10, slower at 12 x 12)."""
 
 FLOAT_TOLERANCE: Final = 1e-9
 """The float search's margin: a basic variable, a pivot or the gap between two ratios below it

@@ -33,7 +33,7 @@ from scipy.spatial import ConvexHull, QhullError
 
 from analysis.equilibria import basis_search
 from analysis.equilibria.exact_linear_algebra import solve_integer
-from games.errors import DomainError, LimitExceededError, TimeLimitError
+from games.errors import DomainError, ExactSizeError, LimitExceededError, TimeLimitError
 from games.limits import Deadline, check_exact_size, current_deadline, spend_on_size
 from games.matrices.model import (
     FloatArray,
@@ -248,11 +248,12 @@ def extreme_equilibria(
                 "certified; rescale them",
                 "",
             )
-    return _exact_set(game, _in_order(found, strategies, clock), degenerate, clock)
+    ordered, numbers = _in_order(found, strategies, clock)
+    return _exact_set(game, ordered, degenerate, clock, numbers)
 
 
 _Numbered = dict[int, tuple[int, int] | None]
-_Strategies = dict[tuple[Fraction, ...], int]
+_Strategies = dict[tuple[Exact, ...], int]
 
 
 def _numbered_strategy(
@@ -280,9 +281,9 @@ def _in_order(
     found: dict[tuple[int, int], None],
     strategies: tuple[_Strategies, _Strategies],
     clock: Deadline,
-) -> list[tuple[tuple[Fraction, ...], tuple[Fraction, ...]]]:
+) -> tuple[list[tuple[tuple[Exact, ...], tuple[Exact, ...]]], list[tuple[int, int]]]:
     """The equilibria ``found`` (pairs of strategy numbers) as strategies, sorted by the row
-    then the column strategy (each player's strategies are sorted once)."""
+    then the column strategy (each player's strategies are sorted once), and their numbers."""
     rows, cols = list(strategies[0]), list(strategies[1])
     clock.spend(len(rows) + len(cols) + len(found))
     row_rank, col_rank = [0] * len(rows), [0] * len(cols)
@@ -291,7 +292,7 @@ def _in_order(
     for rank, k in enumerate(sorted(range(len(cols)), key=cols.__getitem__)):
         col_rank[k] = rank
     order = sorted(found, key=lambda pair: (row_rank[pair[0]], col_rank[pair[1]]))
-    return [(rows[r], cols[c]) for r, c in order]
+    return [(rows[r], cols[c]) for r, c in order], order
 
 
 def most_vertices(dimension: int, facets: int) -> int:
@@ -677,15 +678,19 @@ def _degenerate(polytope: _Polytope, exact: bool, clock: Deadline) -> bool:
     return False
 
 
-def _normalised_integers(numerators: list[int], clock: Deadline) -> tuple[Fraction, ...]:
-    """The vertex ``numerators / d`` (any ``d``) as a probability vector, each entry within the
-    exact-size limit."""
+def _normalised_integers(numerators: list[int], clock: Deadline) -> tuple[Exact, ...]:
+    """The vertex ``numerators / d`` (any ``d``) as a probability vector (0 and 1 as ints),
+    each entry within the exact-size limit."""
     total = sum(numerators)
     spend_on_size(clock, total)
     clock.spend(len(numerators))
-    probabilities = tuple(Fraction(n, total) for n in numerators)
-    for probability in probabilities:
-        check_exact_size(probability, "", "equilibrium probability")
+    probabilities = tuple(Fraction(n, total) if 0 < n < total else n // total for n in numerators)
+    # a probability n / total in lowest terms has no more digits than total
+    try:
+        check_exact_size(total, "", "equilibrium probability")
+    except ExactSizeError:
+        for probability in probabilities:
+            check_exact_size(probability, "", "equilibrium probability")
     return probabilities
 
 
@@ -751,21 +756,25 @@ class _ExactPayoffs:
 
 def _over_common_denominator(strategy: tuple[Exact | float, ...]) -> tuple[list[int], int]:
     """Integers ``n`` and ``d`` with ``strategy == n / d`` (exact entries only)."""
-    fractions = [Fraction(p) for p in strategy]
-    denominator = lcm(*(f.denominator for f in fractions))
-    return [f.numerator * (denominator // f.denominator) for f in fractions], denominator
+    ratios = [p.as_integer_ratio() for p in strategy]
+    denominator = lcm(*(d for _, d in ratios))
+    return [n * (denominator // d) for n, d in ratios], denominator
 
 
 def _exact_set(
     game: NormalFormGame,
-    pairs: list[tuple[tuple[Fraction, ...], tuple[Fraction, ...]]],
+    pairs: Sequence[tuple[tuple[Exact, ...], tuple[Exact, ...]]],
     degenerate: bool,
     clock: Deadline,
+    numbers: Sequence[tuple[int, int]] | None = None,
 ) -> EquilibriumSet:
+    """The exact set; ``numbers``, if given, number the distinct row and column strategies of
+    ``pairs`` (any numbering: it saves hashing the strategies)."""
     strategies = [
-        (tuple(normalize(p) for p in x), tuple(normalize(q) for q in y)) for x, y in pairs
+        (tuple(normalize(p) for p in x), tuple(normalize(q) for q in y))  # type: ignore[arg-type]
+        for x, y in pairs
     ]
-    return _assemble(game, strategies, degenerate, True, clock)
+    return _assemble(game, strategies, degenerate, True, clock, numbers=numbers)
 
 
 def _float_set(
@@ -814,16 +823,24 @@ def _assemble(
     exact: bool,
     clock: Deadline,
     float_payoffs: Sequence[tuple[float, float]] = (),
+    numbers: Sequence[tuple[int, int]] | None = None,
 ) -> EquilibriumSet:
-    """The equilibrium set; ``float_payoffs`` are the payoffs of the float mode's strategies."""
-    row_index: dict[tuple[Exact | float, ...], int] = {}
-    col_index: dict[tuple[Exact | float, ...], int] = {}
+    """The equilibrium set; ``float_payoffs`` are the payoffs of the float mode's strategies,
+    ``numbers`` (optional) stand for the strategies when telling them apart."""
+    row_index: dict[object, int] = {}
+    col_index: dict[object, int] = {}
+    row_vertices: list[tuple[Exact | float, ...]] = []
+    col_vertices: list[tuple[Exact | float, ...]] = []
     equilibria: list[MixedEquilibrium] = []
     exact_payoffs = _ExactPayoffs(game, clock) if exact else None
-    for x, y in strategies:
+    for k, (x, y) in enumerate(strategies):
         clock.spend(len(x) + len(y))
-        r = row_index.setdefault(x, len(row_index))
-        c = col_index.setdefault(y, len(col_index))
+        r = row_index.setdefault(x if numbers is None else numbers[k][0], len(row_index))
+        c = col_index.setdefault(y if numbers is None else numbers[k][1], len(col_index))
+        if r == len(row_vertices):
+            row_vertices.append(x)
+        if c == len(col_vertices):
+            col_vertices.append(y)
         payoffs: tuple[Exact | float, Exact | float]
         if exact_payoffs is not None:
             payoffs = exact_payoffs.of(x, y, r, c)
@@ -832,7 +849,7 @@ def _assemble(
         equilibria.append(MixedEquilibrium(x, y, payoffs, r, c))
     components = nash_components([(e.row_vertex, e.col_vertex) for e in equilibria], clock)
     return EquilibriumSet(
-        tuple(equilibria), tuple(row_index), tuple(col_index), degenerate, components, exact
+        tuple(equilibria), tuple(row_vertices), tuple(col_vertices), degenerate, components, exact
     )
 
 

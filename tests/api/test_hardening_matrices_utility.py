@@ -182,7 +182,7 @@ def test_vertex_search_that_cannot_end_in_time_is_refused_before_it_starts() -> 
 
 def test_equilibrium_enumeration_stops_at_the_deadline() -> None:
     # the 11x11 identity game has 2^11 - 1 = 2047 extreme equilibria (uniform on each
-    # support), each certified exactly; about two and a half seconds of work
+    # support), each exact; about 0.7 s of work (before the exact basis search, 2.5 s)
     identity = [[int(i == j) for j in range(11)] for i in range(11)]
     response, elapsed = _post(
         _client(0.3), MATRICES, {"A": identity, "B": identity, "include": ["equilibria"]}
