@@ -4,6 +4,7 @@ import numpy.typing as npt
 
 class CompiledBasisSearch:
     pivots: int
+    overflowed: bool
     def __init__(self, matrix: npt.NDArray[np.int64], own_first: bool) -> None: ...
     def advance(self, max_pivots: int) -> bool: ...
     def vertices(

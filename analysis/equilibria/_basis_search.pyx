@@ -4,9 +4,9 @@
 
 It is :class:`analysis.equilibria.basis_search.PythonBasisSearch` pivot for pivot (the same
 integer tableau, the same lexicographic ratio test, the same order of entering variables), in
-C integers: entries are kept in 64 bits and every product in 128 bits, which the caller
-guarantees cannot overflow (Hadamard's bound on the tableau's minors, checked before the
-search starts). :class:`CompiledFloatSearch` is
+C integers: entries are kept below ``2**62`` in 64 bits and every product in 128 bits; an
+entry that would pass ``2**62`` stops the search with ``overflowed`` set (then the caller
+uses qhull). :class:`CompiledFloatSearch` is
 :class:`analysis.equilibria.basis_search.PythonFloatSearch`, the float search of small simple
 polytopes, in C doubles (the same operations in the same order).
 """
@@ -18,6 +18,9 @@ import numpy as np
 
 cdef extern from *:
     ctypedef long long int128 "__int128"
+
+
+cdef int64_t LARGEST = (<int64_t>1) << 62
 
 
 cdef inline uint64_t slot_of(uint64_t key, int shift):
@@ -48,6 +51,7 @@ cdef class CompiledBasisSearch:
     cdef int64_t *found_denominators
     cdef Py_ssize_t found, found_capacity
     cdef public long long pivots
+    cdef public bint overflowed
 
     def __cinit__(self, const int64_t[:, ::1] matrix, bint own_first):
         cdef int r, i
@@ -106,6 +110,11 @@ cdef class CompiledBasisSearch:
         self.found = 0
         self.pivots = 0
         self.finished = False
+        self.overflowed = False
+        for r in range(self.rows):
+            for i in range(self.dimension):
+                if not -LARGEST < matrix[r, i] < LARGEST:
+                    self.overflowed = True
         self.remember_basis(self.mask)
         self.record_vertex()
 
@@ -267,7 +276,14 @@ cdef class CompiledBasisSearch:
                 narrow = <int64_t>wide
                 # a 64-bit division where the numerator fits (most entries): several times
                 # faster than the 128-bit one
-                target[j] = narrow / d if narrow == wide else <int64_t>(wide / d)
+                if narrow == wide:
+                    narrow = narrow / d
+                else:
+                    wide = wide / d
+                    narrow = <int64_t>wide if -LARGEST < wide < LARGEST else LARGEST
+                if not -LARGEST < narrow < LARGEST:
+                    self.overflowed = True
+                target[j] = narrow
             target[1 + old] = -f
             target[1 + entering] = 0
             target[1 + self.basis[i]] = p
@@ -277,12 +293,13 @@ cdef class CompiledBasisSearch:
         self.pivots += 1
 
     def advance(self, long long max_pivots):
-        """Go on with the search for up to ``max_pivots`` pivots; True once it is over."""
+        """Go on with the search for up to ``max_pivots`` pivots; True once it is over (every
+        vertex found, or ``overflowed`` set)."""
         cdef long long stop = self.pivots + max_pivots
         cdef int entering, row, old
         cdef uint64_t child
         cdef bint moved
-        while not self.finished and self.pivots < stop:
+        while not self.finished and not self.overflowed and self.pivots < stop:
             moved = False
             while self.next_variable < self.variables:
                 entering = self.next_variable
@@ -306,19 +323,23 @@ cdef class CompiledBasisSearch:
                 self.frame_old[self.frames] = old
                 self.frames += 1
                 self.pivot(row, entering)
+                if self.overflowed:
+                    break
                 self.record_vertex()
                 self.next_variable = 0
                 moved = True
                 break
             if moved:
                 continue
+            if self.overflowed:
+                break
             if self.frames == 0:
                 self.finished = True
                 break
             self.frames -= 1
             self.next_variable = self.frame_next[self.frames]
             self.pivot(self.frame_row[self.frames], self.frame_old[self.frames])
-        return self.finished
+        return self.finished or self.overflowed
 
     def vertices(self):
         """``(labels, numerators, denominators)`` of the vertices found, as int64 arrays."""

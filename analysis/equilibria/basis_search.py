@@ -16,11 +16,12 @@ the vertex is ``numerators / determinant`` and its labels are exact, with no tol
 The walk keeps one tableau and undoes each pivot on the way back, so its memory is the set
 of bases visited and the vertices found. :class:`CompiledBasisSearch`
 (:mod:`analysis.equilibria._basis_search`, Cython) runs it in 64-bit integers with 128-bit
-products, for polytopes whose tableau entries provably fit (:func:`fits_in_64_bits`: small
-integer payoffs, as degenerate games have); :class:`PythonBasisSearch` is its mirror pivot
-for pivot, in Python integers, the specification the compiled search is tested against.
-Where the compiled search is not built (or ``ARBITER_PURE_PYTHON=1``), or the payoffs are too
-large, :mod:`analysis.equilibria.vertex_enumeration` uses qhull instead.
+products and gives up when an entry would reach ``2**62`` (entries are minors of the payoffs:
+small integer payoffs, as degenerate games have, keep them small; :func:`fits_in_64_bits`
+tells when they provably do); :class:`PythonBasisSearch` is its mirror pivot for pivot, in
+Python integers with the same limit, the specification the compiled search is tested against.
+Where the compiled search is not built (or ``ARBITER_PURE_PYTHON=1``), or it gives up,
+:mod:`analysis.equilibria.vertex_enumeration` uses qhull instead.
 
 :func:`float_vertices` is the same walk in floats for small polytopes (the float mode, and
 games whose exact payoffs are too large for 64 bits): each basis's tableau is solved afresh
@@ -65,8 +66,8 @@ FLOAT_TOLERANCE: Final = 1e-9
 stops the search (the polytope may not be simple)."""
 
 LARGEST_MINOR_BITS: Final = 62
-"""The compiled search needs every tableau entry (a minor) below ``2**62``: then an entry fits
-64 bits and every product or difference of two products fits 128."""
+"""The exact search keeps every tableau entry (a minor) below ``2**62``: then an entry fits 64
+bits and every product or difference of two products fits 128; past it, it gives up."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +82,7 @@ class SearchedVertices:
 
 class BasisSearch(Protocol):
     pivots: int
+    overflowed: bool
 
     def advance(self, max_pivots: int) -> bool: ...
 
@@ -90,7 +92,8 @@ class BasisSearch(Protocol):
 
 
 def fits_in_64_bits(matrix: ObjectArray) -> bool:
-    """Whether every tableau entry of the search is provably below ``2**62``.
+    """Whether every tableau entry of the exact search is provably below ``2**62`` (then the
+    search cannot give up: the caller need not keep time for qhull).
 
     An entry is a ``rows x rows`` minor of ``[1 | M | I]``, at most the product of the
     Euclidean norms of its columns (Hadamard's inequality), so at most the product of the
@@ -115,7 +118,7 @@ def exact_vertices(
     ``own_first``, label ``i`` is ``z_i = 0`` and label ``dimension + j`` is constraint ``j``
     tight; otherwise constraint ``j`` is label ``j`` and ``z_i = 0`` is label ``rows + i``.
     ``None`` when the compiled search is not available (``compiled`` unset: the default) or
-    the payoffs are too large for it (:func:`fits_in_64_bits`); ``compiled=False`` runs
+    gives up (a tableau entry reaches ``2**62``); ``compiled=False`` runs
     :class:`PythonBasisSearch` instead.
 
     :raises TimeLimitError: the deadline passed (it is charged every
@@ -126,9 +129,12 @@ def exact_vertices(
         compiled = COMPILED
         if not compiled:
             return None
-    if (compiled and not COMPILED) or not fits_in_64_bits(matrix):
+    if compiled and not COMPILED:
         return None
     clock.spend(matrix.size)
+    entries: list[int] = matrix.ravel().tolist()
+    if max(entries) >= 1 << LARGEST_MINOR_BITS:  # entries are positive
+        return None
     search: BasisSearch
     if compiled:
         search = CompiledBasisSearch(np.ascontiguousarray(matrix, dtype=np.int64), own_first)
@@ -139,6 +145,8 @@ def exact_vertices(
         before = search.pivots
         done = search.advance(PIVOTS_PER_CHECK)
         clock.spend(1 + (search.pivots - before) * constraints * dimension)
+    if search.overflowed:
+        return None
     labels, numerators, denominators = search.vertices()
     nonzero = numerators.any(axis=1)
     return SearchedVertices(labels[nonzero], numerators[nonzero], denominators[nonzero])
@@ -322,6 +330,8 @@ class PythonBasisSearch:
         self.next_variable = 0
         self.pivots = 0
         self.finished = False
+        limit = 1 << LARGEST_MINOR_BITS
+        self.overflowed = any(not -limit < v < limit for row in matrix for v in row)
         self._record_vertex()
 
     def _record_vertex(self) -> None:
@@ -362,6 +372,7 @@ class PythonBasisSearch:
     def _pivot(self, row: int, entering: int) -> None:
         pivot_row = self.tableau[row]
         p, d, old = pivot_row[1 + entering], self.determinant, self.basis[row]
+        limit = 1 << LARGEST_MINOR_BITS
         columns = [0] + [
             1 + v for v in range(self.variables) if not self.mask >> v & 1 and v != entering
         ]
@@ -371,6 +382,8 @@ class PythonBasisSearch:
             f = target[1 + entering]
             for j in columns:
                 target[j] = (target[j] * p - f * pivot_row[j]) // d
+                if not -limit < target[j] < limit:
+                    self.overflowed = True
             target[1 + old] = -f
             target[1 + entering] = 0
             target[1 + self.basis[i]] = p
@@ -380,9 +393,10 @@ class PythonBasisSearch:
         self.pivots += 1
 
     def advance(self, max_pivots: int) -> bool:
-        """Go on with the search for up to ``max_pivots`` pivots; True once it is over."""
+        """Go on with the search for up to ``max_pivots`` pivots; True once it is over (every
+        vertex found, or ``overflowed`` set)."""
         stop = self.pivots + max_pivots
-        while not self.finished and self.pivots < stop:
+        while not self.finished and not self.overflowed and self.pivots < stop:
             moved = False
             while self.next_variable < self.variables:
                 entering = self.next_variable
@@ -399,26 +413,30 @@ class PythonBasisSearch:
                 self.bases.add(child)
                 self.frames.append((self.next_variable, row, old))
                 self._pivot(row, entering)
+                if self.overflowed:
+                    break
                 self._record_vertex()
                 self.next_variable = 0
                 moved = True
                 break
             if moved:
                 continue
+            if self.overflowed:
+                break
             if not self.frames:
                 self.finished = True
                 break
             self.next_variable, row, old = self.frames.pop()
             self._pivot(row, old)
-        return self.finished
+        return self.finished or self.overflowed
 
     def vertices(
         self,
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]:
         """``(labels, numerators, denominators)`` of the vertices found, as int64 arrays.
 
-        Python integers beyond 64 bits raise ``OverflowError`` (the compiled search refuses
-        such polytopes up front).
+        Its entries stay below ``2**62`` (the search stops, ``overflowed``, before they pass
+        it).
         """
         labels = np.array(list(self.found), dtype=np.int64)
         points = np.array([p for p, _ in self.found.values()], dtype=np.int64)

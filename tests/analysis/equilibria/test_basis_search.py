@@ -161,27 +161,41 @@ def test_compiled_search_is_the_python_mirror_pivot_for_pivot(seed: int, own_fir
         assert ours.tolist() == theirs.tolist()
 
 
-def test_large_payoffs_are_left_to_qhull() -> None:
-    # Hadamard: 2 x 2 minors of [1 | M | I] reach 2^62 only when the column norms do
+@pytest.mark.parametrize("compiled", implementations())
+def test_entries_past_2_to_the_62_are_left_to_qhull(compiled: bool) -> None:
+    # Hadamard: the 2 x 2 minors of [1 | M | I] are provably below 2^62 only when the
+    # products of column norms are; det [[2^31, 1], [1, 2^31]] = 2^62 - 1 still fits, so the
+    # search answers, but det [[2^32, 1], [1, 2^32]] = 2^64 - 1 makes it give up
     assert fits_in_64_bits(as_matrix([[2**30, 1], [1, 2**30]]))
     assert not fits_in_64_bits(as_matrix([[2**31, 1], [1, 2**31]]))
-    assert exact_vertices(as_matrix([[2**31, 1], [1, 2**31]]), True, UNLIMITED, False) is None
+    fitting = [[2**31, 1], [1, 2**31]]
+    assert searched(fitting, True, compiled) == every_basis(fitting, True)
+    for too_large in ([[2**32, 1], [1, 2**32]], [[10**30, 1], [1, 10**30]]):
+        assert exact_vertices(as_matrix(too_large), True, UNLIMITED, compiled) is None
 
 
-def degenerate_game(seed: int, size: int) -> tuple[list[list[int]], list[list[int]]]:
+def degenerate_game(
+    seed: int, size: int, levels: int = 3
+) -> tuple[list[list[int]], list[list[int]]]:
     rng = np.random.default_rng(seed)
-    return rng.integers(0, 3, (size, size)).tolist(), rng.integers(0, 3, (size, size)).tolist()
+    shape = (size, size)
+    return rng.integers(0, levels, shape).tolist(), rng.integers(0, levels, shape).tolist()
 
 
 @pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize(("size", "levels"), [(7, 3), (10, 100)])
 def test_equilibria_components_and_degeneracy_match_the_qhull_path(
-    seed: int, monkeypatch: pytest.MonkeyPatch
+    seed: int, size: int, levels: int, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # payoffs in {0, 1, 2}: degenerate, entries provably small; in {0, .., 99} at 10 x 10
+    # Hadamard's bound passes 2^62 but the entries do not: the search answers both
     if not basis_search.COMPILED:
         pytest.skip("the compiled search is not built (or ARBITER_PURE_PYTHON=1)")
-    game = bimatrix(*degenerate_game(seed, 7))
+    game = bimatrix(*degenerate_game(seed, size, levels))
     found = extreme_equilibria(game)
-    assert found.degenerate
+    assert found.degenerate or levels > 3
+    first = vertex_enumeration._positive_integers(game.row_payoffs, UNLIMITED)
+    assert fits_in_64_bits(first) == (levels == 3)
     assert all(p.exact_points is not None for p in _polytopes(game))
     monkeypatch.setattr(basis_search, "COMPILED", False)
     assert all(p.exact_points is None for p in _polytopes(game))
