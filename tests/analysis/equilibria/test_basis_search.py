@@ -143,6 +143,42 @@ def test_search_finds_every_vertex_that_every_basis_finds(
         assert searched(rows, own_first, compiled) == truth
 
 
+def lexicographic_bases(rows: list[list[int]]) -> set[int]:
+    """The bases (bit masks of basic variables z_0.., s_0..) of z >= 0, M z + s = 1 whose rows
+    of [B^-1 1 | B^-1] are lexicographically positive: the feasible bases of the perturbed
+    right-hand side 1 + (e, e^2, ...), found by trying every basis in rationals."""
+    constraints, dimension = len(rows), len(rows[0])
+
+    def column(v: int) -> list[int]:
+        if v < dimension:
+            return [row[v] for row in rows]
+        return [int(r == v - dimension) for r in range(constraints)]
+
+    found = set()
+    for basic in combinations(range(constraints + dimension), constraints):
+        matrix = [[column(v)[r] for v in basic] for r in range(constraints)]
+        # B^-1 [1 | I], one right-hand side at a time
+        sides = [[1] * constraints] + [
+            [int(r == k) for r in range(constraints)] for k in range(constraints)
+        ]
+        solutions = [solve(matrix, side) for side in sides]
+        if any(x is None for x in solutions):
+            continue
+        lex_rows = [[x[r] for x in solutions if x is not None] for r in range(constraints)]
+        if all(next(v for v in row if v != 0) > 0 for row in lex_rows):
+            found.add(sum(1 << v for v in basic))
+    return found
+
+
+@settings(max_examples=100, deadline=None)
+@given(small_polytopes)
+def test_search_visits_exactly_the_lexicographically_feasible_bases(rows: list[list[int]]) -> None:
+    search = PythonBasisSearch(rows, True)
+    while not search.advance(100):
+        pass
+    assert search.bases == lexicographic_bases(rows)
+
+
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("own_first", [True, False])
 def test_compiled_search_is_the_python_mirror_pivot_for_pivot(seed: int, own_first: bool) -> None:
@@ -221,6 +257,9 @@ def test_the_search_charges_the_deadline() -> None:
     for compiled in implementations():
         with pytest.raises(TimeLimitError):
             exact_vertices(as_matrix(rows), False, Deadline(0.0), compiled)
+        # the float search charges each basis by its elimination (9 x 18^2 units at 9 x 9)
+        with pytest.raises(TimeLimitError):
+            basis_search.float_vertices(float_polytope(0, (9, 9)), True, Deadline(0.0), compiled)
 
 
 def float_polytope(seed: int, size: tuple[int, int]) -> np.ndarray:
