@@ -332,3 +332,21 @@ def test_compiled_float_search_is_the_python_mirror(seed: int) -> None:
     assert not compiled.degenerate and not python.degenerate
     for ours, theirs in zip(compiled.vertices(), python.vertices(), strict=True):
         assert ours.tolist() == theirs.tolist()  # the same floats, bit for bit
+
+
+def test_a_search_that_gives_up_midway_leaves_the_game_to_qhull(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # entries near 2^40 pass the first check, but the first pivot's 2 x 2 minors reach 2^80
+    big = 2**40
+    first = [[big, 1, 3], [5, big, 7], [1, 2, big]]
+    second = [[2, big, 1], [big, 3, 1], [1, 1, big]]
+    game = bimatrix(first, second)
+    matrix = vertex_enumeration._positive_integers(game.row_payoffs, UNLIMITED)
+    for compiled in implementations():
+        assert exact_vertices(matrix, False, UNLIMITED, compiled) is None
+    found = extreme_equilibria(game)
+    monkeypatch.setattr(basis_search, "COMPILED", False)
+    assert repr(extreme_equilibria(game)) == repr(found)
+    # (R3, C3) pays both players their largest payoff against the other's strategy
+    assert ((0, 0, 1), (0, 0, 1)) in {(e.row, e.col) for e in found.equilibria}
