@@ -7,9 +7,13 @@ With payoffs shifted to be positive, the best-response polytopes are
 
 and ``(x/sum x, y/sum y)`` is a Nash equilibrium exactly when ``(x, y) != (0, 0)``
 is a pair of vertices whose labels together cover all ``m + n`` labels (von
-Stengel 2007, *Algorithmic Game Theory* ch. 3). Vertices are found in floating
-point by qhull (``scipy.spatial.HalfspaceIntersection``); each vertex taking part
-in a candidate pair is then recomputed with rationals from its tight constraints,
+Stengel 2007, *Algorithmic Game Theory* ch. 3). In the exact mode each polytope's
+vertices come, exact with their labels, from a compiled walk over its
+lexicographic bases in integers (:mod:`analysis.equilibria.basis_search`) unless
+its entries outgrow 64 bits; otherwise they are found in floating point, by the
+same walk in floats for a small simple polytope or by qhull (the facets of
+``scipy.spatial.ConvexHull`` of the polar), and each vertex taking part in a
+candidate pair is then recomputed with rationals from its tight constraints,
 checked feasible, and its labels recomputed exactly, so every published
 equilibrium is exact. The game is *degenerate* when some vertex has more labels
 than its dimension; then equilibria may form continua: every maximal set
