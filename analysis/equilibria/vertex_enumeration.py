@@ -7,9 +7,13 @@ With payoffs shifted to be positive, the best-response polytopes are
 
 and ``(x/sum x, y/sum y)`` is a Nash equilibrium exactly when ``(x, y) != (0, 0)``
 is a pair of vertices whose labels together cover all ``m + n`` labels (von
-Stengel 2007, *Algorithmic Game Theory* ch. 3). Vertices are found in floating
-point by qhull (``scipy.spatial.HalfspaceIntersection``); each vertex taking part
-in a candidate pair is then recomputed with rationals from its tight constraints,
+Stengel 2007, *Algorithmic Game Theory* ch. 3). In the exact mode each polytope's
+vertices come, exact with their labels, from a compiled walk over its
+lexicographic bases in integers (:mod:`analysis.equilibria.basis_search`) unless
+its entries outgrow 64 bits; otherwise they are found in floating point, by the
+same walk in floats for a small simple polytope or by qhull (the facets of
+``scipy.spatial.ConvexHull`` of the polar), and each vertex taking part in a
+candidate pair is then recomputed with rationals from its tight constraints,
 checked feasible, and its labels recomputed exactly, so every published
 equilibrium is exact. The game is *degenerate* when some vertex has more labels
 than its dimension; then equilibria may form continua: every maximal set
@@ -25,14 +29,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
 from itertools import combinations
-from math import comb
+from math import comb, lcm
 
 import numpy as np
 import numpy.typing as npt
 from scipy.spatial import ConvexHull, QhullError
 
+from analysis.equilibria import basis_search
 from analysis.equilibria.exact_linear_algebra import solve_integer
-from games.errors import DomainError, LimitExceededError, TimeLimitError
+from games.errors import DomainError, ExactSizeError, LimitExceededError, TimeLimitError
 from games.limits import Deadline, check_exact_size, current_deadline, spend_on_size
 from games.matrices.model import (
     FloatArray,
@@ -140,6 +145,9 @@ class _Polytope:
     reliable: bool = True
     """False when the float search met vertices beyond the float range (badly scaled
     payoffs): its vertex list may then be incomplete."""
+    exact_points: basis_search.SearchedVertices | None = None
+    """The exact vertices and labels when the exact search found them (then ``labels``
+    are exact and nothing needs recomputing)."""
 
     @cached_property
     def label_counts(self) -> npt.NDArray[np.int64]:
@@ -187,17 +195,22 @@ def extreme_equilibria(
             "",
         )
     clock = deadline or current_deadline()
-    for dimension in (rows, cols):
-        _afford_vertex_search(dimension, rows + cols, clock)
     floats = None if exact else _positive_floats(game, clock)
     if floats is not None:
+        for dimension in (rows, cols):
+            _afford_vertex_search(dimension, rows + cols, clock)
         p = _polytope(floats[1].T, own_first=True, clock=clock)
         q = _polytope(floats[0], own_first=False, clock=clock)
     else:
         first = _positive_integers(game.row_payoffs, clock)
         second = _positive_integers(game.col_payoffs, clock)
-        p = _polytope(second.T, own_first=True, clock=clock)
-        q = _polytope(first, own_first=False, clock=clock)
+        # the exact search is charged by its work; a qhull call must be affordable up front
+        searched = exact and basis_search.COMPILED
+        for dimension, matrix in ((rows, second.T), (cols, first)):
+            if not (searched and basis_search.fits_in_64_bits(matrix)):
+                _afford_vertex_search(dimension, rows + cols, clock)
+        p = _polytope(second.T, own_first=True, clock=clock, search=searched)
+        q = _polytope(first, own_first=False, clock=clock, search=searched)
     clock.check()
     full = (1 << (rows + cols)) - 1
     pairs = _complementary_pairs(
@@ -215,15 +228,18 @@ def extreme_equilibria(
         )
     if not exact:
         return _float_set(game, p, q, pairs, degenerate, clock)
-    found: dict[tuple[tuple[Fraction, ...], tuple[Fraction, ...]], None] = {}
     doubtful = not reliable
-    for x_index, y_index in pairs:
-        x_vertex = _certify(p, int(x_index), clock)
-        y_vertex = _certify(q, int(y_index), clock)
-        if x_vertex is None or y_vertex is None or (x_vertex[1] | y_vertex[1]) != full:
+    # each vertex is certified and normalised once; equal strategies get one number
+    numbered: tuple[_Numbered, _Numbered] = ({}, {})
+    strategies: tuple[_Strategies, _Strategies] = ({}, {})
+    found: dict[tuple[int, int], None] = {}
+    for x_index, y_index in pairs.tolist():
+        x = _numbered_strategy(p, x_index, numbered[0], strategies[0], clock)
+        y = _numbered_strategy(q, y_index, numbered[1], strategies[1], clock)
+        if x is None or y is None or (x[1] | y[1]) != full:
             doubtful = True
             continue
-        found[(_normalised(x_vertex[0], clock), _normalised(y_vertex[0], clock))] = None
+        found[(x[0], y[0])] = None
     if not found or doubtful:
         # Nash: every finite game has an equilibrium, and a float candidate that fails its
         # exact check means the float search was misled: in a small game, enumerate exactly.
@@ -236,7 +252,51 @@ def extreme_equilibria(
                 "certified; rescale them",
                 "",
             )
-    return _exact_set(game, sorted(found), degenerate, clock)
+    ordered, numbers = _in_order(found, strategies, clock)
+    return _exact_set(game, ordered, degenerate, clock, numbers)
+
+
+_Numbered = dict[int, tuple[int, int] | None]
+_Strategies = dict[tuple[Exact, ...], int]
+
+
+def _numbered_strategy(
+    polytope: _Polytope, index: int, numbered: _Numbered, strategies: _Strategies, clock: Deadline
+) -> tuple[int, int] | None:
+    """The number of vertex ``index``'s mixed strategy in ``strategies`` (vertices certified
+    to the same point share it) and its exact labels; ``None`` when it fails certification."""
+    if index in numbered:
+        return numbered[index]
+    result: tuple[int, int] | None = None
+    if polytope.exact_points is not None:
+        numerators = polytope.exact_points.numerators[index].tolist()
+        strategy = _normalised_integers(numerators, clock)
+        result = (strategies.setdefault(strategy, len(strategies)), int(polytope.labels[index]))
+    else:
+        certified = _certify(polytope, index, clock)
+        if certified is not None:
+            strategy = _normalised(certified[0], clock)
+            result = (strategies.setdefault(strategy, len(strategies)), certified[1])
+    numbered[index] = result
+    return result
+
+
+def _in_order(
+    found: dict[tuple[int, int], None],
+    strategies: tuple[_Strategies, _Strategies],
+    clock: Deadline,
+) -> tuple[list[tuple[tuple[Exact, ...], tuple[Exact, ...]]], list[tuple[int, int]]]:
+    """The equilibria ``found`` (pairs of strategy numbers) as strategies, sorted by the row
+    then the column strategy (each player's strategies are sorted once), and their numbers."""
+    rows, cols = list(strategies[0]), list(strategies[1])
+    clock.spend(len(rows) + len(cols) + len(found))
+    row_rank, col_rank = [0] * len(rows), [0] * len(cols)
+    for rank, k in enumerate(sorted(range(len(rows)), key=rows.__getitem__)):
+        row_rank[k] = rank
+    for rank, k in enumerate(sorted(range(len(cols)), key=cols.__getitem__)):
+        col_rank[k] = rank
+    order = sorted(found, key=lambda pair: (row_rank[pair[0]], col_rank[pair[1]]))
+    return [(rows[r], cols[c]) for r, c in order], order
 
 
 def most_vertices(dimension: int, facets: int) -> int:
@@ -303,12 +363,16 @@ def _positive_floats(game: NormalFormGame, clock: Deadline) -> tuple[FloatArray,
     return mapped[0], mapped[1]
 
 
-def _polytope(matrix: ObjectArray | FloatArray, own_first: bool, clock: Deadline) -> _Polytope:
-    """P (``own_first``: labels of z_i = 0 come first) or Q, with its float vertices.
+def _polytope(
+    matrix: ObjectArray | FloatArray, own_first: bool, clock: Deadline, search: bool = False
+) -> _Polytope:
+    """P (``own_first``: labels of z_i = 0 come first) or Q, with its vertices.
 
     ``matrix`` has one row per payoff constraint and one column per coordinate; its
     entries are positive integers, or positive floats in the float mode (then the
-    polytope has no exact form and cannot be certified).
+    polytope has no exact form and cannot be certified). With ``search``, integer
+    payoffs small enough for the compiled exact search get their vertices from it
+    (:mod:`analysis.equilibria.basis_search`); others from qhull, in floating point.
     """
     constraints, dimension = matrix.shape
     zero, one = [0] * dimension, [1] * constraints
@@ -323,6 +387,10 @@ def _polytope(matrix: ObjectArray | FloatArray, own_first: bool, clock: Deadline
     identity = -np.eye(dimension, dtype=np.int64).astype(object)
     blocks = [identity, matrix] if own_first else [matrix, identity]
     exact_rows = np.vstack(blocks)
+    integers = np.asarray(matrix, dtype=object)
+    found = basis_search.exact_vertices(integers, own_first, clock) if search else None
+    if found is not None:
+        return _searched_polytope(found, exact_rows, exact_rhs, dimension)
     # The float search runs in the coordinates z_i = c_i z'_i, c_i the largest payoff
     # of coordinate i: every coefficient is then at most 1 and every vertex has z <= 1,
     # so one tolerance fits every game and nothing overflows however the payoffs are
@@ -338,6 +406,29 @@ def _polytope(matrix: ObjectArray | FloatArray, own_first: bool, clock: Deadline
     return _float_polytope(payoff, own_first, exact_rhs, exact_rows, unscale, clock)
 
 
+def _searched_polytope(
+    found: basis_search.SearchedVertices,
+    exact_rows: ObjectArray,
+    exact_rhs: list[int],
+    dimension: int,
+) -> _Polytope:
+    """The polytope with the exact search's vertices and labels (nothing left in doubt)."""
+    rows = np.asarray(exact_rows, dtype=np.float64)
+    vertices = found.numerators / found.denominators[:, None].astype(np.float64)
+    return _Polytope(
+        rows,
+        np.asarray(exact_rhs, dtype=np.float64),
+        exact_rows,
+        exact_rhs,
+        vertices,
+        found.labels,
+        dimension,
+        np.ones(dimension),
+        {},
+        exact_points=found,
+    )
+
+
 def _float_polytope(
     payoff: FloatArray,
     own_first: bool,
@@ -347,7 +438,8 @@ def _float_polytope(
     clock: Deadline,
 ) -> _Polytope:
     """The polytope from its payoff constraints scaled to at most 1, with its float vertices
-    and their labels (``exact_rows`` is empty in the float mode)."""
+    and their labels (``exact_rows`` is empty in the float mode): by the float basis search
+    for a small simple polytope, else by qhull."""
     constraints, dimension = payoff.shape
     rows = np.empty((constraints + dimension, dimension))
     own, payoffs = (slice(0, dimension), slice(dimension, None))
@@ -356,6 +448,12 @@ def _float_polytope(
     rows[own] = -np.eye(dimension)
     rows[payoffs] = payoff
     rhs = np.asarray(exact_rhs, dtype=np.float64)
+    searched = basis_search.float_vertices(payoff, own_first, clock)
+    if searched is not None:
+        # a simple polytope: each vertex met once, its labels the nonbasic variables
+        return _Polytope(
+            rows, rhs, exact_rows, exact_rhs, searched[1], searched[0], dimension, unscale, {}
+        )
     vertices = _float_vertices(rows, rhs, dimension, clock)
     # tiny payoff ratios put vertices near the float range's end: drop what overflows
     with np.errstate(all="ignore"):
@@ -575,13 +673,29 @@ def _exact_by_bases(
 
 def _degenerate(polytope: _Polytope, exact: bool, clock: Deadline) -> bool:
     suspects = np.flatnonzero(polytope.label_counts > polytope.dimension)
-    if not exact:
-        return bool(len(suspects))
+    if not exact or polytope.exact_points is not None:
+        return bool(len(suspects))  # the float mode's, or exact labels
     for index in suspects:
         certified = _certify(polytope, int(index), clock)
         if certified is not None and bin(certified[1]).count("1") > polytope.dimension:
             return True
     return False
+
+
+def _normalised_integers(numerators: list[int], clock: Deadline) -> tuple[Exact, ...]:
+    """The vertex ``numerators / d`` (any ``d``) as a probability vector (0 and 1 as ints),
+    each entry within the exact-size limit."""
+    total = sum(numerators)
+    spend_on_size(clock, total)
+    clock.spend(len(numerators))
+    probabilities = tuple(Fraction(n, total) if 0 < n < total else n // total for n in numerators)
+    # a probability n / total in lowest terms has no more digits than total
+    try:
+        check_exact_size(total, "", "equilibrium probability")
+    except ExactSizeError:
+        for probability in probabilities:
+            check_exact_size(probability, "", "equilibrium probability")
+    return probabilities
 
 
 def _normalised(vertex: tuple[Fraction, ...], clock: Deadline) -> tuple[Fraction, ...]:
@@ -595,35 +709,76 @@ def _normalised(vertex: tuple[Fraction, ...], clock: Deadline) -> tuple[Fraction
     return probabilities
 
 
-def _payoff(
-    matrix: ObjectArray,
-    x: tuple[Exact | float, ...],
-    y: tuple[Exact | float, ...],
-    clock: Deadline,
-) -> Exact | float:
-    total: Fraction | float = Fraction(0)
-    for i, p in enumerate(x):
-        if p:
-            for j, q in enumerate(y):
-                if q:
-                    total += p * matrix[i, j] * q
-                    spend_on_size(clock, total)
-    if isinstance(total, Fraction):
-        check_exact_size(total, "", "equilibrium payoff")
-        return normalize(total)
-    return float(total)
+class _ExactPayoffs:
+    """Both players' exact payoffs of strategy pairs, in integers: with the payoffs scaled to
+    integers and each strategy written over its common denominator, a payoff is one integer
+    dot product over the column strategy's support, divided once (each row strategy's
+    products with both matrices are kept, by its vertex number)."""
+
+    def __init__(self, game: NormalFormGame, clock: Deadline) -> None:
+        first, self.first_scale = scaled_to_integers(game.row_payoffs, clock)
+        second, self.second_scale = scaled_to_integers(game.col_payoffs, clock)
+        self.first: list[list[int]] = first.tolist()
+        self.second: list[list[int]] = second.tolist()
+        self.clock = clock
+        self.rows: dict[int, tuple[list[int], list[int], int]] = {}
+        self.cols: dict[int, tuple[list[tuple[int, int]], int]] = {}
+
+    def of(
+        self, x: tuple[Exact | float, ...], y: tuple[Exact | float, ...], r: int, c: int
+    ) -> tuple[Exact, Exact]:
+        """The payoffs of row strategy ``x`` (vertex number ``r``) against ``y`` (``c``)."""
+        row = self.rows.get(r)
+        if row is None:
+            numerators, denominator = _over_common_denominator(x)
+            support = [(i, n) for i, n in enumerate(numerators) if n]
+            self.clock.spend(len(support) * len(self.first[0]))
+            first = [
+                sum(n * self.first[i][j] for i, n in support) for j in range(len(self.first[0]))
+            ]
+            second = [
+                sum(n * self.second[i][j] for i, n in support) for j in range(len(self.first[0]))
+            ]
+            row = self.rows[r] = (first, second, denominator)
+        col = self.cols.get(c)
+        if col is None:
+            numerators, denominator = _over_common_denominator(y)
+            col = self.cols[c] = ([(j, n) for j, n in enumerate(numerators) if n], denominator)
+        first, second, row_denominator = row
+        support, col_denominator = col
+        self.clock.spend(2 * len(support))
+        denominator = row_denominator * col_denominator
+        payoffs = (
+            Fraction(sum(first[j] * n for j, n in support), denominator * self.first_scale),
+            Fraction(sum(second[j] * n for j, n in support), denominator * self.second_scale),
+        )
+        for payoff in payoffs:
+            spend_on_size(self.clock, payoff)
+            check_exact_size(payoff, "", "equilibrium payoff")
+        return normalize(payoffs[0]), normalize(payoffs[1])
+
+
+def _over_common_denominator(strategy: tuple[Exact | float, ...]) -> tuple[list[int], int]:
+    """Integers ``n`` and ``d`` with ``strategy == n / d`` (exact entries only)."""
+    ratios = [p.as_integer_ratio() for p in strategy]
+    denominator = lcm(*(d for _, d in ratios))
+    return [n * (denominator // d) for n, d in ratios], denominator
 
 
 def _exact_set(
     game: NormalFormGame,
-    pairs: list[tuple[tuple[Fraction, ...], tuple[Fraction, ...]]],
+    pairs: Sequence[tuple[tuple[Exact, ...], tuple[Exact, ...]]],
     degenerate: bool,
     clock: Deadline,
+    numbers: Sequence[tuple[int, int]] | None = None,
 ) -> EquilibriumSet:
+    """The exact set; ``numbers``, if given, number the distinct row and column strategies of
+    ``pairs`` (any numbering: it saves hashing the strategies)."""
     strategies = [
-        (tuple(normalize(p) for p in x), tuple(normalize(q) for q in y)) for x, y in pairs
+        (tuple(normalize(p) for p in x), tuple(normalize(q) for q in y))  # type: ignore[arg-type]
+        for x, y in pairs
     ]
-    return _assemble(game, strategies, degenerate, True, clock)
+    return _assemble(game, strategies, degenerate, True, clock, numbers=numbers)
 
 
 def _float_set(
@@ -672,27 +827,33 @@ def _assemble(
     exact: bool,
     clock: Deadline,
     float_payoffs: Sequence[tuple[float, float]] = (),
+    numbers: Sequence[tuple[int, int]] | None = None,
 ) -> EquilibriumSet:
-    """The equilibrium set; ``float_payoffs`` are the payoffs of the float mode's strategies."""
-    row_index: dict[tuple[Exact | float, ...], int] = {}
-    col_index: dict[tuple[Exact | float, ...], int] = {}
+    """The equilibrium set; ``float_payoffs`` are the payoffs of the float mode's strategies,
+    ``numbers`` (optional) stand for the strategies when telling them apart."""
+    row_index: dict[object, int] = {}
+    col_index: dict[object, int] = {}
+    row_vertices: list[tuple[Exact | float, ...]] = []
+    col_vertices: list[tuple[Exact | float, ...]] = []
     equilibria: list[MixedEquilibrium] = []
-    for x, y in strategies:
+    exact_payoffs = _ExactPayoffs(game, clock) if exact else None
+    for k, (x, y) in enumerate(strategies):
         clock.spend(len(x) + len(y))
-        r = row_index.setdefault(x, len(row_index))
-        c = col_index.setdefault(y, len(col_index))
+        r = row_index.setdefault(x if numbers is None else numbers[k][0], len(row_index))
+        c = col_index.setdefault(y if numbers is None else numbers[k][1], len(col_index))
+        if r == len(row_vertices):
+            row_vertices.append(x)
+        if c == len(col_vertices):
+            col_vertices.append(y)
         payoffs: tuple[Exact | float, Exact | float]
-        if exact:
-            payoffs = (
-                _payoff(game.row_payoffs, x, y, clock),
-                _payoff(game.col_payoffs, x, y, clock),
-            )
+        if exact_payoffs is not None:
+            payoffs = exact_payoffs.of(x, y, r, c)
         else:
             payoffs = float_payoffs[len(equilibria)]
         equilibria.append(MixedEquilibrium(x, y, payoffs, r, c))
     components = nash_components([(e.row_vertex, e.col_vertex) for e in equilibria], clock)
     return EquilibriumSet(
-        tuple(equilibria), tuple(row_index), tuple(col_index), degenerate, components, exact
+        tuple(equilibria), tuple(row_vertices), tuple(col_vertices), degenerate, components, exact
     )
 
 

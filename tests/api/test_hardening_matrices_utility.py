@@ -181,9 +181,10 @@ def test_vertex_search_that_cannot_end_in_time_is_refused_before_it_starts() -> 
 
 
 def test_equilibrium_enumeration_stops_at_the_deadline() -> None:
-    # the 11x11 identity game has 2^11 - 1 = 2047 extreme equilibria (uniform on each
-    # support), each certified exactly; about two and a half seconds of work
-    identity = [[int(i == j) for j in range(11)] for i in range(11)]
+    # the 13x13 identity game has 2^13 - 1 = 8191 extreme equilibria (uniform on each
+    # support), each exact; about 1 s of work (the 11x11 one, 2047 equilibria, took 2.5 s
+    # before the exact basis search and 0.2 s after: too little for this limit)
+    identity = [[int(i == j) for j in range(13)] for i in range(13)]
     response, elapsed = _post(
         _client(0.3), MATRICES, {"A": identity, "B": identity, "include": ["equilibria"]}
     )
