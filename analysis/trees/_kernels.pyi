@@ -48,7 +48,10 @@ def column_bytes(
 def runs_bytes(indices: Iterable[int], spend: Callable[[int], None]) -> bytes: ...
 def present_runs_bytes(column: list[Any], spend: Callable[[int], None]) -> bytes: ...
 def leaf_runs_bytes(
-    children: list[Any], tops: Iterable[int], spend: Callable[[int], None]
+    children: list[Any],
+    tops: Iterable[int],
+    spend: Callable[[int], None],
+    last_level: bool = False,
 ) -> bytes: ...
 def id_array_bytes(
     ids: Sequence[str],
@@ -62,6 +65,7 @@ def leaves_bytes(
     tops: Iterable[int],
     dumps: Callable[[Any], bytes],
     spend: Callable[[int], None],
+    last_level: bool = False,
 ) -> bytes: ...
 def cutoffs_bytes(
     ids: Sequence[str],

@@ -15,11 +15,19 @@ Both spend on the caller's deadline by work done, a batch of steps at a time.
 """
 
 from cpython.array cimport array, resize_smart
-from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_AsSsize_t
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
-from cpython.object cimport Py_EQ, Py_GE, Py_GT, Py_LE, Py_LT, PyObject_RichCompareBool
+from cpython.object cimport (
+    Py_EQ,
+    Py_GE,
+    Py_GT,
+    Py_LE,
+    Py_LT,
+    PyObject,
+    PyObject_RichCompareBool,
+)
 from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
@@ -780,12 +788,62 @@ cdef Py_ssize_t leaf_spans(list children, Py_ssize_t top, list stack, Spans* spa
     return looked
 
 
-cdef int pruned_leaf_spans(list children, object tops, Spans* spans, object spend) except -1:
-    """:func:`leaf_spans` of every subtree under ``tops``, in order, charging ``spend``."""
+cdef extern from *:
+    """
+    /* CPython's range object (Objects/rangeobject.c; the same from 3.2 to 3.13): its first
+       item and its length, read without making an int object for either. */
+    typedef struct {
+        PyObject_HEAD
+        PyObject *start;
+        PyObject *stop;
+        PyObject *step;
+        PyObject *length;
+    } arbiter_range;
+    """
+    ctypedef struct arbiter_range:
+        PyObject* start
+        PyObject* length
+
+
+cdef inline Py_ssize_t range_start(object kids) except? -1:
+    return PyLong_AsSsize_t(<object>(<arbiter_range*><PyObject*>kids).start)
+
+
+cdef inline Py_ssize_t range_length(object kids) except? -1:
+    return PyLong_AsSsize_t(<object>(<arbiter_range*><PyObject*>kids).length)
+
+
+cdef Py_ssize_t last_level_span(list children, Py_ssize_t top, Spans* spans) except -1:
+    """:func:`leaf_spans` of a tree whose leaves all lie on its last level, with ascending
+    children: the span is the first child's first child ... down to the leaves, to the last
+    child's last child; two ranges read per level. Returns the levels walked."""
+    cdef Py_ssize_t low = top, high = top, levels = 1, size
+    cdef object kids = children[low]
+    while range_length(kids):
+        low = range_start(kids)
+        kids = children[high]
+        high = range_start(kids) + range_length(kids) - 1
+        kids = children[low]
+        levels += 1
+    add_span(spans, low, high + 1)
+    return levels
+
+
+cdef int pruned_leaf_spans(
+    list children, object tops, Spans* spans, object spend, bint last_level
+) except -1:
+    """:func:`leaf_spans` of every subtree under ``tops``, in order, charging ``spend``; with
+    ``last_level`` (every leaf on the last level, children ascending ranges) by
+    :func:`last_level_span`."""
     cdef Py_ssize_t pending = 0
     cdef list stack = []
+    if last_level and not (type(children[0]) is range and children[0].step == 1):
+        last_level = False
     for top in tops:
-        pending += leaf_spans(children, top, stack, spans)
+        if last_level:
+            pending += last_level_span(children, top, spans)
+        else:
+            pending += leaf_spans(children, top, stack, spans)
         if pending >= BATCH:
             spend(pending)
             pending = 0
@@ -794,12 +852,12 @@ cdef int pruned_leaf_spans(list children, object tops, Spans* spans, object spen
     return 0
 
 
-def leaf_runs_bytes(list children, object tops, object spend):
+def leaf_runs_bytes(list children, object tops, object spend, bint last_level=False):
     """:func:`runs_bytes` of the leaves of the subtrees under ``tops``, left to right
     (``leaves_below_all``): one unit of ``spend`` per node looked at."""
     cdef Spans spans = Spans(NULL, 0, 0)
     try:
-        pruned_leaf_spans(children, tops, &spans, spend)
+        pruned_leaf_spans(children, tops, &spans, spend, last_level)
         return runs_json(&spans)
     finally:
         free(spans.data)
@@ -830,7 +888,9 @@ def id_array_bytes(object ids, object indices, object dumps, object spend):
         free(buffer.data)
 
 
-def leaves_bytes(object ids, list children, object tops, object dumps, object spend):
+def leaves_bytes(
+    object ids, list children, object tops, object dumps, object spend, bint last_level=False
+):
     """The JSON array of the ids of the leaves (nodes without ``children``) of the subtrees
     under ``tops``, left to right: ``leaves_below_all`` written out, one unit of ``spend``
     per node looked at and per id written."""
@@ -840,7 +900,7 @@ def leaves_bytes(object ids, list children, object tops, object dumps, object sp
     cdef Py_ssize_t k, node, pending = 0
     cdef bint first = True
     try:
-        pruned_leaf_spans(children, tops, &spans, spend)
+        pruned_leaf_spans(children, tops, &spans, spend, last_level)
         put(&buffer, b"[", 1)
         for k in range(0, spans.size, 2):
             for node in range(spans.data[k], spans.data[k + 1]):

@@ -239,16 +239,14 @@ def pruned_leaves_json(result: AlphaBetaResult, fragments: bool, layout: str = M
     if not (fragments and COMPILED) or "pruned_leaves" in result.__dict__:
         return node_list_json(tree, result.pruned_leaves, fragments, layout)
     children = result.search_children
+    # searched to the leaves of a tree whose leaves are all on its last level: the leaves
+    # below a node are one block of that level, found in a few steps per level
+    last_level = children is tree.children and tree.leaves_on_last_level()
     children = children if isinstance(children, list) else list(children)
+    spend = current_deadline().spend
     if layout == COLUMNS:
-        return orjson.Fragment(leaf_runs_bytes(children, result.pruned, current_deadline().spend))
-    written = leaves_bytes(
-        tree.ids,
-        children,
-        result.pruned,
-        orjson.dumps,
-        current_deadline().spend,
-    )
+        return orjson.Fragment(leaf_runs_bytes(children, result.pruned, spend, last_level))
+    written = leaves_bytes(tree.ids, children, result.pruned, orjson.dumps, spend, last_level)
     return orjson.Fragment(written)
 
 

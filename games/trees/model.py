@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 from array import array
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -315,6 +316,13 @@ class Tree:
     def max_depth(self) -> int:
         """Depth of the deepest node: the last one, in level order."""
         return self.depths[-1]
+
+    def leaves_on_last_level(self) -> bool:
+        """Whether every leaf lies on the last level (as in a uniform tree): then the leaves
+        below any node are one block of the last level. Nodes there are all leaves, so it is
+        so when the leaves are as many as that level's nodes."""
+        depths = self.depths
+        return self.leaf_count == len(depths) - bisect_left(depths, depths[-1])
 
     @property
     def kind_set(self) -> frozenset[str]:

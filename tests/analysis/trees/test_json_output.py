@@ -132,3 +132,43 @@ def test_runs_of_a_pruned_subtree_with_leaves_at_several_depths_are_walked() -> 
         tree.ids[i]
         for i in solution.search.pruned_leaves  # type: ignore[union-attr]
     ]
+
+
+@st.composite
+def uniform_trees(draw: st.DrawFn) -> Any:
+    """Shorthand trees whose leaves all lie on the last level (any branching per node)."""
+    depth = draw(st.integers(1, 4))
+
+    def build(level: int) -> Any:
+        if level == depth:
+            return draw(st.integers(-5, 5))
+        return [build(level + 1) for _ in range(draw(st.integers(1, 3)))]
+
+    return build(0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(raw=uniform_trees(), prune_on_equality=st.booleans(), reverse=st.booleans())
+def test_pruned_leaves_of_a_tree_with_every_leaf_on_its_last_level(
+    raw: Any, prune_on_equality: bool, reverse: bool
+) -> None:
+    tree = parse_tree(raw)
+    if reverse:
+        tree = tree.reversed_children()
+    assert tree.leaves_on_last_level()
+    solution = solve_tree(tree, "alphabeta", prune_on_equality=prune_on_equality)
+    search = solution.search
+    for layout in ("map", COLUMNS):
+        written = orjson.loads(orjson.dumps(solution_json(solution, fragments=True, layout=layout)))
+        # the leaves below each pruned subtree, walked node by node (Tree.leaves_below_all)
+        expected = list(search.pruned_leaves)  # type: ignore[union-attr]
+        if layout == COLUMNS:
+            assert written["pruned_leaves"] == runs(expected)
+        else:
+            assert written["pruned_leaves"] == [tree.ids[i] for i in expected]
+
+
+def test_leaves_on_the_last_level() -> None:
+    assert parse_tree([[1, 2], [3]]).leaves_on_last_level()
+    assert not parse_tree([[1, 2], 3]).leaves_on_last_level()
+    assert parse_tree([1, 2]).leaves_on_last_level()
