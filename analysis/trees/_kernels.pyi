@@ -22,7 +22,7 @@ def alpha_beta_walk(
 def back_up_extremes(
     children: list[Any],
     values: list[Any],
-    best_child: list[int],
+    best_child: Any,
     kinds: list[str],
     max_kind: str,
     covered: int,

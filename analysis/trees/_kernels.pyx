@@ -345,7 +345,7 @@ def alpha_beta_walk(
 def back_up_extremes(
     list children,
     list values,
-    list best_child,
+    int64_t[:] best_child,
     list kinds,
     str max_kind,
     Py_ssize_t covered,
@@ -360,27 +360,40 @@ def back_up_extremes(
     ``cost(value)`` for a value that is not a machine integer (one for a machine integer).
     """
     cdef Py_ssize_t index, left, start, step, slot, kid, best, pending = 0, units
-    cdef bint is_max
+    cdef bint is_max, ints
+    cdef long long best_small, small
     cdef object kids, best_value, score
     cdef tuple items
     for index in range(covered - 1, -1, -1):
         kids = children[index]
-        if not kids:
-            continue
-        is_max = kinds[index] == max_kind
         if type(kids) is range:
-            left = len(kids)
-            start = kids.start
-            step = kids.step
+            left = range_length(kids)
+            if left == 0:
+                continue
+            is_max = kinds[index] == max_kind
+            start = range_start(kids)
+            step = range_step(kids)
             best = start
             best_value = values[start]
+            # machine integers are compared as such, until a value is not one
+            ints = small_int(best_value, &best_small)
             for slot in range(1, left):
                 kid = start + slot * step
                 score = values[kid]
+                if ints and small_int(score, &small):
+                    if (small > best_small) if is_max else (small < best_small):
+                        best_value = score
+                        best_small = small
+                        best = kid
+                    continue
+                ints = False
                 if PyObject_RichCompareBool(score, best_value, Py_GT if is_max else Py_LT):
                     best_value = score
                     best = kid
         else:
+            if not kids:
+                continue
+            is_max = kinds[index] == max_kind
             items = tuple(kids)
             left = len(items)
             best = items[0]
@@ -394,7 +407,7 @@ def back_up_extremes(
         values[index] = best_value
         best_child[index] = best
         units = left
-        if type(best_value) is not int or not -(1 << 62) < best_value < (1 << 62):
+        if not small_int(best_value, &best_small):
             units *= cost(best_value)
         pending += units
         if pending >= BATCH:
@@ -802,11 +815,16 @@ cdef extern from *:
     """
     ctypedef struct arbiter_range:
         PyObject* start
+        PyObject* step
         PyObject* length
 
 
 cdef inline Py_ssize_t range_start(object kids) except? -1:
     return PyLong_AsSsize_t(<object>(<arbiter_range*><PyObject*>kids).start)
+
+
+cdef inline Py_ssize_t range_step(object kids) except? -1:
+    return PyLong_AsSsize_t(<object>(<arbiter_range*><PyObject*>kids).step)
 
 
 cdef inline Py_ssize_t range_length(object kids) except? -1:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import islice, repeat
 from typing import Final
@@ -20,7 +21,7 @@ from analysis.trees.horizon import Horizon, horizon, start_values
 from analysis.trees.search_stats import SearchStats
 from games.limits import Deadline, current_deadline
 from games.numbers import Exact
-from games.trees.model import DECISION_KINDS, MAX, TWO_PLAYER_HINT, Tree
+from games.trees.model import DECISION_KINDS, MAX, TWO_PLAYER_HINT, IntColumn, Tree
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +45,7 @@ class MinimaxResult:
     tree: Tree
     value: Exact
     values: list[Exact | None]
-    best_child: list[int]
+    best_child: Sequence[int]
     best_moves: list[int]
     principal_variation: list[int]
     depth: int | None
@@ -98,14 +99,14 @@ def minimax(
     return MinimaxResult(tree, root_value, values, best_child, best_moves, line, depth, stats)
 
 
-Backed = tuple[list[Exact | None], list[int]]
+Backed = tuple[list[Exact | None], Sequence[int]]
 
 
 def _compiled(tree: Tree, seen: Horizon, deadline: Deadline) -> Backed:
     """:func:`analysis.trees.backup.back_up` for MAX and MIN nodes, compiled."""
     children = seen.children
     values = start_values(seen, len(tree))
-    best_child = [-1] * len(tree)
+    best_child = IntColumn.filled(-1, len(tree))
     back_up_extremes(
         children if isinstance(children, list) else list(children),
         values,
