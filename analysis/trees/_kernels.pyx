@@ -77,9 +77,9 @@ cdef inline void open_frame(
     frame.best_bound = EXACT
     frame.is_max = is_max
     if type(kids) is range:
-        frame.left = len(kids)
-        frame.step = kids.step
-        frame.start = kids.start if frame.left else 0
+        frame.left = range_length(kids)
+        frame.step = range_step(kids)
+        frame.start = range_start(kids) if frame.left else 0
         listed[depth] = None
     else:
         items = tuple(kids)
