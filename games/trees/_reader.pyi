@@ -5,13 +5,14 @@ from typing import Any, overload
 def read_plain(
     raw: Any,
     root_kind: str,
+    kind_names: tuple[str, str, str, str],
     handover: dict[str, str],
-    leaf_kind: str,
     root_id: str,
     separator: str,
     max_nodes: int,
     max_depth: int,
     magnitude: Any,
+    read_probability: Callable[[Any], Any],
     spend: Callable[[int], None],
 ) -> (
     tuple[
@@ -22,6 +23,8 @@ def read_plain(
         Sequence[int],
         Sequence[int],
         list[Any],
+        list[Any] | None,
+        list[int],
         bytearray,
         bytearray,
         int,

@@ -1,19 +1,21 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False
-"""The compiled reader of the plainest trees: the tree :func:`games.trees.level_reader.plain_tree`
-builds, for a tree of shorthand arrays and integers, or of objects that are only
-``{"children": [...]}`` and ``{"value": integer}``, mixed as they come, with no stated kind.
+"""The compiled reader of plain trees: the tree :func:`games.trees.level_reader.plain_tree`
+builds, for a tree of shorthand arrays and integers, or of objects whose only fields are
+``children``, an integer ``value``, ``kind`` and ``p``, mixed as they come.
 
-Such is the shape of large generated trees. The tree is the level reader's node for node, with
-three differences of form that no reader of the model sees: every leaf shares one empty range
-(equal to any other); parents, depths and positions are ``array('q')`` columns; and the ids,
-all defaults (``root``, ``root.2``, ``root.2.0`` ...), are a :class:`DefaultIds` sequence that
-makes each id when asked (a million strings cost more than the rest of the tree). Anything else,
-any error and any limit passed, gives None: the level reader or the general walk then reads the
-tree and reports what is wrong with its pointer.
+Such is the shape of large generated trees (expectiminimax trees included). The tree is the
+level reader's node for node, with three differences of form that no reader of the model sees:
+every leaf shares one empty range (equal to any other); parents, depths and positions are
+``array('q')`` columns; and the ids, all defaults (``root``, ``root.2``, ``root.2.0`` ...), are
+a :class:`DefaultIds` sequence that makes each id when asked (a million strings cost more than
+the rest of the tree). Anything else, any error and any limit passed, gives None: the level
+reader or the general walk then reads the tree and reports what is wrong with its pointer.
 
 The walk is breadth-first over the decoded JSON (borrowed references: ``raw`` keeps every node
-alive), into C arrays; the Python lists are made once, at their final size.
+alive), into C arrays; the Python lists are made once, at their final size. Stated
+probabilities are read by the caller's ``read_probability`` (the grammar's rule), once per
+distinct string or integer.
 """
 
 from array import array
@@ -33,6 +35,22 @@ cdef enum:
 
 cdef object EMPTY = range(0)
 
+cdef enum:
+    MAX_CODE = 0
+    MIN_CODE = 1
+    CHANCE_CODE = 2
+    LEAF_CODE = 3
+    NO_CODE = 4  # a stated kind no plain node has
+
+
+cdef inline unsigned char kind_code(object kind, tuple names):
+    """The code of kind name ``kind`` among ``names`` (max, min, chance, leaf), else NO_CODE."""
+    cdef unsigned char code
+    for code in range(4):
+        if kind == names[code]:
+            return code
+    return NO_CODE
+
 
 cdef struct Columns:
     PyObject** nodes  # the decoded node of each index (borrowed)
@@ -42,7 +60,10 @@ cdef struct Columns:
     int64_t* first  # first child's index (internal nodes)
     int64_t* count  # number of children (0: a leaf)
     unsigned char* shape  # 1 an array, 2 a bare integer, 0 an object
+    unsigned char* turn  # the kind the node takes if it states none (MAX_CODE ...)
+    unsigned char* kind  # its kind (MAX_CODE, MIN_CODE, CHANCE_CODE; LEAF_CODE for a leaf)
     PyObject** values  # a leaf's integer (borrowed), NULL for internal nodes
+    PyObject** chances  # its stated p (borrowed), NULL where it states none
     Py_ssize_t size
     Py_ssize_t capacity
 
@@ -55,7 +76,10 @@ cdef void release(Columns* c):
     free(c.first)
     free(c.count)
     free(c.shape)
+    free(c.turn)
+    free(c.kind)
     free(c.values)
+    free(c.chances)
 
 
 cdef void* resized(void* block, Py_ssize_t size) except NULL:
@@ -73,12 +97,15 @@ cdef int reserve(Columns* c, Py_ssize_t wanted) except -1:
         capacity = capacity * 2 if capacity else 1 << 12
     c.nodes = <PyObject**>resized(c.nodes, capacity * sizeof(PyObject*))
     c.values = <PyObject**>resized(c.values, capacity * sizeof(PyObject*))
+    c.chances = <PyObject**>resized(c.chances, capacity * sizeof(PyObject*))
     c.parents = <int64_t*>resized(c.parents, capacity * sizeof(int64_t))
     c.positions = <int64_t*>resized(c.positions, capacity * sizeof(int64_t))
     c.depths = <int64_t*>resized(c.depths, capacity * sizeof(int64_t))
     c.first = <int64_t*>resized(c.first, capacity * sizeof(int64_t))
     c.count = <int64_t*>resized(c.count, capacity * sizeof(int64_t))
     c.shape = <unsigned char*>resized(c.shape, capacity)
+    c.turn = <unsigned char*>resized(c.turn, capacity)
+    c.kind = <unsigned char*>resized(c.kind, capacity)
     c.capacity = capacity
     return 0
 
@@ -107,38 +134,50 @@ cdef object int64_column(int64_t* data, Py_ssize_t size):
 def read_plain(
     object raw,
     str root_kind,
+    tuple kind_names,
     dict handover,
-    str leaf_kind,
     str root_id,
     str separator,
     Py_ssize_t max_nodes,
     Py_ssize_t max_depth,
     object magnitude,
+    object read_probability,
     object spend,
 ):
     """The columns of a plain tree, or None: ``(ids, kinds, children, parents, depths,
-    positions, values, array_nodes, bare_leaves, leaves)``.
+    positions, values, probabilities, chance_nodes, array_nodes, bare_leaves, leaves)``.
 
-    ``handover`` maps a level's kind to the next level's (MAX to MIN and back); integers
-    beyond ``magnitude`` either way, more than ``max_nodes`` nodes or ``max_depth`` levels
-    give None. Each node read costs one unit of ``spend``.
+    ``kind_names`` are the names of MAX, MIN, chance and leaf; ``handover`` maps MAX's and
+    MIN's to the kind of the nodes below them (chance passes its own turn on);
+    ``read_probability(raw)`` gives a stated probability, or None when it is not one (then
+    so does this). ``probabilities`` is None when no node states one (else None where a node
+    states none: the caller settles the chance nodes). Integers beyond ``magnitude`` either
+    way, more than ``max_nodes`` nodes or ``max_depth`` levels give None. Each node read
+    costs one unit of ``spend``.
     """
     cdef Columns c
-    cdef Py_ssize_t index = 0, total = 1, i, kids_count, pending = 0, leaves = 0
-    cdef Py_ssize_t level_end = 1
-    cdef int64_t depth = 0
+    cdef Py_ssize_t index = 0, total = 1, i, kids_count, pending = 0, leaves = 0, n, found
+    cdef int64_t depth
     cdef int overflow = 0
-    cdef object node, kids, value
-    cdef list turns = [root_kind]  # the kind of each level's internal nodes
-    cdef list kinds, values, children
-    cdef dict fields
-    cdef unsigned char shape
+    cdef object node, kids, value, stated, chance
+    cdef list kinds, values, children, probabilities = None, chance_nodes = []
+    cdef dict fields, table = {}
+    cdef unsigned char shape, code, turn
+    cdef unsigned char below[3]
+    cdef bint any_chance = False
     if not (type(raw) is list or type(raw) is dict):
         return None  # a bare leaf is no plain tree
+    code = kind_code(root_kind, kind_names)
+    if code > MIN_CODE:
+        return None
+    below[MAX_CODE] = kind_code(handover[kind_names[MAX_CODE]], kind_names)
+    below[MIN_CODE] = kind_code(handover[kind_names[MIN_CODE]], kind_names)
+    if below[MAX_CODE] > MIN_CODE or below[MIN_CODE] > MIN_CODE:
+        return None
     c.nodes = NULL
     c.parents = c.positions = c.depths = c.first = c.count = NULL
-    c.shape = NULL
-    c.values = NULL
+    c.shape = c.turn = c.kind = NULL
+    c.values = c.chances = NULL
     c.size = c.capacity = 0
     try:
         reserve(&c, 1)
@@ -146,17 +185,16 @@ def read_plain(
         c.parents[0] = -1
         c.positions[0] = 0
         c.depths[0] = 0
+        c.turn[0] = code
         while index < total:
-            if index == level_end:  # a new level begins
-                level_end = total
-                depth += 1
-                turns.append(handover[turns[depth - 1]])
             node = <object>c.nodes[index]
             pending += 1
             if pending >= BATCH:
                 spend(pending)
                 pending = 0
             kids = None
+            stated = None
+            chance = None
             if type(node) is list:
                 kids = node
                 shape = 1
@@ -165,32 +203,65 @@ def read_plain(
                 shape = 2
             elif type(node) is dict:
                 fields = <dict>node
-                if len(fields) != 1:
-                    return None
+                n = len(fields)
                 kids = fields.get("children")
+                value = fields.get("value")
+                found = (kids is not None) + (value is not None)
+                if n > 1:
+                    stated = fields.get("kind")
+                    chance = fields.get("p")
+                    found += (stated is not None) + (chance is not None)
+                if found != n:
+                    return None  # another field, or a null one
                 if kids is None:
-                    value = fields.get("value")
                     if type(value) is not int:
                         return None
-                elif type(kids) is not list:
+                elif value is not None or type(kids) is not list:
                     return None
                 shape = 0
             else:
                 return None
             c.shape[index] = shape
+            turn = c.turn[index]
+            if chance is None:
+                c.chances[index] = NULL
+            elif index == 0 or c.kind[c.parents[index]] != CHANCE_CODE:
+                return None  # p belongs to the outcomes of a chance node
+            else:
+                c.chances[index] = <PyObject*>chance
+                any_chance = True
             if kids is None:
                 if index == 0:
                     return None  # the root is a leaf: no plain tree
+                if stated is not None and (
+                    type(stated) is not str or kind_code(stated, kind_names) != LEAF_CODE
+                ):
+                    return None
                 PyLong_AsLongLongAndOverflow(value, &overflow)
                 if overflow and (value > magnitude or value < -magnitude):
                     return None
                 c.values[index] = <PyObject*>value
                 c.count[index] = 0
                 c.first[index] = 0
+                c.kind[index] = LEAF_CODE
                 leaves += 1
             else:
+                if stated is None:
+                    code = turn
+                else:
+                    if type(stated) is not str:
+                        return None
+                    code = kind_code(stated, kind_names)
+                    if code > CHANCE_CODE:
+                        return None
+                c.kind[index] = code
+                if code == CHANCE_CODE:
+                    chance_nodes.append(index)
+                else:
+                    turn = below[code]
+                depth = c.depths[index] + 1
                 kids_count = PyList_GET_SIZE(kids)
-                if kids_count == 0 or total + kids_count > max_nodes or depth + 1 > max_depth:
+                if kids_count == 0 or total + kids_count > max_nodes or depth > max_depth:
                     return None
                 reserve(&c, total + kids_count)
                 c.values[index] = NULL
@@ -200,7 +271,8 @@ def read_plain(
                     c.nodes[total + i] = PyList_GET_ITEM(kids, i)
                     c.parents[total + i] = index
                     c.positions[total + i] = i
-                    c.depths[total + i] = depth + 1
+                    c.depths[total + i] = depth
+                    c.turn[total + i] = turn
                 total += kids_count
             index += 1
         if pending:
@@ -208,15 +280,16 @@ def read_plain(
         kinds = PyList_New(total)
         values = PyList_New(total)
         children = PyList_New(total)
+        if any_chance:
+            probabilities = PyList_New(total)
         array_nodes = bytearray(total)
         bare_leaves = bytearray(total)
         for i in range(total):
+            kind = kind_names[c.kind[i]]
             if c.count[i]:
-                kind = turns[c.depths[i]]
                 value = None
                 kids = range(c.first[i], c.first[i] + c.count[i])
             else:
-                kind = leaf_kind
                 value = <object>c.values[i]
                 kids = EMPTY
             Py_INCREF(kind)
@@ -229,6 +302,26 @@ def read_plain(
                 array_nodes[i] = 1
             elif c.shape[i] == 2:
                 bare_leaves[i] = 1
+            if any_chance:
+                if c.chances[i] == NULL:
+                    chance = None
+                else:
+                    chance = <object>c.chances[i]
+                    if type(chance) is str or type(chance) is int:
+                        # (only strings and integers: 1 == 1.0 == True would merge inputs)
+                        value = table.get(chance)
+                        if value is None:
+                            value = read_probability(chance)
+                            if value is None:
+                                return None
+                            table[chance] = value
+                    else:
+                        value = read_probability(chance)
+                        if value is None:
+                            return None
+                    chance = value
+                Py_INCREF(chance)
+                PyList_SET_ITEM(probabilities, i, chance)
         parents = int64_column(c.parents, total)
         positions = int64_column(c.positions, total)
         ids = DefaultIds(root_id, separator, parents, positions)
@@ -240,6 +333,8 @@ def read_plain(
             int64_column(c.depths, total),
             positions,
             values,
+            probabilities,
+            chance_nodes,
             array_nodes,
             bare_leaves,
             leaves,
