@@ -18,3 +18,18 @@ def scaled_star1(
     chance_kind: str,
     max_kind: str,
 ) -> tuple[Any, ...] | None: ...
+def scaled_back_up(
+    children: list[Any],
+    kinds: list[str],
+    probabilities: list[Any],
+    shares: dict[int, int],
+    static: Any,
+    values: list[Any],
+    best_child: list[int],
+    covered: int,
+    common: int,
+    factor: int,
+    spend: Callable[[int], None],
+    chance_kind: str,
+    max_kind: str,
+) -> list[int | None] | None: ...

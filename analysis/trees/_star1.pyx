@@ -15,6 +15,10 @@ best children, evaluated leaves, cutoffs and pruned nodes. A number that would l
 
 from fractions import Fraction
 
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int64_t, INT64_MAX
 from libc.stdlib cimport free, malloc
 
@@ -434,3 +438,185 @@ cdef object _search(
         returned, returned_bound, child, has_returned = value, bound, node, True
     spend(3 * steps)
     return values, bounds, best_child, evaluated, cutoffs, pruned, visited
+
+
+# -- expectimax's back-up on the same scale ----------------------------------------------------
+
+cdef extern from *:
+    bint mul_overflow "__builtin_mul_overflow" (int64_t a, int64_t b, int64_t* out)
+    bint add_overflow "__builtin_add_overflow" (int64_t a, int64_t b, int64_t* out)
+
+cdef enum:
+    SHARE_CACHE = 64  # distinct probability objects remembered by address
+
+
+cdef struct Nodes:
+    int64_t* scaled  # value times the scale
+    int64_t* start  # children: a range
+    int64_t* step
+    int64_t* count
+    int64_t* weight  # Q times the node's probability (0 where it has none)
+    int64_t* best  # best child (MAX, MIN) or likeliest outcome (chance)
+    unsigned char* kind
+
+
+def scaled_back_up(
+    list children,
+    list kinds,
+    list probabilities,
+    dict shares,
+    object static,
+    list values,
+    list best_child,
+    Py_ssize_t covered,
+    int64_t common,
+    int64_t factor,
+    object spend,
+    str chance_kind,
+    str max_kind,
+):
+    """:func:`analysis.trees.expectimax.scaled_back_up` in 64-bit integers, in place.
+
+    ``values`` holds each reachable node's static value on entry (and None beyond);
+    ``children`` are ranges; a chance outcome's probability times ``common`` is
+    ``shares[id(probability)]``. Fills ``values`` (a MAX or MIN node takes its best child's
+    value object, a chance node a fraction made once per distinct value) and
+    ``best_child``, and returns every node's value times ``factor`` (None where the search
+    does not reach); or returns None, with ``values`` and ``best_child`` untouched, when a
+    child list is not a range, a static value is not an integer or a number would leave 64
+    bits (the caller then backs up in Python integers). Each child read costs a unit of
+    ``spend``, two at chance nodes, as in Python.
+    """
+    cdef Nodes n
+    cdef Py_ssize_t i, k, kid, total = len(values), pending = 0, cached = 0, c
+    cdef int64_t value, sum_, product, best, best_weight
+    cdef int overflow = 0
+    cdef object kids, kind, chance, made
+    cdef PyObject* seen_address[SHARE_CACHE]
+    cdef int64_t seen_share[SHARE_CACHE]
+    cdef dict known = {}
+    cdef list keys
+    if covered == 0 or common <= 0:
+        return None
+    n.scaled = <int64_t*>malloc(covered * sizeof(int64_t))
+    n.start = <int64_t*>malloc(covered * sizeof(int64_t))
+    n.step = <int64_t*>malloc(covered * sizeof(int64_t))
+    n.count = <int64_t*>malloc(covered * sizeof(int64_t))
+    n.weight = <int64_t*>malloc(covered * sizeof(int64_t))
+    n.best = <int64_t*>malloc(covered * sizeof(int64_t))
+    n.kind = <unsigned char*>malloc(covered)
+    try:
+        if (n.scaled == NULL or n.start == NULL or n.step == NULL or n.count == NULL
+                or n.weight == NULL or n.best == NULL or n.kind == NULL):
+            raise MemoryError()
+        # the tree as C arrays: shapes, kinds, weights and scaled static values
+        for i in range(covered):
+            kids = children[i]
+            if type(kids) is not range:
+                return None
+            n.count[i] = len(kids)
+            n.best[i] = -1
+            if n.count[i]:
+                n.start[i] = kids.start
+                n.step[i] = kids.step
+                kind = kinds[i]
+                if kind is chance_kind or kind == chance_kind:
+                    n.kind[i] = CHANCE_NODE
+                elif kind is max_kind or kind == max_kind:
+                    n.kind[i] = MAX_NODE
+                else:
+                    n.kind[i] = MIN_NODE
+            else:
+                made = static[i]
+                if type(made) is not int:
+                    return None
+                value = PyLong_AsLongLongAndOverflow(made, &overflow)
+                if overflow or mul_overflow(value, factor, &n.scaled[i]):
+                    return None
+            chance = probabilities[i]
+            if chance is None:
+                n.weight[i] = 0
+                continue
+            for c in range(cached):
+                if seen_address[c] == <PyObject*>chance:
+                    n.weight[i] = seen_share[c]
+                    break
+            else:
+                made = shares.get(id(chance))
+                if made is None:
+                    return None
+                value = PyLong_AsLongLongAndOverflow(made, &overflow)
+                if overflow:
+                    return None
+                n.weight[i] = value
+                if cached < SHARE_CACHE:
+                    seen_address[cached] = <PyObject*>chance
+                    seen_share[cached] = value
+                    cached += 1
+        # bottom up (every child comes after its parent): the numbers only
+        for i in range(covered - 1, -1, -1):
+            if not n.count[i]:
+                continue
+            kid = n.start[i]
+            best = kid
+            if n.kind[i] == CHANCE_NODE:
+                sum_ = 0
+                best_weight = -1
+                for k in range(n.count[i]):
+                    if mul_overflow(n.weight[kid], n.scaled[kid], &product):
+                        return None
+                    if add_overflow(sum_, product, &sum_):
+                        return None
+                    if n.weight[kid] > best_weight:  # the leftmost likeliest
+                        best_weight = n.weight[kid]
+                        best = kid
+                    kid += n.step[i]
+                # floor division, as Python's (the sum is a multiple of Q in any case)
+                value = sum_ // common
+                if value * common > sum_:
+                    value -= 1
+                pending += 2 * n.count[i]
+            else:
+                value = n.scaled[kid]
+                for k in range(1, n.count[i]):
+                    kid += n.step[i]
+                    if (n.scaled[kid] > value) if n.kind[i] == MAX_NODE else (n.scaled[kid] < value):
+                        value = n.scaled[kid]
+                        best = kid
+                pending += n.count[i]
+            n.scaled[i] = value
+            n.best[i] = best
+            if pending >= SPEND_EVERY:
+                spend(pending)
+                pending = 0
+        if pending:
+            spend(pending)
+        # the value objects, bottom up again: a MAX or MIN node takes its best child's
+        for i in range(covered - 1, -1, -1):
+            if not n.count[i]:
+                continue
+            if n.kind[i] == CHANCE_NODE:
+                made = known.get(n.scaled[i])
+                if made is None:
+                    made = Fraction(n.scaled[i], factor)
+                    if made.denominator == 1:
+                        made = made.numerator
+                    known[n.scaled[i]] = made
+                values[i] = made
+            else:
+                values[i] = values[n.best[i]]
+            best_child[i] = n.best[i]
+        keys = PyList_New(total)
+        for i in range(total):
+            made = n.scaled[i] if i < covered else None
+            Py_INCREF(made)
+            PyList_SET_ITEM(keys, i, made)
+        return keys
+    finally:
+        free(n.scaled)
+        free(n.start)
+        free(n.step)
+        free(n.count)
+        free(n.weight)
+        free(n.best)
+        free(n.kind)

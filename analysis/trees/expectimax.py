@@ -12,10 +12,11 @@ its parent (the best so far at MAX and MIN, the running sum of ``p * v`` at chan
 
 from __future__ import annotations
 
+import os
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import compress
+from itertools import compress, repeat
 from operator import mul
 from typing import Any, Final, cast
 
@@ -28,6 +29,15 @@ from games.limits import Deadline, active_limits, current_deadline
 from games.numbers import Exact, normalize
 from games.trees.exact_sums import bounded_lcm
 from games.trees.model import CHANCE, MAX, MIN, Tree
+
+try:
+    from analysis.trees._star1 import scaled_back_up as compiled_back_up
+except ImportError:  # not compiled (no C compiler at install): the Python loop runs
+    compiled_back_up = None  # type: ignore[assignment]
+
+COMPILED: Final = compiled_back_up is not None and os.environ.get("ARBITER_PURE_PYTHON") != "1"
+"""Whether :func:`scaled_back_up` may run its compiled twin (``ARBITER_PURE_PYTHON=1``
+keeps it to the Python loop, which the tests also run)."""
 
 EXPECTIMAX_KINDS: Final = frozenset({MAX, MIN, CHANCE})
 EXPECTIMAX_HINT: Final = (
@@ -68,6 +78,9 @@ class ExpectimaxResult:
     depth: int | None
     stats: SearchStats
     trace: list[TraceEvent] | None = None
+    scaled: tuple[list[int | None], int] | None = None
+    """When the back-up ran on a common scale: every node's value times the scale (None
+    where ``values`` has None), and the scale; a writer's cheap keys for the values."""
 
 
 def refuse_large_trace(tree: Tree, trace: bool, max_trace_nodes: int | None) -> None:
@@ -107,8 +120,10 @@ def expectimax(
     seen = horizon(tree, depth)
     clock = deadline if deadline is not None else current_deadline()
     scale = common_scale(tree, seen)
+    scaled: tuple[list[int | None], int] | None = None
     if scale is not None:
-        values, best_child = scaled_back_up(tree, seen, scale, clock)
+        values, best_child, keys = scaled_back_up(tree, seen, scale, clock)
+        scaled = keys, scale.scale
     else:
         values, best_child = back_up(tree, seen, clock)
     root_value = values[0]
@@ -133,9 +148,12 @@ def expectimax(
     )
     events = _trace(tree, seen, values, deadline) if trace else None
     return ExpectimaxResult(
-        tree, root_value, values, best_child, best_moves, line, depth, stats, events
+        tree, root_value, values, best_child, best_moves, line, depth, stats, events, scaled
     )
 
+
+WORD_BITS: Final = 62
+"""Largest magnitude (in bits) of a scaled value times ``Q`` the compiled back-up takes."""
 
 SCALE_BITS: Final = 1024
 """Largest scaled value (in bits) the integer back-up takes on: its numbers then cost
@@ -232,23 +250,54 @@ def common_scale(tree: Tree, seen: Horizon) -> CommonScale | None:
 
 
 def scaled_back_up(
-    tree: Tree, seen: Horizon, scale: CommonScale, deadline: Deadline
-) -> tuple[list[Exact | None], list[int]]:
+    tree: Tree, seen: Horizon, scale: CommonScale, deadline: Deadline, compiled: bool = COMPILED
+) -> tuple[list[Exact | None], list[int], list[int | None]]:
     """:func:`analysis.trees.backup.back_up` in integers on ``scale``: the same values
-    (exact, the same objects at MAX and MIN nodes) and the same best children.
+    (exact, the same objects at MAX and MIN nodes) and the same best children, and every
+    node's value times the scale (None where the search does not reach).
 
-    Every chance value fits the digit limit (:func:`common_scale` checked its size), so
-    nothing is refused here.
+    With ``compiled`` (and the numbers within 62 bits) the compiled twin of the loop runs
+    (:func:`analysis.trees._star1.scaled_back_up`), else the loop below. Every chance
+    value fits the digit limit (:func:`common_scale` checked its size), so nothing is
+    refused here.
     """
     spend = deadline.spend
     children = seen.children
     kinds = tree.kinds
     covered = seen.covered
     common, factor = scale.common, scale.scale
+    count = len(tree)
+    if (
+        compiled
+        and (scale.largest * factor * common).bit_length() <= WORD_BITS
+        and type(children) is list
+        and type(kinds) is list
+        and type(tree.probabilities) is list
+    ):
+        assert compiled_back_up is not None
+        values = start_values(seen, count)
+        best_child = [-1] * count
+        keys = compiled_back_up(
+            children,
+            kinds,
+            tree.probabilities,
+            scale.shares,
+            seen.static,
+            values,
+            best_child,
+            covered,
+            common,
+            factor,
+            spend,
+            CHANCE,
+            MAX,
+        )
+        if keys is not None:
+            return values, best_child, keys
     weights = scale.weights(tree)
     scaled = scale.scaled(seen)
-    values = start_values(seen, len(tree))
-    best_child = [-1] * len(tree)
+    values = start_values(seen, count)
+    best_child = [-1] * count
     known: dict[int, Exact] = {}
     internal = list(compress(range(covered), children[:covered]))
     spend(covered)
@@ -275,7 +324,8 @@ def scaled_back_up(
             values[index] = values[child]
             best_child[index] = child
             spend(len(below))
-    return values, best_child
+    scaled.extend(repeat(None, count - covered))
+    return values, best_child, scaled
 
 
 def _trace(

@@ -454,6 +454,25 @@ def _outcomes(
     return found
 
 
+def _expectimax_nodes_json(result: ExpectimaxResult, fragments: bool) -> Any:
+    """:func:`nodes_json` of an expectimax result; when the back-up ran on a common scale,
+    the compiled writer looks entries up by the values on that scale (integers hash in C; a
+    fraction's hash is Python code) and makes each distinct entry from its value."""
+    scaled = result.scaled
+    if not (fragments and COMPILED) or scaled is None:
+        return nodes_json(result.tree, result.values, None, fragments)
+    keys, factor = scaled
+
+    def entry(key: int, bound: str) -> bytes:
+        return _entry_bytes(normalize(Fraction(key, factor)), bound)
+
+    return orjson.Fragment(
+        node_map_bytes(
+            result.tree.ids, keys, None, EXACT, entry, orjson.dumps, current_deadline().spend
+        )
+    )
+
+
 def expectimax_json(result: ExpectimaxResult, *, fragments: bool = False) -> dict[str, Any]:
     """The answer of ``/v1/trees/expectimax``; ``fragments``: see :func:`nodes_json`."""
     tree = result.tree
@@ -465,7 +484,7 @@ def expectimax_json(result: ExpectimaxResult, *, fragments: bool = False) -> dic
         result.depth,
     )
     out["best_moves"] = [tree.ids[i] for i in result.best_moves]
-    out["nodes"] = nodes_json(tree, result.values, None, fragments)
+    out["nodes"] = _expectimax_nodes_json(result, fragments)
     out["decisions"] = _decisions(tree, result.best_child, result.values)
     out["principal_variation_outcomes"] = _outcomes(
         tree, result.principal_variation, result.values, None

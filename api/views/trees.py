@@ -84,9 +84,15 @@ CHANCE_EXAMPLE = {
 )
 def expectimax_view() -> Response:
     with gc_paused():
-        options = load(ExpectimaxRequestSchema())
-        solution = solve_request(read_tree(options), "expectimax", options)
-        return json_response(solution_json(solution, fragments=True))
+        return _expectimax_answer()
+
+
+def _expectimax_answer() -> Response:
+    # (a function of its own: the request's tree and answer are freed as it returns, while
+    # the collector is still paused, so that it does not rescan them when it resumes)
+    options = load(ExpectimaxRequestSchema())
+    solution = solve_request(read_tree(options), "expectimax", options)
+    return json_response(solution_json(solution, fragments=True))
 
 
 @bp.post("/maxn")
