@@ -23,6 +23,7 @@ def scaled_back_up(
     kinds: list[str],
     probabilities: list[Any],
     shares: dict[int, int],
+    node_weights: Any,
     static: Any,
     values: list[Any],
     best_child: list[int],

@@ -465,6 +465,7 @@ def scaled_back_up(
     list kinds,
     list probabilities,
     dict shares,
+    object node_weights,
     object static,
     list values,
     list best_child,
@@ -479,7 +480,7 @@ def scaled_back_up(
 
     ``values`` holds each reachable node's static value on entry (and None beyond);
     ``children`` are ranges; a chance outcome's probability times ``common`` is
-    ``shares[id(probability)]``. Fills ``values`` (a MAX or MIN node takes its best child's
+    ``node_weights[node]`` when given (else ``shares[id(probability)]``). Fills ``values`` (a MAX or MIN node takes its best child's
     value object, a chance node a fraction made once per distinct value) and
     ``best_child``, and returns every node's value times ``factor`` (None where the search
     does not reach); or returns None, with ``values`` and ``best_child`` untouched, when a
@@ -496,8 +497,12 @@ def scaled_back_up(
     cdef int64_t seen_share[SHARE_CACHE]
     cdef dict known = {}
     cdef list keys
+    cdef const int64_t[:] given
+    cdef bint weighed = node_weights is not None
     if covered == 0 or common <= 0:
         return None
+    if weighed:
+        given = node_weights
     n.scaled = <int64_t*>malloc(covered * sizeof(int64_t))
     n.start = <int64_t*>malloc(covered * sizeof(int64_t))
     n.step = <int64_t*>malloc(covered * sizeof(int64_t))
@@ -533,6 +538,9 @@ def scaled_back_up(
                 value = PyLong_AsLongLongAndOverflow(made, &overflow)
                 if overflow or mul_overflow(value, factor, &n.scaled[i]):
                     return None
+            if weighed:
+                n.weight[i] = given[i]
+                continue
             chance = probabilities[i]
             if chance is None:
                 n.weight[i] = 0

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import compress, repeat
@@ -182,6 +183,8 @@ class CommonScale:
     """``w`` by the ``id`` of each distinct probability object of the tree."""
     largest: int
     """The largest magnitude of a static value the search reaches."""
+    nodes: Sequence[int] | None = None
+    """Per node, ``w`` (0 where it has no probability), when the reader recorded it."""
 
     def weights(self, tree: Tree) -> list[int | None]:
         """Per node: ``Q`` times its probability (``None`` where it has none)."""
@@ -207,10 +210,15 @@ def common_scale(tree: Tree, seen: Horizon) -> CommonScale | None:
     """
     spend = current_deadline().spend
     covered = seen.covered
-    static = seen.static[:covered]
-    spend(covered)
-    if not set(map(type, static)) <= {int, type(None)}:
-        return None
+    # what the reader recorded (the leaves' extremes, the probabilities on one scale) is
+    # used as is; anything else is worked out here
+    leaf_range = tree.leaf_range if seen.static is tree.values else None
+    static: Sequence[Any] = ()
+    if leaf_range is None:
+        static = seen.static[:covered]
+        spend(covered)
+        if not set(map(type, static)) <= {int, type(None)}:
+            return None
     # levels holding a chance node with searched children (those at a depth cutoff have none)
     kinds, depths = tree.kinds, tree.depths
     levels = 0
@@ -222,31 +230,43 @@ def common_scale(tree: Tree, seen: Horizon) -> CommonScale | None:
         levels += CHANCE in kinds[first:stop]
     if not levels:
         return None
-    probabilities = tree.probabilities
-    # the stated probabilities are few distinct objects (the parser reads each string once)
-    distinct = dict(zip(map(id, probabilities), probabilities, strict=True))
-    distinct.pop(id(None), None)
-    spend(len(probabilities))
-    numbers = list(distinct.values())
-    if not set(map(type, numbers)) <= {int, Fraction}:
-        return None
     bits = min(active_limits().max_exact_bits, SCALE_BITS)
-    denominators = (number.denominator for number in numbers)  # type: ignore[union-attr]
-    common = bounded_lcm(denominators, bits // (levels + 1))
+    weights = tree.chance_weights
+    if weights is not None:
+        numbers: list[Exact] = weights.numbers
+        keys = list(map(id, numbers))
+        common: int | None = weights.common
+        if weights.common.bit_length() > bits // (levels + 1):
+            return None
+    else:
+        probabilities = tree.probabilities
+        # the stated probabilities are few distinct objects (the parser reads each string once)
+        distinct = dict(zip(map(id, probabilities), probabilities, strict=True))
+        distinct.pop(id(None), None)
+        spend(len(probabilities))
+        numbers = cast(list[Exact], list(distinct.values()))
+        keys = list(distinct)
+        if not set(map(type, numbers)) <= {int, Fraction}:
+            return None
+        denominators = (number.denominator for number in numbers)
+        common = bounded_lcm(denominators, bits // (levels + 1))
     if common is None:
         return None
     scale = common**levels
-    present = cast(list[int], list(filter(None, static)))
-    largest = max(max(present, default=0), -min(present, default=0))
-    spend(len(present))
+    if leaf_range is not None:
+        largest = max(leaf_range[1], -leaf_range[0], 0)
+    else:
+        present = cast(list[int], list(filter(None, static)))
+        largest = max(max(present, default=0), -min(present, default=0))
+        spend(len(present))
     if (largest * scale * common).bit_length() > bits:
         return None
     spend(len(numbers) + 1)
     shares = {
-        key: number.numerator * (common // number.denominator)  # type: ignore[union-attr]
-        for key, number in distinct.items()
+        key: number.numerator * (common // number.denominator)
+        for key, number in zip(keys, numbers, strict=True)
     }
-    return CommonScale(common, scale, shares, largest)
+    return CommonScale(common, scale, shares, largest, None if weights is None else weights.nodes)
 
 
 def scaled_back_up(
@@ -282,6 +302,7 @@ def scaled_back_up(
             kinds,
             tree.probabilities,
             scale.shares,
+            scale.nodes,
             seen.static,
             values,
             best_child,

@@ -379,7 +379,10 @@ class _Search:
             if stop:
                 if slot < len(kids):
                     cut = tuple(kids[slot:])
-                    self.cutoffs.append(Cutoff(node, alpha, beta, _exact(v), child, cut))
+                    # (window ends exact and integral as int, as the integer searches give)
+                    self.cutoffs.append(
+                        Cutoff(node, _bound(alpha), _bound(beta), _exact(v), child, cut)
+                    )
                     self.pruned.extend(cut)
                     if log:
                         log(

@@ -13,6 +13,7 @@ def read_plain(
     max_depth: int,
     magnitude: Any,
     read_probability: Callable[[Any], Any],
+    weigh: Callable[[list[Any]], tuple[int, list[int]] | None],
     spend: Callable[[int], None],
 ) -> (
     tuple[
@@ -28,6 +29,8 @@ def read_plain(
         bytearray,
         bytearray,
         int,
+        tuple[int, list[Any], list[int], Sequence[int]] | None,
+        tuple[int, int] | None,
     ]
     | None
 ): ...

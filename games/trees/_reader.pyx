@@ -26,12 +26,13 @@ from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.unicode cimport PyUnicode_DecodeUTF8
-from libc.stdint cimport int64_t
+from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
 cdef enum:
     BATCH = 4096  # nodes read between two calls of the deadline's spend
+    MAX_DISTINCT = 4096  # distinct probabilities put on one integer scale by the reader
 
 cdef object EMPTY = range(0)
 
@@ -142,16 +143,24 @@ def read_plain(
     Py_ssize_t max_depth,
     object magnitude,
     object read_probability,
+    object weigh,
     object spend,
 ):
     """The columns of a plain tree, or None: ``(ids, kinds, children, parents, depths,
-    positions, values, probabilities, chance_nodes, array_nodes, bare_leaves, leaves)``.
+    positions, values, probabilities, chance_nodes, array_nodes, bare_leaves, leaves,
+    weights, leaf_range)``.
 
     ``kind_names`` are the names of MAX, MIN, chance and leaf; ``handover`` maps MAX's and
     MIN's to the kind of the nodes below them (chance passes its own turn on);
     ``read_probability(raw)`` gives a stated probability, or None when it is not one (then
     so does this). ``probabilities`` is None when no node states one (else None where a node
-    states none: the caller settles the chance nodes). Integers beyond ``magnitude`` either
+    states none: the caller settles the chance nodes, unless ``weights`` did). ``weigh(numbers)``
+    gives ``(Q, shares)`` for the distinct probability objects read (each times ``Q`` is its
+    share, an integer), or None; ``weights`` is then ``(Q, numbers, shares, per_node)``, with
+    ``per_node`` each node's probability times ``Q`` (0 where it has none), when every chance
+    node states every outcome's ``p`` and they sum to 1 (else None, and the caller settles
+    them). ``leaf_range`` is the smallest and largest leaf value when all are 64-bit
+    integers, else None. Integers beyond ``magnitude`` either
     way, more than ``max_nodes`` nodes or ``max_depth`` levels give None. Each node read
     costs one unit of ``spend``.
     """
@@ -164,7 +173,14 @@ def read_plain(
     cdef dict fields, table = {}
     cdef unsigned char shape, code, turn
     cdef unsigned char below[3]
-    cdef bint any_chance = False
+    cdef bint any_chance = False, weighable = True, in_words = True
+    cdef list distinct = []
+    cdef dict slot_of = {}
+    cdef int32_t* slots = NULL
+    cdef int64_t* weights = NULL
+    cdef int64_t low = 0, high = 0, word, common, sum_
+    cdef Py_ssize_t slot, k
+    cdef object weighed, weights_found = None, leaf_range = None
     if not (type(raw) is list or type(raw) is dict):
         return None  # a bare leaf is no plain tree
     code = kind_code(root_kind, kind_names)
@@ -237,9 +253,17 @@ def read_plain(
                     type(stated) is not str or kind_code(stated, kind_names) != LEAF_CODE
                 ):
                     return None
-                PyLong_AsLongLongAndOverflow(value, &overflow)
-                if overflow and (value > magnitude or value < -magnitude):
-                    return None
+                word = PyLong_AsLongLongAndOverflow(value, &overflow)
+                if overflow:
+                    in_words = False
+                    if value > magnitude or value < -magnitude:
+                        return None
+                elif leaves == 0:
+                    low = high = word
+                elif word < low:
+                    low = word
+                elif word > high:
+                    high = word
                 c.values[index] = <PyObject*>value
                 c.count[index] = 0
                 c.first[index] = 0
@@ -282,6 +306,9 @@ def read_plain(
         children = PyList_New(total)
         if any_chance:
             probabilities = PyList_New(total)
+            slots = <int32_t*>malloc(total * sizeof(int32_t))
+            if slots == NULL:
+                raise MemoryError()
         array_nodes = bytearray(total)
         bare_leaves = bytearray(total)
         for i in range(total):
@@ -305,6 +332,7 @@ def read_plain(
             if any_chance:
                 if c.chances[i] == NULL:
                     chance = None
+                    slots[i] = -1
                 else:
                     chance = <object>c.chances[i]
                     if type(chance) is str or type(chance) is int:
@@ -315,13 +343,22 @@ def read_plain(
                             if value is None:
                                 return None
                             table[chance] = value
+                            slot_of[chance] = len(distinct)
+                            distinct.append(value)
+                        slots[i] = <int32_t>slot_of[chance]
                     else:
                         value = read_probability(chance)
                         if value is None:
                             return None
+                        slots[i] = <int32_t>len(distinct)
+                        distinct.append(value)
                     chance = value
                 Py_INCREF(chance)
                 PyList_SET_ITEM(probabilities, i, chance)
+        if any_chance and len(distinct) <= MAX_DISTINCT:
+            weights_found = chance_weights(&c, slots, total, distinct, weigh)
+        if in_words and leaves:
+            leaf_range = (low, high)
         parents = int64_column(c.parents, total)
         positions = int64_column(c.positions, total)
         ids = DefaultIds(root_id, separator, parents, positions)
@@ -338,9 +375,56 @@ def read_plain(
             array_nodes,
             bare_leaves,
             leaves,
+            weights_found,
+            leaf_range,
         )
     finally:
         release(&c)
+        free(slots)
+
+
+cdef object chance_weights(Columns* c, int32_t* slots, Py_ssize_t total, list distinct, object weigh):
+    """``(Q, numbers, shares, per_node)`` (see :func:`read_plain`), or None."""
+    cdef Py_ssize_t i, k, count = len(distinct)
+    cdef int64_t common, sum_, share_
+    cdef int overflow = 0
+    cdef int64_t* shares
+    cdef int64_t* weights
+    weighed = weigh(distinct)
+    if weighed is None:
+        return None
+    common = PyLong_AsLongLongAndOverflow(weighed[0], &overflow)
+    if overflow or common <= 0 or common > (1LL << 62):
+        return None
+    shares = <int64_t*>malloc((count + 1) * sizeof(int64_t))
+    weights = <int64_t*>malloc(total * sizeof(int64_t))
+    try:
+        if shares == NULL or weights == NULL:
+            raise MemoryError()
+        for k in range(count):
+            share_ = PyLong_AsLongLongAndOverflow(weighed[1][k], &overflow)
+            if overflow or share_ < 0 or share_ > common:
+                return None
+            shares[k] = share_
+        for i in range(total):
+            weights[i] = shares[slots[i]] if slots[i] >= 0 else 0
+        # every chance node states each outcome's p, and they sum to 1: Q on this scale
+        for i in range(total):
+            if c.count[i] == 0 or c.kind[i] != CHANCE_CODE:
+                continue
+            sum_ = 0
+            for k in range(c.first[i], c.first[i] + c.count[i]):
+                if slots[k] < 0:
+                    return None  # silent outcomes (uniform, or an error): the caller settles
+                sum_ += weights[k]  # (each at most Q < 2 ** 62: no overflow before the test)
+                if sum_ > common:
+                    return None
+            if sum_ != common:
+                return None
+        return (weighed[0], distinct, list(weighed[1]), int64_column(weights, total))
+    finally:
+        free(shares)
+        free(weights)
 
 
 cdef class DefaultIds:

@@ -11,14 +11,25 @@ answer alone where the extension was not built, or with ``ARBITER_PURE_PYTHON=1`
 from __future__ import annotations
 
 import os
+from fractions import Fraction
 from functools import partial
 from typing import Any, Final
 
 from games.limits import Limits, current_deadline
 from games.numbers import MAX_MAGNITUDE, Exact
+from games.trees.exact_sums import bounded_lcm
 from games.trees.grammar import HANDOVER, ID_SEPARATOR, read_probability, settle_chance
 from games.trees.level_reader import plain_columns_tree
-from games.trees.model import CHANCE, LEAF, MAX, MIN, ROOT_ID, Tree, node_pointer
+from games.trees.model import (
+    CHANCE,
+    LEAF,
+    MAX,
+    MIN,
+    ROOT_ID,
+    ChanceWeights,
+    Tree,
+    node_pointer,
+)
 
 try:
     from games.trees._reader import read_plain
@@ -50,6 +61,7 @@ def compiled_plain_tree(raw: Any, root: str, limits: Limits, base: str) -> Tree 
         limits.max_depth,
         MAX_MAGNITUDE,
         partial(read_probability, cache=numbers, spend=deadline.spend),
+        common_weights,
         deadline.spend,
     )
     if columns is None:
@@ -67,17 +79,19 @@ def compiled_plain_tree(raw: Any, root: str, limits: Limits, base: str) -> Tree 
         arrays,
         bare,
         leaves,
+        weights,
+        leaf_range,
     ) = columns
     if probabilities is None:
         probabilities = [None] * len(ids)
-    if chance_nodes:
+    if chance_nodes and weights is None:
 
         def pointer(index: int) -> str:
             return node_pointer(base, parents, positions, arrays, index)
 
         if settle_chance(children, probabilities, chance_nodes, ids, pointer) is not None:
             return None
-    return plain_columns_tree(
+    tree = plain_columns_tree(
         ids,
         kinds,
         children,
@@ -91,3 +105,24 @@ def compiled_plain_tree(raw: Any, root: str, limits: Limits, base: str) -> Tree 
         base,
         leaves,
     )
+    if weights is not None:  # every chance node's probabilities sum to 1: kept for searches
+        object.__setattr__(tree, "_chance_weights", ChanceWeights(*weights))
+    object.__setattr__(tree, "_leaf_range", leaf_range)
+    return tree
+
+
+WEIGHT_BITS: Final = 62
+"""Largest common denominator the compiled reader puts a tree's probabilities over."""
+
+
+def common_weights(numbers: list[Exact]) -> tuple[int, list[int]] | None:
+    """``(Q, shares)``: the least common multiple of the denominators of ``numbers`` and
+    each of them times it; None when one is not an integer or a fraction, or ``Q`` passes
+    ``WEIGHT_BITS``."""
+    current_deadline().spend(1 + len(numbers))
+    if not set(map(type, numbers)) <= {int, Fraction}:
+        return None
+    common = bounded_lcm((number.denominator for number in numbers), WEIGHT_BITS)
+    if common is None:
+        return None
+    return common, [number.numerator * (common // number.denominator) for number in numbers]

@@ -78,6 +78,20 @@ def leaves_below_all(tree: Tree, tops: list[int], children: Sequence[Sequence[in
     return list(chain.from_iterable(map(leaves_of, tops)))
 
 
+@dataclass(frozen=True, slots=True)
+class ChanceWeights:
+    """A tree's probabilities on one integer scale: each is ``w / common``."""
+
+    common: int
+    """The least common multiple of the probabilities' denominators (below 2 ** 62)."""
+    numbers: list[Exact]
+    """The distinct probability objects of the tree."""
+    shares: list[int]
+    """Each of ``numbers`` times ``common``."""
+    nodes: Sequence[int]
+    """Per node, its probability times ``common`` (0 where it has none)."""
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Tree:
     """A game tree in breadth-first arrays.
@@ -143,6 +157,10 @@ class Tree:
     _bare_leaves: bytearray = field(default_factory=bytearray, repr=False)
     """1 for a leaf written as a bare number (its pointer is the value itself)."""
     _index: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _chance_weights: ChanceWeights | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+    _leaf_range: tuple[int, int] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -256,6 +274,18 @@ class Tree:
         if not self._kind_set:
             object.__setattr__(self, "_kind_set", frozenset(self.kinds))
         return self._kind_set
+
+    @property
+    def chance_weights(self) -> ChanceWeights | None:
+        """The probabilities on one integer scale, when the reader worked them out (the
+        compiled reader does, for a tree whose chance nodes state every ``p``); else None."""
+        return self._chance_weights
+
+    @property
+    def leaf_range(self) -> tuple[int, int] | None:
+        """The smallest and largest leaf value, when the reader recorded them (the compiled
+        reader does: its leaves are integers); else None."""
+        return self._leaf_range
 
     @property
     def leaf_count(self) -> int:

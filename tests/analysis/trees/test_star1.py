@@ -324,3 +324,70 @@ def test_a_certain_outcome_keeps_the_windows_exact(compiled: bool | None) -> Non
         assert search.values[b] == value
         assert [tree.ids[i] for i in search.pruned] == pruned
         assert all(type(cut.alpha) is not float or cut.alpha < 0 for cut in search.cutoffs)
+
+
+def test_the_fraction_search_gives_integral_window_ends_as_integers() -> None:
+    # the third cutoff's alpha is lo = -30 reached through a window A_i (a Fraction): the
+    # integer searches give the int -30, and so must the fraction search (an answer writes
+    # an int as a plain number, a Fraction with its exact string)
+    raw = {
+        "kind": "min",
+        "children": [
+            {"kind": "chance", "children": [0, -18]},
+            {
+                "kind": "max",
+                "children": [
+                    {
+                        "kind": "max",
+                        "children": [
+                            {
+                                "kind": "chance",
+                                "children": [
+                                    0,
+                                    {"kind": "max", "children": [0]},
+                                    {
+                                        "kind": "chance",
+                                        "children": [
+                                            {"p": "3/7", "value": 0},
+                                            {"p": "4/7", "value": 0},
+                                        ],
+                                    },
+                                ],
+                            },
+                            0,
+                        ],
+                    }
+                ],
+            },
+            {
+                "kind": "chance",
+                "children": [
+                    {
+                        "kind": "chance",
+                        "children": [
+                            {
+                                "kind": "chance",
+                                "children": [
+                                    {"p": "4/10", "kind": "chance", "children": [7]},
+                                    {"p": "2/10", "value": 1},
+                                    {"p": "4/10", "value": 0},
+                                ],
+                            }
+                        ],
+                    }
+                ],
+            },
+        ],
+    }
+    tree = parse_tree(raw)
+    seen = horizon(tree, None)
+    search = _Search(tree, seen, -30, 30, True, current_deadline()).run()
+    twin = _on_common_scale(tree, seen, -30, 30, True, current_deadline(), False)
+    assert twin is not None and len(search.cutoffs) == 3
+    ends = [end for cutoff in search.cutoffs for end in (cutoff.alpha, cutoff.beta)]
+    assert ends == [end for cutoff in twin.cutoffs for end in (cutoff.alpha, cutoff.beta)]
+    assert ends[4] == -30
+    assert [type(end) for end in ends] == [
+        type(end) for cutoff in twin.cutoffs for end in (cutoff.alpha, cutoff.beta)
+    ]
+    assert not any(type(end) is Fraction and end.denominator == 1 for end in ends)

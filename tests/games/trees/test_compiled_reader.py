@@ -4,6 +4,7 @@ for any other shape, so errors keep their pointers."""
 
 from __future__ import annotations
 
+import math
 import os
 from fractions import Fraction
 from typing import Any
@@ -220,6 +221,37 @@ def test_compiled_reader_reads_chance_trees_as_the_level_reader_does(raw: Any, r
     assert mine is not None
     assert_same(mine, level)
     assert_same(mine, TreeBuilder(root, Limits(), "/tree").build_nested(raw), COLUMNS[:10])
+    # what it records for the searches: the leaves' extremes, and, when every chance node
+    # states every p, the probabilities on the scale of their least common denominator
+    leaf_values = [value for value in mine.values if value is not None]
+    assert mine.leaf_range == (min(leaf_values), max(leaf_values))
+    chance = [node for node, kind in enumerate(mine.kinds) if kind == "chance"]
+    stated = all(
+        isinstance(kid, dict) and "p" in kid
+        for node in chance
+        for kid in chance_children(raw, mine, node)
+    )
+    weights = mine.chance_weights
+    assert (weights is not None) is (bool(chance) and stated)
+    if weights is not None:
+        numbers = [p for p in mine.probabilities if p is not None]
+        assert weights.common == math.lcm(*(Fraction(p).denominator for p in numbers))
+        assert list(weights.nodes) == [
+            0 if p is None else int(p * weights.common) for p in mine.probabilities
+        ]
+        assert [int(p * weights.common) for p in weights.numbers] == weights.shares
+
+
+def chance_children(raw: Any, tree: Tree, node: int) -> list[Any]:
+    """The decoded children of node ``node`` of ``tree`` read from ``raw``."""
+    steps = []
+    while node > 0:
+        steps.append(tree._positions[node])
+        node = tree.parents[node]
+    here = raw
+    for step in reversed(steps):
+        here = (here if isinstance(here, list) else here["children"])[step]
+    return list(here if isinstance(here, list) else here["children"])
 
 
 def spoiled(draw: st.DrawFn, raw: Any) -> Any:
