@@ -59,3 +59,12 @@ def cutoffs_bytes(
     dumps: Callable[[Any], bytes],
     spend: Callable[[int], None],
 ) -> bytes: ...
+def decisions_bytes(
+    ids: Sequence[str],
+    best_child: list[int],
+    kinds: list[str],
+    values: list[Any],
+    chance_kind: str,
+    dumps: Callable[[Any], bytes],
+    spend: Callable[[int], None],
+) -> bytes: ...

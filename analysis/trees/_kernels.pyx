@@ -658,3 +658,47 @@ def cutoffs_bytes(object ids, list cutoffs, object number, object dumps, object 
         return finish(&buffer)
     finally:
         free(buffer.data)
+
+
+def decisions_bytes(
+    object ids,
+    list best_child,
+    list kinds,
+    list values,
+    object chance_kind,
+    object dumps,
+    object spend,
+):
+    """The JSON object ``{ids[node]: ids[best_child[node]]}`` of every node with a best child
+    (``>= 0``) that is not a chance node and has a value, in index order: the ``decisions``
+    of an expectimax or Star1 answer. Each node costs one unit of ``spend``."""
+    cdef Buffer buffer = Buffer(NULL, 0, 0)
+    cdef Ids names = Ids(ids)
+    cdef Py_ssize_t index, child, count = len(best_child), pending = 0
+    cdef bint first = True
+    cdef object kind
+    try:
+        put(&buffer, b"{", 1)
+        for index in range(count):
+            pending += 1
+            if pending >= BATCH:
+                spend(pending)
+                pending = 0
+            child = best_child[index]
+            if child < 0:
+                continue
+            kind = kinds[index]
+            if kind is chance_kind or kind == chance_kind or values[index] is None:
+                continue
+            if not first:
+                put(&buffer, b",", 1)
+            first = False
+            names.put(&buffer, index, dumps)
+            put(&buffer, b":", 1)
+            names.put(&buffer, child, dumps)
+        put(&buffer, b"}", 1)
+        if pending:
+            spend(pending)
+        return finish(&buffer)
+    finally:
+        free(buffer.data)

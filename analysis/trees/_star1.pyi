@@ -7,6 +7,7 @@ def scaled_star1(
     kinds: list[str],
     probabilities: list[Any],
     shares: dict[int, int],
+    node_weights: Any,
     static: list[Any],
     low: int,
     high: int,

@@ -142,6 +142,7 @@ def scaled_star1(
     list kinds,
     list probabilities,
     dict shares,
+    object node_weights,
     list static,
     int64_t low,
     int64_t high,
@@ -155,13 +156,14 @@ def scaled_star1(
 ):
     """Star1 over the nodes of ``children`` (ranges): static values (ints) in ``static``,
     probabilities in ``probabilities`` with ``shares`` giving ``common`` times each (by
-    the ``id`` of the probability object), the bounds ``low`` and ``high`` and every
+    the ``id`` of the probability object; or, when given, ``node_weights[node]``), the bounds ``low`` and ``high`` and every
     value the search returns times ``factor``. The caller makes sure that the scaled
     static values and bounds, times ``common``, fit 63 bits.
 
     Returns (values, bounds, best_child, evaluated, cutoffs, pruned, visited) as
-    :class:`analysis.trees.star1._Search` fills them, or None when a number would
-    leave 64 bits.
+    :class:`analysis.trees.star1._Search` fills them, then every value and each cutoff's
+    alpha, beta and value as keys on the scale (see ``key_of``), or None when a number would
+    leave 64 bits, or a node's children are not a range.
     """
     cdef Py_ssize_t count = len(children)
     cdef Frame* stack = <Frame*>malloc((depth + 2) * sizeof(Frame))
@@ -169,7 +171,8 @@ def scaled_star1(
         raise MemoryError()
     try:
         return _search(
-            stack, count, children, kinds, probabilities, shares, static, low, high, common,
+            stack, count, children, kinds, probabilities, shares, node_weights, static, low,
+            high, common,
             factor, strict, spend, chance_kind, max_kind,
         )
     finally:
@@ -191,6 +194,16 @@ cdef object as_exact(int64_t num, int64_t den, int64_t factor, dict known):
             value = value.numerator
         known[key] = value
     return value
+
+
+cdef object key_of(Ratio r):
+    """A window's end as a key on the scale: ±infinity, ``num`` or ``(num, den)`` (the
+    value is the key over ``factor``, see :func:`analysis.trees.star1.value_of_key`)."""
+    if r.inf:
+        return NEG_INF if r.inf < 0 else POS_INF
+    if r.den == 1:
+        return r.num
+    return (r.num, r.den)
 
 
 cdef object bound_of(Ratio r, int64_t factor, dict known):
@@ -235,6 +248,7 @@ cdef object _search(
     list kinds,
     list probabilities,
     dict shares,
+    object node_weights,
     list static,
     int64_t low,
     int64_t high,
@@ -251,6 +265,8 @@ cdef object _search(
     cdef list evaluated = []
     cdef list cutoffs = []
     cdef list pruned = []
+    cdef list keys = [None] * count  # each value on the scale (see ``key_of``)
+    cdef list cutoff_keys = []
     cdef dict known = {}
     cdef list texts = [EXACT_TEXT, LOWER_TEXT, UPPER_TEXT]
     cdef Py_ssize_t top = 0
@@ -264,6 +280,12 @@ cdef object _search(
     cdef Ratio fail_low, fail_high
     cdef Py_ssize_t steps = 0
     cdef Py_ssize_t index
+    cdef const int64_t[:] given
+    cdef bint weighed = node_weights is not None
+    if weighed:
+        given = node_weights
+    if type(children[0]) is not range:
+        return None
     enter(&stack[0], children, kinds, 0, infinite(-1), infinite(1), common, chance_kind, max_kind)
     while top >= 0:
         frame = &stack[top]
@@ -336,7 +358,7 @@ cdef object _search(
             child = frame.start + frame.step * frame.slot
             frame.slot += 1
             if frame.kind == CHANCE_NODE:
-                weight = share(probabilities, shares, child)
+                weight = given[child] if weighed else share(probabilities, shares, child)
                 frame.weight = weight
                 if weight > frame.likeliest_weight:
                     frame.likeliest, frame.likeliest_weight = child, weight
@@ -386,12 +408,15 @@ cdef object _search(
                 break
             score = <int64_t>leaf * factor
             values[child] = leaf
+            keys[child] = score
             bounds[child] = EXACT_TEXT
             evaluated.append(child)
             visited += 1
             returned, returned_bound, has_returned = score, EXACT, True
             break
         if descend != -1:
+            if type(children[descend]) is not range:
+                return None  # (the caller runs the fraction search)
             visited += 1
             top += 1
             enter(&stack[top], children, kinds, descend, window_low, window_high, common,
@@ -421,6 +446,7 @@ cdef object _search(
                         cut,
                     )
                 )
+                cutoff_keys.append((key_of(frame.alpha), key_of(frame.beta), value))
                 pruned.extend(cut)
             bound = result_bound
         elif frame.kind == CHANCE_NODE:
@@ -429,6 +455,7 @@ cdef object _search(
         else:
             bound = frame.best_bound
         # (a MAX or MIN node is worth its best child, whose value is already made)
+        keys[node] = value
         values[node] = (
             as_exact(value, 1, factor, known) if frame.kind == CHANCE_NODE else values[frame.best]
         )
@@ -437,7 +464,7 @@ cdef object _search(
         top -= 1
         returned, returned_bound, child, has_returned = value, bound, node, True
     spend(3 * steps)
-    return values, bounds, best_child, evaluated, cutoffs, pruned, visited
+    return values, bounds, best_child, evaluated, cutoffs, pruned, visited, keys, cutoff_keys
 
 
 # -- expectimax's back-up on the same scale ----------------------------------------------------

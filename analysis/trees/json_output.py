@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import orjson
 
@@ -28,6 +28,7 @@ from analysis.trees.minimax import MinimaxResult
 from analysis.trees.move_ordering import MoveOrderingReport
 from analysis.trees.search_stats import SearchStats
 from analysis.trees.solve import TreeSolution
+from analysis.trees.star1 import ScaledKeys, Star1Result
 from games.formats.cs188 import GraphGame
 from games.limits import current_deadline
 from games.numbers import Exact, exact_text, normalize, put_numbers
@@ -43,6 +44,11 @@ try:
     )
 except ImportError:  # not built: the maps and lists are built as dicts and lists
     cutoffs_bytes = id_array_bytes = leaves_bytes = node_map_bytes = None  # type: ignore[assignment]
+
+try:
+    from analysis.trees._kernels import decisions_bytes
+except ImportError:  # not built: the decisions are a dict
+    decisions_bytes = None  # type: ignore[assignment]
 
 CHUNK: Final = 16_384
 """Nodes handled by one whole-list pass (in C) between two readings of the clock."""
@@ -431,6 +437,25 @@ def _decisions(tree: Tree, best_child: list[int], values: list[Any]) -> dict[str
     }
 
 
+def decisions_json(tree: Tree, best_child: list[int], values: list[Any], fragments: bool) -> Any:
+    """:func:`_decisions`, or with ``fragments`` the same map written as JSON bytes by the
+    compiled writer (see :func:`nodes_json`)."""
+    if not (fragments and COMPILED) or decisions_bytes is None:
+        return _decisions(tree, best_child, values)
+    kinds = tree.kinds
+    return orjson.Fragment(
+        decisions_bytes(
+            tree.ids,
+            best_child if isinstance(best_child, list) else list(best_child),
+            kinds if isinstance(kinds, list) else list(kinds),
+            values if isinstance(values, list) else list(values),
+            CHANCE,
+            orjson.dumps,
+            current_deadline().spend,
+        )
+    )
+
+
 def _outcomes(
     tree: Tree, line: list[int], values: list[Any], bounds: list[str | None] | None
 ) -> list[dict[str, Any]]:
@@ -485,7 +510,7 @@ def expectimax_json(result: ExpectimaxResult, *, fragments: bool = False) -> dic
     )
     out["best_moves"] = [tree.ids[i] for i in result.best_moves]
     out["nodes"] = _expectimax_nodes_json(result, fragments)
-    out["decisions"] = _decisions(tree, result.best_child, result.values)
+    out["decisions"] = decisions_json(tree, result.best_child, result.values, fragments)
     out["principal_variation_outcomes"] = _outcomes(
         tree, result.principal_variation, result.values, None
     )
@@ -500,12 +525,56 @@ def expectimax_json(result: ExpectimaxResult, *, fragments: bool = False) -> dic
     return out
 
 
+def _scaled_star1_json(result: Star1Result, scaled: ScaledKeys) -> dict[str, Any]:
+    """:func:`alpha_beta_json` of a Star1 search run on a common scale (no trace, no move
+    ordering), field for field, its ``nodes`` and ``cutoffs`` written by the compiled
+    writers from the numbers' keys on that scale (integers and pairs hash in C, fractions in
+    Python). The tests compare it with :func:`alpha_beta_json` byte for byte."""
+    tree = result.tree
+    ids = tree.ids
+    spend = current_deadline().spend
+    out = _common(tree, result.value, result.best_move, result.principal_variation, result.depth)
+    out["prune_on_equality"] = result.prune_on_equality
+    value_of = scaled.value_of
+
+    def entry(key: Any, bound: str) -> bytes:
+        return _entry_bytes(cast(Exact, value_of(key)), bound)
+
+    def member(name: str, key: Any) -> bytes:
+        return _member_bytes(name, value_of(key))
+
+    bounds = result.bounds if isinstance(result.bounds, list) else list(result.bounds)
+    out["nodes"] = orjson.Fragment(
+        node_map_bytes(ids, scaled.nodes, bounds, EXACT, entry, orjson.dumps, spend)
+    )
+    out["pruned"] = ids_json(tree, result.pruned, True)
+    out["pruned_leaves"] = pruned_leaves_json(result, True)
+    out["evaluated_leaves"] = ids_json(tree, result.evaluated_leaves, True)
+    records = [
+        (cutoff.node, *keys, cutoff.after, cutoff.cut)
+        for cutoff, keys in zip(result.cutoffs, scaled.cutoffs, strict=True)
+    ]
+    spend(len(records))
+    out["cutoffs"] = orjson.Fragment(cutoffs_bytes(ids, records, member, orjson.dumps, spend))
+    out["stats"] = stats_json(result.stats)
+    return out
+
+
 def star1_json(
     result: AlphaBetaResult, bounds: tuple[Exact, Exact], *, fragments: bool = False
 ) -> dict[str, Any]:
     tree = result.tree
-    out = alpha_beta_json(result, None, bounds, fragments=fragments)
-    out["decisions"] = _decisions(tree, result.best_child, result.values)
+    if (
+        fragments
+        and COMPILED
+        and isinstance(result, Star1Result)
+        and result.scaled is not None
+        and result.trace is None
+    ):
+        out = _scaled_star1_json(result, result.scaled)
+    else:
+        out = alpha_beta_json(result, None, bounds, fragments=fragments)
+    out["decisions"] = decisions_json(tree, result.best_child, result.values, fragments)
     out["principal_variation_outcomes"] = _outcomes(
         tree, result.principal_variation, result.values, result.bounds
     )

@@ -299,20 +299,37 @@ def test_a_long_chain_of_chance_nodes_is_backed_up_in_fractions() -> None:
         assert expectimax(tree).value == 1 - Fraction(2, 3) ** levels
 
 
+NAMES = st.text(
+    st.sampled_from(["a", "7", ".", '"', "\\", "\n", "\x00", "\x1f", "\x7f", "é", "😀", " "]),
+    min_size=1,
+    max_size=3,
+)
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     chance_trees(max_depth=5, low=-30, high=30),
     st.sampled_from([None, (-30, 30)]),
     st.integers(0, 4) | st.none(),
+    st.none() | st.lists(NAMES, min_size=400, max_size=400, unique=True),
 )
 def test_written_chance_answers_are_what_orjson_writes(
-    raw: Any, bounds: Any, depth: int | None
+    raw: Any, bounds: Any, depth: int | None, names: list[str] | None
 ) -> None:
-    # the compiled writers (nodes by their values on the common scale, decisions) against
-    # orjson's output of the answer's dicts, for expectimax and Star1 alike
+    # the compiled writers (nodes and cutoffs by their numbers on the common scale,
+    # decisions) against orjson's output of the answer's dicts, for expectimax and Star1
+    # alike; ids that need every JSON escape, or the default ids
     from analysis.trees.json_output import solution_json
     from analysis.trees.solve import solve_tree
 
+    if names is not None:
+        given_ids = iter(names)
+        stack = [raw]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, dict):
+                node["id"] = next(given_ids)
+                stack.extend(node.get("children", []))
     tree = parse_tree(raw)
     tree = tree.replace(evals=[3 if kids else None for kids in tree.children])
     solution = solve_tree(tree, "expectimax", bounds=bounds, depth=depth)
