@@ -23,6 +23,7 @@ from array import array
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.dict cimport PyDict_Next
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.unicode cimport PyUnicode_DecodeUTF8
@@ -42,6 +43,21 @@ cdef enum:
     CHANCE_CODE = 2
     LEAF_CODE = 3
     NO_CODE = 4  # a stated kind no plain node has
+
+
+cdef int field_code(object key):
+    """0, 1, 2, 3 for the keys children, value, kind and p; -1 for any other."""
+    if type(key) is not str:
+        return -1
+    if key == "children":
+        return 0
+    if key == "value":
+        return 1
+    if key == "kind":
+        return 2
+    if key == "p":
+        return 3
+    return -1
 
 
 cdef inline unsigned char kind_code(object kind, tuple names):
@@ -181,6 +197,11 @@ def read_plain(
     cdef int64_t low = 0, high = 0, word, common, sum_
     cdef Py_ssize_t slot, k
     cdef object weighed, weights_found = None, leaf_range = None
+    cdef PyObject* names[4]  # the keys children, value, kind and p, as first met
+    cdef PyObject* key
+    cdef PyObject* item
+    cdef Py_ssize_t position
+    cdef int field
     if not (type(raw) is list or type(raw) is dict):
         return None  # a bare leaf is no plain tree
     code = kind_code(root_kind, kind_names)
@@ -190,6 +211,7 @@ def read_plain(
     below[MIN_CODE] = kind_code(handover[kind_names[MIN_CODE]], kind_names)
     if below[MAX_CODE] > MIN_CODE or below[MIN_CODE] > MIN_CODE:
         return None
+    names[0] = names[1] = names[2] = names[3] = NULL
     c.nodes = NULL
     c.parents = c.positions = c.depths = c.first = c.count = NULL
     c.shape = c.turn = c.kind = NULL
@@ -218,17 +240,26 @@ def read_plain(
                 value = node
                 shape = 2
             elif type(node) is dict:
-                fields = <dict>node
-                n = len(fields)
-                kids = fields.get("children")
-                value = fields.get("value")
-                found = (kids is not None) + (value is not None)
-                if n > 1:
-                    stated = fields.get("kind")
-                    chance = fields.get("p")
-                    found += (stated is not None) + (chance is not None)
-                if found != n:
-                    return None  # another field, or a null one
+                # the fields one by one (a decoder makes each distinct key once, so a key
+                # is almost always one already seen: compared by address)
+                position = 0
+                value = None
+                while PyDict_Next(node, &position, &key, &item):
+                    if item == <PyObject*>None:
+                        return None  # a null field
+                    if key != names[0] and key != names[1] and key != names[2] and key != names[3]:
+                        field = field_code(<object>key)
+                        if field < 0:
+                            return None  # another field
+                        names[field] = key
+                    if key == names[0]:
+                        kids = <object>item
+                    elif key == names[1]:
+                        value = <object>item
+                    elif key == names[2]:
+                        stated = <object>item
+                    else:
+                        chance = <object>item
                 if kids is None:
                     if type(value) is not int:
                         return None
