@@ -18,9 +18,9 @@ from fractions import Fraction
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.object cimport PyObject
-from cpython.ref cimport Py_INCREF
-from libc.stdint cimport int64_t, INT64_MAX
-from libc.stdlib cimport free, malloc
+from cpython.ref cimport Py_DECREF, Py_INCREF
+from libc.stdint cimport int64_t, uint64_t, INT64_MAX
+from libc.stdlib cimport calloc, free, malloc
 
 from analysis.trees.alpha_beta import EXACT as EXACT_TEXT
 from analysis.trees.alpha_beta import LOWER as LOWER_TEXT
@@ -137,6 +137,72 @@ cdef inline bint window(Ratio edge, int64_t common, int64_t total, int64_t weigh
     return True
 
 
+# -- numbers on the scale as Python ints, each made once ---------------------------------------
+
+cdef struct Interned:  # an open-addressing table: number -> its int object (owned)
+    int64_t* numbers
+    PyObject** objects
+    Py_ssize_t capacity  # a power of 2
+    Py_ssize_t used
+
+
+cdef int interned_grow(Interned* t) except -1:
+    cdef Py_ssize_t old = t.capacity, capacity = old * 2 if old else 1024, i, j
+    cdef int64_t* numbers = <int64_t*>malloc(capacity * sizeof(int64_t))
+    cdef PyObject** objects = <PyObject**>calloc(capacity, sizeof(PyObject*))
+    if numbers == NULL or objects == NULL:
+        free(numbers)
+        free(objects)
+        raise MemoryError()
+    for i in range(old):
+        if t.objects[i] != NULL:
+            j = slot_of(t.numbers[i], capacity)
+            while objects[j] != NULL:
+                j = (j + 1) & (capacity - 1)
+            numbers[j] = t.numbers[i]
+            objects[j] = t.objects[i]
+    free(t.numbers)
+    free(t.objects)
+    t.numbers, t.objects, t.capacity = numbers, objects, capacity
+    return 0
+
+
+cdef inline Py_ssize_t slot_of(int64_t number, Py_ssize_t capacity):
+    return <Py_ssize_t>((<uint64_t>number * 0x9E3779B97F4A7C15ULL) >> 20) & (capacity - 1)
+
+
+cdef object interned(Interned* t, int64_t number):
+    """``number`` as an int object, the same one each time (a million keys would otherwise
+    be a million objects to make and free)."""
+    cdef Py_ssize_t j
+    cdef object made
+    if 2 * (t.used + 1) > t.capacity:
+        interned_grow(t)
+    j = slot_of(number, t.capacity)
+    while t.objects[j] != NULL:
+        if t.numbers[j] == number:
+            return <object>t.objects[j]
+        j = (j + 1) & (t.capacity - 1)
+    made = number
+    Py_INCREF(made)
+    t.numbers[j] = number
+    t.objects[j] = <PyObject*>made
+    t.used += 1
+    return made
+
+
+cdef void interned_free(Interned* t):
+    cdef Py_ssize_t i
+    for i in range(t.capacity):
+        if t.objects[i] != NULL:
+            Py_DECREF(<object>t.objects[i])
+    free(t.numbers)
+    free(t.objects)
+    t.numbers = NULL
+    t.objects = NULL
+    t.capacity = t.used = 0
+
+
 def scaled_star1(
     list children,
     list kinds,
@@ -167,16 +233,18 @@ def scaled_star1(
     """
     cdef Py_ssize_t count = len(children)
     cdef Frame* stack = <Frame*>malloc((depth + 2) * sizeof(Frame))
+    cdef Interned table = Interned(NULL, NULL, 0, 0)
     if stack == NULL:
         raise MemoryError()
     try:
         return _search(
-            stack, count, children, kinds, probabilities, shares, node_weights, static, low,
-            high, common,
+            stack, &table, count, children, kinds, probabilities, shares, node_weights, static,
+            low, high, common,
             factor, strict, spend, chance_kind, max_kind,
         )
     finally:
         free(stack)
+        interned_free(&table)
 
 
 cdef object as_exact(int64_t num, int64_t den, int64_t factor, dict known):
@@ -243,6 +311,7 @@ cdef inline int enter(Frame* frame, list children, list kinds, int64_t node, Rat
 
 cdef object _search(
     Frame* stack,
+    Interned* table,
     Py_ssize_t count,
     list children,
     list kinds,
@@ -408,7 +477,7 @@ cdef object _search(
                 break
             score = <int64_t>leaf * factor
             values[child] = leaf
-            keys[child] = score
+            keys[child] = interned(table, score)
             bounds[child] = EXACT_TEXT
             evaluated.append(child)
             visited += 1
@@ -446,7 +515,9 @@ cdef object _search(
                         cut,
                     )
                 )
-                cutoff_keys.append((key_of(frame.alpha), key_of(frame.beta), value))
+                cutoff_keys.append(
+                    (key_of(frame.alpha), key_of(frame.beta), interned(table, value))
+                )
                 pruned.extend(cut)
             bound = result_bound
         elif frame.kind == CHANCE_NODE:
@@ -455,7 +526,7 @@ cdef object _search(
         else:
             bound = frame.best_bound
         # (a MAX or MIN node is worth its best child, whose value is already made)
-        keys[node] = value
+        keys[node] = interned(table, value)
         values[node] = (
             as_exact(value, 1, factor, known) if frame.kind == CHANCE_NODE else values[frame.best]
         )
@@ -526,6 +597,7 @@ def scaled_back_up(
     cdef list keys
     cdef const int64_t[:] given
     cdef bint weighed = node_weights is not None
+    cdef Interned table = Interned(NULL, NULL, 0, 0)
     if covered == 0 or common <= 0:
         return None
     if weighed:
@@ -643,7 +715,7 @@ def scaled_back_up(
             best_child[i] = n.best[i]
         keys = PyList_New(total)
         for i in range(total):
-            made = n.scaled[i] if i < covered else None
+            made = interned(&table, n.scaled[i]) if i < covered else None
             Py_INCREF(made)
             PyList_SET_ITEM(keys, i, made)
         return keys
@@ -655,3 +727,4 @@ def scaled_back_up(
         free(n.weight)
         free(n.best)
         free(n.kind)
+        interned_free(&table)

@@ -49,7 +49,7 @@ def test_star1_refuses_values_outside_bounds() -> None:
         star1(tree, (5, 1))
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(chance_trees(), st.booleans())
 def test_star1_equals_full_expectiminimax(raw: Any, equality: bool) -> None:
     tree = parse_tree(raw)
@@ -221,7 +221,7 @@ LOOPS = [False, pytest.param(True, marks=pytest.mark.skipif(not COMPILED, reason
 
 
 @pytest.mark.parametrize("compiled", LOOPS)
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(chance_trees(max_depth=5), st.booleans(), st.booleans(), st.integers(0, 5) | st.none())
 def test_star1_in_integers_mirrors_the_fraction_search(
     compiled: bool, raw: Any, equality: bool, reverse: bool, depth: int | None
