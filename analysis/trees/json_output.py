@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import Any, Final, cast
+from math import gcd
+from typing import Any, Final
 
 import orjson
 
@@ -31,7 +32,7 @@ from analysis.trees.solve import TreeSolution
 from analysis.trees.star1 import ScaledKeys, Star1Result
 from games.formats.cs188 import GraphGame
 from games.limits import current_deadline
-from games.numbers import Exact, exact_text, normalize, put_numbers
+from games.numbers import JSON_INT_LIMIT, Exact, exact_text, normalize, put_numbers
 from games.numbers import put_number as write_number
 from games.trees.model import CHANCE, Tree
 
@@ -479,6 +480,41 @@ def _outcomes(
     return found
 
 
+SCALED_TEXT_BITS: Final = 1000
+"""Longest numerator or denominator :func:`put_scaled_number` writes itself."""
+
+
+def put_scaled_number(target: dict[str, Any], name: str, key: Any, factor: int) -> None:
+    """:func:`put_number` of the number a key on a common scale stands for
+    (:func:`analysis.trees.star1.value_of_key`: ``key / factor``, ``num / (den * factor)``
+    for a pair, an infinity as itself), without making the fraction: an answer writes
+    thousands of distinct ones."""
+    if type(key) is float:
+        put_number(target, name, key)
+        return
+    if type(key) is tuple:
+        numerator, denominator = key[0], key[1] * factor
+    else:
+        numerator, denominator = key, factor
+    if max(numerator.bit_length(), denominator.bit_length()) > SCALED_TEXT_BITS:
+        current_deadline().spend(1 + _size(Fraction(numerator, denominator)) // 64)
+        put_number(target, name, normalize(Fraction(numerator, denominator)))
+        return
+    shared = gcd(numerator, denominator)
+    if shared != 1:
+        numerator, denominator = numerator // shared, denominator // shared
+    if denominator == 1:
+        if -JSON_INT_LIMIT <= numerator < JSON_INT_LIMIT:
+            target[name] = numerator
+            return
+        target[name] = numerator / 1
+        target[f"{name}_exact"] = str(numerator)
+        return
+    # (int / int rounds once, to the nearest double, as float(Fraction) does)
+    target[name] = numerator / denominator
+    target[f"{name}_exact"] = f"{numerator}/{denominator}"
+
+
 def _expectimax_nodes_json(result: ExpectimaxResult, fragments: bool) -> Any:
     """:func:`nodes_json` of an expectimax result; when the back-up ran on a common scale,
     the compiled writer looks entries up by the values on that scale (integers hash in C; a
@@ -489,7 +525,10 @@ def _expectimax_nodes_json(result: ExpectimaxResult, fragments: bool) -> Any:
     keys, factor = scaled
 
     def entry(key: int, bound: str) -> bytes:
-        return _entry_bytes(normalize(Fraction(key, factor)), bound)
+        members: dict[str, Any] = {}
+        put_scaled_number(members, "value", key, factor)
+        members["bound"] = bound
+        return orjson.dumps(members)
 
     return orjson.Fragment(
         node_map_bytes(
@@ -535,13 +574,18 @@ def _scaled_star1_json(result: Star1Result, scaled: ScaledKeys) -> dict[str, Any
     spend = current_deadline().spend
     out = _common(tree, result.value, result.best_move, result.principal_variation, result.depth)
     out["prune_on_equality"] = result.prune_on_equality
-    value_of = scaled.value_of
+    factor = scaled.factor
 
     def entry(key: Any, bound: str) -> bytes:
-        return _entry_bytes(cast(Exact, value_of(key)), bound)
+        members: dict[str, Any] = {}
+        put_scaled_number(members, "value", key, factor)
+        members["bound"] = bound
+        return orjson.dumps(members)
 
     def member(name: str, key: Any) -> bytes:
-        return _member_bytes(name, value_of(key))
+        members: dict[str, Any] = {}
+        put_scaled_number(members, name, key, factor)
+        return orjson.dumps(members)[1:-1]
 
     bounds = result.bounds if isinstance(result.bounds, list) else list(result.bounds)
     out["nodes"] = orjson.Fragment(

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.trees.alpha_beta import UPPER
+from analysis.trees.alpha_beta import NEG_INF, POS_INF, UPPER
 from analysis.trees.expectimax import common_scale, expectimax
 from analysis.trees.horizon import horizon
 from analysis.trees.json_output import explain
@@ -391,3 +391,25 @@ def test_the_fraction_search_gives_integral_window_ends_as_integers() -> None:
         type(end) for cutoff in twin.cutoffs for end in (cutoff.alpha, cutoff.beta)
     ]
     assert not any(type(end) is Fraction and end.denominator == 1 for end in ends)
+
+
+@given(
+    st.one_of(
+        st.integers(-(2**70), 2**70),
+        st.integers(-(2**1100), 2**1100),
+        st.tuples(st.integers(-(2**80), 2**80), st.integers(1, 2**40)),
+        st.sampled_from([NEG_INF, POS_INF, 0, 2**63 - 1, -(2**63), 2**63, 12 * 2**63]),
+    ),
+    st.sampled_from([1, 2, 3, 12, 20**4, 7**30]),
+)
+def test_numbers_on_the_scale_are_written_as_their_values_are(key: Any, factor: int) -> None:
+    # the answers' writer of keys against the one writer of numbers, given the value
+    from analysis.trees.json_output import put_number, put_scaled_number
+    from analysis.trees.star1 import value_of_key
+
+    mine: dict[str, Any] = {}
+    put_scaled_number(mine, "alpha", key, factor)
+    theirs: dict[str, Any] = {}
+    put_number(theirs, "alpha", value_of_key(key, factor))
+    assert mine == theirs
+    assert [type(value) for value in mine.values()] == [type(value) for value in theirs.values()]
