@@ -227,8 +227,9 @@ def scaled_star1(
     static values and bounds, times ``common``, fit 63 bits.
 
     Returns (values, bounds, best_child, evaluated, cutoffs, pruned, visited) as
-    :class:`analysis.trees.star1._Search` fills them, then every value and each cutoff's
-    alpha, beta and value as keys on the scale (see ``key_of``), or None when a number would
+    :class:`analysis.trees.star1._Search` fills them, then every value as a key on the scale
+    (see ``key_of``) and each cutoff's record with its alpha, beta and value as keys, or
+    None when a number would
     leave 64 bits, or a node's children are not a range.
     """
     cdef Py_ssize_t count = len(children)
@@ -505,18 +506,23 @@ cdef object _search(
                 first = frame.start + frame.step * frame.slot
                 last = frame.start + frame.step * frame.count
                 cut = tuple(range(first, last, frame.step))
+                # (the named tuple made as a tuple: its Python __new__ costs more than the rest)
                 cutoffs.append(
-                    Cutoff(
-                        node,
-                        bound_of(frame.alpha, factor, known),
-                        bound_of(frame.beta, factor, known),
-                        as_exact(value, 1, factor, known),
-                        child,
-                        cut,
+                    tuple.__new__(
+                        Cutoff,
+                        (
+                            node,
+                            bound_of(frame.alpha, factor, known),
+                            bound_of(frame.beta, factor, known),
+                            as_exact(value, 1, factor, known),
+                            child,
+                            cut,
+                        ),
                     )
                 )
                 cutoff_keys.append(
-                    (key_of(frame.alpha), key_of(frame.beta), interned(table, value))
+                    (node, key_of(frame.alpha), key_of(frame.beta), interned(table, value), child,
+                     cut)
                 )
                 pruned.extend(cut)
             bound = result_bound

@@ -594,12 +594,9 @@ def _scaled_star1_json(result: Star1Result, scaled: ScaledKeys) -> dict[str, Any
     out["pruned"] = ids_json(tree, result.pruned, True)
     out["pruned_leaves"] = pruned_leaves_json(result, True)
     out["evaluated_leaves"] = ids_json(tree, result.evaluated_leaves, True)
-    records = [
-        (cutoff.node, *keys, cutoff.after, cutoff.cut)
-        for cutoff, keys in zip(result.cutoffs, scaled.cutoffs, strict=True)
-    ]
-    spend(len(records))
-    out["cutoffs"] = orjson.Fragment(cutoffs_bytes(ids, records, member, orjson.dumps, spend))
+    out["cutoffs"] = orjson.Fragment(
+        cutoffs_bytes(ids, scaled.cutoffs, member, orjson.dumps, spend)
+    )
     out["stats"] = stats_json(result.stats)
     return out
 

@@ -186,7 +186,7 @@ def _on_common_scale(
         )
     if found is None:
         return None
-    search = _Search(tree, seen, low, high, prune_on_equality, clock)
+    search = _Search(tree, seen, low, high, prune_on_equality, clock, columns=False)
     values, bounds, best_child, evaluated, cutoffs, pruned, visited = found[:7]
     search.values, search.bounds, search.best_child = values, bounds, best_child
     search.evaluated, search.cutoffs, search.pruned = evaluated, cutoffs, pruned
@@ -209,8 +209,8 @@ class ScaledKeys:
 
     nodes: list[Any]
     """Per node: its value's key (None where it has no value)."""
-    cutoffs: list[tuple[Any, Any, Any]]
-    """Per cutoff: the keys of its alpha, beta and value."""
+    cutoffs: list[tuple[Any, ...]]
+    """Per cutoff: its :class:`Cutoff` with the keys of its alpha, beta and value."""
     factor: int
 
     def value_of(self, key: Any) -> Exact | float:
@@ -270,14 +270,17 @@ class _Search:
         prune_on_equality: bool,
         deadline: Deadline,
         tracing: bool = False,
+        *,
+        columns: bool = True,
     ):
+        """``columns=False`` leaves the per-node lists empty, for a caller that fills them."""
         self.tree = tree
         self.seen = seen
         self.low = low
         self.high = high
         self.strict = not prune_on_equality
         self.deadline = deadline
-        count = len(tree)
+        count = len(tree) if columns else 0
         self.values: list[Exact | None] = [None] * count
         self.bounds: list[str | None] = [None] * count
         self.best_child = [-1] * count
