@@ -11,6 +11,10 @@ included, is then an integer), a chance node's running ``sum(p v)`` is kept time
 same comparisons, in the same order, with the same outcomes: the same values, bounds,
 best children, evaluated leaves, cutoffs and pruned nodes. A number that would leave
 64 bits makes it give up (``None``), and the caller runs the search in fractions.
+
+It also holds :func:`analysis.trees.expectimax.scaled_back_up`'s loop on the same scale
+(``scaled_back_up`` below), and both return their numbers as keys on the scale, each made
+once, for the answer's writers.
 """
 
 from fractions import Fraction
