@@ -175,24 +175,41 @@ cdef inline Py_ssize_t slot_of(int64_t number, Py_ssize_t capacity):
     return <Py_ssize_t>((<uint64_t>number * 0x9E3779B97F4A7C15ULL) >> 20) & (capacity - 1)
 
 
-cdef object interned(Interned* t, int64_t number):
-    """``number`` as an int object, the same one each time (a million keys would otherwise
-    be a million objects to make and free)."""
+cdef PyObject* table_find(Interned* t, int64_t number):
+    """The object kept for ``number`` (borrowed), or NULL."""
     cdef Py_ssize_t j
-    cdef object made
+    if t.capacity == 0:
+        return NULL
+    j = slot_of(number, t.capacity)
+    while t.objects[j] != NULL:
+        if t.numbers[j] == number:
+            return t.objects[j]
+        j = (j + 1) & (t.capacity - 1)
+    return NULL
+
+
+cdef object table_put(Interned* t, int64_t number, object made):
+    """Keep ``made`` for ``number`` (not yet in the table); returns it."""
+    cdef Py_ssize_t j
     if 2 * (t.used + 1) > t.capacity:
         interned_grow(t)
     j = slot_of(number, t.capacity)
     while t.objects[j] != NULL:
-        if t.numbers[j] == number:
-            return <object>t.objects[j]
         j = (j + 1) & (t.capacity - 1)
-    made = number
     Py_INCREF(made)
     t.numbers[j] = number
     t.objects[j] = <PyObject*>made
     t.used += 1
     return made
+
+
+cdef object interned(Interned* t, int64_t number):
+    """``number`` as an int object, the same one each time (a million keys would otherwise
+    be a million objects to make and free)."""
+    cdef PyObject* found = table_find(t, number)
+    if found != NULL:
+        return <object>found
+    return table_put(t, number, number)
 
 
 cdef void interned_free(Interned* t):
@@ -239,28 +256,37 @@ def scaled_star1(
     cdef Py_ssize_t count = len(children)
     cdef Frame* stack = <Frame*>malloc((depth + 2) * sizeof(Frame))
     cdef Interned table = Interned(NULL, NULL, 0, 0)
+    cdef Interned exacts = Interned(NULL, NULL, 0, 0)
     if stack == NULL:
         raise MemoryError()
     try:
         return _search(
-            stack, &table, count, children, kinds, probabilities, shares, node_weights, static,
+            stack, &table, &exacts, count, children, kinds, probabilities, shares, node_weights, static,
             low, high, common,
             factor, strict, spend, chance_kind, max_kind,
         )
     finally:
         free(stack)
         interned_free(&table)
+        interned_free(&exacts)
 
 
-cdef object as_exact(int64_t num, int64_t den, int64_t factor, dict known):
+cdef object as_exact(int64_t num, int64_t den, int64_t factor, dict known, Interned* exacts):
     """num / (den * factor) as the fractions search writes it (an int when integral);
-    values repeat, so each is made once (``known``, by num and den)."""
-    cdef object key
+    values repeat, so each is made once (``exacts`` by num when den is 1, else ``known``
+    by num and den)."""
+    cdef object key, value
+    cdef PyObject* found
     if den == 1:
-        key = num
-    else:
-        key = (num, den)
-    cdef object value = known.get(key)
+        found = table_find(exacts, num)
+        if found != NULL:
+            return <object>found
+        value = Fraction(num, <object>factor)
+        if value.denominator == 1:
+            value = value.numerator
+        return table_put(exacts, num, value)
+    key = (num, den)
+    value = known.get(key)
     if value is None:
         value = Fraction(num, den * <object>factor)
         if value.denominator == 1:
@@ -279,10 +305,10 @@ cdef object key_of(Ratio r):
     return (r.num, r.den)
 
 
-cdef object bound_of(Ratio r, int64_t factor, dict known):
+cdef object bound_of(Ratio r, int64_t factor, dict known, Interned* exacts):
     if r.inf:
         return NEG_INF if r.inf < 0 else POS_INF
-    return as_exact(r.num, r.den, factor, known)
+    return as_exact(r.num, r.den, factor, known, exacts)
 
 
 cdef inline int64_t share(list probabilities, dict shares, int64_t node):
@@ -317,6 +343,7 @@ cdef inline int enter(Frame* frame, list children, list kinds, int64_t node, Rat
 cdef object _search(
     Frame* stack,
     Interned* table,
+    Interned* exacts,
     Py_ssize_t count,
     list children,
     list kinds,
@@ -516,9 +543,9 @@ cdef object _search(
                         Cutoff,
                         (
                             node,
-                            bound_of(frame.alpha, factor, known),
-                            bound_of(frame.beta, factor, known),
-                            as_exact(value, 1, factor, known),
+                            bound_of(frame.alpha, factor, known, exacts),
+                            bound_of(frame.beta, factor, known, exacts),
+                            as_exact(value, 1, factor, known, exacts),
                             child,
                             cut,
                         ),
@@ -538,7 +565,8 @@ cdef object _search(
         # (a MAX or MIN node is worth its best child, whose value is already made)
         keys[node] = interned(table, value)
         values[node] = (
-            as_exact(value, 1, factor, known) if frame.kind == CHANCE_NODE else values[frame.best]
+            as_exact(value, 1, factor, known, exacts)
+            if frame.kind == CHANCE_NODE else values[frame.best]
         )
         bounds[node] = texts[bound]
         best_child[node] = frame.best
@@ -608,6 +636,7 @@ def scaled_back_up(
     cdef const int64_t[:] given
     cdef bint weighed = node_weights is not None
     cdef Interned table = Interned(NULL, NULL, 0, 0)
+    cdef Interned exacts = Interned(NULL, NULL, 0, 0)
     if covered == 0 or common <= 0:
         return None
     if weighed:
@@ -713,13 +742,7 @@ def scaled_back_up(
             if not n.count[i]:
                 continue
             if n.kind[i] == CHANCE_NODE:
-                made = known.get(n.scaled[i])
-                if made is None:
-                    made = Fraction(n.scaled[i], factor)
-                    if made.denominator == 1:
-                        made = made.numerator
-                    known[n.scaled[i]] = made
-                values[i] = made
+                values[i] = as_exact(n.scaled[i], 1, factor, known, &exacts)
             else:
                 values[i] = values[n.best[i]]
             best_child[i] = n.best[i]
@@ -738,3 +761,4 @@ def scaled_back_up(
         free(n.best)
         free(n.kind)
         interned_free(&table)
+        interned_free(&exacts)
