@@ -31,6 +31,7 @@ def read_plain(
         int,
         tuple[int, list[Any], list[int], Sequence[int]] | None,
         tuple[int, int] | None,
+        frozenset[str],
     ]
     | None
 ): ...

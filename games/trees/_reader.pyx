@@ -164,7 +164,7 @@ def read_plain(
 ):
     """The columns of a plain tree, or None: ``(ids, kinds, children, parents, depths,
     positions, values, probabilities, chance_nodes, array_nodes, bare_leaves, leaves,
-    weights, leaf_range)``.
+    weights, leaf_range, kind_set)``.
 
     ``kind_names`` are the names of MAX, MIN, chance and leaf; ``handover`` maps MAX's and
     MIN's to the kind of the nodes below them (chance passes its own turn on);
@@ -176,7 +176,7 @@ def read_plain(
     ``per_node`` each node's probability times ``Q`` (0 where it has none), when every chance
     node states every outcome's ``p`` and they sum to 1 (else None, and the caller settles
     them). ``leaf_range`` is the smallest and largest leaf value when all are 64-bit
-    integers, else None. Integers beyond ``magnitude`` either
+    integers, else None; ``kind_set`` the kinds that occur. Integers beyond ``magnitude`` either
     way, more than ``max_nodes`` nodes or ``max_depth`` levels give None. Each node read
     costs one unit of ``spend``.
     """
@@ -190,6 +190,7 @@ def read_plain(
     cdef unsigned char shape, code, turn
     cdef unsigned char below[3]
     cdef bint any_chance = False, weighable = True, in_words = True
+    cdef unsigned int present = 0  # a bit for each kind code met
     cdef list distinct = []
     cdef dict slot_of = {}
     cdef int32_t* slots = NULL
@@ -344,6 +345,7 @@ def read_plain(
         bare_leaves = bytearray(total)
         for i in range(total):
             kind = kind_names[c.kind[i]]
+            present |= 1 << c.kind[i]
             if c.count[i]:
                 value = None
                 kids = range(c.first[i], c.first[i] + c.count[i])
@@ -408,6 +410,7 @@ def read_plain(
             leaves,
             weights_found,
             leaf_range,
+            frozenset([kind_names[k] for k in range(4) if present & (1 << k)]),
         )
     finally:
         release(&c)

@@ -81,6 +81,7 @@ def compiled_plain_tree(raw: Any, root: str, limits: Limits, base: str) -> Tree 
         leaves,
         weights,
         leaf_range,
+        kind_set,
     ) = columns
     if probabilities is None:
         probabilities = [None] * len(ids)
@@ -108,6 +109,7 @@ def compiled_plain_tree(raw: Any, root: str, limits: Limits, base: str) -> Tree 
     if weights is not None:  # every chance node's probabilities sum to 1: kept for searches
         object.__setattr__(tree, "_chance_weights", ChanceWeights(*weights))
     object.__setattr__(tree, "_leaf_range", leaf_range)
+    object.__setattr__(tree, "_kind_set", kind_set)
     return tree
 
 

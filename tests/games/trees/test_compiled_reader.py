@@ -63,6 +63,7 @@ def assert_same(mine: Tree, theirs: Tree, columns: tuple[str, ...] = COLUMNS) ->
         assert list(getattr(mine, name)) == list(getattr(theirs, name)), name
         assert getattr(mine, name) == getattr(theirs, name), name
     assert mine.leaf_count == theirs.leaf_count
+    assert mine.kind_set == theirs.kind_set == frozenset(theirs.kinds)
     for index in range(len(mine)):
         assert mine.pointer(index) == theirs.pointer(index)
         assert mine.value_pointer(index) == theirs.value_pointer(index)
