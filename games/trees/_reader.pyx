@@ -181,23 +181,21 @@ def read_plain(
     costs one unit of ``spend``.
     """
     cdef Columns c
-    cdef Py_ssize_t index = 0, total = 1, i, kids_count, pending = 0, leaves = 0, n, found
+    cdef Py_ssize_t index = 0, total = 1, i, kids_count, pending = 0, leaves = 0
     cdef int64_t depth
     cdef int overflow = 0
     cdef object node, kids, value, stated, chance
     cdef list kinds, values, children, probabilities = None, chance_nodes = []
-    cdef dict fields, table = {}
+    cdef dict table = {}
     cdef unsigned char shape, code, turn
     cdef unsigned char below[3]
-    cdef bint any_chance = False, weighable = True, in_words = True
+    cdef bint any_chance = False, in_words = True
     cdef unsigned int present = 0  # a bit for each kind code met
     cdef list distinct = []
     cdef dict slot_of = {}
     cdef int32_t* slots = NULL
-    cdef int64_t* weights = NULL
-    cdef int64_t low = 0, high = 0, word, common, sum_
-    cdef Py_ssize_t slot, k
-    cdef object weighed, weights_found = None, leaf_range = None
+    cdef int64_t low = 0, high = 0, word
+    cdef object weights_found = None, leaf_range = None
     cdef PyObject* names[4]  # the keys children, value, kind and p, as first met
     cdef PyObject* key
     cdef PyObject* item
