@@ -20,6 +20,8 @@ distinct string or integer.
 
 from array import array
 
+from cpython cimport array as carray
+
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_AsLongLongAndOverflow
@@ -143,8 +145,12 @@ class Int64Column(array):
 
 
 cdef object int64_column(int64_t* data, Py_ssize_t size):
-    column = Int64Column("q")
-    column.frombytes(PyBytes_FromStringAndSize(<char*>data, size * sizeof(int64_t)))
+    """An :class:`Int64Column` of ``size`` integers copied from ``data`` (once, straight into
+    the array's own buffer)."""
+    cdef carray.array column = Int64Column("q")
+    carray.resize(column, size)
+    if size:
+        memcpy(column.data.as_voidptr, data, size * sizeof(int64_t))
     return column
 
 
