@@ -98,8 +98,8 @@ class Tree:
 
     The tree is immutable; it keeps a few caches (leaf count, kinds present, the
     index of each id) that it works out on first use, and what the compiled reader
-    records for the chance searches (:attr:`chance_weights`, :attr:`leaf_range`). Derive a changed tree with
-    :meth:`subtree`, :meth:`reversed_children`, :meth:`with_uniform_chance`,
+    records for the chance searches (:attr:`chance_weights`, :attr:`leaf_range`). Derive
+    a changed tree with :meth:`subtree`, :meth:`reversed_children`, :meth:`with_uniform_chance`,
     :meth:`with_max_min_swapped` or, for other changes, :meth:`replace`: each starts
     with fresh caches (the caches are not constructor fields, so no copy carries them).
 
