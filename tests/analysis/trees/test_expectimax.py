@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from fractions import Fraction
 from typing import Any
 
@@ -14,8 +15,9 @@ from analysis.trees import expectimax as expectimax_module
 from analysis.trees.backup import back_up
 from analysis.trees.expectimax import common_scale, expectimax, scaled_back_up
 from analysis.trees.horizon import horizon
-from analysis.trees.json_output import explain
+from analysis.trees.json_output import explain, solution_json
 from analysis.trees.minimax import minimax
+from analysis.trees.solve import solve_tree
 from analysis.trees.star1 import star1
 from games.limits import current_deadline
 from games.trees.parser import parse_tree
@@ -238,8 +240,6 @@ def test_integer_back_up_equals_the_fraction_back_up(raw: Any, reverse: bool, de
 
 
 def test_the_set_up_built_the_compiled_back_up() -> None:
-    import os
-
     if os.environ.get("ARBITER_PURE_PYTHON") == "1":
         pytest.skip("the pure-Python loops were asked for")
     assert expectimax_module.COMPILED
@@ -319,9 +319,6 @@ def test_written_chance_answers_are_what_orjson_writes(
     # the compiled writers (nodes and cutoffs by their numbers on the common scale,
     # decisions) against orjson's output of the answer's dicts, for expectimax and Star1
     # alike; ids that need every JSON escape, or the default ids
-    from analysis.trees.json_output import solution_json
-    from analysis.trees.solve import solve_tree
-
     if names is not None:
         given_ids = iter(names)
         stack = [raw]

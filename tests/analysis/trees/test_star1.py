@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 from analysis.trees.alpha_beta import NEG_INF, POS_INF, UPPER
 from analysis.trees.expectimax import common_scale, expectimax
 from analysis.trees.horizon import horizon
-from analysis.trees.json_output import explain
-from analysis.trees.star1 import COMPILED, _on_common_scale, _Search, star1
+from analysis.trees.json_output import explain, put_number, put_scaled_number
+from analysis.trees.star1 import COMPILED, _on_common_scale, _Search, star1, value_of_key
 from analysis.trees.star1_integers import integer_star1
 from games.errors import InvalidInputError, LimitExceededError
 from games.limits import current_deadline
@@ -404,9 +404,6 @@ def test_the_fraction_search_gives_integral_window_ends_as_integers() -> None:
 )
 def test_numbers_on_the_scale_are_written_as_their_values_are(key: Any, factor: int) -> None:
     # the answers' writer of keys against the one writer of numbers, given the value
-    from analysis.trees.json_output import put_number, put_scaled_number
-    from analysis.trees.star1 import value_of_key
-
     mine: dict[str, Any] = {}
     put_scaled_number(mine, "alpha", key, factor)
     theirs: dict[str, Any] = {}
