@@ -37,6 +37,7 @@ def node_map_bytes(
     entry: Callable[[Any, str], bytes],
     dumps: Callable[[Any], bytes],
     spend: Callable[[int], None],
+    integers: bool = True,
 ) -> bytes: ...
 def column_bytes(
     column: list[Any],
@@ -71,6 +72,16 @@ def cutoffs_bytes(
     ids: Sequence[str],
     cutoffs: list[Any],
     number: Callable[[str, Any], bytes],
+    dumps: Callable[[Any], bytes],
+    spend: Callable[[int], None],
+    integers: bool = True,
+) -> bytes: ...
+def decisions_bytes(
+    ids: Sequence[str],
+    best_child: list[int],
+    kinds: list[str],
+    values: list[Any],
+    chance_kind: str,
     dumps: Callable[[Any], bytes],
     spend: Callable[[int], None],
 ) -> bytes: ...

@@ -563,13 +563,17 @@ def node_map_bytes(
     object entry,
     object dumps,
     object spend,
+    bint integers=True,
 ):
     """The JSON object ``{id: entry}`` of every node whose value is not None, in index order.
 
     ``ids`` is a list of str or a ``DefaultIds``; ``bounds`` is a list of bound names per node,
     or None (every bound ``exact_name``); ``entry(value, bound)`` gives the bytes of one entry,
     asked once per distinct pair (and charging the deadline for it); ``dumps`` writes an id
-    that needs escaping. Each node costs one unit of ``spend``.
+    that needs escaping. With ``integers`` a machine integer's entry is written here, as
+    ``entry`` would write it (``values`` are the values themselves); without, every entry is
+    ``entry``'s (``values`` are keys it turns into numbers). Each node costs one unit of
+    ``spend``.
     """
     cdef Buffer buffer = Buffer(NULL, 0, 0)
     cdef Ids names = Ids(ids)
@@ -599,7 +603,7 @@ def node_map_bytes(
                 put(&buffer, b",", 1)
             first = False
             names.put(&buffer, index, dumps)
-            if small_int(value, &small):
+            if integers and small_int(value, &small):
                 # the entry of a machine integer, as the ``entry`` callback writes it
                 put(&buffer, b":{\"value\":", 10)
                 put_integer(&buffer, small)
@@ -939,10 +943,14 @@ def leaves_bytes(
         free(spans.data)
 
 
-def cutoffs_bytes(object ids, list cutoffs, object number, object dumps, object spend):
+def cutoffs_bytes(
+    object ids, list cutoffs, object number, object dumps, object spend, bint integers=True
+):
     """The JSON array of the cutoff records ``{"node", "alpha", "beta", "value", "after",
     "cut"}``; ``number(name, value)`` gives the bytes of one number's members (``"alpha":3``,
-    with ``alpha_exact`` where it is not exact), asked once per distinct name and value."""
+    with ``alpha_exact`` where it is not exact), asked once per distinct name and value, but
+    for machine integers with ``integers``, written here as ``number`` would (without, the
+    records hold keys that ``number`` turns into numbers)."""
     cdef Buffer buffer = Buffer(NULL, 0, 0)
     cdef Ids names = Ids(ids)
     cdef Py_ssize_t pending = 0, k
@@ -965,7 +973,7 @@ def cutoffs_bytes(object ids, list cutoffs, object number, object dumps, object 
             names.put(&buffer, record[0], dumps)
             for name, value in (("alpha", record[1]), ("beta", record[2]), ("value", record[3])):
                 put(&buffer, b",", 1)
-                if small_int(value, &small):
+                if integers and small_int(value, &small):
                     # a machine integer's member, as ``number`` writes it
                     put_string(&buffer, name, dumps)
                     put(&buffer, b":", 1)
@@ -987,6 +995,50 @@ def cutoffs_bytes(object ids, list cutoffs, object number, object dumps, object 
                 names.put(&buffer, cut[k], dumps)
             put(&buffer, b"]}", 2)
         put(&buffer, b"]", 1)
+        if pending:
+            spend(pending)
+        return finish(&buffer)
+    finally:
+        free(buffer.data)
+
+
+def decisions_bytes(
+    object ids,
+    list best_child,
+    list kinds,
+    list values,
+    object chance_kind,
+    object dumps,
+    object spend,
+):
+    """The JSON object ``{ids[node]: ids[best_child[node]]}`` of every node with a best child
+    (``>= 0``) that is not a chance node and has a value, in index order: the ``decisions``
+    of an expectimax or Star1 answer. Each node costs one unit of ``spend``."""
+    cdef Buffer buffer = Buffer(NULL, 0, 0)
+    cdef Ids names = Ids(ids)
+    cdef Py_ssize_t index, child, count = len(best_child), pending = 0
+    cdef bint first = True
+    cdef object kind
+    try:
+        put(&buffer, b"{", 1)
+        for index in range(count):
+            pending += 1
+            if pending >= BATCH:
+                spend(pending)
+                pending = 0
+            child = best_child[index]
+            if child < 0:
+                continue
+            kind = kinds[index]
+            if kind is chance_kind or kind == chance_kind or values[index] is None:
+                continue
+            if not first:
+                put(&buffer, b",", 1)
+            first = False
+            names.put(&buffer, index, dumps)
+            put(&buffer, b":", 1)
+            names.put(&buffer, child, dumps)
+        put(&buffer, b"}", 1)
         if pending:
             spend(pending)
         return finish(&buffer)

@@ -7,6 +7,7 @@ def scaled_star1(
     kinds: list[str],
     probabilities: list[Any],
     shares: dict[int, int],
+    node_weights: Any,
     static: list[Any],
     low: int,
     high: int,
@@ -18,3 +19,19 @@ def scaled_star1(
     chance_kind: str,
     max_kind: str,
 ) -> tuple[Any, ...] | None: ...
+def scaled_back_up(
+    children: list[Any],
+    kinds: list[str],
+    probabilities: list[Any],
+    shares: dict[int, int],
+    node_weights: Any,
+    static: Any,
+    values: list[Any],
+    best_child: list[int],
+    covered: int,
+    common: int,
+    factor: int,
+    spend: Callable[[int], None],
+    chance_kind: str,
+    max_kind: str,
+) -> list[int | None] | None: ...

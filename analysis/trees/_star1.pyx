@@ -11,12 +11,20 @@ included, is then an integer), a chance node's running ``sum(p v)`` is kept time
 same comparisons, in the same order, with the same outcomes: the same values, bounds,
 best children, evaluated leaves, cutoffs and pruned nodes. A number that would leave
 64 bits makes it give up (``None``), and the caller runs the search in fractions.
+
+It also holds :func:`analysis.trees.expectimax.scaled_back_up`'s loop on the same scale
+(``scaled_back_up`` below), and both return their numbers as keys on the scale, each made
+once, for the answer's writers.
 """
 
 from fractions import Fraction
 
-from libc.stdint cimport int64_t, INT64_MAX
-from libc.stdlib cimport free, malloc
+from cpython.list cimport PyList_New, PyList_SET_ITEM
+from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.object cimport PyObject
+from cpython.ref cimport Py_DECREF, Py_INCREF
+from libc.stdint cimport int64_t, uint64_t, INT64_MAX
+from libc.stdlib cimport calloc, free, malloc
 
 from analysis.trees.alpha_beta import EXACT as EXACT_TEXT
 from analysis.trees.alpha_beta import LOWER as LOWER_TEXT
@@ -133,11 +141,95 @@ cdef inline bint window(Ratio edge, int64_t common, int64_t total, int64_t weigh
     return True
 
 
+# -- numbers on the scale as Python ints, each made once ---------------------------------------
+
+cdef struct Interned:  # an open-addressing table: number -> its int object (owned)
+    int64_t* numbers
+    PyObject** objects
+    Py_ssize_t capacity  # a power of 2
+    Py_ssize_t used
+
+
+cdef int interned_grow(Interned* t) except -1:
+    cdef Py_ssize_t old = t.capacity, capacity = old * 2 if old else 1024, i, j
+    cdef int64_t* numbers = <int64_t*>malloc(capacity * sizeof(int64_t))
+    cdef PyObject** objects = <PyObject**>calloc(capacity, sizeof(PyObject*))
+    if numbers == NULL or objects == NULL:
+        free(numbers)
+        free(objects)
+        raise MemoryError()
+    for i in range(old):
+        if t.objects[i] != NULL:
+            j = slot_of(t.numbers[i], capacity)
+            while objects[j] != NULL:
+                j = (j + 1) & (capacity - 1)
+            numbers[j] = t.numbers[i]
+            objects[j] = t.objects[i]
+    free(t.numbers)
+    free(t.objects)
+    t.numbers, t.objects, t.capacity = numbers, objects, capacity
+    return 0
+
+
+cdef inline Py_ssize_t slot_of(int64_t number, Py_ssize_t capacity):
+    return <Py_ssize_t>((<uint64_t>number * 0x9E3779B97F4A7C15ULL) >> 20) & (capacity - 1)
+
+
+cdef PyObject* table_find(Interned* t, int64_t number):
+    """The object kept for ``number`` (borrowed), or NULL."""
+    cdef Py_ssize_t j
+    if t.capacity == 0:
+        return NULL
+    j = slot_of(number, t.capacity)
+    while t.objects[j] != NULL:
+        if t.numbers[j] == number:
+            return t.objects[j]
+        j = (j + 1) & (t.capacity - 1)
+    return NULL
+
+
+cdef object table_put(Interned* t, int64_t number, object made):
+    """Keep ``made`` for ``number`` (not yet in the table); returns it."""
+    cdef Py_ssize_t j
+    if 2 * (t.used + 1) > t.capacity:
+        interned_grow(t)
+    j = slot_of(number, t.capacity)
+    while t.objects[j] != NULL:
+        j = (j + 1) & (t.capacity - 1)
+    Py_INCREF(made)
+    t.numbers[j] = number
+    t.objects[j] = <PyObject*>made
+    t.used += 1
+    return made
+
+
+cdef object interned(Interned* t, int64_t number):
+    """``number`` as an int object, the same one each time (a million keys would otherwise
+    be a million objects to make and free)."""
+    cdef PyObject* found = table_find(t, number)
+    if found != NULL:
+        return <object>found
+    return table_put(t, number, number)
+
+
+cdef void interned_free(Interned* t):
+    cdef Py_ssize_t i
+    for i in range(t.capacity):
+        if t.objects[i] != NULL:
+            Py_DECREF(<object>t.objects[i])
+    free(t.numbers)
+    free(t.objects)
+    t.numbers = NULL
+    t.objects = NULL
+    t.capacity = t.used = 0
+
+
 def scaled_star1(
     list children,
     list kinds,
     list probabilities,
     dict shares,
+    object node_weights,
     list static,
     int64_t low,
     int64_t high,
@@ -151,36 +243,50 @@ def scaled_star1(
 ):
     """Star1 over the nodes of ``children`` (ranges): static values (ints) in ``static``,
     probabilities in ``probabilities`` with ``shares`` giving ``common`` times each (by
-    the ``id`` of the probability object), the bounds ``low`` and ``high`` and every
+    the ``id`` of the probability object; or, when given, ``node_weights[node]``), the bounds ``low`` and ``high`` and every
     value the search returns times ``factor``. The caller makes sure that the scaled
     static values and bounds, times ``common``, fit 63 bits.
 
     Returns (values, bounds, best_child, evaluated, cutoffs, pruned, visited) as
-    :class:`analysis.trees.star1._Search` fills them, or None when a number would
-    leave 64 bits.
+    :class:`analysis.trees.star1._Search` fills them, then every value as a key on the scale
+    (see ``key_of``) and each cutoff's record with its alpha, beta and value as keys, or
+    None when a number would
+    leave 64 bits, or a node's children are not a range.
     """
     cdef Py_ssize_t count = len(children)
     cdef Frame* stack = <Frame*>malloc((depth + 2) * sizeof(Frame))
+    cdef Interned table = Interned(NULL, NULL, 0, 0)
+    cdef Interned exacts = Interned(NULL, NULL, 0, 0)
     if stack == NULL:
         raise MemoryError()
     try:
         return _search(
-            stack, count, children, kinds, probabilities, shares, static, low, high, common,
+            stack, &table, &exacts, count, children, kinds, probabilities, shares, node_weights, static,
+            low, high, common,
             factor, strict, spend, chance_kind, max_kind,
         )
     finally:
         free(stack)
+        interned_free(&table)
+        interned_free(&exacts)
 
 
-cdef object as_exact(int64_t num, int64_t den, int64_t factor, dict known):
+cdef object as_exact(int64_t num, int64_t den, int64_t factor, dict known, Interned* exacts):
     """num / (den * factor) as the fractions search writes it (an int when integral);
-    values repeat, so each is made once (``known``, by num and den)."""
-    cdef object key
+    values repeat, so each is made once (``exacts`` by num when den is 1, else ``known``
+    by num and den)."""
+    cdef object key, value
+    cdef PyObject* found
     if den == 1:
-        key = num
-    else:
-        key = (num, den)
-    cdef object value = known.get(key)
+        found = table_find(exacts, num)
+        if found != NULL:
+            return <object>found
+        value = Fraction(num, <object>factor)
+        if value.denominator == 1:
+            value = value.numerator
+        return table_put(exacts, num, value)
+    key = (num, den)
+    value = known.get(key)
     if value is None:
         value = Fraction(num, den * <object>factor)
         if value.denominator == 1:
@@ -189,10 +295,20 @@ cdef object as_exact(int64_t num, int64_t den, int64_t factor, dict known):
     return value
 
 
-cdef object bound_of(Ratio r, int64_t factor, dict known):
+cdef object key_of(Ratio r):
+    """A window's end as a key on the scale: ±infinity, ``num`` or ``(num, den)`` (the
+    value is the key over ``factor``, see :func:`analysis.trees.star1.value_of_key`)."""
     if r.inf:
         return NEG_INF if r.inf < 0 else POS_INF
-    return as_exact(r.num, r.den, factor, known)
+    if r.den == 1:
+        return r.num
+    return (r.num, r.den)
+
+
+cdef object bound_of(Ratio r, int64_t factor, dict known, Interned* exacts):
+    if r.inf:
+        return NEG_INF if r.inf < 0 else POS_INF
+    return as_exact(r.num, r.den, factor, known, exacts)
 
 
 cdef inline int64_t share(list probabilities, dict shares, int64_t node):
@@ -226,11 +342,14 @@ cdef inline int enter(Frame* frame, list children, list kinds, int64_t node, Rat
 
 cdef object _search(
     Frame* stack,
+    Interned* table,
+    Interned* exacts,
     Py_ssize_t count,
     list children,
     list kinds,
     list probabilities,
     dict shares,
+    object node_weights,
     list static,
     int64_t low,
     int64_t high,
@@ -247,6 +366,8 @@ cdef object _search(
     cdef list evaluated = []
     cdef list cutoffs = []
     cdef list pruned = []
+    cdef list keys = [None] * count  # each value on the scale (see ``key_of``)
+    cdef list cutoff_keys = []
     cdef dict known = {}
     cdef list texts = [EXACT_TEXT, LOWER_TEXT, UPPER_TEXT]
     cdef Py_ssize_t top = 0
@@ -260,6 +381,12 @@ cdef object _search(
     cdef Ratio fail_low, fail_high
     cdef Py_ssize_t steps = 0
     cdef Py_ssize_t index
+    cdef const int64_t[:] given
+    cdef bint weighed = node_weights is not None
+    if weighed:
+        given = node_weights
+    if type(children[0]) is not range:
+        return None
     enter(&stack[0], children, kinds, 0, infinite(-1), infinite(1), common, chance_kind, max_kind)
     while top >= 0:
         frame = &stack[top]
@@ -332,7 +459,7 @@ cdef object _search(
             child = frame.start + frame.step * frame.slot
             frame.slot += 1
             if frame.kind == CHANCE_NODE:
-                weight = share(probabilities, shares, child)
+                weight = given[child] if weighed else share(probabilities, shares, child)
                 frame.weight = weight
                 if weight > frame.likeliest_weight:
                     frame.likeliest, frame.likeliest_weight = child, weight
@@ -382,12 +509,15 @@ cdef object _search(
                 break
             score = <int64_t>leaf * factor
             values[child] = leaf
+            keys[child] = interned(table, score)
             bounds[child] = EXACT_TEXT
             evaluated.append(child)
             visited += 1
             returned, returned_bound, has_returned = score, EXACT, True
             break
         if descend != -1:
+            if type(children[descend]) is not range:
+                return None  # (the caller runs the fraction search)
             visited += 1
             top += 1
             enter(&stack[top], children, kinds, descend, window_low, window_high, common,
@@ -407,15 +537,23 @@ cdef object _search(
                 first = frame.start + frame.step * frame.slot
                 last = frame.start + frame.step * frame.count
                 cut = tuple(range(first, last, frame.step))
+                # (the named tuple made as a tuple: its Python __new__ costs more than the rest)
                 cutoffs.append(
-                    Cutoff(
-                        node,
-                        bound_of(frame.alpha, factor, known),
-                        bound_of(frame.beta, factor, known),
-                        as_exact(value, 1, factor, known),
-                        child,
-                        cut,
+                    tuple.__new__(
+                        Cutoff,
+                        (
+                            node,
+                            bound_of(frame.alpha, factor, known, exacts),
+                            bound_of(frame.beta, factor, known, exacts),
+                            as_exact(value, 1, factor, known, exacts),
+                            child,
+                            cut,
+                        ),
                     )
+                )
+                cutoff_keys.append(
+                    (node, key_of(frame.alpha), key_of(frame.beta), interned(table, value), child,
+                     cut)
                 )
                 pruned.extend(cut)
             bound = result_bound
@@ -425,12 +563,202 @@ cdef object _search(
         else:
             bound = frame.best_bound
         # (a MAX or MIN node is worth its best child, whose value is already made)
+        keys[node] = interned(table, value)
         values[node] = (
-            as_exact(value, 1, factor, known) if frame.kind == CHANCE_NODE else values[frame.best]
+            as_exact(value, 1, factor, known, exacts)
+            if frame.kind == CHANCE_NODE else values[frame.best]
         )
         bounds[node] = texts[bound]
         best_child[node] = frame.best
         top -= 1
         returned, returned_bound, child, has_returned = value, bound, node, True
     spend(3 * steps)
-    return values, bounds, best_child, evaluated, cutoffs, pruned, visited
+    return values, bounds, best_child, evaluated, cutoffs, pruned, visited, keys, cutoff_keys
+
+
+# -- expectimax's back-up on the same scale ----------------------------------------------------
+
+cdef extern from *:
+    bint mul_overflow "__builtin_mul_overflow" (int64_t a, int64_t b, int64_t* out)
+    bint add_overflow "__builtin_add_overflow" (int64_t a, int64_t b, int64_t* out)
+
+cdef enum:
+    SHARE_CACHE = 64  # distinct probability objects remembered by address
+
+
+cdef struct Nodes:
+    int64_t* scaled  # value times the scale
+    int64_t* start  # children: a range
+    int64_t* step
+    int64_t* count
+    int64_t* weight  # Q times the node's probability (0 where it has none)
+    int64_t* best  # best child (MAX, MIN) or likeliest outcome (chance)
+    unsigned char* kind
+
+
+def scaled_back_up(
+    list children,
+    list kinds,
+    list probabilities,
+    dict shares,
+    object node_weights,
+    object static,
+    list values,
+    list best_child,
+    Py_ssize_t covered,
+    int64_t common,
+    int64_t factor,
+    object spend,
+    str chance_kind,
+    str max_kind,
+):
+    """:func:`analysis.trees.expectimax.scaled_back_up` in 64-bit integers, in place.
+
+    ``values`` holds each reachable node's static value on entry (and None beyond);
+    ``children`` are ranges; a chance outcome's probability times ``common`` is
+    ``node_weights[node]`` when given (else ``shares[id(probability)]``). Fills ``values`` (a MAX or MIN node takes its best child's
+    value object, a chance node a fraction made once per distinct value) and
+    ``best_child``, and returns every node's value times ``factor`` (None where the search
+    does not reach); or returns None, with ``values`` and ``best_child`` untouched, when a
+    child list is not a range, a static value is not an integer or a number would leave 64
+    bits (the caller then backs up in Python integers). Each child read costs a unit of
+    ``spend``, two at chance nodes, as in Python.
+    """
+    cdef Nodes n
+    cdef Py_ssize_t i, k, kid, total = len(values), pending = 0, cached = 0, c
+    cdef int64_t value, sum_, product, best, best_weight
+    cdef int overflow = 0
+    cdef object kids, kind, chance, made
+    cdef PyObject* seen_address[SHARE_CACHE]
+    cdef int64_t seen_share[SHARE_CACHE]
+    cdef dict known = {}
+    cdef list keys
+    cdef const int64_t[:] given
+    cdef bint weighed = node_weights is not None
+    cdef Interned table = Interned(NULL, NULL, 0, 0)
+    cdef Interned exacts = Interned(NULL, NULL, 0, 0)
+    if covered == 0 or common <= 0:
+        return None
+    if weighed:
+        given = node_weights
+    n.scaled = <int64_t*>malloc(covered * sizeof(int64_t))
+    n.start = <int64_t*>malloc(covered * sizeof(int64_t))
+    n.step = <int64_t*>malloc(covered * sizeof(int64_t))
+    n.count = <int64_t*>malloc(covered * sizeof(int64_t))
+    n.weight = <int64_t*>malloc(covered * sizeof(int64_t))
+    n.best = <int64_t*>malloc(covered * sizeof(int64_t))
+    n.kind = <unsigned char*>malloc(covered)
+    try:
+        if (n.scaled == NULL or n.start == NULL or n.step == NULL or n.count == NULL
+                or n.weight == NULL or n.best == NULL or n.kind == NULL):
+            raise MemoryError()
+        # the tree as C arrays: shapes, kinds, weights and scaled static values
+        for i in range(covered):
+            kids = children[i]
+            if type(kids) is not range:
+                return None
+            n.count[i] = len(kids)
+            n.best[i] = -1
+            if n.count[i]:
+                n.start[i] = kids.start
+                n.step[i] = kids.step
+                kind = kinds[i]
+                if kind is chance_kind or kind == chance_kind:
+                    n.kind[i] = CHANCE_NODE
+                elif kind is max_kind or kind == max_kind:
+                    n.kind[i] = MAX_NODE
+                else:
+                    n.kind[i] = MIN_NODE
+            else:
+                made = static[i]
+                if type(made) is not int:
+                    return None
+                value = PyLong_AsLongLongAndOverflow(made, &overflow)
+                if overflow or mul_overflow(value, factor, &n.scaled[i]):
+                    return None
+            if weighed:
+                n.weight[i] = given[i]
+                continue
+            chance = probabilities[i]
+            if chance is None:
+                n.weight[i] = 0
+                continue
+            for c in range(cached):
+                if seen_address[c] == <PyObject*>chance:
+                    n.weight[i] = seen_share[c]
+                    break
+            else:
+                made = shares.get(id(chance))
+                if made is None:
+                    return None
+                value = PyLong_AsLongLongAndOverflow(made, &overflow)
+                if overflow:
+                    return None
+                n.weight[i] = value
+                if cached < SHARE_CACHE:
+                    seen_address[cached] = <PyObject*>chance
+                    seen_share[cached] = value
+                    cached += 1
+        # bottom up (every child comes after its parent): the numbers only
+        for i in range(covered - 1, -1, -1):
+            if not n.count[i]:
+                continue
+            kid = n.start[i]
+            best = kid
+            if n.kind[i] == CHANCE_NODE:
+                sum_ = 0
+                best_weight = -1
+                for k in range(n.count[i]):
+                    if mul_overflow(n.weight[kid], n.scaled[kid], &product):
+                        return None
+                    if add_overflow(sum_, product, &sum_):
+                        return None
+                    if n.weight[kid] > best_weight:  # the leftmost likeliest
+                        best_weight = n.weight[kid]
+                        best = kid
+                    kid += n.step[i]
+                # floor division, as Python's (the sum is a multiple of Q in any case)
+                value = sum_ // common
+                if value * common > sum_:
+                    value -= 1
+                pending += 2 * n.count[i]
+            else:
+                value = n.scaled[kid]
+                for k in range(1, n.count[i]):
+                    kid += n.step[i]
+                    if (n.scaled[kid] > value) if n.kind[i] == MAX_NODE else (n.scaled[kid] < value):
+                        value = n.scaled[kid]
+                        best = kid
+                pending += n.count[i]
+            n.scaled[i] = value
+            n.best[i] = best
+            if pending >= SPEND_EVERY:
+                spend(pending)
+                pending = 0
+        if pending:
+            spend(pending)
+        # the value objects, bottom up again: a MAX or MIN node takes its best child's
+        for i in range(covered - 1, -1, -1):
+            if not n.count[i]:
+                continue
+            if n.kind[i] == CHANCE_NODE:
+                values[i] = as_exact(n.scaled[i], 1, factor, known, &exacts)
+            else:
+                values[i] = values[n.best[i]]
+            best_child[i] = n.best[i]
+        keys = PyList_New(total)
+        for i in range(total):
+            made = interned(&table, n.scaled[i]) if i < covered else None
+            Py_INCREF(made)
+            PyList_SET_ITEM(keys, i, made)
+        return keys
+    finally:
+        free(n.scaled)
+        free(n.start)
+        free(n.step)
+        free(n.count)
+        free(n.weight)
+        free(n.best)
+        free(n.kind)
+        interned_free(&table)
+        interned_free(&exacts)

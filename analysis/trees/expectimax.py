@@ -12,10 +12,12 @@ its parent (the best so far at MAX and MIN, the running sum of ``p * v`` at chan
 
 from __future__ import annotations
 
+import os
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import compress
+from itertools import compress, repeat
 from operator import mul
 from typing import Any, Final, cast
 
@@ -28,6 +30,15 @@ from games.limits import Deadline, active_limits, current_deadline
 from games.numbers import Exact, normalize
 from games.trees.exact_sums import bounded_lcm
 from games.trees.model import CHANCE, MAX, MIN, Tree
+
+try:
+    from analysis.trees._star1 import scaled_back_up as compiled_back_up
+except ImportError:  # not compiled (no C compiler at install): the Python loop runs
+    compiled_back_up = None  # type: ignore[assignment]
+
+COMPILED: Final = compiled_back_up is not None and os.environ.get("ARBITER_PURE_PYTHON") != "1"
+"""Whether :func:`scaled_back_up` may run its compiled twin (``ARBITER_PURE_PYTHON=1``
+keeps it to the Python loop, which the tests also run)."""
 
 EXPECTIMAX_KINDS: Final = frozenset({MAX, MIN, CHANCE})
 EXPECTIMAX_HINT: Final = (
@@ -68,6 +79,9 @@ class ExpectimaxResult:
     depth: int | None
     stats: SearchStats
     trace: list[TraceEvent] | None = None
+    scaled: tuple[list[int | None], int] | None = None
+    """When the back-up ran on a common scale: every node's value times the scale (None
+    where ``values`` has None), and the scale; a writer's cheap keys for the values."""
 
 
 def refuse_large_trace(tree: Tree, trace: bool, max_trace_nodes: int | None) -> None:
@@ -107,8 +121,10 @@ def expectimax(
     seen = horizon(tree, depth)
     clock = deadline if deadline is not None else current_deadline()
     scale = common_scale(tree, seen)
+    scaled: tuple[list[int | None], int] | None = None
     if scale is not None:
-        values, best_child = scaled_back_up(tree, seen, scale, clock)
+        values, best_child, keys = scaled_back_up(tree, seen, scale, clock)
+        scaled = keys, scale.scale
     else:
         values, best_child = back_up(tree, seen, clock)
     root_value = values[0]
@@ -133,9 +149,12 @@ def expectimax(
     )
     events = _trace(tree, seen, values, deadline) if trace else None
     return ExpectimaxResult(
-        tree, root_value, values, best_child, best_moves, line, depth, stats, events
+        tree, root_value, values, best_child, best_moves, line, depth, stats, events, scaled
     )
 
+
+WORD_BITS: Final = 62
+"""Largest magnitude (in bits) of a scaled value times ``Q`` the compiled back-up takes."""
 
 SCALE_BITS: Final = 1024
 """Largest scaled value (in bits) the integer back-up takes on: its numbers then cost
@@ -164,6 +183,8 @@ class CommonScale:
     """``w`` by the ``id`` of each distinct probability object of the tree."""
     largest: int
     """The largest magnitude of a static value the search reaches."""
+    nodes: Sequence[int] | None = None
+    """Per node, ``w`` (0 where it has no probability), when the reader recorded it."""
 
     def weights(self, tree: Tree) -> list[int | None]:
         """Per node: ``Q`` times its probability (``None`` where it has none)."""
@@ -189,10 +210,15 @@ def common_scale(tree: Tree, seen: Horizon) -> CommonScale | None:
     """
     spend = current_deadline().spend
     covered = seen.covered
-    static = seen.static[:covered]
-    spend(covered)
-    if not set(map(type, static)) <= {int, type(None)}:
-        return None
+    # what the reader recorded (the leaves' extremes, the probabilities on one scale) is
+    # used as is; anything else is worked out here
+    leaf_range = tree.leaf_range if seen.static is tree.values else None
+    static: Sequence[Any] = ()
+    if leaf_range is None:
+        static = seen.static[:covered]
+        spend(covered)
+        if not set(map(type, static)) <= {int, type(None)}:
+            return None
     # levels holding a chance node with searched children (those at a depth cutoff have none)
     kinds, depths = tree.kinds, tree.depths
     levels = 0
@@ -204,51 +230,95 @@ def common_scale(tree: Tree, seen: Horizon) -> CommonScale | None:
         levels += CHANCE in kinds[first:stop]
     if not levels:
         return None
-    probabilities = tree.probabilities
-    # the stated probabilities are few distinct objects (the parser reads each string once)
-    distinct = dict(zip(map(id, probabilities), probabilities, strict=True))
-    distinct.pop(id(None), None)
-    spend(len(probabilities))
-    numbers = list(distinct.values())
-    if not set(map(type, numbers)) <= {int, Fraction}:
-        return None
     bits = min(active_limits().max_exact_bits, SCALE_BITS)
-    denominators = (number.denominator for number in numbers)  # type: ignore[union-attr]
-    common = bounded_lcm(denominators, bits // (levels + 1))
+    weights = tree.chance_weights
+    if weights is not None:
+        numbers: list[Exact] = weights.numbers
+        keys = list(map(id, numbers))
+        common: int | None = weights.common
+        if weights.common.bit_length() > bits // (levels + 1):
+            return None
+    else:
+        probabilities = tree.probabilities
+        # the stated probabilities are few distinct objects (the parser reads each string once)
+        distinct = dict(zip(map(id, probabilities), probabilities, strict=True))
+        distinct.pop(id(None), None)
+        spend(len(probabilities))
+        numbers = cast(list[Exact], list(distinct.values()))
+        keys = list(distinct)
+        if not set(map(type, numbers)) <= {int, Fraction}:
+            return None
+        denominators = (number.denominator for number in numbers)
+        common = bounded_lcm(denominators, bits // (levels + 1))
     if common is None:
         return None
     scale = common**levels
-    present = cast(list[int], list(filter(None, static)))
-    largest = max(max(present, default=0), -min(present, default=0))
-    spend(len(present))
+    if leaf_range is not None:
+        largest = max(leaf_range[1], -leaf_range[0], 0)
+    else:
+        present = cast(list[int], list(filter(None, static)))
+        largest = max(max(present, default=0), -min(present, default=0))
+        spend(len(present))
     if (largest * scale * common).bit_length() > bits:
         return None
     spend(len(numbers) + 1)
     shares = {
-        key: number.numerator * (common // number.denominator)  # type: ignore[union-attr]
-        for key, number in distinct.items()
+        key: number.numerator * (common // number.denominator)
+        for key, number in zip(keys, numbers, strict=True)
     }
-    return CommonScale(common, scale, shares, largest)
+    return CommonScale(common, scale, shares, largest, None if weights is None else weights.nodes)
 
 
 def scaled_back_up(
-    tree: Tree, seen: Horizon, scale: CommonScale, deadline: Deadline
-) -> tuple[list[Exact | None], list[int]]:
+    tree: Tree, seen: Horizon, scale: CommonScale, deadline: Deadline, compiled: bool = COMPILED
+) -> tuple[list[Exact | None], list[int], list[int | None]]:
     """:func:`analysis.trees.backup.back_up` in integers on ``scale``: the same values
-    (exact, the same objects at MAX and MIN nodes) and the same best children.
+    (exact, the same objects at MAX and MIN nodes) and the same best children, and every
+    node's value times the scale (None where the search does not reach).
 
-    Every chance value fits the digit limit (:func:`common_scale` checked its size), so
-    nothing is refused here.
+    With ``compiled`` (and the numbers within 62 bits) the compiled twin of the loop runs
+    (:func:`analysis.trees._star1.scaled_back_up`), else the loop below. Every chance
+    value fits the digit limit (:func:`common_scale` checked its size), so nothing is
+    refused here.
     """
     spend = deadline.spend
     children = seen.children
     kinds = tree.kinds
     covered = seen.covered
     common, factor = scale.common, scale.scale
+    count = len(tree)
+    if (
+        compiled
+        and (scale.largest * factor * common).bit_length() <= WORD_BITS
+        and type(children) is list
+        and type(kinds) is list
+        and type(tree.probabilities) is list
+    ):
+        assert compiled_back_up is not None
+        values = start_values(seen, count)
+        best_child = [-1] * count
+        keys = compiled_back_up(
+            children,
+            kinds,
+            tree.probabilities,
+            scale.shares,
+            scale.nodes,
+            seen.static,
+            values,
+            best_child,
+            covered,
+            common,
+            factor,
+            spend,
+            CHANCE,
+            MAX,
+        )
+        if keys is not None:
+            return values, best_child, keys
     weights = scale.weights(tree)
     scaled = scale.scaled(seen)
-    values = start_values(seen, len(tree))
-    best_child = [-1] * len(tree)
+    values = start_values(seen, count)
+    best_child = [-1] * count
     known: dict[int, Exact] = {}
     internal = list(compress(range(covered), children[:covered]))
     spend(covered)
@@ -275,7 +345,8 @@ def scaled_back_up(
             values[index] = values[child]
             best_child[index] = child
             spend(len(below))
-    return values, best_child
+    scaled.extend(repeat(None, count - covered))
+    return values, best_child, scaled
 
 
 def _trace(

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from math import gcd
 from typing import Any, Final
 
 import orjson
@@ -36,9 +37,11 @@ from analysis.trees.minimax import MinimaxResult
 from analysis.trees.move_ordering import MoveOrderingReport
 from analysis.trees.search_stats import SearchStats
 from analysis.trees.solve import TreeSolution
+from analysis.trees.star1 import ScaledKeys, Star1Result
 from games.formats.cs188 import GraphGame
 from games.limits import current_deadline
 from games.numbers import (
+    JSON_INT_LIMIT,
     Exact,
     exact_entry,
     exact_text,
@@ -64,6 +67,11 @@ try:
 except ImportError:  # not built: the maps and lists are built as dicts and lists
     column_bytes = cutoffs_bytes = id_array_bytes = leaves_bytes = node_map_bytes = None  # type: ignore[assignment]
     leaf_runs_bytes = present_runs_bytes = runs_bytes = None  # type: ignore[assignment]
+
+try:
+    from analysis.trees._kernels import decisions_bytes
+except ImportError:  # not built: the decisions are a dict
+    decisions_bytes = None  # type: ignore[assignment]
 
 CHUNK: Final = 16_384
 """Nodes handled by one whole-list pass (in C) between two readings of the clock."""
@@ -568,6 +576,27 @@ def _decisions(tree: Tree, best_child: Sequence[int], values: list[Any]) -> dict
     }
 
 
+def decisions_json(
+    tree: Tree, best_child: Sequence[int], values: list[Any], fragments: bool
+) -> Any:
+    """:func:`_decisions`, or with ``fragments`` the same map written as JSON bytes by the
+    compiled writer (see :func:`nodes_json`)."""
+    if not (fragments and COMPILED) or decisions_bytes is None:
+        return _decisions(tree, best_child, values)
+    kinds = tree.kinds
+    return orjson.Fragment(
+        decisions_bytes(
+            tree.ids,
+            best_child if isinstance(best_child, list) else list(best_child),
+            kinds if isinstance(kinds, list) else list(kinds),
+            values if isinstance(values, list) else list(values),
+            CHANCE,
+            orjson.dumps,
+            current_deadline().spend,
+        )
+    )
+
+
 def _outcomes(
     tree: Tree, line: list[int], values: list[Any], bounds: list[str | None] | None
 ) -> list[dict[str, Any]]:
@@ -591,6 +620,70 @@ def _outcomes(
     return found
 
 
+SCALED_TEXT_BITS: Final = 1000
+"""Longest numerator or denominator :func:`put_scaled_number` writes itself."""
+
+
+def put_scaled_number(target: dict[str, Any], name: str, key: Any, factor: int) -> None:
+    """:func:`put_number` of the number a key on a common scale stands for
+    (:func:`analysis.trees.star1.value_of_key`: ``key / factor``, ``num / (den * factor)``
+    for a pair, an infinity as itself), without making the fraction: an answer writes
+    thousands of distinct ones."""
+    if type(key) is float:
+        put_number(target, name, key)
+        return
+    if type(key) is tuple:
+        numerator, denominator = key[0], key[1] * factor
+    else:
+        numerator, denominator = key, factor
+    if max(numerator.bit_length(), denominator.bit_length()) > SCALED_TEXT_BITS:
+        current_deadline().spend(1 + _size(Fraction(numerator, denominator)) // 64)
+        put_number(target, name, normalize(Fraction(numerator, denominator)))
+        return
+    shared = gcd(numerator, denominator)
+    if shared != 1:
+        numerator, denominator = numerator // shared, denominator // shared
+    if denominator == 1:
+        if -JSON_INT_LIMIT <= numerator < JSON_INT_LIMIT:
+            target[name] = numerator
+            return
+        target[name] = numerator / 1
+        target[f"{name}_exact"] = str(numerator)
+        return
+    # (int / int rounds once, to the nearest double, as float(Fraction) does)
+    target[name] = numerator / denominator
+    target[f"{name}_exact"] = f"{numerator}/{denominator}"
+
+
+def _expectimax_nodes_json(result: ExpectimaxResult, fragments: bool) -> Any:
+    """:func:`nodes_json` of an expectimax result; when the back-up ran on a common scale,
+    the compiled writer looks entries up by the values on that scale (integers hash in C; a
+    fraction's hash is Python code) and makes each distinct entry from its value."""
+    scaled = result.scaled
+    if not (fragments and COMPILED) or scaled is None:
+        return nodes_json(result.tree, result.values, None, fragments)
+    keys, factor = scaled
+
+    def entry(key: int, bound: str) -> bytes:
+        members: dict[str, Any] = {}
+        put_scaled_number(members, "value", key, factor)
+        members["bound"] = bound
+        return orjson.dumps(members)
+
+    return orjson.Fragment(
+        node_map_bytes(
+            result.tree.ids,
+            keys,
+            None,
+            EXACT,
+            entry,
+            orjson.dumps,
+            current_deadline().spend,
+            integers=False,  # keys on the scale, not values
+        )
+    )
+
+
 def expectimax_json(result: ExpectimaxResult, *, fragments: bool = False) -> dict[str, Any]:
     """The answer of ``/v1/trees/expectimax``; ``fragments``: see :func:`nodes_json`."""
     tree = result.tree
@@ -602,8 +695,8 @@ def expectimax_json(result: ExpectimaxResult, *, fragments: bool = False) -> dic
         result.depth,
     )
     out["best_moves"] = [tree.ids[i] for i in result.best_moves]
-    out["nodes"] = nodes_json(tree, result.values, None, fragments)
-    out["decisions"] = _decisions(tree, result.best_child, result.values)
+    out["nodes"] = _expectimax_nodes_json(result, fragments)
+    out["decisions"] = decisions_json(tree, result.best_child, result.values, fragments)
     out["principal_variation_outcomes"] = _outcomes(
         tree, result.principal_variation, result.values, None
     )
@@ -618,12 +711,58 @@ def expectimax_json(result: ExpectimaxResult, *, fragments: bool = False) -> dic
     return out
 
 
+def _scaled_star1_json(result: Star1Result, scaled: ScaledKeys) -> dict[str, Any]:
+    """:func:`alpha_beta_json` of a Star1 search run on a common scale (no trace, no move
+    ordering), field for field, its ``nodes`` and ``cutoffs`` written by the compiled
+    writers from the numbers' keys on that scale (integers and pairs hash in C, fractions in
+    Python). The tests compare it with :func:`alpha_beta_json` byte for byte."""
+    tree = result.tree
+    ids = tree.ids
+    spend = current_deadline().spend
+    out = _common(tree, result.value, result.best_move, result.principal_variation, result.depth)
+    out["prune_on_equality"] = result.prune_on_equality
+    factor = scaled.factor
+
+    def entry(key: Any, bound: str) -> bytes:
+        members: dict[str, Any] = {}
+        put_scaled_number(members, "value", key, factor)
+        members["bound"] = bound
+        return orjson.dumps(members)
+
+    def member(name: str, key: Any) -> bytes:
+        members: dict[str, Any] = {}
+        put_scaled_number(members, name, key, factor)
+        return orjson.dumps(members)[1:-1]
+
+    bounds = result.bounds if isinstance(result.bounds, list) else list(result.bounds)
+    out["nodes"] = orjson.Fragment(
+        node_map_bytes(ids, scaled.nodes, bounds, EXACT, entry, orjson.dumps, spend, integers=False)
+    )
+    out["pruned"] = ids_json(tree.ids, result.pruned, True)
+    out["pruned_leaves"] = pruned_leaves_json(result, True)
+    out["evaluated_leaves"] = ids_json(tree.ids, result.evaluated_leaves, True)
+    out["cutoffs"] = orjson.Fragment(
+        cutoffs_bytes(ids, scaled.cutoffs, member, orjson.dumps, spend, integers=False)
+    )
+    out["stats"] = stats_json(result.stats)
+    return out
+
+
 def star1_json(
     result: AlphaBetaResult, bounds: tuple[Exact, Exact], *, fragments: bool = False
 ) -> dict[str, Any]:
     tree = result.tree
-    out = alpha_beta_json(result, None, bounds, fragments=fragments)
-    out["decisions"] = _decisions(tree, result.best_child, result.values)
+    if (
+        fragments
+        and COMPILED
+        and isinstance(result, Star1Result)
+        and result.scaled is not None
+        and result.trace is None
+    ):
+        out = _scaled_star1_json(result, result.scaled)
+    else:
+        out = alpha_beta_json(result, None, bounds, fragments=fragments)
+    out["decisions"] = decisions_json(tree, result.best_child, result.values, fragments)
     out["principal_variation_outcomes"] = _outcomes(
         tree, result.principal_variation, result.values, result.bounds
     )

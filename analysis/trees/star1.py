@@ -29,6 +29,7 @@ below beta).
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass, fields
 from fractions import Fraction
 from functools import partial
 from operator import is_not
@@ -128,8 +129,10 @@ def _on_common_scale(
     bits = active_limits().max_exact_bits
     if not children[0] or (compiled and bits < 2 * 64 + 2):
         return None
-    if not isinstance(children, list) or set(map(type, children)) != {range}:
+    if not isinstance(children, list):
         return None
+    if not compiled and set(map(type, children)) != {range}:
+        return None  # (the compiled loop checks each node's as it enters it)
     scale = common_scale(tree, seen)
     if scale is None:
         return None
@@ -169,7 +172,8 @@ def _on_common_scale(
             tree.kinds,
             tree.probabilities,
             scale.shares,
-            list(seen.static),
+            scale.nodes,
+            seen.static if type(seen.static) is list else list(seen.static),
             scaled_low,
             scaled_high,
             common,
@@ -182,15 +186,59 @@ def _on_common_scale(
         )
     if found is None:
         return None
-    search = _Search(tree, seen, low, high, prune_on_equality, clock)
-    values, bounds, best_child, evaluated, cutoffs, pruned, visited = found
+    search = _Search(tree, seen, low, high, prune_on_equality, clock, columns=False)
+    values, bounds, best_child, evaluated, cutoffs, pruned, visited = found[:7]
     search.values, search.bounds, search.best_child = values, bounds, best_child
     search.evaluated, search.cutoffs, search.pruned = evaluated, cutoffs, pruned
-    return search.result(visited)
+    result = search.result(visited)
+    if len(found) == 7:
+        return result
+    keys, cutoff_keys = found[7:]
+    return Star1Result(
+        **{name.name: getattr(result, name.name) for name in fields(AlphaBetaResult)},
+        scaled=ScaledKeys(keys, cutoff_keys, factor),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ScaledKeys:
+    """The numbers of a search on a common scale as keys that hash in C (a writer's cache
+    of what it wrote for each number would otherwise hash fractions, in Python): a key is
+    the number times ``factor``, an int, or ``(num, den)`` for ``num / den`` times it, or an
+    infinity as itself (see :func:`value_of_key`)."""
+
+    nodes: list[Any]
+    """Per node: its value's key (None where it has no value)."""
+    cutoffs: list[tuple[Any, ...]]
+    """Per cutoff: its :class:`Cutoff` with the keys of its alpha, beta and value."""
+    factor: int
+
+    def value_of(self, key: Any) -> Exact | float:
+        """The number of ``key``, exact (integral as int) or an infinity."""
+        return value_of_key(key, self.factor)
+
+
+def value_of_key(key: Any, factor: int) -> Exact | float:
+    """The number a key of :class:`ScaledKeys` stands for."""
+    if type(key) is float:
+        return key
+    if type(key) is tuple:
+        return normalize(Fraction(key[0], key[1] * factor))
+    return normalize(Fraction(key, factor))
+
+
+@dataclass(frozen=True)
+class Star1Result(AlphaBetaResult):
+    """A Star1 result; from the search on a common scale, with its numbers as keys."""
+
+    scaled: ScaledKeys | None = None
 
 
 def _check_bounds(tree: Tree, seen: Horizon, low: Exact, high: Exact, clock: Deadline) -> None:
     static = numeric(seen.static)
+    extremes = tree.leaf_range if static is tree.values else None
+    if extremes is not None and low <= extremes[0] and extremes[1] <= high:
+        return  # (the leaves' extremes, as the reader recorded them)
     # every static value within the bounds: the smallest and the largest are (whole-list
     # operations; internal nodes hold None); else find the first outside, node by node
     present = cast(list[Exact], list(filter(partial(is_not, None), static[: seen.covered])))
@@ -222,14 +270,17 @@ class _Search:
         prune_on_equality: bool,
         deadline: Deadline,
         tracing: bool = False,
+        *,
+        columns: bool = True,
     ):
+        """``columns=False`` leaves the per-node lists empty, for a caller that fills them."""
         self.tree = tree
         self.seen = seen
         self.low = low
         self.high = high
         self.strict = not prune_on_equality
         self.deadline = deadline
-        count = len(tree)
+        count = len(tree) if columns else 0
         self.values: list[Exact | None] = [None] * count
         self.bounds: list[str | None] = [None] * count
         self.best_child = [-1] * count
@@ -379,7 +430,10 @@ class _Search:
             if stop:
                 if slot < len(kids):
                     cut = tuple(kids[slot:])
-                    self.cutoffs.append(Cutoff(node, alpha, beta, _exact(v), child, cut))
+                    # (window ends exact and integral as int, as the integer searches give)
+                    self.cutoffs.append(
+                        Cutoff(node, _bound(alpha), _bound(beta), _exact(v), child, cut)
+                    )
                     self.pruned.extend(cut)
                     if log:
                         log(

@@ -5,13 +5,15 @@ from typing import Any, overload
 def read_plain(
     raw: Any,
     root_kind: str,
+    kind_names: tuple[str, str, str, str],
     handover: dict[str, str],
-    leaf_kind: str,
     root_id: str,
     separator: str,
     max_nodes: int,
     max_depth: int,
     magnitude: Any,
+    read_probability: Callable[[Any], Any],
+    weigh: Callable[[list[Any]], tuple[int, list[int]] | None],
     spend: Callable[[int], None],
 ) -> (
     tuple[
@@ -22,9 +24,14 @@ def read_plain(
         Sequence[int],
         Sequence[int],
         list[Any],
+        list[Any] | None,
+        list[int],
         bytearray,
         bytearray,
         int,
+        tuple[int, list[Any], list[int], Sequence[int]] | None,
+        tuple[int, int] | None,
+        frozenset[str],
     ]
     | None
 ): ...

@@ -1,39 +1,74 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False
-"""The compiled reader of the plainest trees: the tree :func:`games.trees.level_reader.plain_tree`
-builds, for a tree of shorthand arrays and integers, or of objects that are only
-``{"children": [...]}`` and ``{"value": integer}``, mixed as they come, with no stated kind.
+"""The compiled reader of plain trees: the tree :func:`games.trees.level_reader.plain_tree`
+builds, for a tree of shorthand arrays and integers, or of objects whose only fields are
+``children``, an integer ``value``, ``kind`` and ``p``, mixed as they come.
 
-Such is the shape of large generated trees. The tree is the level reader's node for node, with
-three differences of form that no reader of the model sees: every leaf shares one empty range
-(equal to any other); parents, depths and positions are ``array('q')`` columns; and the ids,
-all defaults (``root``, ``root.2``, ``root.2.0`` ...), are a :class:`DefaultIds` sequence that
-makes each id when asked (a million strings cost more than the rest of the tree). Anything else,
-any error and any limit passed, gives None: the level reader or the general walk then reads the
-tree and reports what is wrong with its pointer.
+Such is the shape of large generated trees (expectiminimax trees included). The tree is the
+level reader's node for node, with three differences of form that no reader of the model sees:
+every leaf shares one empty range (equal to any other); parents, depths and positions are
+``array('q')`` columns; and the ids, all defaults (``root``, ``root.2``, ``root.2.0`` ...), are
+a :class:`DefaultIds` sequence that makes each id when asked (a million strings cost more than
+the rest of the tree). Anything else, any error and any limit passed, gives None: the level
+reader or the general walk then reads the tree and reports what is wrong with its pointer.
 
 The walk is breadth-first over the decoded JSON (borrowed references: ``raw`` keeps every node
-alive), into C arrays; the Python lists are made once, at their final size.
+alive), into C arrays; the Python lists are made once, at their final size. Stated
+probabilities are read by the caller's ``read_probability`` (the grammar's rule), once per
+distinct string or integer.
 """
 
-from array import array
+from games.trees.model import IntColumn
+
+from cpython cimport array as carray
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.list cimport PyList_GET_ITEM, PyList_GET_SIZE, PyList_New, PyList_SET_ITEM
-from cpython.buffer cimport PyBUF_READ
 from cpython.long cimport PyLong_AsLongLongAndOverflow
-from cpython.memoryview cimport PyMemoryView_FromMemory
+from cpython.dict cimport PyDict_Next
 from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.unicode cimport PyUnicode_DecodeUTF8
-from libc.stdint cimport int64_t
+from libc.stdint cimport int32_t, int64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
 cdef enum:
     BATCH = 4096  # nodes read between two calls of the deadline's spend
+    MAX_DISTINCT = 4096  # distinct probabilities put on one integer scale by the reader
 
 cdef object EMPTY = range(0)
+
+cdef enum:
+    MAX_CODE = 0
+    MIN_CODE = 1
+    CHANCE_CODE = 2
+    LEAF_CODE = 3
+    NO_CODE = 4  # a stated kind no plain node has
+
+
+cdef int field_code(object key):
+    """0, 1, 2, 3 for the keys children, value, kind and p; -1 for any other."""
+    if type(key) is not str:
+        return -1
+    if key == "children":
+        return 0
+    if key == "value":
+        return 1
+    if key == "kind":
+        return 2
+    if key == "p":
+        return 3
+    return -1
+
+
+cdef inline unsigned char kind_code(object kind, tuple names):
+    """The code of kind name ``kind`` among ``names`` (max, min, chance, leaf), else NO_CODE."""
+    cdef unsigned char code
+    for code in range(4):
+        if kind == names[code]:
+            return code
+    return NO_CODE
 
 
 cdef struct Columns:
@@ -44,7 +79,10 @@ cdef struct Columns:
     int64_t* first  # first child's index (internal nodes)
     int64_t* count  # number of children (0: a leaf)
     unsigned char* shape  # 1 an array, 2 a bare integer, 0 an object
+    unsigned char* turn  # the kind the node takes if it states none (MAX_CODE ...)
+    unsigned char* kind  # its kind (MAX_CODE, MIN_CODE, CHANCE_CODE; LEAF_CODE for a leaf)
     PyObject** values  # a leaf's integer (borrowed), NULL for internal nodes
+    PyObject** chances  # its stated p (borrowed), NULL where it states none
     Py_ssize_t size
     Py_ssize_t capacity
 
@@ -57,7 +95,10 @@ cdef void release(Columns* c):
     free(c.first)
     free(c.count)
     free(c.shape)
+    free(c.turn)
+    free(c.kind)
     free(c.values)
+    free(c.chances)
 
 
 cdef void* resized(void* block, Py_ssize_t size) except NULL:
@@ -75,73 +116,96 @@ cdef int reserve(Columns* c, Py_ssize_t wanted) except -1:
         capacity = capacity * 2 if capacity else 1 << 12
     c.nodes = <PyObject**>resized(c.nodes, capacity * sizeof(PyObject*))
     c.values = <PyObject**>resized(c.values, capacity * sizeof(PyObject*))
+    c.chances = <PyObject**>resized(c.chances, capacity * sizeof(PyObject*))
     c.parents = <int64_t*>resized(c.parents, capacity * sizeof(int64_t))
     c.positions = <int64_t*>resized(c.positions, capacity * sizeof(int64_t))
     c.depths = <int64_t*>resized(c.depths, capacity * sizeof(int64_t))
     c.first = <int64_t*>resized(c.first, capacity * sizeof(int64_t))
     c.count = <int64_t*>resized(c.count, capacity * sizeof(int64_t))
     c.shape = <unsigned char*>resized(c.shape, capacity)
+    c.turn = <unsigned char*>resized(c.turn, capacity)
+    c.kind = <unsigned char*>resized(c.kind, capacity)
     c.capacity = capacity
     return 0
 
 
-class Int64Column(array):
-    """An ``array('q')`` column that also equals the list of the same integers (as the list
-    column it stands for does)."""
-
-    def __eq__(self, other):
-        if isinstance(other, list):
-            return self.tolist() == other
-        return array.__eq__(self, other)
-
-    def __ne__(self, other):
-        return not self == other
-
-    __hash__ = None
-
-
 cdef object int64_column(int64_t* data, Py_ssize_t size):
-    column = Int64Column("q")
-    # one copy, straight from the C array (a view of it, not a bytes object first)
-    column.frombytes(PyMemoryView_FromMemory(<char*>data, size * sizeof(int64_t), PyBUF_READ))
+    """An :class:`IntColumn` of ``size`` integers copied from ``data`` (once, straight into
+    the array's own buffer)."""
+    cdef carray.array column = IntColumn("q")
+    carray.resize(column, size)
+    if size:
+        memcpy(column.data.as_voidptr, data, size * sizeof(int64_t))
     return column
 
 
 def read_plain(
     object raw,
     str root_kind,
+    tuple kind_names,
     dict handover,
-    str leaf_kind,
     str root_id,
     str separator,
     Py_ssize_t max_nodes,
     Py_ssize_t max_depth,
     object magnitude,
+    object read_probability,
+    object weigh,
     object spend,
 ):
     """The columns of a plain tree, or None: ``(ids, kinds, children, parents, depths,
-    positions, values, array_nodes, bare_leaves, leaves)``.
+    positions, values, probabilities, chance_nodes, array_nodes, bare_leaves, leaves,
+    weights, leaf_range, kind_set)``.
 
-    ``handover`` maps a level's kind to the next level's (MAX to MIN and back); integers
-    beyond ``magnitude`` either way, more than ``max_nodes`` nodes or ``max_depth`` levels
-    give None. Each node read costs one unit of ``spend``.
+    ``kind_names`` are the names of MAX, MIN, chance and leaf; ``handover`` maps MAX's and
+    MIN's to the kind of the nodes below them (chance passes its own turn on);
+    ``read_probability(raw)`` gives a stated probability, or None when it is not one (then
+    so does this). ``probabilities`` is None when no node states one (else None where a node
+    states none: the caller settles the chance nodes, unless ``weights`` did). ``weigh(numbers)``
+    gives ``(Q, shares)`` for the distinct probability objects read (each times ``Q`` is its
+    share, an integer), or None; ``weights`` is then ``(Q, numbers, shares, per_node)``, with
+    ``per_node`` each node's probability times ``Q`` (0 where it has none), when every chance
+    node states every outcome's ``p`` and they sum to 1 (else None, and the caller settles
+    them). ``leaf_range`` is the smallest and largest leaf value when all are 64-bit
+    integers, else None; ``kind_set`` the kinds that occur. Integers beyond ``magnitude`` either
+    way, more than ``max_nodes`` nodes or ``max_depth`` levels give None. Each node read
+    costs one unit of ``spend``.
     """
     cdef Columns c
     cdef Py_ssize_t index = 0, total = 1, i, kids_count, pending = 0, leaves = 0
-    cdef Py_ssize_t level_end = 1
-    cdef int64_t depth = 0
+    cdef int64_t depth
     cdef int overflow = 0
-    cdef object node, kids, value
-    cdef list turns = [root_kind]  # the kind of each level's internal nodes
-    cdef list kinds, values, children
-    cdef dict fields
-    cdef unsigned char shape
+    cdef object node, kids, value, stated, chance
+    cdef list kinds, values, children, probabilities = None, chance_nodes = []
+    cdef dict table = {}
+    cdef unsigned char shape, code, turn
+    cdef unsigned char below[3]
+    cdef bint any_chance = False, in_words = True
+    cdef unsigned int present = 0  # a bit for each kind code met
+    cdef list distinct = []
+    cdef dict slot_of = {}
+    cdef int32_t* slots = NULL
+    cdef int64_t low = 0, high = 0, word
+    cdef object weights_found = None, leaf_range = None
+    cdef PyObject* names[4]  # the keys children, value, kind and p, as first met
+    cdef PyObject* key
+    cdef PyObject* item
+    cdef Py_ssize_t position
+    cdef int field
     if not (type(raw) is list or type(raw) is dict):
         return None  # a bare leaf is no plain tree
+    code = kind_code(root_kind, kind_names)
+    if code > MIN_CODE:
+        return None
+    below[MAX_CODE] = kind_code(handover[kind_names[MAX_CODE]], kind_names)
+    below[MIN_CODE] = kind_code(handover[kind_names[MIN_CODE]], kind_names)
+    if below[MAX_CODE] > MIN_CODE or below[MIN_CODE] > MIN_CODE:
+        return None
+    names[0] = names[1] = names[2] = names[3] = NULL
     c.nodes = NULL
     c.parents = c.positions = c.depths = c.first = c.count = NULL
-    c.shape = NULL
-    c.values = NULL
+    c.shape = c.turn = c.kind = NULL
+    c.values = c.chances = NULL
     c.size = c.capacity = 0
     try:
         reserve(&c, 1)
@@ -149,17 +213,16 @@ def read_plain(
         c.parents[0] = -1
         c.positions[0] = 0
         c.depths[0] = 0
+        c.turn[0] = code
         while index < total:
-            if index == level_end:  # a new level begins
-                level_end = total
-                depth += 1
-                turns.append(handover[turns[depth - 1]])
             node = <object>c.nodes[index]
             pending += 1
             if pending >= BATCH:
                 spend(pending)
                 pending = 0
             kids = None
+            stated = None
+            chance = None
             if type(node) is list:
                 kids = node
                 shape = 1
@@ -167,33 +230,83 @@ def read_plain(
                 value = node
                 shape = 2
             elif type(node) is dict:
-                fields = <dict>node
-                if len(fields) != 1:
-                    return None
-                kids = fields.get("children")
+                # the fields one by one (a decoder makes each distinct key once, so a key
+                # is almost always one already seen: compared by address)
+                position = 0
+                value = None
+                while PyDict_Next(node, &position, &key, &item):
+                    if item == <PyObject*>None:
+                        return None  # a null field
+                    if key != names[0] and key != names[1] and key != names[2] and key != names[3]:
+                        field = field_code(<object>key)
+                        if field < 0:
+                            return None  # another field
+                        names[field] = key
+                    if key == names[0]:
+                        kids = <object>item
+                    elif key == names[1]:
+                        value = <object>item
+                    elif key == names[2]:
+                        stated = <object>item
+                    else:
+                        chance = <object>item
                 if kids is None:
-                    value = fields.get("value")
                     if type(value) is not int:
                         return None
-                elif type(kids) is not list:
+                elif value is not None or type(kids) is not list:
                     return None
                 shape = 0
             else:
                 return None
             c.shape[index] = shape
+            turn = c.turn[index]
+            if chance is None:
+                c.chances[index] = NULL
+            elif index == 0 or c.kind[c.parents[index]] != CHANCE_CODE:
+                return None  # p belongs to the outcomes of a chance node
+            else:
+                c.chances[index] = <PyObject*>chance
+                any_chance = True
             if kids is None:
                 if index == 0:
                     return None  # the root is a leaf: no plain tree
-                PyLong_AsLongLongAndOverflow(value, &overflow)
-                if overflow and (value > magnitude or value < -magnitude):
+                if stated is not None and (
+                    type(stated) is not str or kind_code(stated, kind_names) != LEAF_CODE
+                ):
                     return None
+                word = PyLong_AsLongLongAndOverflow(value, &overflow)
+                if overflow:
+                    in_words = False
+                    if value > magnitude or value < -magnitude:
+                        return None
+                elif leaves == 0:
+                    low = high = word
+                elif word < low:
+                    low = word
+                elif word > high:
+                    high = word
                 c.values[index] = <PyObject*>value
                 c.count[index] = 0
                 c.first[index] = 0
+                c.kind[index] = LEAF_CODE
                 leaves += 1
             else:
+                if stated is None:
+                    code = turn
+                else:
+                    if type(stated) is not str:
+                        return None
+                    code = kind_code(stated, kind_names)
+                    if code > CHANCE_CODE:
+                        return None
+                c.kind[index] = code
+                if code == CHANCE_CODE:
+                    chance_nodes.append(index)
+                else:
+                    turn = below[code]
+                depth = c.depths[index] + 1
                 kids_count = PyList_GET_SIZE(kids)
-                if kids_count == 0 or total + kids_count > max_nodes or depth + 1 > max_depth:
+                if kids_count == 0 or total + kids_count > max_nodes or depth > max_depth:
                     return None
                 reserve(&c, total + kids_count)
                 c.values[index] = NULL
@@ -203,7 +316,8 @@ def read_plain(
                     c.nodes[total + i] = PyList_GET_ITEM(kids, i)
                     c.parents[total + i] = index
                     c.positions[total + i] = i
-                    c.depths[total + i] = depth + 1
+                    c.depths[total + i] = depth
+                    c.turn[total + i] = turn
                 total += kids_count
             index += 1
         if pending:
@@ -211,15 +325,20 @@ def read_plain(
         kinds = PyList_New(total)
         values = PyList_New(total)
         children = PyList_New(total)
+        if any_chance:
+            probabilities = PyList_New(total)
+            slots = <int32_t*>malloc(total * sizeof(int32_t))
+            if slots == NULL:
+                raise MemoryError()
         array_nodes = bytearray(total)
         bare_leaves = bytearray(total)
         for i in range(total):
+            kind = kind_names[c.kind[i]]
+            present |= 1 << c.kind[i]
             if c.count[i]:
-                kind = turns[c.depths[i]]
                 value = None
                 kids = range(c.first[i], c.first[i] + c.count[i])
             else:
-                kind = leaf_kind
                 value = <object>c.values[i]
                 kids = EMPTY
             Py_INCREF(kind)
@@ -232,6 +351,36 @@ def read_plain(
                 array_nodes[i] = 1
             elif c.shape[i] == 2:
                 bare_leaves[i] = 1
+            if any_chance:
+                if c.chances[i] == NULL:
+                    chance = None
+                    slots[i] = -1
+                else:
+                    chance = <object>c.chances[i]
+                    if type(chance) is str or type(chance) is int:
+                        # (only strings and integers: 1 == 1.0 == True would merge inputs)
+                        value = table.get(chance)
+                        if value is None:
+                            value = read_probability(chance)
+                            if value is None:
+                                return None
+                            table[chance] = value
+                            slot_of[chance] = len(distinct)
+                            distinct.append(value)
+                        slots[i] = <int32_t>slot_of[chance]
+                    else:
+                        value = read_probability(chance)
+                        if value is None:
+                            return None
+                        slots[i] = <int32_t>len(distinct)
+                        distinct.append(value)
+                    chance = value
+                Py_INCREF(chance)
+                PyList_SET_ITEM(probabilities, i, chance)
+        if any_chance and len(distinct) <= MAX_DISTINCT:
+            weights_found = chance_weights(&c, slots, total, distinct, weigh)
+        if in_words and leaves:
+            leaf_range = (low, high)
         parents = int64_column(c.parents, total)
         positions = int64_column(c.positions, total)
         ids = DefaultIds(root_id, separator, parents, positions)
@@ -243,12 +392,62 @@ def read_plain(
             int64_column(c.depths, total),
             positions,
             values,
+            probabilities,
+            chance_nodes,
             array_nodes,
             bare_leaves,
             leaves,
+            weights_found,
+            leaf_range,
+            frozenset([kind_names[k] for k in range(4) if present & (1 << k)]),
         )
     finally:
         release(&c)
+        free(slots)
+
+
+cdef object chance_weights(Columns* c, int32_t* slots, Py_ssize_t total, list distinct, object weigh):
+    """``(Q, numbers, shares, per_node)`` (see :func:`read_plain`), or None."""
+    cdef Py_ssize_t i, k, count = len(distinct)
+    cdef int64_t common, sum_, share_
+    cdef int overflow = 0
+    cdef int64_t* shares
+    cdef int64_t* weights
+    weighed = weigh(distinct)
+    if weighed is None:
+        return None
+    common = PyLong_AsLongLongAndOverflow(weighed[0], &overflow)
+    if overflow or common <= 0 or common > (1LL << 62):
+        return None
+    shares = <int64_t*>malloc((count + 1) * sizeof(int64_t))
+    weights = <int64_t*>malloc(total * sizeof(int64_t))
+    try:
+        if shares == NULL or weights == NULL:
+            raise MemoryError()
+        for k in range(count):
+            share_ = PyLong_AsLongLongAndOverflow(weighed[1][k], &overflow)
+            if overflow or share_ < 0 or share_ > common:
+                return None
+            shares[k] = share_
+        for i in range(total):
+            weights[i] = shares[slots[i]] if slots[i] >= 0 else 0
+        # every chance node states each outcome's p, and they sum to 1: Q on this scale
+        for i in range(total):
+            if c.count[i] == 0 or c.kind[i] != CHANCE_CODE:
+                continue
+            sum_ = 0
+            for k in range(c.first[i], c.first[i] + c.count[i]):
+                if slots[k] < 0:
+                    return None  # silent outcomes (uniform, or an error): the caller settles
+                sum_ += weights[k]  # (each at most Q < 2 ** 62: no overflow before the test)
+                if sum_ > common:
+                    return None
+            if sum_ != common:
+                return None
+        return (weighed[0], distinct, list(weighed[1]), int64_column(weights, total))
+    finally:
+        free(shares)
+        free(weights)
 
 
 cdef class DefaultIds:

@@ -1,7 +1,8 @@
-"""The compiled reader of the plainest trees, where the set-up built it.
+"""The compiled reader of plain trees, where the set-up built it.
 
 :mod:`games.trees._reader` (Cython, built from ``_reader.pyx``) reads a tree of shorthand
-arrays and integers, or of bare ``{"children"}`` and ``{"value"}`` objects, into the columns
+arrays and integers, or of objects whose only fields are ``children``, an integer ``value``,
+``kind`` and ``p`` (expectiminimax trees included), into the columns
 :func:`games.trees.level_reader.plain_tree` builds, node for node, several times faster. Any
 other tree, and every error, is left to the level reader and the general walk (which also
 answer alone where the extension was not built, or with ``ARBITER_PURE_PYTHON=1``).
@@ -10,13 +11,25 @@ answer alone where the extension was not built, or with ``ARBITER_PURE_PYTHON=1`
 from __future__ import annotations
 
 import os
+from fractions import Fraction
+from functools import partial
 from typing import Any, Final
 
 from games.limits import Limits, current_deadline
-from games.numbers import MAX_MAGNITUDE
-from games.trees.grammar import HANDOVER, ID_SEPARATOR
+from games.numbers import MAX_MAGNITUDE, Exact
+from games.trees.exact_sums import bounded_lcm
+from games.trees.grammar import HANDOVER, ID_SEPARATOR, read_probability, settle_chance
 from games.trees.level_reader import plain_columns_tree
-from games.trees.model import LEAF, ROOT_ID, Tree
+from games.trees.model import (
+    CHANCE,
+    LEAF,
+    MAX,
+    MIN,
+    ROOT_ID,
+    ChanceWeights,
+    Tree,
+    node_pointer,
+)
 
 try:
     from games.trees._reader import read_plain
@@ -26,28 +39,34 @@ except ImportError:  # not built: the level reader answers
 COMPILED: Final = read_plain is not None and os.environ.get("ARBITER_PURE_PYTHON") != "1"
 """Whether the compiled reader is there to use."""
 
+KIND_NAMES: Final = (MAX, MIN, CHANCE, LEAF)
+"""The kinds a plain node may have, in the order of the compiled reader's codes."""
+
 
 def compiled_plain_tree(raw: Any, root: str, limits: Limits, base: str) -> Tree | None:
-    """The tree ``raw`` read by the compiled reader, or None when it is not of the plainest
+    """The tree ``raw`` read by the compiled reader, or None when it is not of the plain
     shape (or is wrong, or passes a limit): the level reader then reads it."""
     if not COMPILED:
         return None
+    deadline = current_deadline()
+    numbers: dict[str, Exact] = {}
     columns = read_plain(
         raw,
         root,
+        KIND_NAMES,
         HANDOVER,
-        LEAF,
         ROOT_ID,
         ID_SEPARATOR,
         limits.max_nodes,
         limits.max_depth,
         MAX_MAGNITUDE,
-        current_deadline().spend,
+        partial(read_probability, cache=numbers, spend=deadline.spend),
+        common_weights,
+        deadline.spend,
     )
     if columns is None:
         return None
-    ids, kinds, children, parents, depths, positions, values, arrays, bare, leaves = columns
-    return plain_columns_tree(
+    (
         ids,
         kinds,
         children,
@@ -55,9 +74,57 @@ def compiled_plain_tree(raw: Any, root: str, limits: Limits, base: str) -> Tree 
         depths,
         positions,
         values,
-        [None] * len(ids),
+        probabilities,
+        chance_nodes,
+        arrays,
+        bare,
+        leaves,
+        weights,
+        leaf_range,
+        kind_set,
+    ) = columns
+    if probabilities is None:
+        probabilities = [None] * len(ids)
+    if chance_nodes and weights is None:
+
+        def pointer(index: int) -> str:
+            return node_pointer(base, parents, positions, arrays, index)
+
+        if settle_chance(children, probabilities, chance_nodes, ids, pointer) is not None:
+            return None
+    tree = plain_columns_tree(
+        ids,
+        kinds,
+        children,
+        parents,
+        depths,
+        positions,
+        values,
+        probabilities,
         arrays,
         bare,
         base,
         leaves,
     )
+    if weights is not None:  # every chance node's probabilities sum to 1: kept for searches
+        object.__setattr__(tree, "_chance_weights", ChanceWeights(*weights))
+    object.__setattr__(tree, "_leaf_range", leaf_range)
+    object.__setattr__(tree, "_kind_set", kind_set)
+    return tree
+
+
+WEIGHT_BITS: Final = 62
+"""Largest common denominator the compiled reader puts a tree's probabilities over."""
+
+
+def common_weights(numbers: list[Exact]) -> tuple[int, list[int]] | None:
+    """``(Q, shares)``: the least common multiple of the denominators of ``numbers`` and
+    each of them times it; None when one is not an integer or a fraction, or ``Q`` passes
+    ``WEIGHT_BITS``."""
+    current_deadline().spend(1 + len(numbers))
+    if not set(map(type, numbers)) <= {int, Fraction}:
+        return None
+    common = bounded_lcm((number.denominator for number in numbers), WEIGHT_BITS)
+    if common is None:
+        return None
+    return common, [number.numerator * (common // number.denominator) for number in numbers]

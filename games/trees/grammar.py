@@ -9,7 +9,7 @@ the size limits) is written once, here.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from fractions import Fraction
 from itertools import compress, repeat
 from operator import attrgetter, is_not
@@ -100,11 +100,8 @@ def level_probabilities(
     for raw in distinct:
         if raw is None:
             continue
-        try:
-            value = read_number(raw, cache, spend)
-        except InvalidInputError:
-            return None
-        if probability_problem(value) is not None:
+        value = read_probability(raw, cache, spend)
+        if value is None:
             return None
         table[raw] = value
     spend(len(chances) // 8)
@@ -119,14 +116,25 @@ def _each_probability(
         if chance is None:
             read.append(None)
             continue
-        try:
-            value = read_number(chance, cache, spend)
-        except InvalidInputError:
-            return None
-        if probability_problem(value) is not None:
+        value = read_probability(chance, cache, spend)
+        if value is None:
             return None
         read.append(value)
     return read
+
+
+def read_probability(
+    raw: Any, cache: dict[str, Exact], spend: Callable[[int], None]
+) -> Exact | None:
+    """A stated probability (:func:`read_number`, then within [0, 1]), or None when it is
+    malformed or out of range (the general walk then reports it with its pointer)."""
+    try:
+        value = read_number(raw, cache, spend)
+    except InvalidInputError:
+        return None
+    if probability_problem(value) is not None:
+        return None
+    return value
 
 
 def within_magnitude(scores: list[Any]) -> bool:
@@ -165,7 +173,7 @@ def settle_chance(
     children: list[range],
     probabilities: list[Exact | None],
     chance_nodes: list[int],
-    ids: list[str],
+    ids: Sequence[str],
     pointer: Callable[[int], str],
 ) -> tuple[int, int, Exact | None] | None:
     """Give every outcome of an all-silent chance node the uniform probability and check
@@ -260,7 +268,9 @@ def _all_sum_to_one(
     return totals.count(common) == len(totals)
 
 
-def _refuser(ids: list[str], pointer: Callable[[int], str], node: int) -> Callable[[Exact], None]:
+def _refuser(
+    ids: Sequence[str], pointer: Callable[[int], str], node: int
+) -> Callable[[Exact], None]:
     """Refuse the probability sum of chance node ``node``, pointing at its children."""
 
     def refuse(total: Exact) -> None:

@@ -145,19 +145,34 @@ def leaves_below_all(tree: Tree, tops: list[int], children: Sequence[Sequence[in
     return list(chain.from_iterable(map(leaves_of, tops)))
 
 
+@dataclass(frozen=True, slots=True)
+class ChanceWeights:
+    """A tree's probabilities on one integer scale: each is ``w / common``."""
+
+    common: int
+    """The least common multiple of the probabilities' denominators (below 2 ** 62)."""
+    numbers: list[Exact]
+    """The distinct probability objects of the tree."""
+    shares: list[int]
+    """Each of ``numbers`` times ``common``."""
+    nodes: Sequence[int]
+    """Per node, its probability times ``common`` (0 where it has none)."""
+
+
 @dataclass(frozen=True, slots=True, eq=False)
 class Tree:
     """A game tree in breadth-first arrays.
 
     The tree is immutable; it keeps a few caches (leaf count, kinds present, the
-    index of each id) that it works out on first use. Derive a changed tree with
-    :meth:`subtree`, :meth:`reversed_children`, :meth:`with_uniform_chance`,
+    index of each id) that it works out on first use, and what the compiled reader
+    records for the chance searches (:attr:`chance_weights`, :attr:`leaf_range`). Derive
+    a changed tree with :meth:`subtree`, :meth:`reversed_children`, :meth:`with_uniform_chance`,
     :meth:`with_max_min_swapped` or, for other changes, :meth:`replace`: each starts
     with fresh caches (the caches are not constructor fields, so no copy carries them).
 
     Columns are lists, or, in a tree of the compiled reader, sequences that act alike
-    (``array('q')`` for the integer columns, :class:`games.trees._reader.DefaultIds` for
-    default ids, made when read).
+    (:class:`IntColumn`, an ``array('q')``, for the integer columns;
+    :class:`games.trees._reader.DefaultIds` for default ids, made when read).
 
     Attributes
     ----------
@@ -210,6 +225,10 @@ class Tree:
     _bare_leaves: bytearray = field(default_factory=bytearray, repr=False)
     """1 for a leaf written as a bare number (its pointer is the value itself)."""
     _index: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _chance_weights: ChanceWeights | None = field(
+        default=None, init=False, repr=False, compare=False
+    )
+    _leaf_range: tuple[int, int] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -330,6 +349,18 @@ class Tree:
         if not self._kind_set:
             object.__setattr__(self, "_kind_set", frozenset(self.kinds))
         return self._kind_set
+
+    @property
+    def chance_weights(self) -> ChanceWeights | None:
+        """The probabilities on one integer scale, when the reader worked them out (the
+        compiled reader does, for a tree whose chance nodes state every ``p``); else None."""
+        return self._chance_weights
+
+    @property
+    def leaf_range(self) -> tuple[int, int] | None:
+        """The smallest and largest leaf value, when the reader recorded them (the compiled
+        reader does: its leaves are integers); else None."""
+        return self._leaf_range
 
     @property
     def leaf_count(self) -> int:

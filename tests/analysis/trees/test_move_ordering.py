@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from analysis.trees.move_ordering import minimal_tree_size, move_ordering
 from games.trees.parser import parse_tree
+from tests.reference import alpha_beta_leaves
 from tests.strategies import uniform_trees
 
 AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
@@ -46,4 +47,19 @@ def test_best_first_order_reaches_knuth_moore_bound(
     report = move_ordering(parse_tree(fill(raw)))
     assert report.minimal_tree == minimal_tree_size(branching, depth)
     assert report.best_first == report.minimal_tree
-    assert report.best_first <= report.given <= report.worst_first <= leaves
+    # best-first reaches the minimal tree, which no order goes below; worst-first need not be
+    # the most an order can cost (see the test below)
+    assert report.best_first <= report.given <= leaves
+    assert report.best_first <= report.worst_first <= leaves
+
+
+def test_worst_first_is_not_always_the_costliest_order() -> None:
+    # Found by hypothesis: this binary tree of depth 4 reads 15 leaves as posted, but 14
+    # worst-first (MAX children by increasing, MIN by decreasing minimax value). Counted
+    # independently by the reference search on the posted and the reordered nested lists.
+    posted = [[[[0, 1], [7, 14]], [[4, 2], [6, 8]]], [[[9, 10], [11, 12]], [[5, 13], [15, 3]]]]
+    reordered = [[[[10, 9], [12, 11]], [[15, 3], [13, 5]]], [[[1, 0], [14, 7]], [[4, 2], [8, 6]]]]
+    assert len(alpha_beta_leaves(posted, True)[1]) == 15
+    assert len(alpha_beta_leaves(reordered, True)[1]) == 14
+    report = move_ordering(parse_tree(posted))
+    assert (report.given, report.best_first, report.worst_first) == (15, 7, 14)

@@ -12,11 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.trees.alpha_beta import UPPER
+from analysis.trees.alpha_beta import NEG_INF, POS_INF, UPPER
 from analysis.trees.expectimax import common_scale, expectimax
 from analysis.trees.horizon import horizon
-from analysis.trees.json_output import explain
-from analysis.trees.star1 import COMPILED, _on_common_scale, _Search, star1
+from analysis.trees.json_output import explain, put_number, put_scaled_number
+from analysis.trees.star1 import COMPILED, _on_common_scale, _Search, star1, value_of_key
 from analysis.trees.star1_integers import integer_star1
 from games.errors import InvalidInputError, LimitExceededError
 from games.limits import current_deadline
@@ -49,7 +49,7 @@ def test_star1_refuses_values_outside_bounds() -> None:
         star1(tree, (5, 1))
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(chance_trees(), st.booleans())
 def test_star1_equals_full_expectiminimax(raw: Any, equality: bool) -> None:
     tree = parse_tree(raw)
@@ -221,7 +221,7 @@ LOOPS = [False, pytest.param(True, marks=pytest.mark.skipif(not COMPILED, reason
 
 
 @pytest.mark.parametrize("compiled", LOOPS)
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(chance_trees(max_depth=5), st.booleans(), st.booleans(), st.integers(0, 5) | st.none())
 def test_star1_in_integers_mirrors_the_fraction_search(
     compiled: bool, raw: Any, equality: bool, reverse: bool, depth: int | None
@@ -324,3 +324,89 @@ def test_a_certain_outcome_keeps_the_windows_exact(compiled: bool | None) -> Non
         assert search.values[b] == value
         assert [tree.ids[i] for i in search.pruned] == pruned
         assert all(type(cut.alpha) is not float or cut.alpha < 0 for cut in search.cutoffs)
+
+
+def test_the_fraction_search_gives_integral_window_ends_as_integers() -> None:
+    # the third cutoff's alpha is lo = -30 reached through a window A_i (a Fraction): the
+    # integer searches give the int -30, and so must the fraction search (an answer writes
+    # an int as a plain number, a Fraction with its exact string)
+    raw = {
+        "kind": "min",
+        "children": [
+            {"kind": "chance", "children": [0, -18]},
+            {
+                "kind": "max",
+                "children": [
+                    {
+                        "kind": "max",
+                        "children": [
+                            {
+                                "kind": "chance",
+                                "children": [
+                                    0,
+                                    {"kind": "max", "children": [0]},
+                                    {
+                                        "kind": "chance",
+                                        "children": [
+                                            {"p": "3/7", "value": 0},
+                                            {"p": "4/7", "value": 0},
+                                        ],
+                                    },
+                                ],
+                            },
+                            0,
+                        ],
+                    }
+                ],
+            },
+            {
+                "kind": "chance",
+                "children": [
+                    {
+                        "kind": "chance",
+                        "children": [
+                            {
+                                "kind": "chance",
+                                "children": [
+                                    {"p": "4/10", "kind": "chance", "children": [7]},
+                                    {"p": "2/10", "value": 1},
+                                    {"p": "4/10", "value": 0},
+                                ],
+                            }
+                        ],
+                    }
+                ],
+            },
+        ],
+    }
+    tree = parse_tree(raw)
+    seen = horizon(tree, None)
+    search = _Search(tree, seen, -30, 30, True, current_deadline()).run()
+    twin = _on_common_scale(tree, seen, -30, 30, True, current_deadline(), False)
+    assert twin is not None and len(search.cutoffs) == 3
+    ends = [end for cutoff in search.cutoffs for end in (cutoff.alpha, cutoff.beta)]
+    assert ends == [end for cutoff in twin.cutoffs for end in (cutoff.alpha, cutoff.beta)]
+    assert ends[4] == -30
+    assert [type(end) for end in ends] == [
+        type(end) for cutoff in twin.cutoffs for end in (cutoff.alpha, cutoff.beta)
+    ]
+    assert not any(type(end) is Fraction and end.denominator == 1 for end in ends)
+
+
+@given(
+    st.one_of(
+        st.integers(-(2**70), 2**70),
+        st.integers(-(2**1100), 2**1100),
+        st.tuples(st.integers(-(2**80), 2**80), st.integers(1, 2**40)),
+        st.sampled_from([NEG_INF, POS_INF, 0, 2**63 - 1, -(2**63), 2**63, 12 * 2**63]),
+    ),
+    st.sampled_from([1, 2, 3, 12, 20**4, 7**30]),
+)
+def test_numbers_on_the_scale_are_written_as_their_values_are(key: Any, factor: int) -> None:
+    # the answers' writer of keys against the one writer of numbers, given the value
+    mine: dict[str, Any] = {}
+    put_scaled_number(mine, "alpha", key, factor)
+    theirs: dict[str, Any] = {}
+    put_number(theirs, "alpha", value_of_key(key, factor))
+    assert mine == theirs
+    assert [type(value) for value in mine.values()] == [type(value) for value in theirs.values()]

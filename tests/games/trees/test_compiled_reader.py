@@ -4,7 +4,9 @@ for any other shape, so errors keep their pointers."""
 
 from __future__ import annotations
 
+import math
 import os
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -61,6 +63,7 @@ def assert_same(mine: Tree, theirs: Tree, columns: tuple[str, ...] = COLUMNS) ->
         assert list(getattr(mine, name)) == list(getattr(theirs, name)), name
         assert getattr(mine, name) == getattr(theirs, name), name
     assert mine.leaf_count == theirs.leaf_count
+    assert mine.kind_set == theirs.kind_set == frozenset(theirs.kinds)
     for index in range(len(mine)):
         assert mine.pointer(index) == theirs.pointer(index)
         assert mine.value_pointer(index) == theirs.value_pointer(index)
@@ -99,12 +102,25 @@ def test_compiled_reader_builds_what_the_level_reader_and_the_walk_build(
         {"id": "a", "children": [1]},
         [1, {"value": 1, "move": "m"}],
         {"children": [{"value": 1.0}]},
-        {"kind": "min", "children": [1]},
-        [{"kind": "chance", "children": [1, 2]}],
         [1, {"children": []}],
         [1, {"children": 3}],
         [1, None],
         [1, 10**400],
+        {"kind": "player", "children": [1]},
+        {"kind": "leaf", "children": [1]},
+        [{"kind": "max", "value": 1}],
+        [{"kind": 3, "children": [1]}],
+        {"p": "1", "children": [1]},
+        [{"p": "1", "children": [1]}],  # p under a MAX node
+        {"kind": "chance", "children": [{"p": "0.5", "value": 1}, 2]},  # one p missing
+        {"kind": "chance", "children": [{"p": "0.5", "value": 1}, {"p": "0.6", "value": 2}]},
+        {"kind": "chance", "children": [{"p": "x", "value": 1}]},
+        {"kind": "chance", "children": [{"p": "1.5", "value": 1}]},
+        {"kind": "chance", "children": [{"p": True, "value": 1}]},
+        {"kind": "chance", "children": [{"p": [1], "value": 1}]},
+        {"kind": "chance", "children": [{"p": None, "value": 1}]},
+        {"kind": None, "children": [1]},
+        [{"children": [1], "value": 2}],
     ],
 )
 def test_compiled_reader_declines_anything_else(raw: Any) -> None:
@@ -144,3 +160,174 @@ def test_default_ids_act_as_the_list_of_ids() -> None:
     assert list(offsets) == [0, *__import__("itertools").accumulate(map(len, expected))]
     with pytest.raises(IndexError):
         ids[len(expected)]
+
+
+def probability_forms(draw: st.DrawFn, weight: int, total: int) -> Any:
+    """A probability ``weight / total`` in one of the forms the grammar reads."""
+    form = draw(st.sampled_from(["ratio", "decimal", "number"]))
+    if form == "ratio" or (form == "decimal" and 100 % total):
+        return f"{weight}/{total}"
+    if form == "decimal":
+        return f"{weight * 100 // total / 100:.2f}"
+    if weight in (0, total):
+        return weight // total  # the integers 0 and 1
+    return weight / total if total in (2, 4, 5, 8, 10) else f"{weight}/{total}"
+
+
+@st.composite
+def plain_chance_trees(draw: st.DrawFn) -> Any:
+    """Plain trees mixing MAX, MIN and chance nodes, kinds stated or left to the turn,
+    probabilities stated in every form (or none: uniform), nodes drawn as arrays/integers
+    or as objects."""
+
+    def node(depth: int, outcome: Any = None) -> Any:
+        leaf = depth == 0 or draw(st.integers(0, 4)) == 0
+        fields: dict[str, Any] = {} if outcome is None else {"p": outcome}
+        as_object = outcome is not None or draw(st.booleans())
+        if leaf:
+            value = draw(st.integers(-5, 5))
+            if not as_object:
+                return value
+            if draw(st.integers(0, 3)) == 0:
+                fields["kind"] = "leaf"
+            return {**fields, "value": value}
+        kind = draw(st.sampled_from([None, None, "max", "min", "chance"]))
+        count = draw(st.integers(1, 3))
+        outcomes: list[Any] = [None] * count
+        if kind == "chance" and draw(st.booleans()):
+            weights = draw(
+                st.lists(st.integers(0, 4), min_size=count, max_size=count).filter(
+                    lambda w: sum(w) > 0
+                )
+            )
+            outcomes = [probability_forms(draw, w, sum(weights)) for w in weights]
+        kids = [node(depth - 1, chance) for chance in outcomes]
+        if kind is None and not as_object:
+            return kids
+        if kind is not None:
+            fields["kind"] = kind
+        return {**fields, "children": kids}
+
+    return node(draw(st.integers(1, 5)))
+
+
+@settings(max_examples=400, deadline=None)
+@given(plain_chance_trees(), st.sampled_from(["max", "min"]))
+def test_compiled_reader_reads_chance_trees_as_the_level_reader_does(raw: Any, root: str) -> None:
+    level = plain_tree(raw, root, Limits(), "/tree")
+    mine = compiled_plain_tree(raw, root, Limits(), "/tree")
+    if level is None:  # probabilities that do not sum to 1 (decimals rounded down)
+        assert mine is None
+        return
+    assert mine is not None
+    assert_same(mine, level)
+    assert_same(mine, TreeBuilder(root, Limits(), "/tree").build_nested(raw), COLUMNS[:10])
+    # what it records for the searches: the leaves' extremes, and, when every chance node
+    # states every p, the probabilities on the scale of their least common denominator
+    leaf_values = [value for value in mine.values if value is not None]
+    assert mine.leaf_range == (min(leaf_values), max(leaf_values))
+    chance = [node for node, kind in enumerate(mine.kinds) if kind == "chance"]
+    stated = all(
+        isinstance(kid, dict) and "p" in kid
+        for node in chance
+        for kid in chance_children(raw, mine, node)
+    )
+    weights = mine.chance_weights
+    assert (weights is not None) is (bool(chance) and stated)
+    if weights is not None:
+        numbers = [p for p in mine.probabilities if p is not None]
+        assert weights.common == math.lcm(*(Fraction(p).denominator for p in numbers))
+        assert list(weights.nodes) == [
+            0 if p is None else int(p * weights.common) for p in mine.probabilities
+        ]
+        assert [int(p * weights.common) for p in weights.numbers] == weights.shares
+
+
+def chance_children(raw: Any, tree: Tree, node: int) -> list[Any]:
+    """The decoded children of node ``node`` of ``tree`` read from ``raw``."""
+    steps = []
+    while node > 0:
+        steps.append(tree._positions[node])
+        node = tree.parents[node]
+    here = raw
+    for step in reversed(steps):
+        here = (here if isinstance(here, list) else here["children"])[step]
+    return list(here if isinstance(here, list) else here["children"])
+
+
+def spoiled(draw: st.DrawFn, raw: Any) -> Any:
+    """``raw`` with one object node given a wrong or unusual field."""
+    objects: list[dict[str, Any]] = []
+    stack = [raw]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            objects.append(node)
+            stack.extend(node.get("children", []))
+        elif isinstance(node, list):
+            stack.extend(node)
+    if not objects:
+        return raw
+    target = draw(st.sampled_from(objects))
+    name = draw(st.sampled_from(["p", "kind", "value", "children", "id", "eval"]))
+    target[name] = draw(
+        st.sampled_from(
+            [None, "0.5", "1/3", 1, 0, 2, -1, 0.25, True, "x", "chance", "leaf", "max", "player"]
+            + [[], [1], {}, 10**400, "1/0", " 0.5 "]
+        )
+    )
+    return raw
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.data(), st.sampled_from(["max", "min"]))
+def test_any_tree_the_compiled_reader_reads_the_others_read_alike(
+    data: st.DataObject, root: str
+) -> None:
+    raw = spoiled(data.draw, data.draw(plain_chance_trees()))
+    mine = compiled_plain_tree(raw, root, Limits(), "/tree")
+    level = plain_tree(raw, root, Limits(), "/tree")
+    if mine is not None:
+        assert level is not None
+        assert_same(mine, level)
+    # and the parser's answer, tree or error, is the one it gives without the compiled reader
+    answers = []
+    for compiled in (True, False):
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(compiled_reader, "COMPILED", compiled)
+            try:
+                tree = parse_tree(raw, root=root)
+            except InvalidInputError as error:
+                answers.append([(e.pointer, e.message) for e in error.errors])
+            else:
+                answers.append([list(getattr(tree, name)) for name in COLUMNS[:10]])
+    assert answers[0] == answers[1]
+
+
+def test_chance_trees_keep_their_stated_kinds_and_turns() -> None:
+    # MAX root; its chance child passes MIN on (the turn it was given); a stated MAX below
+    # hands MIN to its children; "1/4" and 0.75 are read exactly, and a silent chance node's
+    # outcomes are equally likely
+    raw = {
+        "children": [
+            {
+                "kind": "chance",
+                "children": [{"p": "1/4", "children": [1, 2]}, {"p": 0.75, "children": [[3]]}],
+            },
+            {"kind": "chance", "children": [4, {"kind": "max", "children": [[5], 6]}]},
+        ]
+    }
+    tree = compiled_plain_tree(raw, "max", Limits(), "/tree")
+    assert tree is not None
+    assert tree.kinds == ["max", "chance", "chance", "min", "min", "leaf", "max"] + [
+        "leaf",
+        "leaf",
+        "max",
+        "min",
+        "leaf",
+        "leaf",
+        "leaf",
+    ]
+    half = Fraction(1, 2)
+    assert tree.probabilities[:7] == [None, None, None, Fraction(1, 4), Fraction(3, 4), half, half]
+    assert tree.pointer(9) == "/tree/children/0/children/1/children/0"
