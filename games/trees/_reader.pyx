@@ -74,8 +74,6 @@ cdef inline unsigned char kind_code(object kind, tuple names):
 cdef struct Columns:
     PyObject** nodes  # the decoded node of each index (borrowed)
     int64_t* parents
-    int64_t* positions
-    int64_t* depths
     int64_t* first  # first child's index (internal nodes)
     int64_t* count  # number of children (0: a leaf)
     unsigned char* shape  # 1 an array, 2 a bare integer, 0 an object
@@ -90,8 +88,6 @@ cdef struct Columns:
 cdef void release(Columns* c):
     free(c.nodes)
     free(c.parents)
-    free(c.positions)
-    free(c.depths)
     free(c.first)
     free(c.count)
     free(c.shape)
@@ -118,8 +114,6 @@ cdef int reserve(Columns* c, Py_ssize_t wanted) except -1:
     c.values = <PyObject**>resized(c.values, capacity * sizeof(PyObject*))
     c.chances = <PyObject**>resized(c.chances, capacity * sizeof(PyObject*))
     c.parents = <int64_t*>resized(c.parents, capacity * sizeof(int64_t))
-    c.positions = <int64_t*>resized(c.positions, capacity * sizeof(int64_t))
-    c.depths = <int64_t*>resized(c.depths, capacity * sizeof(int64_t))
     c.first = <int64_t*>resized(c.first, capacity * sizeof(int64_t))
     c.count = <int64_t*>resized(c.count, capacity * sizeof(int64_t))
     c.shape = <unsigned char*>resized(c.shape, capacity)
@@ -127,6 +121,34 @@ cdef int reserve(Columns* c, Py_ssize_t wanted) except -1:
     c.kind = <unsigned char*>resized(c.kind, capacity)
     c.capacity = capacity
     return 0
+
+
+cdef object position_column(Columns* c, Py_ssize_t total):
+    """Each node's position among its siblings (its index less its parent's first child's),
+    written straight into an :class:`IntColumn`."""
+    cdef carray.array column = IntColumn("q")
+    cdef long long* out
+    cdef Py_ssize_t i
+    carray.resize(column, total)
+    out = column.data.as_longlongs
+    out[0] = 0
+    for i in range(1, total):
+        out[i] = i - c.first[c.parents[i]]
+    return column
+
+
+cdef object depth_column(Columns* c, Py_ssize_t total):
+    """Each node's depth: one more than its parent's (parents come first in level order),
+    written straight into an :class:`IntColumn`."""
+    cdef carray.array column = IntColumn("q")
+    cdef long long* out
+    cdef Py_ssize_t i
+    carray.resize(column, total)
+    out = column.data.as_longlongs
+    out[0] = 0
+    for i in range(1, total):
+        out[i] = out[c.parents[i]] + 1
+    return column
 
 
 cdef object int64_column(int64_t* data, Py_ssize_t size):
@@ -173,6 +195,7 @@ def read_plain(
     """
     cdef Columns c
     cdef Py_ssize_t index = 0, total = 1, i, kids_count, pending = 0, leaves = 0
+    cdef Py_ssize_t level_end = 1, level = 0
     cdef int64_t depth
     cdef int overflow = 0
     cdef object node, kids, value, stated, chance
@@ -203,7 +226,7 @@ def read_plain(
         return None
     names[0] = names[1] = names[2] = names[3] = NULL
     c.nodes = NULL
-    c.parents = c.positions = c.depths = c.first = c.count = NULL
+    c.parents = c.first = c.count = NULL
     c.shape = c.turn = c.kind = NULL
     c.values = c.chances = NULL
     c.size = c.capacity = 0
@@ -211,10 +234,11 @@ def read_plain(
         reserve(&c, 1)
         c.nodes[0] = <PyObject*>raw
         c.parents[0] = -1
-        c.positions[0] = 0
-        c.depths[0] = 0
         c.turn[0] = code
         while index < total:
+            if index == level_end:  # a new level begins (its depth is one more)
+                level_end = total
+                level += 1
             node = <object>c.nodes[index]
             pending += 1
             if pending >= BATCH:
@@ -304,7 +328,7 @@ def read_plain(
                     chance_nodes.append(index)
                 else:
                     turn = below[code]
-                depth = c.depths[index] + 1
+                depth = level + 1
                 kids_count = PyList_GET_SIZE(kids)
                 if kids_count == 0 or total + kids_count > max_nodes or depth > max_depth:
                     return None
@@ -315,8 +339,6 @@ def read_plain(
                 for i in range(kids_count):
                     c.nodes[total + i] = PyList_GET_ITEM(kids, i)
                     c.parents[total + i] = index
-                    c.positions[total + i] = i
-                    c.depths[total + i] = depth
                     c.turn[total + i] = turn
                 total += kids_count
             index += 1
@@ -382,14 +404,14 @@ def read_plain(
         if in_words and leaves:
             leaf_range = (low, high)
         parents = int64_column(c.parents, total)
-        positions = int64_column(c.positions, total)
+        positions = position_column(&c, total)
         ids = DefaultIds(root_id, separator, parents, positions)
         return (
             ids,
             kinds,
             children,
             parents,
-            int64_column(c.depths, total),
+            depth_column(&c, total),
             positions,
             values,
             probabilities,
