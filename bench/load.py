@@ -36,6 +36,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from bench.matrices import degenerate_games  # noqa: E402
+
 HOST = "127.0.0.1"
 
 
@@ -108,7 +112,10 @@ def _slow_requests() -> list[tuple[str, bytes]]:
         "lottery": [{"p": f"1/{big}", "x": i} for i in range(4000)],
         "utility": "x",
     }
-    degenerate = [[[(i * j) % 3, (i + j) % 3] for j in range(15)] for i in range(15)]
+    # the slowest degenerate 15x15 game of bench/matrices.py (2,207 extreme equilibria)
+    [(_, first, second), *_] = degenerate_games(2024, 1)
+    pairs = zip(first, second, strict=True)
+    degenerate = [[[a, b] for a, b in zip(*rows, strict=True)] for rows in pairs]
     matrix = {"payoffs": degenerate, "include": ["equilibria"]}
     bodies = [
         ("/v1/problems/generate", generate),
