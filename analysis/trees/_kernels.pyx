@@ -14,7 +14,9 @@ one, as they are in every parsed tree; any other sequence is read item by item.
 Both spend on the caller's deadline by work done, a batch of steps at a time.
 """
 
-from cpython.array cimport array, resize_smart
+from cpython.array cimport array
+
+from analysis.trees._columns cimport push, range_length, range_start, range_step
 from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_AsSsize_t
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.ref cimport Py_INCREF
@@ -87,14 +89,6 @@ cdef inline void open_frame(
         frame.start = -1
         frame.step = 0
         listed[depth] = items
-
-
-cdef inline int push(array column, long long value) except -1:
-    """Append ``value`` to an ``array('q')`` (grown a block at a time)."""
-    cdef Py_ssize_t size = len(column)
-    resize_smart(column, size + 1)
-    column.data.as_longlongs[size] = value
-    return 0
 
 
 cdef inline bint small_int(object value, long long* out):
@@ -803,36 +797,6 @@ cdef Py_ssize_t leaf_spans(list children, Py_ssize_t top, list stack, Spans* spa
         else:
             add_span(spans, node, node + 1)
     return looked
-
-
-cdef extern from *:
-    """
-    /* CPython's range object (Objects/rangeobject.c; the same from 3.2 to 3.13): its first
-       item and its length, read without making an int object for either. */
-    typedef struct {
-        PyObject_HEAD
-        PyObject *start;
-        PyObject *stop;
-        PyObject *step;
-        PyObject *length;
-    } arbiter_range;
-    """
-    ctypedef struct arbiter_range:
-        PyObject* start
-        PyObject* step
-        PyObject* length
-
-
-cdef inline Py_ssize_t range_start(object kids) except? -1:
-    return PyLong_AsSsize_t(<object>(<arbiter_range*><PyObject*>kids).start)
-
-
-cdef inline Py_ssize_t range_step(object kids) except? -1:
-    return PyLong_AsSsize_t(<object>(<arbiter_range*><PyObject*>kids).step)
-
-
-cdef inline Py_ssize_t range_length(object kids) except? -1:
-    return PyLong_AsSsize_t(<object>(<arbiter_range*><PyObject*>kids).length)
 
 
 cdef Py_ssize_t last_level_span(list children, Py_ssize_t top, Spans* spans) except -1:

@@ -28,7 +28,12 @@ from libc.stdlib cimport calloc, free, malloc
 
 from analysis.trees.alpha_beta import EXACT as EXACT_TEXT
 from analysis.trees.alpha_beta import LOWER as LOWER_TEXT
-from analysis.trees.alpha_beta import NEG_INF, POS_INF, UPPER as UPPER_TEXT, Cutoff
+from analysis.trees.alpha_beta import NEG_INF, POS_INF, UPPER as UPPER_TEXT
+from games.trees.model import IntColumn
+
+from cpython.array cimport array
+
+from analysis.trees._columns cimport push, range_length, range_start, range_step
 
 cdef extern from *:
     ctypedef long long int128 "__int128"
@@ -334,9 +339,9 @@ cdef inline int enter(Frame* frame, list children, list kinds, int64_t node, Rat
     frame.likeliest_weight = -1
     frame.fail_low = infinite(-1)
     frame.fail_high = infinite(1)
-    frame.start = kids.start
-    frame.step = kids.step
-    frame.count = len(kids)
+    frame.start = range_start(kids)
+    frame.step = range_step(kids)
+    frame.count = range_length(kids)
     return 0
 
 
@@ -362,8 +367,9 @@ cdef object _search(
 ):
     cdef list values = [None] * count
     cdef list bounds = [None] * count
-    cdef list best_child = [-1] * count
-    cdef list evaluated = []
+    cdef object best_column = IntColumn.filled(-1, count)
+    cdef int64_t[:] best_child = best_column
+    cdef array evaluated = IntColumn()
     cdef list cutoffs = []
     cdef list pruned = []
     cdef list keys = [None] * count  # each value on the scale (see ``key_of``)
@@ -511,7 +517,7 @@ cdef object _search(
             values[child] = leaf
             keys[child] = interned(table, score)
             bounds[child] = EXACT_TEXT
-            evaluated.append(child)
+            push(evaluated, child)
             visited += 1
             returned, returned_bound, has_returned = score, EXACT, True
             break
@@ -537,18 +543,15 @@ cdef object _search(
                 first = frame.start + frame.step * frame.slot
                 last = frame.start + frame.step * frame.count
                 cut = tuple(range(first, last, frame.step))
-                # (the named tuple made as a tuple: its Python __new__ costs more than the rest)
+                # (a plain tuple: ``CutoffRows`` gives it out as a ``Cutoff`` record)
                 cutoffs.append(
-                    tuple.__new__(
-                        Cutoff,
-                        (
-                            node,
-                            bound_of(frame.alpha, factor, known, exacts),
-                            bound_of(frame.beta, factor, known, exacts),
-                            as_exact(value, 1, factor, known, exacts),
-                            child,
-                            cut,
-                        ),
+                    (
+                        node,
+                        bound_of(frame.alpha, factor, known, exacts),
+                        bound_of(frame.beta, factor, known, exacts),
+                        as_exact(value, 1, factor, known, exacts),
+                        child,
+                        cut,
                     )
                 )
                 cutoff_keys.append(
@@ -573,7 +576,7 @@ cdef object _search(
         top -= 1
         returned, returned_bound, child, has_returned = value, bound, node, True
     spend(3 * steps)
-    return values, bounds, best_child, evaluated, cutoffs, pruned, visited, keys, cutoff_keys
+    return values, bounds, best_column, evaluated, cutoffs, pruned, visited, keys, cutoff_keys
 
 
 # -- expectimax's back-up on the same scale ----------------------------------------------------

@@ -43,6 +43,7 @@ from analysis.trees.alpha_beta import (
     UPPER,
     AlphaBetaResult,
     Cutoff,
+    CutoffRows,
     TraceEvent,
 )
 from analysis.trees.expectimax import (
@@ -189,6 +190,8 @@ def _on_common_scale(
     search = _Search(tree, seen, low, high, prune_on_equality, clock, columns=False)
     values, bounds, best_child, evaluated, cutoffs, pruned, visited = found[:7]
     search.values, search.bounds, search.best_child = values, bounds, best_child
+    if compiled:
+        cutoffs = CutoffRows(cutoffs)  # (the compiled search's records are plain tuples)
     search.evaluated, search.cutoffs, search.pruned = evaluated, cutoffs, pruned
     result = search.result(visited)
     if len(found) == 7:
