@@ -17,7 +17,7 @@ Both spend on the caller's deadline by work done, a batch of steps at a time.
 from cpython.array cimport array
 
 from analysis.trees._columns cimport push, range_length, range_start, range_step
-from cpython.long cimport PyLong_AsLongLongAndOverflow, PyLong_AsSsize_t
+from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.ref cimport Py_INCREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
@@ -27,7 +27,6 @@ from cpython.object cimport (
     Py_GT,
     Py_LE,
     Py_LT,
-    PyObject,
     PyObject_RichCompareBool,
 )
 from libc.stdint cimport int64_t

@@ -123,32 +123,23 @@ cdef int reserve(Columns* c, Py_ssize_t wanted) except -1:
     return 0
 
 
-cdef object position_column(Columns* c, Py_ssize_t total):
-    """Each node's position among its siblings (its index less its parent's first child's),
-    written straight into an :class:`IntColumn`."""
-    cdef carray.array column = IntColumn("q")
-    cdef long long* out
+cdef tuple depths_and_positions(Columns* c, Py_ssize_t total):
+    """Each node's depth (one more than its parent's: parents come first in level order) and
+    position among its siblings (its index less its parent's first child's), written
+    straight into two :class:`IntColumn` s."""
+    cdef carray.array depths = IntColumn("q"), positions = IntColumn("q")
+    cdef long long* depth
+    cdef long long* position
     cdef Py_ssize_t i
-    carray.resize(column, total)
-    out = column.data.as_longlongs
-    out[0] = 0
+    carray.resize(depths, total)
+    carray.resize(positions, total)
+    depth = depths.data.as_longlongs
+    position = positions.data.as_longlongs
+    depth[0] = position[0] = 0
     for i in range(1, total):
-        out[i] = i - c.first[c.parents[i]]
-    return column
-
-
-cdef object depth_column(Columns* c, Py_ssize_t total):
-    """Each node's depth: one more than its parent's (parents come first in level order),
-    written straight into an :class:`IntColumn`."""
-    cdef carray.array column = IntColumn("q")
-    cdef long long* out
-    cdef Py_ssize_t i
-    carray.resize(column, total)
-    out = column.data.as_longlongs
-    out[0] = 0
-    for i in range(1, total):
-        out[i] = out[c.parents[i]] + 1
-    return column
+        depth[i] = depth[c.parents[i]] + 1
+        position[i] = i - c.first[c.parents[i]]
+    return depths, positions
 
 
 cdef object int64_column(int64_t* data, Py_ssize_t size):
@@ -404,14 +395,14 @@ def read_plain(
         if in_words and leaves:
             leaf_range = (low, high)
         parents = int64_column(c.parents, total)
-        positions = position_column(&c, total)
+        depths, positions = depths_and_positions(&c, total)
         ids = DefaultIds(root_id, separator, parents, positions)
         return (
             ids,
             kinds,
             children,
             parents,
-            depth_column(&c, total),
+            depths,
             positions,
             values,
             probabilities,

@@ -18,8 +18,8 @@ from typing import Any, Final
 from games.limits import Limits, current_deadline
 from games.numbers import MAX_MAGNITUDE, Exact
 from games.trees.exact_sums import bounded_lcm
-from games.trees.grammar import HANDOVER, ID_SEPARATOR, read_probability, settle_chance
-from games.trees.level_reader import plain_columns_tree
+from games.trees.grammar import HANDOVER, ID_SEPARATOR, read_probability
+from games.trees.level_reader import chance_settles, plain_columns_tree
 from games.trees.model import (
     CHANCE,
     LEAF,
@@ -28,7 +28,6 @@ from games.trees.model import (
     ROOT_ID,
     ChanceWeights,
     Tree,
-    node_pointer,
 )
 
 try:
@@ -85,13 +84,14 @@ def compiled_plain_tree(raw: Any, root: str, limits: Limits, base: str) -> Tree 
     ) = columns
     if probabilities is None:
         probabilities = [None] * len(ids)
-    if chance_nodes and weights is None:
-
-        def pointer(index: int) -> str:
-            return node_pointer(base, parents, positions, arrays, index)
-
-        if settle_chance(children, probabilities, chance_nodes, ids, pointer) is not None:
-            return None
+    if (
+        chance_nodes
+        and weights is None
+        and not chance_settles(
+            children, probabilities, chance_nodes, ids, base, parents, positions, arrays
+        )
+    ):
+        return None
     tree = plain_columns_tree(
         ids,
         kinds,

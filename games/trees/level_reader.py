@@ -173,13 +173,10 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
         parent_kinds, parent_counts = level_kinds, counts
         level = list(chain.from_iterable(filter(None, subs)))
         depth += 1
-    if chance_nodes:
-
-        def pointer(index: int) -> str:
-            return node_pointer(base, parents, positions, array_nodes, index)
-
-        if settle_chance(children, probabilities, chance_nodes, ids, pointer) is not None:
-            return None
+    if chance_nodes and not chance_settles(
+        children, probabilities, chance_nodes, ids, base, parents, positions, array_nodes
+    ):
+        return None
     return plain_columns_tree(
         ids,
         kinds,
@@ -194,6 +191,26 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str = "/tree") -> Tree
         base,
         leaves,
     )
+
+
+def chance_settles(
+    children: list[range],
+    probabilities: list[Exact | None],
+    chance_nodes: list[int],
+    ids: Sequence[str],
+    base: str,
+    parents: Sequence[int],
+    positions: Sequence[int],
+    array_nodes: bytearray,
+) -> bool:
+    """Whether the chance nodes of a plain tree settle (:func:`settle_chance`: silent outcomes
+    made uniform, stated ones summing to 1). A plain reader that finds they do not leaves the
+    tree to the node reader, which reports the problem with its pointer."""
+
+    def pointer(index: int) -> str:
+        return node_pointer(base, parents, positions, array_nodes, index)
+
+    return settle_chance(children, probabilities, chance_nodes, ids, pointer) is None
 
 
 def plain_columns_tree(
