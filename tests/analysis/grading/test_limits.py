@@ -52,6 +52,7 @@ def _expired() -> Any:
     return limited(Limits(time_limit=0.0))
 
 
+@pytest.mark.usefixtures("quiet_heap")
 def test_generator_spends_on_the_deadline_it_is_given() -> None:
     # never met (see tests/api/test_hardening_grading.py): every draw is tried until the end
     settings = ProblemSettings(depth=4, branching=(6, 6), min_pruned_leaves=1295, max_attempts=1000)
