@@ -78,10 +78,19 @@ def cutoffs_bytes(
 ) -> bytes: ...
 def decisions_bytes(
     ids: Sequence[str],
-    best_child: list[int],
+    best_child: Sequence[int],
     kinds: list[str],
-    values: list[Any],
+    values: list[Any] | bytes,
     chance_kind: str,
+    dumps: Callable[[Any], bytes],
+    spend: Callable[[int], None],
+) -> bytes: ...
+def scaled_node_map_bytes(
+    ids: Sequence[str],
+    numbers: Sequence[int],
+    codes: bytes,
+    bound_names: tuple[str | None, ...],
+    entry: Callable[[int, str], bytes],
     dumps: Callable[[Any], bytes],
     spend: Callable[[int], None],
 ) -> bytes: ...

@@ -16,7 +16,16 @@ Both spend on the caller's deadline by work done, a batch of steps at a time.
 
 from cpython.array cimport array
 
-from analysis.trees._columns cimport push, range_length, range_start, range_step
+from analysis.trees._columns cimport (
+    Interned,
+    interned_free,
+    push,
+    range_length,
+    range_start,
+    range_step,
+    table_find,
+    table_put,
+)
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.ref cimport Py_INCREF
@@ -27,6 +36,7 @@ from cpython.object cimport (
     Py_GT,
     Py_LE,
     Py_LT,
+    PyObject,
     PyObject_RichCompareBool,
 )
 from libc.stdint cimport int64_t
@@ -617,6 +627,62 @@ def node_map_bytes(
         free(buffer.data)
 
 
+def scaled_node_map_bytes(
+    object ids, object numbers, bytes codes, tuple bound_names, object entry, object dumps,
+    object spend
+):
+    """:func:`node_map_bytes` of a search that keeps its answers in columns (the compiled
+    Star1): per node, ``numbers[node]`` (an ``array('q')``) is its value's key and the low
+    bits of ``codes[node]`` are 0 where it has no value, else 1 + its bound's index in
+    ``bound_names``. ``entry(key, bound)`` gives the bytes of one entry, asked once per
+    distinct pair. Each node costs one unit of ``spend``."""
+    cdef Buffer buffer = Buffer(NULL, 0, 0)
+    cdef Ids names = Ids(ids)
+    cdef const int64_t[:] keys = numbers
+    cdef const unsigned char* code = <const unsigned char*>PyBytes_AS_STRING(codes)
+    cdef Py_ssize_t index, count = len(codes), pending = 0
+    cdef bint first = True
+    cdef unsigned char bound
+    cdef PyObject* found
+    cdef object written
+    cdef Interned tables[4]  # per bound: key -> the bytes of its entry
+    cdef int k
+    if keys.shape[0] != count:
+        raise ValueError("numbers and codes differ in length")
+    for k in range(4):
+        tables[k] = Interned(NULL, NULL, 0, 0)
+    try:
+        put(&buffer, b"{", 1)
+        for index in range(count):
+            pending += 1
+            if pending >= BATCH:
+                spend(pending)
+                pending = 0
+            bound = code[index] & 3
+            if not bound:
+                continue
+            if not first:
+                put(&buffer, b",", 1)
+            first = False
+            names.put(&buffer, index, dumps)
+            found = table_find(&tables[bound], keys[index])
+            if found == NULL:
+                written = table_put(
+                    &tables[bound], keys[index], entry(keys[index], bound_names[bound - 1])
+                )
+                found = <PyObject*>written
+            put(&buffer, b":", 1)
+            put(&buffer, PyBytes_AS_STRING(<object>found), PyBytes_GET_SIZE(<object>found))
+        put(&buffer, b"}", 1)
+        if pending:
+            spend(pending)
+        return finish(&buffer)
+    finally:
+        free(buffer.data)
+        for k in range(4):
+            interned_free(&tables[k])
+
+
 def column_bytes(list column, object write, bint integers, object mask, object spend):
     """The JSON array of ``column`` (one entry per node): an integer of at most 62 bits as
     itself when ``integers``, any other entry as ``write(entry)`` gives it (asked once per
@@ -913,12 +979,13 @@ def cutoffs_bytes(
     "cut"}``; ``number(name, value)`` gives the bytes of one number's members (``"alpha":3``,
     with ``alpha_exact`` where it is not exact), asked once per distinct name and value, but
     for machine integers with ``integers``, written here as ``number`` would (without, the
-    records hold keys that ``number`` turns into numbers)."""
+    records hold keys that ``number`` turns into numbers). A record's ``cut`` is a tuple or a
+    ``range``."""
     cdef Buffer buffer = Buffer(NULL, 0, 0)
     cdef Ids names = Ids(ids)
-    cdef Py_ssize_t pending = 0, k
+    cdef Py_ssize_t pending = 0, k, start, step, length
     cdef bint first = True
-    cdef tuple cut
+    cdef object cut
     cdef dict written = {"alpha": {}, "beta": {}, "value": {}}
     cdef dict seen
     cdef object member
@@ -952,10 +1019,17 @@ def cutoffs_bytes(
             put(&buffer, b",\"after\":", 9)
             names.put(&buffer, record[4], dumps)
             put(&buffer, b",\"cut\":[", 8)
-            for k in range(len(cut)):
-                if k:
-                    put(&buffer, b",", 1)
-                names.put(&buffer, cut[k], dumps)
+            if type(cut) is range:
+                start, step, length = range_start(cut), range_step(cut), range_length(cut)
+                for k in range(length):
+                    if k:
+                        put(&buffer, b",", 1)
+                    names.put(&buffer, start + k * step, dumps)
+            else:
+                for k in range(len(cut)):
+                    if k:
+                        put(&buffer, b",", 1)
+                    names.put(&buffer, (<tuple>cut)[k], dumps)
             put(&buffer, b"]}", 2)
         put(&buffer, b"]", 1)
         if pending:
@@ -967,21 +1041,33 @@ def cutoffs_bytes(
 
 def decisions_bytes(
     object ids,
-    list best_child,
+    object best_child,
     list kinds,
-    list values,
+    object values,
     object chance_kind,
     object dumps,
     object spend,
 ):
     """The JSON object ``{ids[node]: ids[best_child[node]]}`` of every node with a best child
     (``>= 0``) that is not a chance node and has a value, in index order: the ``decisions``
-    of an expectimax or Star1 answer. Each node costs one unit of ``spend``."""
+    of an expectimax or Star1 answer. ``values`` is the list of values (None: no value), or
+    the code bytes of :func:`scaled_node_map_bytes`. Each node costs one unit of ``spend``."""
     cdef Buffer buffer = Buffer(NULL, 0, 0)
     cdef Ids names = Ids(ids)
     cdef Py_ssize_t index, child, count = len(best_child), pending = 0
-    cdef bint first = True
+    cdef bint first = True, listed = type(best_child) is list, coded = type(values) is bytes
     cdef object kind
+    cdef const int64_t[:] column
+    cdef list value_list
+    cdef const unsigned char* code = NULL
+    if not listed:
+        column = best_child
+    if coded:
+        code = <const unsigned char*>PyBytes_AS_STRING(values)
+    else:
+        value_list = values
+    if len(values) != count:
+        raise ValueError("best_child and values differ in length")
     try:
         put(&buffer, b"{", 1)
         for index in range(count):
@@ -989,11 +1075,13 @@ def decisions_bytes(
             if pending >= BATCH:
                 spend(pending)
                 pending = 0
-            child = best_child[index]
+            child = best_child[index] if listed else column[index]
             if child < 0:
                 continue
             kind = kinds[index]
-            if kind is chance_kind or kind == chance_kind or values[index] is None:
+            if kind is chance_kind or kind == chance_kind:
+                continue
+            if (code[index] == 0) if coded else (value_list[index] is None):
                 continue
             if not first:
                 put(&buffer, b",", 1)

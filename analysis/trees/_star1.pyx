@@ -13,27 +13,36 @@ best children, evaluated leaves, cutoffs and pruned nodes. A number that would l
 64 bits makes it give up (``None``), and the caller runs the search in fractions.
 
 It also holds :func:`analysis.trees.expectimax.scaled_back_up`'s loop on the same scale
-(``scaled_back_up`` below), and both return their numbers as keys on the scale, each made
-once, for the answer's writers.
+(``scaled_back_up`` below); both give every node's number on the scale for the answer's
+writers (Star1 as a column of machine integers, the back-up as int objects, each made once).
 """
 
 from fractions import Fraction
 
+from cpython.array cimport array, resize
+from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.object cimport PyObject
-from cpython.ref cimport Py_DECREF, Py_INCREF
-from libc.stdint cimport int64_t, uint64_t, INT64_MAX
+from cpython.ref cimport Py_INCREF
+from libc.stdint cimport int64_t, INT64_MAX
 from libc.stdlib cimport calloc, free, malloc
+from libc.string cimport memcpy
 
-from analysis.trees.alpha_beta import EXACT as EXACT_TEXT
-from analysis.trees.alpha_beta import LOWER as LOWER_TEXT
-from analysis.trees.alpha_beta import NEG_INF, POS_INF, UPPER as UPPER_TEXT
+from analysis.trees.alpha_beta import NEG_INF, POS_INF
 from games.trees.model import IntColumn
 
-from cpython.array cimport array
-
-from analysis.trees._columns cimport push, range_length, range_start, range_step
+from analysis.trees._columns cimport (
+    Interned,
+    interned,
+    interned_free,
+    push,
+    range_length,
+    range_start,
+    range_step,
+    table_find,
+    table_put,
+)
 
 cdef extern from *:
     ctypedef long long int128 "__int128"
@@ -46,6 +55,9 @@ cdef enum:
     MIN_NODE = 1
     CHANCE_NODE = 2
     SPEND_EVERY = 4096
+    BOUND_BITS = 3  # a node's code: 1 + its bound (0: the search gave it no value) ...
+    STATIC_LEAF = 4  # ... with this bit where its value is its static value
+    CHANCE_VALUE = 8  # ... or this one where it is a chance node's expectation
 
 
 cdef struct Ratio:  # num / den with den > 0, or an infinity (inf = -1 or +1)
@@ -75,11 +87,11 @@ cdef struct Frame:
     int64_t count
 
 
-cdef inline bint fits(int128 x):
+cdef inline bint fits(int128 x) noexcept:
     return -INT64_MAX <= x <= INT64_MAX
 
 
-cdef inline Ratio ratio(int64_t x):
+cdef inline Ratio ratio(int64_t x) noexcept:
     cdef Ratio r
     r.num = x
     r.den = 1
@@ -87,7 +99,7 @@ cdef inline Ratio ratio(int64_t x):
     return r
 
 
-cdef inline Ratio infinite(int sign):
+cdef inline Ratio infinite(int sign) noexcept:
     cdef Ratio r
     r.num = 0
     r.den = 1
@@ -95,7 +107,7 @@ cdef inline Ratio infinite(int sign):
     return r
 
 
-cdef inline int compare(Ratio a, Ratio b):
+cdef inline int compare(Ratio a, Ratio b) noexcept:
     """-1, 0 or 1 as a is below, equal to or above b (infinities equal themselves)."""
     cdef int128 left, right
     if a.inf or b.inf:
@@ -107,7 +119,7 @@ cdef inline int compare(Ratio a, Ratio b):
     return (left > right) - (left < right)
 
 
-cdef inline int compare_int(int64_t x, Ratio b):
+cdef inline int compare_int(int64_t x, Ratio b) noexcept:
     cdef int128 left, right
     if b.inf:
         return -b.inf
@@ -116,7 +128,7 @@ cdef inline int compare_int(int64_t x, Ratio b):
     return (left > right) - (left < right)
 
 
-cdef inline int64_t gcd64(int64_t a, int64_t b):
+cdef inline int64_t gcd64(int64_t a, int64_t b) noexcept:
     if a < 0:
         a = -a
     while b:
@@ -124,7 +136,7 @@ cdef inline int64_t gcd64(int64_t a, int64_t b):
     return a
 
 
-cdef inline bint window(Ratio edge, int64_t common, int64_t total, int64_t weight, Ratio* out):
+cdef inline bint window(Ratio edge, int64_t common, int64_t total, int64_t weight, Ratio* out) noexcept:
     """(edge * Q - total) / weight into ``out``; False when a number leaves 64 bits."""
     cdef int128 num, den
     cdef int64_t shared
@@ -146,89 +158,6 @@ cdef inline bint window(Ratio edge, int64_t common, int64_t total, int64_t weigh
     return True
 
 
-# -- numbers on the scale as Python ints, each made once ---------------------------------------
-
-cdef struct Interned:  # an open-addressing table: number -> its int object (owned)
-    int64_t* numbers
-    PyObject** objects
-    Py_ssize_t capacity  # a power of 2
-    Py_ssize_t used
-
-
-cdef int interned_grow(Interned* t) except -1:
-    cdef Py_ssize_t old = t.capacity, capacity = old * 2 if old else 1024, i, j
-    cdef int64_t* numbers = <int64_t*>malloc(capacity * sizeof(int64_t))
-    cdef PyObject** objects = <PyObject**>calloc(capacity, sizeof(PyObject*))
-    if numbers == NULL or objects == NULL:
-        free(numbers)
-        free(objects)
-        raise MemoryError()
-    for i in range(old):
-        if t.objects[i] != NULL:
-            j = slot_of(t.numbers[i], capacity)
-            while objects[j] != NULL:
-                j = (j + 1) & (capacity - 1)
-            numbers[j] = t.numbers[i]
-            objects[j] = t.objects[i]
-    free(t.numbers)
-    free(t.objects)
-    t.numbers, t.objects, t.capacity = numbers, objects, capacity
-    return 0
-
-
-cdef inline Py_ssize_t slot_of(int64_t number, Py_ssize_t capacity):
-    return <Py_ssize_t>((<uint64_t>number * 0x9E3779B97F4A7C15ULL) >> 20) & (capacity - 1)
-
-
-cdef PyObject* table_find(Interned* t, int64_t number):
-    """The object kept for ``number`` (borrowed), or NULL."""
-    cdef Py_ssize_t j
-    if t.capacity == 0:
-        return NULL
-    j = slot_of(number, t.capacity)
-    while t.objects[j] != NULL:
-        if t.numbers[j] == number:
-            return t.objects[j]
-        j = (j + 1) & (t.capacity - 1)
-    return NULL
-
-
-cdef object table_put(Interned* t, int64_t number, object made):
-    """Keep ``made`` for ``number`` (not yet in the table); returns it."""
-    cdef Py_ssize_t j
-    if 2 * (t.used + 1) > t.capacity:
-        interned_grow(t)
-    j = slot_of(number, t.capacity)
-    while t.objects[j] != NULL:
-        j = (j + 1) & (t.capacity - 1)
-    Py_INCREF(made)
-    t.numbers[j] = number
-    t.objects[j] = <PyObject*>made
-    t.used += 1
-    return made
-
-
-cdef object interned(Interned* t, int64_t number):
-    """``number`` as an int object, the same one each time (a million keys would otherwise
-    be a million objects to make and free)."""
-    cdef PyObject* found = table_find(t, number)
-    if found != NULL:
-        return <object>found
-    return table_put(t, number, number)
-
-
-cdef void interned_free(Interned* t):
-    cdef Py_ssize_t i
-    for i in range(t.capacity):
-        if t.objects[i] != NULL:
-            Py_DECREF(<object>t.objects[i])
-    free(t.numbers)
-    free(t.objects)
-    t.numbers = NULL
-    t.objects = NULL
-    t.capacity = t.used = 0
-
-
 def scaled_star1(
     list children,
     list kinds,
@@ -248,32 +177,45 @@ def scaled_star1(
 ):
     """Star1 over the nodes of ``children`` (ranges): static values (ints) in ``static``,
     probabilities in ``probabilities`` with ``shares`` giving ``common`` times each (by
-    the ``id`` of the probability object; or, when given, ``node_weights[node]``), the bounds ``low`` and ``high`` and every
-    value the search returns times ``factor``. The caller makes sure that the scaled
-    static values and bounds, times ``common``, fit 63 bits.
+    the ``id`` of the probability object; or, when given, ``node_weights[node]``), the
+    bounds ``low`` and ``high`` and every value the search returns times ``factor``. The
+    caller makes sure that the scaled static values and bounds, times ``common``, fit 63
+    bits.
 
-    Returns (values, bounds, best_child, evaluated, cutoffs, pruned, visited) as
-    :class:`analysis.trees.star1._Search` fills them, then every value as a key on the scale
-    (see ``key_of``) and each cutoff's record with its alpha, beta and value as keys, or
-    None when a number would
-    leave 64 bits, or a node's children are not a range.
+    Returns ``(numbers, codes, best_child, evaluated, cutoffs, pruned, visited)``: per node
+    its value times ``factor`` (an ``array('q')``; a key on the scale, see ``key_of``) and a
+    code byte (0: the search gave it no value; else 1 + its bound, 0 exact, 1 lower, 2 upper,
+    plus 4 where its value is its static value and 8 where it is a chance node's
+    expectation); then as :class:`analysis.trees.star1._Search` fills them, best children,
+    evaluated leaves and pruned nodes as ``IntColumn`` values, and each cutoff's record
+    ``(node, alpha, beta, value, after, cut)`` with its numbers as keys on the scale
+    (:class:`analysis.trees.alpha_beta.CutoffRows` turns them into numbers when read) and
+    ``cut`` a ``range``. None when a number would leave 64 bits, or a node's children are
+    not a range.
+
+    The search keeps its answers in C arrays, which the result reads as columns
+    (:class:`analysis.trees.star1.ScaledValues`): written as the search went, a value, a
+    key and a bound object per node were scattered writes into three lists of the tree's
+    size, and made and freed, more than half of the search's time.
     """
     cdef Py_ssize_t count = len(children)
     cdef Frame* stack = <Frame*>malloc((depth + 2) * sizeof(Frame))
+    cdef int64_t* numbers = <int64_t*>malloc(count * sizeof(int64_t))
+    cdef unsigned char* codes = <unsigned char*>calloc(count, 1)
     cdef Interned table = Interned(NULL, NULL, 0, 0)
-    cdef Interned exacts = Interned(NULL, NULL, 0, 0)
-    if stack == NULL:
-        raise MemoryError()
     try:
+        if stack == NULL or numbers == NULL or codes == NULL:
+            raise MemoryError()
         return _search(
-            stack, &table, &exacts, count, children, kinds, probabilities, shares, node_weights, static,
-            low, high, common,
-            factor, strict, spend, chance_kind, max_kind,
+            stack, numbers, codes, &table, count, children, kinds, probabilities, shares,
+            node_weights, static, low, high, common, factor, strict, spend, chance_kind,
+            max_kind,
         )
     finally:
         free(stack)
+        free(numbers)
+        free(codes)
         interned_free(&table)
-        interned_free(&exacts)
 
 
 cdef object as_exact(int64_t num, int64_t den, int64_t factor, dict known, Interned* exacts):
@@ -310,12 +252,6 @@ cdef object key_of(Ratio r):
     return (r.num, r.den)
 
 
-cdef object bound_of(Ratio r, int64_t factor, dict known, Interned* exacts):
-    if r.inf:
-        return NEG_INF if r.inf < 0 else POS_INF
-    return as_exact(r.num, r.den, factor, known, exacts)
-
-
 cdef inline int64_t share(list probabilities, dict shares, int64_t node):
     return <int64_t>shares[id(probabilities[node])]
 
@@ -347,8 +283,9 @@ cdef inline int enter(Frame* frame, list children, list kinds, int64_t node, Rat
 
 cdef object _search(
     Frame* stack,
+    int64_t* numbers,
+    unsigned char* codes,
     Interned* table,
-    Interned* exacts,
     Py_ssize_t count,
     list children,
     list kinds,
@@ -365,17 +302,12 @@ cdef object _search(
     str chance_kind,
     str max_kind,
 ):
-    cdef list values = [None] * count
-    cdef list bounds = [None] * count
     cdef object best_column = IntColumn.filled(-1, count)
     cdef int64_t[:] best_child = best_column
     cdef array evaluated = IntColumn()
     cdef list cutoffs = []
-    cdef list pruned = []
-    cdef list keys = [None] * count  # each value on the scale (see ``key_of``)
-    cdef list cutoff_keys = []
-    cdef dict known = {}
-    cdef list texts = [EXACT_TEXT, LOWER_TEXT, UPPER_TEXT]
+    cdef array pruned = IntColumn()
+    cdef int64_t first, last, cut
     cdef Py_ssize_t top = 0
     cdef Frame* frame
     cdef int64_t visited = 1, node, child = -1, weight, score, descend
@@ -470,7 +402,7 @@ cdef object _search(
                 if weight > frame.likeliest_weight:
                     frame.likeliest, frame.likeliest_weight = child, weight
                 if weight == 0:
-                    pruned.append(child)  # cannot change the expectation
+                    push(pruned, child)  # cannot change the expectation
                     continue
                 frame.rest -= weight
                 wide = <int128>frame.v + <int128>high * frame.rest
@@ -514,9 +446,8 @@ cdef object _search(
                 descend = child
                 break
             score = <int64_t>leaf * factor
-            values[child] = leaf
-            keys[child] = interned(table, score)
-            bounds[child] = EXACT_TEXT
+            numbers[child] = score
+            codes[child] = STATIC_LEAF | (1 + EXACT)
             push(evaluated, child)
             visited += 1
             returned, returned_bound, has_returned = score, EXACT, True
@@ -542,41 +473,43 @@ cdef object _search(
             if frame.slot < frame.count:
                 first = frame.start + frame.step * frame.slot
                 last = frame.start + frame.step * frame.count
-                cut = tuple(range(first, last, frame.step))
-                # (a plain tuple: ``CutoffRows`` gives it out as a ``Cutoff`` record)
+                # the numbers as keys, the cut as a range (``CutoffRows`` makes the record)
                 cutoffs.append(
-                    (
-                        node,
-                        bound_of(frame.alpha, factor, known, exacts),
-                        bound_of(frame.beta, factor, known, exacts),
-                        as_exact(value, 1, factor, known, exacts),
-                        child,
-                        cut,
-                    )
+                    (node, key_of(frame.alpha), key_of(frame.beta), interned(table, value),
+                     child, range(first, last, frame.step))
                 )
-                cutoff_keys.append(
-                    (node, key_of(frame.alpha), key_of(frame.beta), interned(table, value), child,
-                     cut)
-                )
-                pruned.extend(cut)
+                for cut in range(frame.slot, frame.count):
+                    push(pruned, frame.start + frame.step * cut)
             bound = result_bound
         elif frame.kind == CHANCE_NODE:
             bound = EXACT
             frame.best = frame.likeliest  # (every outcome was read, so this is the likeliest)
         else:
             bound = frame.best_bound
-        # (a MAX or MIN node is worth its best child, whose value is already made)
-        keys[node] = interned(table, value)
-        values[node] = (
-            as_exact(value, 1, factor, known, exacts)
-            if frame.kind == CHANCE_NODE else values[frame.best]
-        )
-        bounds[node] = texts[bound]
+        numbers[node] = value
+        codes[node] = (CHANCE_VALUE if frame.kind == CHANCE_NODE else 0) | (1 + bound)
         best_child[node] = frame.best
         top -= 1
         returned, returned_bound, child, has_returned = value, bound, node, True
     spend(3 * steps)
-    return values, bounds, best_column, evaluated, cutoffs, pruned, visited, keys, cutoff_keys
+    return (
+        array_from(numbers, count),
+        PyBytes_FromStringAndSize(<char*>codes, count),
+        best_column,
+        evaluated,
+        cutoffs,
+        pruned,
+        visited,
+    )
+
+
+cdef object array_from(int64_t* data, Py_ssize_t size):
+    """An ``array('q')`` of ``data[:size]`` (unset entries are whatever they hold)."""
+    cdef array column = IntColumn("q")
+    resize(column, size)
+    if size:
+        memcpy(column.data.as_longlongs, data, size * sizeof(int64_t))
+    return column
 
 
 # -- expectimax's back-up on the same scale ----------------------------------------------------

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cached_property
 from typing import Any, Final, NamedTuple, overload
 
@@ -24,8 +25,9 @@ from analysis.trees.horizon import Horizon, horizon, numeric
 from analysis.trees.search_stats import SearchStats
 from games.errors import LimitExceededError
 from games.limits import Deadline, current_deadline
-from games.numbers import Exact
+from games.numbers import Exact, normalize
 from games.trees.model import (
+    CHANCE,
     DECISION_KINDS,
     LEAF,
     MAX,
@@ -86,18 +88,45 @@ class Cutoff(NamedTuple):
 class CutoffRows(Sequence[Cutoff]):
     """Cutoff records kept as plain tuples, given out as :class:`Cutoff` records when read.
 
-    The compiled walk makes its records so: making and freeing a million-node search's
+    The compiled walks make their records so: making and freeing a million-node search's
     named-tuple instances took a quarter of its time, and most answers only write the
     records out (from :attr:`rows`). Equal to the list of the same records.
+
+    With ``factor`` (Star1 on a common scale) a row holds its alpha, beta and value as keys
+    on that scale (see :func:`value_of_key`) and its ``cut`` as a ``range``: the numbers and
+    the tuple are made only for the records read (:attr:`keys` gives the rows as they are).
     """
 
-    __slots__ = ("rows",)
+    __slots__ = ("_listed", "factor", "keys")
 
-    def __init__(self, rows: list[tuple[Any, ...]]) -> None:
-        self.rows = rows
+    def __init__(self, rows: list[tuple[Any, ...]], factor: int | None = None) -> None:
+        self.keys = rows
+        self.factor = factor
+        self._listed: list[tuple[Any, ...]] | None = rows if factor is None else None
+
+    @property
+    def rows(self) -> list[tuple[Any, ...]]:
+        """The records as plain tuples of :class:`Cutoff`'s fields."""
+        if self._listed is None:
+            self._listed = [self._row(row) for row in self.keys]
+        return self._listed
+
+    def _row(self, row: tuple[Any, ...]) -> tuple[Any, ...]:
+        if self.factor is None:
+            return row
+        node, alpha, beta, value, after, cut = row
+        factor = self.factor
+        return (
+            node,
+            value_of_key(alpha, factor),
+            value_of_key(beta, factor),
+            value_of_key(value, factor),
+            after,
+            tuple(cut),
+        )
 
     def __len__(self) -> int:
-        return len(self.rows)
+        return len(self.keys)
 
     @overload
     def __getitem__(self, index: int) -> Cutoff: ...
@@ -105,8 +134,8 @@ class CutoffRows(Sequence[Cutoff]):
     def __getitem__(self, index: slice) -> list[Cutoff]: ...
     def __getitem__(self, index: int | slice) -> Cutoff | list[Cutoff]:
         if isinstance(index, slice):
-            return [Cutoff._make(row) for row in self.rows[index]]
-        return Cutoff._make(self.rows[index])
+            return [Cutoff._make(self._row(row)) for row in self.keys[index]]
+        return Cutoff._make(self._row(self.keys[index]))
 
     def __iter__(self) -> Any:
         return map(Cutoff._make, self.rows)
@@ -122,6 +151,17 @@ class CutoffRows(Sequence[Cutoff]):
 
     def __repr__(self) -> str:
         return f"CutoffRows({list(self)!r})"
+
+
+def value_of_key(key: Any, factor: int) -> Exact | float:
+    """The number a key on a common scale stands for: ``key / factor`` for an int key,
+    ``num / (den * factor)`` for a key ``(num, den)``, an infinity as itself; exact, an int
+    when integral (:class:`analysis.trees.star1.ScaledKeys`)."""
+    if type(key) is float:
+        return key
+    if type(key) is tuple:
+        return normalize(Fraction(key[0], key[1] * factor))
+    return normalize(Fraction(key, factor))
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,10 +209,10 @@ class AlphaBetaResult:
     value: Exact
     best_move: int
     principal_variation: list[int]
-    values: list[Exact | None]
-    bounds: list[str | None]
+    values: Sequence[Exact | None]
+    bounds: Sequence[str | None]
     best_child: Sequence[int]
-    pruned: list[int]
+    pruned: Sequence[int]
     evaluated_leaves: Sequence[int]
     cutoffs: Sequence[Cutoff]
     trace: list[TraceEvent] | None
@@ -265,7 +305,7 @@ def _search(
         record(0)
         if log:
             log(TraceEvent("evaluate", 0, NEG_INF, POS_INF, static[0]))
-        return _result(
+        return search_result(
             tree, seen, values, bounds, best_child, evaluated, cutoffs, events, prune_on_equality, 1
         )
     if COMPILED and log is None:
@@ -298,7 +338,7 @@ def _search(
             )
             if entered >= 0:
                 break
-        return _result(
+        return search_result(
             tree,
             seen,
             values,
@@ -435,7 +475,7 @@ def _search(
         returned, child_bound, child = v, bound, node
         frame = stack[-1]
     visited = entered + len(evaluated)
-    return _result(
+    return search_result(
         tree,
         seen,
         values,
@@ -449,19 +489,22 @@ def _search(
     )
 
 
-def _result(
+def search_result(
     tree: Tree,
     seen: Horizon,
-    values: list[Exact | None],
-    bounds: list[str | None],
+    values: Sequence[Exact | None],
+    bounds: Sequence[str | None],
     best_child: Sequence[int],
     evaluated: Sequence[int],
     cutoffs: Sequence[Cutoff],
     events: list[TraceEvent] | None,
     prune_on_equality: bool,
     visited: int,
-    pruned: list[int] | None = None,
+    pruned: Sequence[int] | None = None,
 ) -> AlphaBetaResult:
+    """The result of an alpha-beta or Star1 search from what it found: its principal
+    variation and counts are worked out here, and ``pruned``, when not given, from the
+    cutoffs."""
     # The search runs left to right and each cut skips the rest of one node's
     # children, so cutoffs come in left-to-right order, and so do their subtrees
     # (which the compiled walk lists as it goes).
@@ -484,7 +527,7 @@ def _result(
     return AlphaBetaResult(
         tree=tree,
         value=root_value,
-        best_move=best_child[0],
+        best_move=best_child[0] if tree.kinds[0] != CHANCE else -1,
         principal_variation=line,
         values=values,
         bounds=bounds,

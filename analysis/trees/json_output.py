@@ -14,6 +14,7 @@ million distinct fractions take seconds to hash and write out.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from math import gcd
@@ -37,7 +38,7 @@ from analysis.trees.minimax import MinimaxResult
 from analysis.trees.move_ordering import MoveOrderingReport
 from analysis.trees.search_stats import SearchStats
 from analysis.trees.solve import TreeSolution
-from analysis.trees.star1 import ScaledKeys, Star1Result
+from analysis.trees.star1 import BOUND_NAMES, ScaledKeys, ScaledValues, Star1Result
 from games.formats.cs188 import GraphGame
 from games.limits import current_deadline
 from games.numbers import (
@@ -63,10 +64,11 @@ try:
         node_map_bytes,
         present_runs_bytes,
         runs_bytes,
+        scaled_node_map_bytes,
     )
 except ImportError:  # not built: the maps and lists are built as dicts and lists
     column_bytes = cutoffs_bytes = id_array_bytes = leaves_bytes = node_map_bytes = None  # type: ignore[assignment]
-    leaf_runs_bytes = present_runs_bytes = runs_bytes = None  # type: ignore[assignment]
+    leaf_runs_bytes = present_runs_bytes = runs_bytes = scaled_node_map_bytes = None  # type: ignore[assignment]
 
 try:
     from analysis.trees._kernels import decisions_bytes
@@ -108,14 +110,14 @@ def put_number(target: dict[str, Any], name: str, value: Exact | float | None) -
 
 
 def node_map(
-    tree: Tree, values: list[Exact | None], bounds: list[str | None] | None
+    tree: Tree, values: Sequence[Exact | None], bounds: Sequence[str | None] | None
 ) -> dict[str, Any]:
     """``{id: {"value", "value_exact"?, "bound"}}`` for every node with a value.
 
     One entry object is built per distinct (value, bound) pair and shared, so the
     per-node work is a dictionary lookup done in C by ``map``.
     """
-    keys: list[Any] = values if bounds is None else list(zip(values, bounds, strict=True))
+    keys: Sequence[Any] = values if bounds is None else list(zip(values, bounds, strict=True))
     spend = current_deadline().spend
     # hashing a Fraction costs about a microsecond, so the keys are taken a chunk at a time
     distinct: set[Any] = set()
@@ -145,7 +147,10 @@ def node_map(
 
 
 def nodes_json(
-    tree: Tree, values: list[Exact | None], bounds: list[str | None] | None, fragments: bool
+    tree: Tree,
+    values: Sequence[Exact | None],
+    bounds: Sequence[str | None] | None,
+    fragments: bool,
 ) -> Any:
     """:func:`node_map`, or with ``fragments`` the same map already written as JSON bytes
     (an ``orjson.Fragment``, which ``orjson.dumps`` copies into the answer as is) by the
@@ -566,7 +571,7 @@ def alpha_beta_json(
     return out
 
 
-def _decisions(tree: Tree, best_child: Sequence[int], values: list[Any]) -> dict[str, str]:
+def _decisions(tree: Tree, best_child: Sequence[int], values: Sequence[Any]) -> dict[str, str]:
     """The move chosen at every decision (MAX, MIN or player) node that was searched."""
     ids, kinds = tree.ids, tree.kinds
     return {
@@ -577,7 +582,7 @@ def _decisions(tree: Tree, best_child: Sequence[int], values: list[Any]) -> dict
 
 
 def decisions_json(
-    tree: Tree, best_child: Sequence[int], values: list[Any], fragments: bool
+    tree: Tree, best_child: Sequence[int], values: Sequence[Any], fragments: bool
 ) -> Any:
     """:func:`_decisions`, or with ``fragments`` the same map written as JSON bytes by the
     compiled writer (see :func:`nodes_json`)."""
@@ -587,9 +592,13 @@ def decisions_json(
     return orjson.Fragment(
         decisions_bytes(
             tree.ids,
-            best_child if isinstance(best_child, list) else list(best_child),
+            best_child if isinstance(best_child, (list, array)) else list(best_child),
             kinds if isinstance(kinds, list) else list(kinds),
-            values if isinstance(values, list) else list(values),
+            values.codes
+            if isinstance(values, ScaledValues)
+            else values
+            if isinstance(values, list)
+            else list(values),
             CHANCE,
             orjson.dumps,
             current_deadline().spend,
@@ -598,7 +607,7 @@ def decisions_json(
 
 
 def _outcomes(
-    tree: Tree, line: list[int], values: list[Any], bounds: list[str | None] | None
+    tree: Tree, line: list[int], values: Sequence[Any], bounds: Sequence[str | None] | None
 ) -> list[dict[str, Any]]:
     """For each chance node on the principal variation, all its outcomes."""
     ids = tree.ids
@@ -734,9 +743,10 @@ def _scaled_star1_json(result: Star1Result, scaled: ScaledKeys) -> dict[str, Any
         put_scaled_number(members, name, key, factor)
         return orjson.dumps(members)[1:-1]
 
-    bounds = result.bounds if isinstance(result.bounds, list) else list(result.bounds)
     out["nodes"] = orjson.Fragment(
-        node_map_bytes(ids, scaled.nodes, bounds, EXACT, entry, orjson.dumps, spend, integers=False)
+        scaled_node_map_bytes(
+            ids, scaled.numbers, scaled.codes, BOUND_NAMES[1:], entry, orjson.dumps, spend
+        )
     )
     out["pruned"] = ids_json(tree.ids, result.pruned, True)
     out["pruned_leaves"] = pruned_leaves_json(result, True)

@@ -29,11 +29,12 @@ below beta).
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from functools import partial
 from operator import is_not
-from typing import Any, Final, cast
+from typing import Any, Final, cast, overload
 
 from analysis.trees.alpha_beta import (
     EXACT,
@@ -45,6 +46,8 @@ from analysis.trees.alpha_beta import (
     Cutoff,
     CutoffRows,
     TraceEvent,
+    search_result,
+    value_of_key,
 )
 from analysis.trees.expectimax import (
     EXPECTIMAX_HINT,
@@ -53,7 +56,6 @@ from analysis.trees.expectimax import (
     refuse_large_trace,
 )
 from analysis.trees.horizon import Horizon, horizon, numeric, static_nodes, static_pointer
-from analysis.trees.search_stats import SearchStats
 from analysis.trees.star1_integers import integer_star1
 from games.errors import InvalidInputError
 from games.limits import Deadline, active_limits, check_exact_size, current_deadline
@@ -187,20 +189,129 @@ def _on_common_scale(
         )
     if found is None:
         return None
-    search = _Search(tree, seen, low, high, prune_on_equality, clock, columns=False)
-    values, bounds, best_child, evaluated, cutoffs, pruned, visited = found[:7]
-    search.values, search.bounds, search.best_child = values, bounds, best_child
-    if compiled:
-        cutoffs = CutoffRows(cutoffs)  # (the compiled search's records are plain tuples)
-    search.evaluated, search.cutoffs, search.pruned = evaluated, cutoffs, pruned
-    result = search.result(visited)
-    if len(found) == 7:
-        return result
-    keys, cutoff_keys = found[7:]
+    if not compiled:
+        values, bounds, best_child, evaluated, cutoffs, pruned, visited = found
+        return search_result(
+            tree, seen, values, bounds, best_child, evaluated, cutoffs, None,
+            prune_on_equality, visited, pruned,
+        )  # fmt: skip
+    numbers, codes, best_child, evaluated, rows, pruned, visited = found
+    result = search_result(
+        tree,
+        seen,
+        ScaledValues(numbers, codes, seen.static, factor),
+        BoundColumn(codes),
+        best_child,
+        evaluated,
+        CutoffRows(rows, factor),  # (plain tuples, with their numbers as keys on the scale)
+        None,
+        prune_on_equality,
+        visited,
+        pruned,
+    )
     return Star1Result(
         **{name.name: getattr(result, name.name) for name in fields(AlphaBetaResult)},
-        scaled=ScaledKeys(keys, cutoff_keys, factor),
+        scaled=ScaledKeys(numbers, codes, rows, factor),
     )
+
+
+BOUND_BITS: Final = 3
+"""A compiled search's code byte per node (:func:`analysis.trees._star1.scaled_star1`): its
+low bits are 0 where the node has no value, else 1 + the index of its bound in
+:data:`BOUND_NAMES` ..."""
+STATIC_LEAF: Final = 4
+"""... with this bit where the value is the node's static value ..."""
+BOUND_NAMES: Final = (None, EXACT, LOWER, UPPER)
+
+
+class BoundColumn(Sequence[str | None]):
+    """Per node, the bound of the value the compiled Star1 gave it (None: no value), read
+    from its code byte a node (see :data:`BOUND_BITS`). Equal to the list of the same names."""
+
+    __slots__ = ("codes",)
+
+    def __init__(self, codes: bytes) -> None:
+        self.codes = codes
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    @overload
+    def __getitem__(self, index: int) -> str | None: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str | None]: ...
+    def __getitem__(self, index: int | slice) -> str | None | list[str | None]:
+        if isinstance(index, slice):
+            return [BOUND_NAMES[code & BOUND_BITS] for code in self.codes[index]]
+        return BOUND_NAMES[self.codes[index] & BOUND_BITS]
+
+    def __iter__(self) -> Iterator[str | None]:
+        return (BOUND_NAMES[code & BOUND_BITS] for code in self.codes)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, BoundColumn)):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"BoundColumn({list(self)!r})"
+
+
+class ScaledValues(Sequence[Exact | None]):
+    """Per node, the value the compiled Star1 gave it (None: no value), made when read from
+    the search's numbers on the common scale (each value times ``factor``) and code bytes
+    (see :data:`BOUND_BITS`): a static value is the tree's own, any other an exact number,
+    made once per distinct number. Equal to the list of the same values."""
+
+    __slots__ = ("_made", "codes", "factor", "numbers", "static")
+
+    def __init__(
+        self, numbers: Sequence[int], codes: bytes, static: Sequence[Any], factor: int
+    ) -> None:
+        self.numbers = numbers
+        self.codes = codes
+        self.static = static
+        self.factor = factor
+        self._made: dict[int, Exact] = {}
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def _value(self, index: int) -> Exact | None:
+        code = self.codes[index]
+        if not code:
+            return None
+        if code & STATIC_LEAF:
+            return cast(Exact, self.static[index])
+        number = self.numbers[index]
+        made = self._made.get(number)
+        if made is None:
+            made = self._made[number] = cast(Exact, value_of_key(number, self.factor))
+        return made
+
+    @overload
+    def __getitem__(self, index: int) -> Exact | None: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Exact | None]: ...
+    def __getitem__(self, index: int | slice) -> Exact | None | list[Exact | None]:
+        if isinstance(index, slice):
+            return [self._value(i) for i in range(*index.indices(len(self)))]
+        return self._value(index)
+
+    def __iter__(self) -> Iterator[Exact | None]:
+        return map(self._value, range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, ScaledValues)):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"ScaledValues({list(self)!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,24 +321,18 @@ class ScaledKeys:
     the number times ``factor``, an int, or ``(num, den)`` for ``num / den`` times it, or an
     infinity as itself (see :func:`value_of_key`)."""
 
-    nodes: list[Any]
-    """Per node: its value's key (None where it has no value)."""
+    numbers: Sequence[int]
+    """Per node: its value's key, an int (where its code says it has a value)."""
+    codes: bytes
+    """Per node: its code byte (see :data:`BOUND_BITS`)."""
     cutoffs: list[tuple[Any, ...]]
-    """Per cutoff: its :class:`Cutoff` with the keys of its alpha, beta and value."""
+    """Per cutoff: its :class:`Cutoff`'s fields with the keys of its alpha, beta and value,
+    and its ``cut`` as a ``range`` (:attr:`CutoffRows.keys`)."""
     factor: int
 
     def value_of(self, key: Any) -> Exact | float:
         """The number of ``key``, exact (integral as int) or an infinity."""
         return value_of_key(key, self.factor)
-
-
-def value_of_key(key: Any, factor: int) -> Exact | float:
-    """The number a key of :class:`ScaledKeys` stands for."""
-    if type(key) is float:
-        return key
-    if type(key) is tuple:
-        return normalize(Fraction(key[0], key[1] * factor))
-    return normalize(Fraction(key, factor))
 
 
 @dataclass(frozen=True)
@@ -273,17 +378,14 @@ class _Search:
         prune_on_equality: bool,
         deadline: Deadline,
         tracing: bool = False,
-        *,
-        columns: bool = True,
     ):
-        """``columns=False`` leaves the per-node lists empty, for a caller that fills them."""
         self.tree = tree
         self.seen = seen
         self.low = low
         self.high = high
         self.strict = not prune_on_equality
         self.deadline = deadline
-        count = len(tree) if columns else 0
+        count = len(tree)
         self.values: list[Exact | None] = [None] * count
         self.bounds: list[str | None] = [None] * count
         self.best_child = [-1] * count
@@ -484,37 +586,18 @@ class _Search:
             )
 
     def result(self, visited: int) -> AlphaBetaResult:
-        tree = self.tree
-        line: list[int] = []
-        step = self.best_child[0]
-        while step != -1:
-            line.append(step)
-            step = self.best_child[step]
-        root_value = self.values[0]
-        assert root_value is not None
-        stats = SearchStats(
-            nodes=len(tree),
-            leaves=self.seen.static_count,
-            visited=visited,
-            evaluated=len(self.evaluated),
-            cutoffs=len(self.cutoffs),
-        )
-        return AlphaBetaResult(
-            tree=tree,
-            value=root_value,
-            best_move=self.best_child[0] if tree.kinds[0] != CHANCE else -1,
-            principal_variation=line,
-            values=self.values,
-            bounds=self.bounds,
-            best_child=self.best_child,
-            pruned=self.pruned,
-            evaluated_leaves=self.evaluated,
-            cutoffs=self.cutoffs,
-            trace=self.events,
-            prune_on_equality=not self.strict,
-            depth=self.seen.depth,
-            stats=stats,
-            search_children=self.seen.children,
+        return search_result(
+            self.tree,
+            self.seen,
+            self.values,
+            self.bounds,
+            self.best_child,
+            self.evaluated,
+            self.cutoffs,
+            self.events,
+            not self.strict,
+            visited,
+            self.pruned,
         )
 
 

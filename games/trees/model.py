@@ -133,7 +133,9 @@ def node_pointer(
     return base + "".join(reversed(steps))
 
 
-def leaves_below_all(tree: Tree, tops: list[int], children: Sequence[Sequence[int]]) -> list[int]:
+def leaves_below_all(
+    tree: Tree, tops: Sequence[int], children: Sequence[Sequence[int]]
+) -> list[int]:
     """Leaves (static nodes, under ``children``) of the subtrees under ``tops``, in order."""
     below = tree.leaves_below
     spend = current_deadline().spend

@@ -241,6 +241,23 @@ def test_cutoff_rows_give_out_cutoff_records_and_equal_their_list() -> None:
     assert [(cut.node, cut.value, cut.after, cut.cut) for cut in found] == [(2, 2, 7, (8, 9))]
 
 
+def test_keyed_cutoff_rows_make_their_numbers_from_keys_on_the_scale() -> None:
+    # on the scale 6: alpha 1/2 is the key 3, beta 7/6 the key (7, 1) over 6, value
+    # -1/3 the key (-4, 2) over 6 (= -4/12); the cut children 5, 7, 9 a range
+    keys = [
+        (4, 3, math.inf, (7, 1), 5, range(5, 11, 2)),
+        (0, -math.inf, (-4, 2), 12, 1, range(2, 3)),
+    ]
+    rows = CutoffRows(keys, factor=6)
+    first = Cutoff(
+        node=4, alpha=Fraction(1, 2), beta=math.inf, value=Fraction(7, 6), after=5, cut=(5, 7, 9)
+    )
+    second = Cutoff(node=0, alpha=-math.inf, beta=Fraction(-1, 3), value=2, after=1, cut=(2,))
+    assert rows == [first, second] and rows[1] == second and rows[0].cut == (5, 7, 9)
+    assert type(rows[1].value) is int and rows.keys is keys and len(rows) == 2
+    assert rows.rows == [tuple(first), tuple(second)]
+
+
 def test_int_columns_equal_the_lists_of_their_integers() -> None:
     column = IntColumn.filled(-1, 3)
     column[1] = 5

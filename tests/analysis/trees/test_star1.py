@@ -12,11 +12,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.trees.alpha_beta import NEG_INF, POS_INF, UPPER
+from analysis.trees.alpha_beta import EXACT, NEG_INF, POS_INF, UPPER
 from analysis.trees.expectimax import common_scale, expectimax
 from analysis.trees.horizon import horizon
 from analysis.trees.json_output import explain, put_number, put_scaled_number
-from analysis.trees.star1 import COMPILED, _on_common_scale, _Search, star1, value_of_key
+from analysis.trees.star1 import (
+    COMPILED,
+    BoundColumn,
+    ScaledValues,
+    _on_common_scale,
+    _Search,
+    star1,
+    value_of_key,
+)
 from analysis.trees.star1_integers import integer_star1
 from games.errors import InvalidInputError, LimitExceededError
 from games.limits import current_deadline
@@ -244,24 +252,19 @@ def test_star1_in_integers_mirrors_the_fraction_search(
     same_search(search, fraction_star1(tree, (-5, 5), depth=depth, prune_on_equality=equality))
 
 
+DECIMAL_TREE: Any = {
+    "children": [
+        {"kind": "chance", "children": [{"p": "0.35", "value": 10}, {"p": "0.65", "value": -4}]},
+        {"kind": "chance", "children": [{"p": "0.5", "value": -10}, {"p": "0.5", "value": 1}]},
+    ]
+}
+
+
 @pytest.mark.parametrize("compiled", LOOPS)
 def test_star1_in_integers_on_decimal_probabilities(compiled: bool) -> None:
     # Probabilities 0.35/0.65 and 0.5/0.5 (Q = 20), bounds -10 and 10 (on the scale of Q);
     # the first chance node is worth 0.35 * 10 + 0.65 * (-4) = 9/10, which becomes alpha.
-    tree = parse_tree(
-        {
-            "children": [
-                {
-                    "kind": "chance",
-                    "children": [{"p": "0.35", "value": 10}, {"p": "0.65", "value": -4}],
-                },
-                {
-                    "kind": "chance",
-                    "children": [{"p": "0.5", "value": -10}, {"p": "0.5", "value": 1}],
-                },
-            ]
-        }
-    )
+    tree = parse_tree(DECIMAL_TREE)
     seen = horizon(tree, None)
     search = _on_common_scale(tree, seen, -10, 10, True, current_deadline(), compiled)
     assert search is not None
@@ -274,6 +277,33 @@ def test_star1_in_integers_on_decimal_probabilities(compiled: bool) -> None:
         _on_common_scale(tree, seen, Fraction(-31, 3), 10, True, current_deadline(), compiled)
         is None
     )
+
+
+@pytest.mark.skipif(not COMPILED, reason="not built")
+def test_the_compiled_search_gives_its_values_and_bounds_as_columns() -> None:
+    # The tree above: the first chance node is worth 9/10 exactly; the second is cut after
+    # its first outcome, at most 0.5 * (-10) + 0.5 * 10 = 0 (an upper bound), and its
+    # second outcome (node 6) is never valued.
+    tree = parse_tree(DECIMAL_TREE)
+    result = star1(tree, (-10, 10))
+    values, bounds = result.values, result.bounds
+    assert isinstance(values, ScaledValues) and isinstance(bounds, BoundColumn)
+    nine_tenths = Fraction(9, 10)
+    assert values == [nine_tenths, nine_tenths, 0, 10, -4, -10, None]
+    assert bounds == [EXACT, EXACT, UPPER, EXACT, EXACT, EXACT, None]
+    assert values[-1] is None and values[1:3] == [nine_tenths, 0] and type(values[2]) is int
+    assert bounds[-2:] == [EXACT, None] and list(bounds) == bounds[:] and len(bounds) == 7
+    assert values[0] is values[1]  # one object per distinct number
+    assert values != [nine_tenths] * 7 and bounds != [EXACT] * 7
+    (cutoff,) = result.cutoffs
+    assert (cutoff.node, cutoff.alpha, cutoff.value, cutoff.after, cutoff.cut) == (
+        2,
+        nine_tenths,
+        0,
+        5,
+        (6,),
+    )
+    assert result.pruned == [6] and result.evaluated_leaves == [3, 4, 5]
 
 
 def test_the_python_integer_search_on_its_own() -> None:
