@@ -26,13 +26,13 @@ $(UV):
 	$(PYTHON) -m venv $(TOOLS)
 	$(TOOLS)/bin/pip install --quiet uv==$(UV_VERSION)
 
-$(VENV)/.serve-installed: $(UV) uv.lock pyproject.toml $(wildcard analysis/*/*.pyx analysis/*/*.pxd games/*/*.pyx)
+$(VENV)/.serve-installed: $(UV) uv.lock pyproject.toml $(wildcard analysis/*/*.pyx analysis/*/*.pxd games/*/*.pyx games/*/*.pxd)
 	$(SYNC) --no-dev
 	touch $@
 
 # the browser tests drive Debian's chromium (Playwright's own browsers cannot be downloaded);
 # the docs' curl examples, which the tests run, trim answers with jq
-$(VENV)/.dev-installed: $(UV) uv.lock pyproject.toml $(wildcard analysis/*/*.pyx analysis/*/*.pxd games/*/*.pyx)
+$(VENV)/.dev-installed: $(UV) uv.lock pyproject.toml $(wildcard analysis/*/*.pyx analysis/*/*.pxd games/*/*.pyx games/*/*.pxd)
 	$(SYNC) --extra dev
 	{ command -v chromium && command -v jq; } >/dev/null 2>&1 || { apt-get update -qq && \
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium jq; } || \

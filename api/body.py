@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
@@ -13,7 +14,8 @@ from marshmallow import Schema
 
 from api.problems import ApiProblem
 from games.errors import FieldError
-from games.limits import current_deadline
+from games.limits import active_limits, current_deadline
+from games.trees.compiled_reader import ScannedShorthand, scan_shorthand
 
 
 def json_body() -> Any:
@@ -22,6 +24,11 @@ def json_body() -> Any:
     orjson (like Python's own parser) refuses nesting deeper than about 1,000
     levels; such a body is refused with a pointer to the flat tree form.
     """
+    return decode(body_bytes())
+
+
+def body_bytes() -> bytes:
+    """The body's bytes, or a 415 (not JSON), 413 (too large) or 400 (empty) problem."""
     mimetype = request.mimetype
     if mimetype != "application/json" and not mimetype.endswith("+json"):
         raise ApiProblem(
@@ -41,6 +48,11 @@ def json_body() -> Any:
             "the request body is empty",
             [FieldError("", "empty body")],
         )
+    return data
+
+
+def decode(data: bytes) -> Any:
+    """``data`` decoded as JSON, or a 400 (malformed) or 413 (nested too deeply) problem."""
     try:
         if _LONG_RUN in data.translate(_DIGITS_AS_ZERO):
             return _exact_loads(data)
@@ -65,6 +77,15 @@ def json_body() -> Any:
             f"the body is not valid JSON: {error} (at byte {error.pos})",
             [FieldError("", f"invalid JSON at byte {error.pos}")],
         ) from None
+
+
+@dataclass(frozen=True, slots=True)
+class ScannedTree:
+    """A body's shorthand ``tree``, read from its bytes by the compiled scanner (see
+    :func:`load`), and its text (for a reader that needs the decoded JSON after all)."""
+
+    scanned: ScannedShorthand
+    text: bytes
 
 
 # A run of 19 digits may be an integer beyond 64 bits, which orjson would turn into a
@@ -155,11 +176,23 @@ def _schema(kind: type[Schema]) -> Schema:
     return kind()
 
 
-def load(schema: type[Schema]) -> Any:
-    """Decode the JSON body and validate its envelope with (an instance of) ``schema``."""
-    data = json_body()
+def load(schema: type[Schema], *, scan_tree: bool = False) -> Any:
+    """Decode the JSON body and validate its envelope with (an instance of) ``schema``.
+
+    With ``scan_tree``, a ``tree`` member in the shorthand (nested arrays of integers) is
+    read straight from the body's bytes into columns, and only the rest of the body is
+    decoded: the member is then a :class:`ScannedTree` (see
+    :func:`api.tree_requests.read_tree`). A large shorthand tree costs its decoder more
+    than the scan costs in all. Any body the scanner does not take whole (another tree
+    form, a syntax error anywhere, a limit passed) is decoded as usual, so its answer and
+    errors are the same either way.
+    """
+    data = body_bytes()
+    decoded = _scanned(data) if scan_tree else None
+    if decoded is None:
+        decoded = decode(data)
     current_deadline().check()
-    if not isinstance(data, dict):
+    if not isinstance(decoded, dict):
         raise ApiProblem(
             422,
             "invalid-request",
@@ -167,4 +200,24 @@ def load(schema: type[Schema]) -> Any:
             "the body must be a JSON object",
             [FieldError("", "expected an object")],
         )
-    return _schema(schema).load(data)
+    return _schema(schema).load(decoded)
+
+
+def _scanned(data: bytes) -> dict[str, Any] | None:
+    """The body decoded with its shorthand ``tree`` scanned (see :func:`load`), or None."""
+    found = scan_shorthand(data, active_limits())
+    if found is None:
+        return None
+    scanned, start, end = found
+    # the rest of the body, the tree's text replaced by a placeholder
+    text = data[:start] + b"0" + data[end:]
+    if _LONG_RUN in text.translate(_DIGITS_AS_ZERO):
+        return None  # (the exact decoder, whose nesting limit is Python's, reads it all)
+    try:
+        rest = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return None  # (decoded whole, for the error's byte position)
+    if not isinstance(rest, dict):
+        return None
+    rest["tree"] = ScannedTree(scanned, data[start:end])
+    return rest

@@ -16,7 +16,7 @@ Both spend on the caller's deadline by work done, a batch of steps at a time.
 
 from cpython.array cimport array
 
-from analysis.trees._columns cimport (
+from games.trees._columns cimport (
     Interned,
     interned_free,
     push,

@@ -32,7 +32,7 @@ from libc.string cimport memcpy
 from analysis.trees.alpha_beta import NEG_INF, POS_INF
 from games.trees.model import IntColumn
 
-from analysis.trees._columns cimport (
+from games.trees._columns cimport (
     Interned,
     interned,
     interned_free,

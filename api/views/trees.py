@@ -39,7 +39,7 @@ bp = Blueprint("trees", __name__, url_prefix="/v1/trees")
     example={"tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]]},
 )
 def minimax_view() -> Response:
-    options = load(MinimaxRequestSchema)
+    options = load(MinimaxRequestSchema, scan_tree=True)
     layout = read_layout(options)
     solution = solve_request(read_tree(options), "minimax", options)
     return json_response(solution_json(solution, fragments=True, layout=layout))
@@ -59,7 +59,7 @@ def minimax_view() -> Response:
     example={"tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]], "prune_on_equality": True},
 )
 def alpha_beta_view() -> Response:
-    options = load(AlphaBetaRequestSchema)
+    options = load(AlphaBetaRequestSchema, scan_tree=True)
     layout = read_layout(options)
     solution = solve_request(read_tree(options), "alphabeta", options)
     return json_response(solution_json(solution, fragments=True, layout=layout))

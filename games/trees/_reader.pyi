@@ -45,3 +45,22 @@ class DefaultIds(Sequence[str]):
     def __getitem__(self, index: slice) -> list[str]: ...
     def all(self) -> list[str]: ...
     def encoded(self) -> tuple[bytes, Any]: ...
+
+class ScannedShorthand:
+    parents: Sequence[int]
+    depths: Sequence[int]
+    positions: Sequence[int]
+    size: int
+    leaves: int
+    def columns(
+        self,
+        root_kind: str,
+        kind_names: tuple[str, str, str, str],
+        handover: dict[str, str],
+        root_id: str,
+        separator: str,
+    ) -> Any: ...
+
+def scan_body(
+    data: bytes, max_nodes: int, max_depth: int, spend: Callable[[int], None]
+) -> tuple[ScannedShorthand, int, int] | None: ...

@@ -20,6 +20,8 @@ distinct string or integer.
 
 from games.trees.model import IntColumn
 
+from games.trees._columns cimport new_range
+
 from cpython cimport array as carray
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
@@ -30,11 +32,12 @@ from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF
 from cpython.unicode cimport PyUnicode_DecodeUTF8
 from libc.stdint cimport int32_t, int64_t
-from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memchr, memcmp, memcpy
 
 cdef enum:
     BATCH = 4096  # nodes read between two calls of the deadline's spend
+    JSON_NESTING = 1024  # deepest nesting of arrays and objects orjson decodes
     MAX_DISTINCT = 4096  # distinct probabilities put on one integer scale by the reader
 
 cdef object EMPTY = range(0)
@@ -350,7 +353,7 @@ def read_plain(
             present |= 1 << c.kind[i]
             if c.count[i]:
                 value = None
-                kids = range(c.first[i], c.first[i] + c.count[i])
+                kids = new_range(c.first[i], c.count[i])
             else:
                 value = <object>c.values[i]
                 kids = EMPTY
@@ -624,3 +627,394 @@ cdef class DefaultIds:
             free(ends)
             free(data)
         return self.blob, self.offsets
+
+
+# -- shorthand trees read straight from the request's bytes ------------------------------------
+
+cdef struct Scan:  # a shorthand tree's nodes in the order of the text (depth-first)
+    int64_t* parent
+    int64_t* depth
+    int64_t* position
+    int64_t* count  # number of children (0: a leaf)
+    int64_t* value  # a leaf's integer
+    Py_ssize_t size
+    Py_ssize_t capacity
+
+
+cdef void scan_release(Scan* d) noexcept:
+    free(d.parent)
+    free(d.depth)
+    free(d.position)
+    free(d.count)
+    free(d.value)
+
+
+cdef int scan_reserve(Scan* d) except -1:
+    cdef Py_ssize_t capacity
+    if d.size < d.capacity:
+        return 0
+    capacity = d.capacity * 2 if d.capacity else 1 << 12
+    d.parent = <int64_t*>resized(d.parent, capacity * sizeof(int64_t))
+    d.depth = <int64_t*>resized(d.depth, capacity * sizeof(int64_t))
+    d.position = <int64_t*>resized(d.position, capacity * sizeof(int64_t))
+    d.count = <int64_t*>resized(d.count, capacity * sizeof(int64_t))
+    d.value = <int64_t*>resized(d.value, capacity * sizeof(int64_t))
+    d.capacity = capacity
+    return 0
+
+
+cdef inline Py_ssize_t skip_space(const unsigned char* s, Py_ssize_t i, Py_ssize_t end) noexcept:
+    while i < end and (s[i] == 32 or s[i] == 10 or s[i] == 13 or s[i] == 9):
+        i += 1
+    return i
+
+
+cdef inline bint is_digit(unsigned char c) noexcept:
+    return 48 <= c <= 57
+
+
+cdef Py_ssize_t skip_string(const unsigned char* s, Py_ssize_t i, Py_ssize_t end) noexcept:
+    """The index past the JSON string that opens at ``s[i]``, or -1 (it does not close, or
+    holds a control character). Escapes are stepped over, not checked: the decoder that
+    reads the rest of the body checks them."""
+    i += 1
+    while i < end:
+        if s[i] == 34:  # "
+            return i + 1
+        if s[i] == 92:  # backslash
+            i += 2
+            continue
+        if s[i] < 32:
+            return -1
+        i += 1
+    return -1
+
+
+cdef Py_ssize_t skip_value(const unsigned char* s, Py_ssize_t i, Py_ssize_t end) noexcept:
+    """The index past the JSON value that starts at ``s[i]`` (its brackets balanced, strings
+    stepped over; anything else runs to the next comma, bracket or space), or -1."""
+    cdef Py_ssize_t depth = 0
+    while i < end:
+        if s[i] == 34:
+            i = skip_string(s, i, end)
+            if i < 0:
+                return -1
+            if depth == 0:
+                return i
+            continue
+        if s[i] == 91 or s[i] == 123:  # [ {
+            depth += 1
+        elif s[i] == 93 or s[i] == 125:  # ] }
+            if depth == 0:
+                return i
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        elif depth == 0 and (s[i] == 44 or s[i] == 32 or s[i] == 10 or s[i] == 13 or s[i] == 9):
+            return i
+        i += 1
+    return i if depth == 0 else -1
+
+
+cdef Py_ssize_t scan_tree(
+    const unsigned char* s, Py_ssize_t i, Py_ssize_t end, Scan* d, Py_ssize_t max_nodes,
+    Py_ssize_t max_depth, object spend,
+) except -2:
+    """Read the shorthand tree (nested arrays of JSON integers) that opens at ``s[i]`` into
+    ``d``, depth-first; the index past its last bracket, or -1 where the text is anything
+    else (another value, a number with a fraction, exponent or more than 18 digits, an empty
+    array, bad syntax) or passes ``max_nodes``, ``max_depth`` or the decoder's nesting limit
+    (with the body's object around it). An explicit stack of open
+    arrays: no recursion."""
+    cdef int64_t* open_nodes = NULL
+    cdef Py_ssize_t top = 0, capacity = 0, node, digits, pending = 0
+    cdef int64_t value
+    cdef bint negative
+    try:
+        while True:
+            # a value at s[i]
+            if i >= end:
+                return -1
+            if d.size >= max_nodes:
+                return -1
+            scan_reserve(d)
+            node = d.size
+            d.size += 1
+            pending += 1
+            if pending >= BATCH:
+                spend(pending)
+                pending = 0
+            d.count[node] = 0
+            d.depth[node] = top
+            if top:
+                d.parent[node] = open_nodes[top - 1]
+                d.position[node] = d.count[open_nodes[top - 1]]
+                d.count[open_nodes[top - 1]] += 1
+            else:
+                d.parent[node] = -1
+                d.position[node] = 0
+            if s[i] == 91:  # [
+                if top + 1 > max_depth:
+                    return -1  # (its children would lie past the deepest level allowed)
+                if top + 2 > JSON_NESTING:
+                    return -1  # (the decoder refuses it, and says so)
+                if top == capacity:
+                    capacity = capacity * 2 if capacity else 64
+                    open_nodes = <int64_t*>resized(open_nodes, capacity * sizeof(int64_t))
+                open_nodes[top] = node
+                top += 1
+                i = skip_space(s, i + 1, end)
+                if i >= end or s[i] == 93:
+                    return -1  # an empty array: the readers say what is wrong with it
+                continue
+            if top == 0:
+                return -1  # (a leaf for a root: no plain tree)
+            negative = s[i] == 45  # -
+            if negative:
+                i += 1
+            if i >= end or not is_digit(s[i]):
+                return -1
+            value = 0
+            digits = 0
+            if s[i] == 48 and i + 1 < end and is_digit(s[i + 1]):
+                return -1  # a leading zero
+            while i < end and is_digit(s[i]):
+                value = value * 10 + (s[i] - 48)
+                digits += 1
+                i += 1
+                if digits > 18:
+                    return -1
+            if i < end and (s[i] == 46 or s[i] == 101 or s[i] == 69):  # . e E
+                return -1
+            d.value[node] = -value if negative else value
+            # after a value: a comma and the next value, or brackets closing
+            while True:
+                i = skip_space(s, i, end)
+                if i >= end:
+                    return -1
+                if s[i] == 44:  # ,
+                    i = skip_space(s, i + 1, end)
+                    break
+                if s[i] != 93:
+                    return -1
+                top -= 1
+                i += 1
+                if top == 0:
+                    if pending:
+                        spend(pending)
+                    return i
+    finally:
+        free(open_nodes)
+
+
+cdef class ScannedShorthand:
+    """A shorthand tree read from a request's bytes by :func:`scan_body`, in breadth-first
+    order, kinds not yet given (they follow the request's ``root``)."""
+
+    cdef readonly object parents  # IntColumn
+    cdef readonly object depths
+    cdef readonly object positions
+    cdef object first
+    cdef object count
+    cdef object value
+    cdef readonly Py_ssize_t size
+    cdef readonly Py_ssize_t leaves
+    cdef int64_t low
+    cdef int64_t high
+
+    def columns(
+        self, str root_kind, tuple kind_names, dict handover, str root_id, str separator
+    ):
+        """The columns :func:`read_plain` gives for this tree, or None where ``root_kind``
+        is not MAX's or MIN's name."""
+        cdef Py_ssize_t total = self.size, i
+        cdef unsigned char code
+        cdef unsigned char below[2]
+        cdef const int64_t[:] first = self.first
+        cdef const int64_t[:] count = self.count
+        cdef const int64_t[:] value = self.value
+        cdef const int64_t[:] depth = self.depths
+        cdef list kinds = PyList_New(total)
+        cdef list values = PyList_New(total)
+        cdef list children = PyList_New(total)
+        cdef object kind, made, kids
+        cdef object leaf_kind = kind_names[LEAF_CODE]
+        cdef object even_kind, odd_kind  # the internal nodes' kind at even and odd depths
+        cdef bytearray array_nodes = bytearray(total), bare_leaves = bytearray(total)
+        cdef unsigned char* arrays = array_nodes
+        cdef unsigned char* bare = bare_leaves
+        cdef unsigned int present = 1 << LEAF_CODE
+        code = kind_code(root_kind, kind_names)
+        if code > MIN_CODE:
+            return None
+        below[0] = kind_code(handover[kind_names[MAX_CODE]], kind_names)
+        below[1] = kind_code(handover[kind_names[MIN_CODE]], kind_names)
+        if below[0] > MIN_CODE or below[1] > MIN_CODE:
+            return None
+        # the shorthand states no kinds: a level's internal nodes all take the same one
+        even_kind = kind_names[code]
+        odd_kind = kind_names[below[code]]
+        present |= 1 << code
+        if depth[total - 1] > 1:
+            present |= 1 << below[code]
+        if below[below[code]] != code:
+            return None  # (the handover of MAX and MIN alternates)
+        for i in range(total):
+            if count[i]:
+                kind = odd_kind if depth[i] & 1 else even_kind
+                made = None
+                kids = new_range(first[i], count[i])
+                arrays[i] = 1
+            else:
+                kind = leaf_kind
+                made = value[i]
+                kids = EMPTY
+                bare[i] = 1
+            Py_INCREF(kind)
+            PyList_SET_ITEM(kinds, i, kind)
+            Py_INCREF(made)
+            PyList_SET_ITEM(values, i, made)
+            Py_INCREF(kids)
+            PyList_SET_ITEM(children, i, kids)
+        return (
+            DefaultIds(root_id, separator, self.parents, self.positions),
+            kinds,
+            children,
+            self.parents,
+            self.depths,
+            self.positions,
+            values,
+            None,
+            [],
+            array_nodes,
+            bare_leaves,
+            self.leaves,
+            None,
+            (self.low, self.high),
+            frozenset([kind_names[k] for k in range(4) if present & (1 << k)]),
+        )
+
+
+cdef ScannedShorthand breadth_first(Scan* d):
+    """The tree of ``d`` renumbered breadth-first: a level's nodes keep their text order
+    (which is left to right), so a stable count by depth gives each node its index."""
+    cdef Py_ssize_t total = d.size, i, levels = 0, k, at
+    cdef ScannedShorthand tree = ScannedShorthand.__new__(ScannedShorthand)
+    cdef int64_t* index = <int64_t*>malloc(total * sizeof(int64_t))
+    cdef int64_t* starts = NULL
+    cdef carray.array parents, depths, positions, first, count, value
+    cdef int64_t leaf
+    cdef bint any_leaf = False
+    try:
+        if index == NULL:
+            raise MemoryError()
+        for i in range(total):
+            if d.depth[i] + 1 > levels:
+                levels = d.depth[i] + 1
+        starts = <int64_t*>calloc(levels + 1, sizeof(int64_t))
+        if starts == NULL:
+            raise MemoryError()
+        for i in range(total):
+            starts[d.depth[i] + 1] += 1
+        for k in range(levels):
+            starts[k + 1] += starts[k]
+        for i in range(total):
+            index[i] = starts[d.depth[i]]
+            starts[d.depth[i]] += 1
+        parents, depths, positions = IntColumn("q"), IntColumn("q"), IntColumn("q")
+        first, count, value = IntColumn("q"), IntColumn("q"), IntColumn("q")
+        for column in (parents, depths, positions, first, count, value):
+            carray.resize(column, total)
+        tree.low = tree.high = 0
+        tree.leaves = 0
+        for i in range(total):
+            at = index[i]
+            parents.data.as_longlongs[at] = index[d.parent[i]] if d.parent[i] >= 0 else -1
+            depths.data.as_longlongs[at] = d.depth[i]
+            positions.data.as_longlongs[at] = d.position[i]
+            count.data.as_longlongs[at] = d.count[i]
+            first.data.as_longlongs[at] = 0
+            value.data.as_longlongs[at] = 0
+        for i in range(total):
+            at = index[i]
+            if d.parent[i] >= 0 and d.position[i] == 0:
+                first.data.as_longlongs[index[d.parent[i]]] = at
+            if d.count[i] == 0:
+                leaf = d.value[i]
+                value.data.as_longlongs[at] = leaf
+                if not any_leaf:
+                    tree.low = tree.high = leaf
+                    any_leaf = True
+                elif leaf < tree.low:
+                    tree.low = leaf
+                elif leaf > tree.high:
+                    tree.high = leaf
+                tree.leaves += 1
+        tree.parents, tree.depths, tree.positions = parents, depths, positions
+        tree.first, tree.count, tree.value = first, count, value
+        tree.size = total
+        return tree
+    finally:
+        free(index)
+        free(starts)
+
+
+def scan_body(bytes data, Py_ssize_t max_nodes, Py_ssize_t max_depth, object spend):
+    """``(tree, start, end)`` when ``data`` is a JSON object whose member ``tree`` is a
+    shorthand tree (nested arrays of integers of at most 18 digits), read by
+    :func:`scan_tree` (``data[start:end]`` is its text); else None. The rest of the body is
+    only stepped over: its decoder checks it. A second ``tree`` member, a key with an
+    escape, or a tree past ``max_nodes`` or ``max_depth`` gives None."""
+    cdef const unsigned char* s = <const unsigned char*>PyBytes_AS_STRING(data)
+    cdef Py_ssize_t end = len(data), i, key_end, start = -1, stop = -1
+    cdef Scan d
+    cdef bint is_tree
+    d.parent = d.depth = d.position = d.count = d.value = NULL
+    d.size = d.capacity = 0
+    try:
+        i = skip_space(s, 0, end)
+        if i >= end or s[i] != 123:  # {
+            return None
+        i = skip_space(s, i + 1, end)
+        if i < end and s[i] == 125:
+            return None
+        while True:
+            if i >= end or s[i] != 34:
+                return None
+            key_end = skip_string(s, i, end)
+            if key_end < 0:
+                return None
+            if memchr(s + i + 1, 92, key_end - i - 2) != NULL:
+                return None  # an escaped key might spell "tree"
+            is_tree = key_end - i == 6 and memcmp(s + i + 1, b"tree", 4) == 0
+            i = skip_space(s, key_end, end)
+            if i >= end or s[i] != 58:  # :
+                return None
+            i = skip_space(s, i + 1, end)
+            if i >= end:
+                return None
+            if is_tree:
+                if start >= 0 or s[i] != 91:
+                    return None  # a second tree, or not the shorthand
+                start = i
+                i = scan_tree(s, i, end, &d, max_nodes, max_depth, spend)
+                if i < 0:
+                    return None
+                stop = i
+            else:
+                i = skip_value(s, i, end)
+                if i < 0:
+                    return None
+            i = skip_space(s, i, end)
+            if i >= end:
+                return None
+            if s[i] == 125:  # }
+                break
+            if s[i] != 44:
+                return None
+            i = skip_space(s, i + 1, end)
+        if start < 0 or skip_space(s, i + 1, end) != end:
+            return None
+        return breadth_first(&d), start, stop
+    finally:
+        scan_release(&d)

@@ -31,12 +31,24 @@ from games.trees.model import (
 )
 
 try:
-    from games.trees._reader import read_plain
+    from games.trees._reader import ScannedShorthand, read_plain, scan_body
 except ImportError:  # not built: the level reader answers
-    read_plain = None  # type: ignore[assignment]
+    read_plain = scan_body = None  # type: ignore[assignment]
+    ScannedShorthand = None  # type: ignore[assignment,misc]
 
 COMPILED: Final = read_plain is not None and os.environ.get("ARBITER_PURE_PYTHON") != "1"
 """Whether the compiled reader is there to use."""
+
+
+def scan_shorthand(body: bytes, limits: Limits) -> tuple[ScannedShorthand, int, int] | None:
+    """``(tree, start, end)`` when ``body`` is a JSON object whose ``tree`` is a shorthand
+    tree (nested arrays of integers) within ``limits``, read straight from the bytes
+    (``body[start:end]`` is its text; see :func:`games.trees._reader.scan_body`); else None,
+    and the body is decoded as usual."""
+    if not COMPILED:
+        return None
+    return scan_body(body, limits.max_nodes, limits.max_depth, current_deadline().spend)
+
 
 KIND_NAMES: Final = (MAX, MIN, CHANCE, LEAF)
 """The kinds a plain node may have, in the order of the compiled reader's codes."""
@@ -65,6 +77,18 @@ def compiled_plain_tree(raw: Any, root: str, limits: Limits, base: str) -> Tree 
     )
     if columns is None:
         return None
+    return _tree_of(columns, base)
+
+
+def scanned_shorthand_tree(scanned: ScannedShorthand, root: str, base: str) -> Tree | None:
+    """The tree a :func:`games.trees._reader.scan_body` scan read from a request's bytes,
+    its internal nodes' kinds following ``root``; None where ``root`` is not MAX or MIN."""
+    columns = scanned.columns(root, KIND_NAMES, HANDOVER, ROOT_ID, ID_SEPARATOR)
+    return None if columns is None else _tree_of(columns, base)
+
+
+def _tree_of(columns: Any, base: str) -> Tree | None:
+    """The tree of the compiled reader's columns (None: its chance nodes do not settle)."""
     (
         ids,
         kinds,

@@ -9,6 +9,7 @@ import os
 from fractions import Fraction
 from typing import Any
 
+import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 import games.trees.compiled_reader as compiled_reader
 from games.errors import InvalidInputError, LimitExceededError
 from games.limits import Limits
-from games.trees.compiled_reader import compiled_plain_tree
+from games.trees.compiled_reader import compiled_plain_tree, scan_shorthand, scanned_shorthand_tree
 from games.trees.level_reader import plain_tree
 from games.trees.model import Tree
 from games.trees.node_reader import TreeBuilder
@@ -331,3 +332,174 @@ def test_chance_trees_keep_their_stated_kinds_and_turns() -> None:
     half = Fraction(1, 2)
     assert tree.probabilities[:7] == [None, None, None, Fraction(1, 4), Fraction(3, 4), half, half]
     assert tree.pointer(9) == "/tree/children/0/children/1/children/0"
+
+
+# -- shorthand trees scanned from a request's bytes ------------------------------------------
+
+SPACES = st.sampled_from(["", " ", "\n", "\t ", "\r\n  "])
+
+
+@st.composite
+def shorthand_texts(draw: st.DrawFn, tree: Any) -> str:
+    """``tree`` (nested arrays of integers) as JSON text with any whitespace JSON allows."""
+    if isinstance(tree, list):
+        parts = [draw(SPACES) + draw(shorthand_texts(kid)) + draw(SPACES) for kid in tree]
+        return "[" + ",".join(parts) + "]"
+    return str(tree)
+
+
+OTHER_MEMBERS = st.dictionaries(
+    st.sampled_from(["root", "depth", "layout", "x", "tre", "trees", "[", "}", "é"]),
+    st.recursive(
+        st.none()
+        | st.booleans()
+        | st.integers(-(2**63), 2**63 - 1)
+        | st.floats(allow_nan=False, allow_infinity=False)
+        | st.text(),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+        max_leaves=6,
+    ),
+    max_size=3,
+)
+
+
+@st.composite
+def bodies(draw: st.DrawFn) -> tuple[bytes, Any]:
+    tree = draw(
+        shorthand_trees(max_depth=5, max_branching=5, values=st.integers(-(10**18) + 1, 10**18 - 1))
+    )
+    others = draw(OTHER_MEMBERS)
+    members = [
+        orjson.dumps(key).decode()
+        + draw(SPACES)
+        + ":"
+        + draw(SPACES)
+        + orjson.dumps(value).decode()
+        for key, value in others.items()
+    ]
+    members.insert(
+        draw(st.integers(0, len(members))),
+        '"tree"' + draw(SPACES) + ":" + draw(SPACES) + draw(shorthand_texts(tree)),
+    )
+    text = (
+        draw(SPACES)
+        + "{"
+        + draw(SPACES)
+        + ("," + draw(SPACES)).join(members)
+        + draw(SPACES)
+        + "}"
+        + draw(SPACES)
+    )
+    return text.encode(), tree
+
+
+@settings(max_examples=300, deadline=None)
+@given(bodies(), st.sampled_from(["max", "min"]))
+def test_a_scanned_shorthand_tree_is_the_tree_of_the_decoded_body(body: Any, root: str) -> None:
+    data, tree = body
+    found = scan_shorthand(data, Limits())
+    assert found is not None
+    scanned, start, end = found
+    assert orjson.loads(data[start:end]) == tree == orjson.loads(data)["tree"]
+    # the rest of the body, the tree's text replaced, decodes to the other members
+    rest = orjson.loads(data[:start] + b"0" + data[end:])
+    assert rest == {**orjson.loads(data), "tree": 0}
+    mine = scanned_shorthand_tree(scanned, root, "/tree")
+    assert mine is not None
+    theirs = compiled_plain_tree(tree, root, Limits(), "/tree")
+    assert theirs is not None
+    assert_same(mine, theirs)
+    assert mine.leaf_range == theirs.leaf_range
+
+
+@settings(max_examples=500, deadline=None)
+@given(bodies(), st.data())
+def test_a_scan_answers_as_decoding_the_whole_body_would(body: Any, data: st.DataObject) -> None:
+    # a byte changed, dropped or added anywhere: the scan gives None, or the tree the body
+    # holds, or the rest of the body fails to decode as the whole body does
+    text, _ = body
+    at = data.draw(st.integers(0, len(text)))
+    byte = data.draw(st.sampled_from(b'[]{},:"\\ 0123456789-.eE+tx'))
+    change = data.draw(st.sampled_from(["replace", "drop", "add"]))
+    if change == "replace" and at < len(text):
+        text = text[:at] + bytes([byte]) + text[at + 1 :]
+    elif change == "drop":
+        text = text[:at] + text[at + 1 :]
+    else:
+        text = text[:at] + bytes([byte]) + text[at:]
+    found = scan_shorthand(text, Limits())
+    if found is None:
+        return
+    scanned, start, end = found
+    # what the endpoint does with a scan: the rest of the body decoded, or where that fails
+    # the whole body, which must fail too (its error is the one answered)
+    try:
+        rest = orjson.loads(text[:start] + b"0" + text[end:])
+    except orjson.JSONDecodeError:
+        with pytest.raises(orjson.JSONDecodeError):
+            orjson.loads(text)
+        return
+    decoded = orjson.loads(text)
+    assert isinstance(decoded, dict) and rest == {**decoded, "tree": 0}
+    assert orjson.loads(text[start:end]) == decoded["tree"]
+    mine = scanned_shorthand_tree(scanned, "max", "/tree")
+    theirs = compiled_plain_tree(decoded["tree"], "max", Limits(), "/tree")
+    assert mine is not None and theirs is not None
+    assert_same(mine, theirs)
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"tree": [1, 2.5]}',
+        b'{"tree": [1, 2e3]}',
+        b'{"tree": [1, "3"]}',
+        b'{"tree": [[1], []]}',
+        b'{"tree": []}',
+        b'{"tree": [1, 02]}',
+        b'{"tree": [1, -]}',
+        b'{"tree": [1, 1234567890123456789]}',  # 19 digits
+        b'{"tree": [1, 2,]}',
+        b'{"tree": [1 2]}',
+        b'{"tree": [1, 2]]}',
+        b'{"tree": [1, [2]}',
+        b'{"tree": 7}',
+        b'{"tree": {"children": [1]}}',
+        b'{"tree": [1, true]}',
+        b'{"tree": [1, null]}',
+        b'{"tr\\u0065e": [1, 2]}',  # an escaped key
+        b'{"tree": [1, 2], "tree": [3, 4]}',
+        b'{"tree": [1, 2]} x',
+        b'{"tree": [1, 2]',
+        b'[{"tree": [1, 2]}]',
+        b'{"depth": 2}',
+        b"{}",
+        b'{"x": "unterminated, "tree": [1, 2]}',
+    ],
+)
+def test_the_scan_leaves_any_other_body_to_the_decoder(body: bytes) -> None:
+    assert scan_shorthand(body, Limits()) is None
+
+
+def test_the_scan_steps_over_the_other_members_whatever_they_hold() -> None:
+    body = b'{"x": {"tree": [9]}, "s": "a]\\"tree\\": [", "tree" :[ [1,-2] ,3 ] , "n": [[], {}]}'
+    found = scan_shorthand(body, Limits())
+    assert found is not None
+    scanned, start, end = found
+    assert body[start:end] == b"[ [1,-2] ,3 ]"
+    tree = scanned_shorthand_tree(scanned, "min", "/tree")
+    assert tree is not None and tree.kinds == ["min", "max", "leaf", "leaf", "leaf"]
+    assert tree.values == [None, None, 3, 1, -2] and list(tree.ids)[3] == "root.0.0"
+
+
+def test_the_scan_keeps_the_limits_and_leaves_their_errors_to_the_walk() -> None:
+    body = b'{"tree": [[1, 2], [3, 4]]}'  # 7 nodes, 3 levels
+    assert scan_shorthand(body, Limits(max_nodes=6)) is None
+    assert scan_shorthand(body, Limits(max_depth=1)) is None
+    assert scan_shorthand(body, Limits(max_nodes=7, max_depth=2)) is not None
+    # nesting the decoder refuses (1,024 levels, the body's object included) is left to it
+    chain = [b'{"tree": ' + b"[" * depth + b"1" + b"]" * depth + b"}" for depth in (1023, 1024)]
+    assert scan_shorthand(chain[0], Limits()) is not None and orjson.loads(chain[0])
+    assert scan_shorthand(chain[1], Limits()) is None
+    with pytest.raises(orjson.JSONDecodeError):
+        orjson.loads(chain[1])

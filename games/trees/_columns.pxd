@@ -1,5 +1,6 @@
 # cython: language_level=3
-"""Small inline helpers shared by the compiled tree loops (_kernels.pyx, _star1.pyx)."""
+"""Small inline helpers shared by the compiled tree loops (the reader, analysis/trees/_kernels.pyx
+and _star1.pyx)."""
 
 from cpython.array cimport array, resize_smart
 from cpython.long cimport PyLong_AsSsize_t
@@ -19,11 +20,37 @@ cdef extern from *:
         PyObject *step;
         PyObject *length;
     } arbiter_range;
+
+    /* A new range(start, start + count) (step 1), its fields set as range() sets them but
+       without parsing arguments or working out the length in Python integers: the readers
+       make one per internal node. */
+    static PyObject* arbiter_new_range(Py_ssize_t start, Py_ssize_t count) {
+        PyObject* first = PyLong_FromSsize_t(start);
+        PyObject* stop = PyLong_FromSsize_t(start + count);
+        PyObject* step = PyLong_FromLong(1);
+        PyObject* length = PyLong_FromSsize_t(count);
+        arbiter_range* made = NULL;
+        if (first && stop && step && length)
+            made = PyObject_New(arbiter_range, &PyRange_Type);
+        if (made == NULL) {
+            Py_XDECREF(first);
+            Py_XDECREF(stop);
+            Py_XDECREF(step);
+            Py_XDECREF(length);
+            return NULL;
+        }
+        made->start = first;
+        made->stop = stop;
+        made->step = step;
+        made->length = length;
+        return (PyObject*)made;
+    }
     """
     ctypedef struct arbiter_range:
         PyObject* start
         PyObject* step
         PyObject* length
+    object new_range "arbiter_new_range" (Py_ssize_t start, Py_ssize_t count)
 
 
 cdef inline Py_ssize_t range_start(object kids) except? -1:
