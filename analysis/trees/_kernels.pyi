@@ -94,3 +94,11 @@ def scaled_node_map_bytes(
     dumps: Callable[[Any], bytes],
     spend: Callable[[int], None],
 ) -> bytes: ...
+def back_up_words(
+    children: list[Any],
+    static: list[Any],
+    kinds: list[str],
+    max_kind: str,
+    spend: Callable[[int], None],
+) -> tuple[Sequence[int], Sequence[int]] | None: ...
+def words_bytes(column: Sequence[int], spend: Callable[[int], None]) -> bytes | None: ...

@@ -14,7 +14,9 @@ one, as they are in every parsed tree; any other sequence is read item by item.
 Both spend on the caller's deadline by work done, a batch of steps at a time.
 """
 
-from cpython.array cimport array
+from cpython.array cimport array, resize
+
+from games.trees.model import IntColumn
 
 from games.trees._columns cimport (
     Interned,
@@ -681,6 +683,86 @@ def scaled_node_map_bytes(
         free(buffer.data)
         for k in range(4):
             interned_free(&tables[k])
+
+
+def back_up_words(
+    list children, list static, list kinds, str max_kind, object spend
+):
+    """:func:`back_up_extremes` of a whole tree whose static values are all integers within
+    +/-2**62, on machine integers: ``(values, best_child)`` as two ``IntColumn`` s (every
+    node has a value), or None where a static value is anything else (the caller backs up
+    the objects). Each node costs its number of children in ``spend``."""
+    cdef Py_ssize_t count = len(children), index, left, start, step, slot, kid, best
+    cdef Py_ssize_t pending = 0
+    cdef array values = IntColumn("q"), best_child = IntColumn("q")
+    cdef long long* value
+    cdef long long* chosen
+    cdef long long best_value, score
+    cdef bint is_max
+    cdef object kids
+    if len(static) != count or len(kinds) != count:
+        return None
+    resize(values, count)
+    resize(best_child, count)
+    value = values.data.as_longlongs
+    chosen = best_child.data.as_longlongs
+    for index in range(count - 1, -1, -1):
+        kids = children[index]
+        if type(kids) is not range:
+            return None
+        left = range_length(kids)
+        chosen[index] = -1
+        if left == 0:
+            if not small_int(static[index], &value[index]):
+                return None
+            continue
+        is_max = kinds[index] == max_kind
+        start = range_start(kids)
+        step = range_step(kids)
+        best = start
+        best_value = value[start]
+        for slot in range(1, left):
+            kid = start + slot * step
+            score = value[kid]
+            if (score > best_value) if is_max else (score < best_value):
+                best_value = score
+                best = kid
+        value[index] = best_value
+        chosen[index] = best
+        pending += left
+        if pending >= BATCH:
+            spend(pending)
+            pending = 0
+    if pending:
+        spend(pending)
+    return values, best_child
+
+
+def words_bytes(object column, object spend):
+    """The JSON array of the machine integers of ``column`` (an ``array('q')``), written as
+    :func:`column_bytes` writes integers within +/-2**62; None if one lies beyond. A unit
+    of ``spend`` per entry."""
+    cdef const long long[:] words = column
+    cdef Py_ssize_t index, count = words.shape[0], pending = 0
+    cdef Buffer buffer = Buffer(NULL, 0, 0)
+    try:
+        put(&buffer, b"[", 1)
+        for index in range(count):
+            pending += 1
+            if pending >= BATCH:
+                spend(pending)
+                pending = 0
+            if words[index] <= -LIMIT or words[index] >= LIMIT:
+                return None
+            if index:
+                put(&buffer, b",", 1)
+            put_integer(&buffer, words[index])
+        put(&buffer, b"]", 1)
+        if pending:
+            spend(pending)
+        return finish(&buffer)
+    finally:
+        free(buffer.data)
 
 
 def column_bytes(list column, object write, bint integers, object mask, object spend):

@@ -65,10 +65,11 @@ try:
         present_runs_bytes,
         runs_bytes,
         scaled_node_map_bytes,
+        words_bytes,
     )
 except ImportError:  # not built: the maps and lists are built as dicts and lists
     column_bytes = cutoffs_bytes = id_array_bytes = leaves_bytes = node_map_bytes = None  # type: ignore[assignment]
-    leaf_runs_bytes = present_runs_bytes = runs_bytes = scaled_node_map_bytes = None  # type: ignore[assignment]
+    leaf_runs_bytes = present_runs_bytes = runs_bytes = scaled_node_map_bytes = words_bytes = None  # type: ignore[assignment]
 
 try:
     from analysis.trees._kernels import decisions_bytes
@@ -198,6 +199,13 @@ def columns_json(
         if bounds is not None:
             out["bound"] = [bounds[index] for index in present]
         return out
+    if isinstance(values, array) and bounds is None:
+        # a column of machine integers (minimax over them): every node has a value
+        written = words_bytes(values, spend)
+        if written is not None:
+            out["node"] = [[0, len(values)]] if len(values) else []
+            out["value"] = orjson.Fragment(written)
+            return out
     values = values if isinstance(values, list) else list(values)
     out["node"] = orjson.Fragment(present_runs_bytes(values, spend))
     written, others = column_bytes(values, _number_bytes, True, values, spend)

@@ -11,9 +11,9 @@ from typing import Final
 import numpy as np
 
 try:
-    from analysis.trees._kernels import back_up_extremes
+    from analysis.trees._kernels import back_up_extremes, back_up_words
 except ImportError:  # not built: numpy and the Python loop answer
-    back_up_extremes = None  # type: ignore[assignment]
+    back_up_extremes = back_up_words = None  # type: ignore[assignment]
 
 from analysis.trees.alpha_beta import COMPILED
 from analysis.trees.backup import back_up, comparison_cost
@@ -44,7 +44,7 @@ class MinimaxResult:
 
     tree: Tree
     value: Exact
-    values: list[Exact | None]
+    values: Sequence[Exact | None]
     best_child: Sequence[int]
     best_moves: list[int]
     principal_variation: list[int]
@@ -99,12 +99,25 @@ def minimax(
     return MinimaxResult(tree, root_value, values, best_child, best_moves, line, depth, stats)
 
 
-Backed = tuple[list[Exact | None], Sequence[int]]
+Backed = tuple[Sequence[Exact | None], Sequence[int]]
 
 
 def _compiled(tree: Tree, seen: Horizon, deadline: Deadline) -> Backed:
-    """:func:`analysis.trees.backup.back_up` for MAX and MIN nodes, compiled."""
+    """:func:`analysis.trees.backup.back_up` for MAX and MIN nodes, compiled: on machine
+    integers, into columns of them, when the search covers the whole tree and every static
+    value is one (the values then cost neither objects nor references to make and free)."""
     children = seen.children
+    if seen.covered == len(tree) and type(children) is list and type(seen.static) is list:
+        kinds = tree.kinds
+        words = back_up_words(
+            children,
+            seen.static,
+            kinds if type(kinds) is list else list(kinds),
+            MAX,
+            deadline.spend,
+        )
+        if words is not None:
+            return words
     values = start_values(seen, len(tree))
     best_child = IntColumn.filled(-1, len(tree))
     back_up_extremes(

@@ -89,7 +89,7 @@ def move_ordering(
     )
 
 
-def _value(values: list[Exact | None], index: int) -> Exact:
+def _value(values: Sequence[Exact | None], index: int) -> Exact:
     value = values[index]
     assert value is not None
     return value

@@ -21,6 +21,7 @@ from analysis.trees.minimax import MinimaxResult, minimax
 from analysis.trees.solve import solve_tree
 from games.errors import TimeLimitError
 from games.limits import Limits, limited
+from games.trees.model import IntColumn
 from games.trees.parser import parse_tree
 from tests.strategies import shorthand_trees
 
@@ -121,6 +122,25 @@ def test_a_fraction_after_integers_switches_to_exact_comparison() -> None:
     assert result.value == 0
     assert result.best_move == 1
     assert result.evaluated_leaves == [3, 4, 5]
+
+
+@pytest.mark.skipif(not minimax_module.COMPILED, reason="not built")
+def test_minimax_over_machine_integers_backs_up_columns_of_them() -> None:
+    # AIMA figure 5.5 (MIN nodes 3, 2, 2; the root 3): every value a machine integer
+    result = minimax(parse_tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]]))
+    assert isinstance(result.values, IntColumn) and isinstance(result.best_child, IntColumn)
+    assert result.values == [3, 3, 2, 2, 3, 12, 8, 2, 4, 6, 14, 5, 2]
+    assert result.best_child == [1, 4, 7, 12] + [-1] * 9
+    # a leaf of 2**62 (past the writers' machine integers) leaves the back-up to objects
+    wide = minimax(parse_tree([[3, 2**62], [2]]))
+    assert not isinstance(wide.values, IntColumn) and wide.values == [3, 3, 2, 3, 2**62, 2]
+    from analysis.trees._kernels import words_bytes
+
+    def spend(units: int) -> None:
+        pass
+
+    assert words_bytes(IntColumn("q", [-5, 0, 2**62 - 1]), spend) == b"[-5,0,4611686018427387903]"
+    assert words_bytes(IntColumn("q", [1, -(2**62)]), spend) is None
 
 
 def test_textbook_tree_gives_the_published_answer() -> None:
