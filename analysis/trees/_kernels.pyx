@@ -43,7 +43,7 @@ from cpython.object cimport (
 )
 from libc.stdint cimport int64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, strlen
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object text)
@@ -765,6 +765,14 @@ def words_bytes(object column, object spend):
         free(buffer.data)
 
 
+cdef inline object written_once(object entry, dict seen, object write):
+    """``write(entry)``, asked once per distinct entry (the bytes are kept in ``seen``)."""
+    cdef object written = seen.get(entry)
+    if written is None:
+        written = seen[entry] = write(entry)
+    return written
+
+
 def column_bytes(list column, object write, bint integers, object mask, object spend):
     """The JSON array of ``column`` (one entry per node): an integer of at most 62 bits as
     itself when ``integers``, any other entry as ``write(entry)`` gives it (asked once per
@@ -803,9 +811,7 @@ def column_bytes(list column, object write, bint integers, object mask, object s
             if entry is last:  # runs of one object (a bound's name, a shared value)
                 written = last_written
             else:
-                written = seen.get(entry)
-                if written is None:
-                    written = seen[entry] = write(entry)
+                written = written_once(entry, seen, write)
                 last, last_written = entry, written
             put(&buffer, PyBytes_AS_STRING(written), PyBytes_GET_SIZE(written))
         put(&buffer, b"]", 1)
@@ -858,38 +864,96 @@ cdef bytes runs_json(Spans* spans):
         free(buffer.data)
 
 
-def runs_bytes(object indices, object spend):
-    """The JSON array of the runs ``[start, stop]`` of ``indices``: each run is a maximal stretch
-    of consecutive increasing indices (``stop`` is one past its last), in the order given; a
-    unit of ``spend`` per index."""
+def present_columns_bytes(
+    list values, list bounds, object write_value, object write_bound, object spend
+):
+    """In one pass over the nodes, the columns layout's lists: ``(node, value, others,
+    bound)``, the runs (see :func:`runs_bytes`) of the nodes
+    whose value is not None, then their values (integers of at most 62 bits as themselves,
+    any other value as ``write_value`` gives it, asked once per distinct value), the distinct
+    values given to ``write_value``, and their bounds as ``write_bound`` gives them (None
+    when ``bounds`` is None). Each node costs one unit of ``spend``."""
+    cdef Buffer numbers = Buffer(NULL, 0, 0), names = Buffer(NULL, 0, 0)
     cdef Spans spans = Spans(NULL, 0, 0)
-    cdef Py_ssize_t index, pending = 0
+    cdef Py_ssize_t index, count = len(values), pending = 0
+    cdef long long small
+    cdef bint first = True, bounded = bounds is not None
+    cdef object entry, written, last = None, last_written = None
+    cdef object bound, last_bound = None, bound_written = None
+    cdef dict seen = {}, bound_seen = {}
+    if bounded and len(bounds) != count:
+        raise ValueError("values and bounds differ in length")
     try:
-        for item in indices:
-            index = item
-            pending += 1
-            if pending >= BATCH:
-                spend(pending)
-                pending = 0
-            add_span(&spans, index, index + 1)
-        if pending:
-            spend(pending)
-        return runs_json(&spans)
-    finally:
-        free(spans.data)
-
-
-def present_runs_bytes(list column, object spend):
-    """:func:`runs_bytes` of the indices of ``column``'s entries that are not None."""
-    cdef Spans spans = Spans(NULL, 0, 0)
-    cdef Py_ssize_t index, count = len(column), pending = 0
-    try:
+        put(&numbers, b"[", 1)
+        put(&names, b"[", 1)
         for index in range(count):
             pending += 1
             if pending >= BATCH:
                 spend(pending)
                 pending = 0
-            if column[index] is not None:
+            entry = values[index]
+            if entry is None:
+                continue
+            add_span(&spans, index, index + 1)
+            if not first:
+                put(&numbers, b",", 1)
+                put(&names, b",", 1)
+            first = False
+            if small_int(entry, &small):
+                put_integer(&numbers, small)
+            else:
+                if entry is last:
+                    written = last_written
+                else:
+                    written = written_once(entry, seen, write_value)
+                    last, last_written = entry, written
+                put(&numbers, PyBytes_AS_STRING(written), PyBytes_GET_SIZE(written))
+            if bounded:
+                bound = bounds[index]
+                if bound is not last_bound:
+                    bound_written = written_once(bound, bound_seen, write_bound)
+                    last_bound = bound
+                put(&names, PyBytes_AS_STRING(bound_written), PyBytes_GET_SIZE(bound_written))
+        put(&numbers, b"]", 1)
+        put(&names, b"]", 1)
+        if pending:
+            spend(pending)
+        return (
+            runs_json(&spans),
+            finish(&numbers),
+            list(seen),
+            finish(&names) if bounded else None,
+        )
+    finally:
+        free(numbers.data)
+        free(names.data)
+        free(spans.data)
+
+
+def runs_bytes(object indices, object spend):
+    """The JSON array of the runs ``[start, stop]`` of ``indices``: each run is a maximal stretch
+    of consecutive increasing indices (``stop`` is one past its last), in the order given; a
+    unit of ``spend`` per index."""
+    cdef Spans spans = Spans(NULL, 0, 0)
+    cdef Py_ssize_t index, pending = 0, k
+    cdef const long long[:] column
+    try:
+        if isinstance(indices, array) and (<array>indices).ob_descr.typecode == b"q":
+            # an IntColumn (alpha-beta's evaluated leaves, Star1's pruned nodes): read as is
+            column = indices
+            for k in range(column.shape[0]):
+                pending += 1
+                if pending >= BATCH:
+                    spend(pending)
+                    pending = 0
+                add_span(&spans, column[k], column[k] + 1)
+        else:
+            for item in indices:
+                index = item
+                pending += 1
+                if pending >= BATCH:
+                    spend(pending)
+                    pending = 0
                 add_span(&spans, index, index + 1)
         if pending:
             spend(pending)
@@ -1054,6 +1118,26 @@ def leaves_bytes(
         free(spans.data)
 
 
+cdef int put_member(
+    Buffer* buffer, const char* head, str name, object value, dict seen, object number,
+    bint integers,
+) except -1:
+    """One number member of a cutoff record (``head`` is ``,"name":``): a machine integer
+    with ``integers`` as ``number`` would write it, else ``number(name, value)``'s bytes,
+    asked once per distinct value (a window's only floats are the infinities, which equal no
+    exact number, so a value is its own key)."""
+    cdef long long small
+    cdef object member
+    if integers and small_int(value, &small):
+        put(buffer, head, strlen(head))
+        return put_integer(buffer, small)
+    member = seen.get(value)
+    if member is None:
+        member = seen[value] = number(name, value)
+    put(buffer, b",", 1)
+    return put(buffer, PyBytes_AS_STRING(member), PyBytes_GET_SIZE(member))
+
+
 def cutoffs_bytes(
     object ids, list cutoffs, object number, object dumps, object spend, bint integers=True
 ):
@@ -1068,10 +1152,7 @@ def cutoffs_bytes(
     cdef Py_ssize_t pending = 0, k, start, step, length
     cdef bint first = True
     cdef object cut
-    cdef dict written = {"alpha": {}, "beta": {}, "value": {}}
-    cdef dict seen
-    cdef object member
-    cdef long long small
+    cdef dict alphas = {}, betas = {}, values = {}
     try:
         put(&buffer, b"[", 1)
         for record in cutoffs:
@@ -1083,21 +1164,9 @@ def cutoffs_bytes(
             put(&buffer, b"{\"node\":" if first else b",{\"node\":", 8 if first else 9)
             first = False
             names.put(&buffer, record[0], dumps)
-            for name, value in (("alpha", record[1]), ("beta", record[2]), ("value", record[3])):
-                put(&buffer, b",", 1)
-                if integers and small_int(value, &small):
-                    # a machine integer's member, as ``number`` writes it
-                    put_string(&buffer, name, dumps)
-                    put(&buffer, b":", 1)
-                    put_integer(&buffer, small)
-                    continue
-                seen = written[name]
-                # a window's only floats are the infinities, which equal no exact number,
-                # so a value is its own key
-                member = seen.get(value)
-                if member is None:
-                    member = seen[value] = number(name, value)
-                put(&buffer, PyBytes_AS_STRING(member), PyBytes_GET_SIZE(member))
+            put_member(&buffer, b",\"alpha\":", "alpha", record[1], alphas, number, integers)
+            put_member(&buffer, b",\"beta\":", "beta", record[2], betas, number, integers)
+            put_member(&buffer, b",\"value\":", "value", record[3], values, number, integers)
             put(&buffer, b",\"after\":", 9)
             names.put(&buffer, record[4], dumps)
             put(&buffer, b",\"cut\":[", 8)

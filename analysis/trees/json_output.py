@@ -62,14 +62,15 @@ try:
         leaf_runs_bytes,
         leaves_bytes,
         node_map_bytes,
-        present_runs_bytes,
+        present_columns_bytes,
         runs_bytes,
         scaled_node_map_bytes,
         words_bytes,
     )
 except ImportError:  # not built: the maps and lists are built as dicts and lists
     column_bytes = cutoffs_bytes = id_array_bytes = leaves_bytes = node_map_bytes = None  # type: ignore[assignment]
-    leaf_runs_bytes = present_runs_bytes = runs_bytes = scaled_node_map_bytes = words_bytes = None  # type: ignore[assignment]
+    leaf_runs_bytes = runs_bytes = scaled_node_map_bytes = words_bytes = None  # type: ignore[assignment]
+    present_columns_bytes = None  # type: ignore[assignment]
 
 try:
     from analysis.trees._kernels import decisions_bytes
@@ -207,16 +208,18 @@ def columns_json(
             out["value"] = orjson.Fragment(written)
             return out
     values = values if isinstance(values, list) else list(values)
-    out["node"] = orjson.Fragment(present_runs_bytes(values, spend))
-    written, others = column_bytes(values, _number_bytes, True, values, spend)
+    if bounds is not None and not isinstance(bounds, list):
+        bounds = list(bounds)
+    node_runs, written, others, bound_column = present_columns_bytes(
+        values, bounds, _number_bytes, orjson.dumps, spend
+    )
+    out["node"] = orjson.Fragment(node_runs)
     out["value"] = orjson.Fragment(written)
     if not all(map(is_json_exact, others)):
         companion = column_bytes(values, _text_bytes, False, values, spend)[0]
         out["value_exact"] = orjson.Fragment(companion)
-    if bounds is not None:
-        bounds = bounds if isinstance(bounds, list) else list(bounds)
-        written = column_bytes(bounds, orjson.dumps, False, values, spend)[0]
-        out["bound"] = orjson.Fragment(written)
+    if bound_column is not None:
+        out["bound"] = orjson.Fragment(bound_column)
     return out
 
 
