@@ -492,12 +492,13 @@ cdef bytes finish(Buffer* buffer):
         buffer.data = NULL
 
 
-cdef int put_integer(Buffer* buffer, long long number) except -1:
+cdef inline int put_integer(Buffer* buffer, long long number) except -1:
     """``number`` in decimal, as JSON (and orjson) writes an integer."""
     cdef char digits[24]
     cdef int length = 0
     cdef unsigned long long rest
-    grow(buffer, 21)
+    if buffer.size + 21 > buffer.capacity:
+        grow(buffer, 21)
     if number < 0:
         buffer.data[buffer.size] = b"-"
         buffer.size += 1
@@ -743,23 +744,56 @@ def words_bytes(object column, object spend):
     :func:`column_bytes` writes integers within +/-2**62; None if one lies beyond. A unit
     of ``spend`` per entry."""
     cdef const long long[:] words = column
-    cdef Py_ssize_t index, count = words.shape[0], pending = 0
+    cdef Py_ssize_t index, count = words.shape[0], start, end
     cdef Buffer buffer = Buffer(NULL, 0, 0)
+    cdef char digits[24]
+    cdef char* out
+    cdef int length
+    cdef long long number
+    cdef unsigned long long rest
     try:
         put(&buffer, b"[", 1)
-        for index in range(count):
-            pending += 1
-            if pending >= BATCH:
-                spend(pending)
-                pending = 0
-            if words[index] <= -LIMIT or words[index] >= LIMIT:
-                return None
-            if index:
-                put(&buffer, b",", 1)
-            put_integer(&buffer, words[index])
+        for start in range(0, count, BATCH):
+            end = min(start + BATCH, count)
+            # room for the batch at once: a comma, a sign and 19 digits each
+            grow(&buffer, (end - start) * 21)
+            out = buffer.data + buffer.size
+            for index in range(start, end):
+                number = words[index]
+                if number <= -LIMIT or number >= LIMIT:
+                    return None
+                if index:
+                    out[0] = b","
+                    out += 1
+                if number < 0:
+                    out[0] = b"-"
+                    out += 1
+                    rest = <unsigned long long>(-number)
+                else:
+                    rest = <unsigned long long>number
+                if rest < 10:  # (most values are small: one or two digits without a loop)
+                    out[0] = <char>(48 + rest)
+                    out += 1
+                    continue
+                if rest < 100:
+                    out[0] = <char>(48 + rest // 10)
+                    out[1] = <char>(48 + rest % 10)
+                    out += 2
+                    continue
+                length = 0
+                while True:
+                    digits[length] = <char>(48 + rest % 10)
+                    length += 1
+                    rest //= 10
+                    if rest == 0:
+                        break
+                while length:
+                    length -= 1
+                    out[0] = digits[length]
+                    out += 1
+            buffer.size = out - buffer.data
+            spend(end - start)
         put(&buffer, b"]", 1)
-        if pending:
-            spend(pending)
         return finish(&buffer)
     finally:
         free(buffer.data)

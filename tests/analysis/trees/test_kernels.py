@@ -143,6 +143,23 @@ def test_minimax_over_machine_integers_backs_up_columns_of_them() -> None:
     assert words_bytes(IntColumn("q", [1, -(2**62)]), spend) is None
 
 
+@pytest.mark.skipif(not minimax_module.COMPILED, reason="not built")
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(-(2**62) + 1, 2**62 - 1) | st.integers(-120, 120), max_size=50),
+    st.integers(0, 9000),
+)
+def test_written_machine_integers_are_what_orjson_writes(numbers: list[int], more: int) -> None:
+    # short lists of any machine integers, then long ones that cross the writer's batches
+    from analysis.trees._kernels import words_bytes
+
+    def spend(units: int) -> None:
+        pass
+
+    for column in (numbers, [(i * 7919) % 2001 - 1000 for i in range(more)] + numbers):
+        assert words_bytes(IntColumn("q", column), spend) == orjson.dumps(column)
+
+
 def test_textbook_tree_gives_the_published_answer() -> None:
     # AIMA figure 5.5: value 3, the second MIN node stops after its first leaf (2)
     result = searched(parse_tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]]), True)
