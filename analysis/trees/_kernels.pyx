@@ -492,19 +492,25 @@ cdef bytes finish(Buffer* buffer):
         buffer.data = NULL
 
 
-cdef inline int put_integer(Buffer* buffer, long long number) except -1:
-    """``number`` in decimal, as JSON (and orjson) writes an integer."""
+cdef inline char* write_integer(char* out, long long number) noexcept:
+    """``number`` in decimal (as JSON and orjson write it) at ``out``, which has room for 20
+    characters; returns the end. One and two digits, the usual values, without a loop."""
     cdef char digits[24]
     cdef int length = 0
     cdef unsigned long long rest
-    if buffer.size + 21 > buffer.capacity:
-        grow(buffer, 21)
     if number < 0:
-        buffer.data[buffer.size] = b"-"
-        buffer.size += 1
+        out[0] = b"-"
+        out += 1
         rest = <unsigned long long>(-(number + 1)) + 1
     else:
         rest = <unsigned long long>number
+    if rest < 10:
+        out[0] = <char>(48 + rest)
+        return out + 1
+    if rest < 100:
+        out[0] = <char>(48 + rest // 10)
+        out[1] = <char>(48 + rest % 10)
+        return out + 2
     while True:
         digits[length] = <char>(48 + rest % 10)
         length += 1
@@ -513,8 +519,16 @@ cdef inline int put_integer(Buffer* buffer, long long number) except -1:
             break
     while length:
         length -= 1
-        buffer.data[buffer.size] = digits[length]
-        buffer.size += 1
+        out[0] = digits[length]
+        out += 1
+    return out
+
+
+cdef inline int put_integer(Buffer* buffer, long long number) except -1:
+    """``number`` in decimal, as JSON (and orjson) writes an integer."""
+    if buffer.size + 21 > buffer.capacity:
+        grow(buffer, 21)
+    buffer.size = write_integer(buffer.data + buffer.size, number) - buffer.data
     return 0
 
 
@@ -746,11 +760,8 @@ def words_bytes(object column, object spend):
     cdef const long long[:] words = column
     cdef Py_ssize_t index, count = words.shape[0], start, end
     cdef Buffer buffer = Buffer(NULL, 0, 0)
-    cdef char digits[24]
     cdef char* out
-    cdef int length
     cdef long long number
-    cdef unsigned long long rest
     try:
         put(&buffer, b"[", 1)
         for start in range(0, count, BATCH):
@@ -765,32 +776,7 @@ def words_bytes(object column, object spend):
                 if index:
                     out[0] = b","
                     out += 1
-                if number < 0:
-                    out[0] = b"-"
-                    out += 1
-                    rest = <unsigned long long>(-number)
-                else:
-                    rest = <unsigned long long>number
-                if rest < 10:  # (most values are small: one or two digits without a loop)
-                    out[0] = <char>(48 + rest)
-                    out += 1
-                    continue
-                if rest < 100:
-                    out[0] = <char>(48 + rest // 10)
-                    out[1] = <char>(48 + rest % 10)
-                    out += 2
-                    continue
-                length = 0
-                while True:
-                    digits[length] = <char>(48 + rest % 10)
-                    length += 1
-                    rest //= 10
-                    if rest == 0:
-                        break
-                while length:
-                    length -= 1
-                    out[0] = digits[length]
-                    out += 1
+                out = write_integer(out, number)
             buffer.size = out - buffer.data
             spend(end - start)
         put(&buffer, b"]", 1)
