@@ -727,6 +727,7 @@ cdef Py_ssize_t scan_tree(
     (with the body's object around it). An explicit stack of open
     arrays: no recursion."""
     cdef int64_t* open_nodes = NULL
+    cdef int64_t* open_counts = NULL
     cdef Py_ssize_t top = 0, capacity = 0, node, digits, pending = 0
     cdef int64_t value
     cdef bint negative
@@ -737,19 +738,22 @@ cdef Py_ssize_t scan_tree(
                 return -1
             if d.size >= max_nodes:
                 return -1
-            scan_reserve(d)
+            if d.size >= d.capacity:
+                scan_reserve(d)
             node = d.size
             d.size += 1
             pending += 1
             if pending >= BATCH:
                 spend(pending)
                 pending = 0
-            d.count[node] = 0
+            d.count[node] = 0  # (an array's, when it closes)
             d.depth[node] = top
             if top:
+                # the children counted so far, kept on the stack (the counts' column would
+                # be read back and written for every child)
                 d.parent[node] = open_nodes[top - 1]
-                d.position[node] = d.count[open_nodes[top - 1]]
-                d.count[open_nodes[top - 1]] += 1
+                d.position[node] = open_counts[top - 1]
+                open_counts[top - 1] += 1
             else:
                 d.parent[node] = -1
                 d.position[node] = 0
@@ -761,7 +765,9 @@ cdef Py_ssize_t scan_tree(
                 if top == capacity:
                     capacity = capacity * 2 if capacity else 64
                     open_nodes = <int64_t*>resized(open_nodes, capacity * sizeof(int64_t))
+                    open_counts = <int64_t*>resized(open_counts, capacity * sizeof(int64_t))
                 open_nodes[top] = node
+                open_counts[top] = 0
                 top += 1
                 i = skip_space(s, i + 1, end)
                 if i >= end or s[i] == 93:
@@ -798,6 +804,7 @@ cdef Py_ssize_t scan_tree(
                 if s[i] != 93:
                     return -1
                 top -= 1
+                d.count[open_nodes[top]] = open_counts[top]
                 i += 1
                 if top == 0:
                     if pending:
@@ -805,6 +812,7 @@ cdef Py_ssize_t scan_tree(
                     return i
     finally:
         free(open_nodes)
+        free(open_counts)
 
 
 cdef class ScannedShorthand:
@@ -898,7 +906,7 @@ cdef class ScannedShorthand:
 cdef ScannedShorthand breadth_first(Scan* d):
     """The tree of ``d`` renumbered breadth-first: a level's nodes keep their text order
     (which is left to right), so a stable count by depth gives each node its index."""
-    cdef Py_ssize_t total = d.size, i, levels = 0, k, at
+    cdef Py_ssize_t total = d.size, i, levels = 0, k, at, parent
     cdef ScannedShorthand tree = ScannedShorthand.__new__(ScannedShorthand)
     cdef int64_t* index = <int64_t*>malloc(total * sizeof(int64_t))
     cdef int64_t* starts = NULL
@@ -918,38 +926,43 @@ cdef ScannedShorthand breadth_first(Scan* d):
             starts[d.depth[i] + 1] += 1
         for k in range(levels):
             starts[k + 1] += starts[k]
-        for i in range(total):
-            index[i] = starts[d.depth[i]]
-            starts[d.depth[i]] += 1
         parents, depths, positions = IntColumn("q"), IntColumn("q"), IntColumn("q")
         first, count, value = IntColumn("q"), IntColumn("q"), IntColumn("q")
         for column in (parents, depths, positions, first, count, value):
             carray.resize(column, total)
         tree.low = tree.high = 0
         tree.leaves = 0
+        # one pass in text order: a node's index is the next free one of its level, and its
+        # parent (earlier in the text) already has one; a first child sets its parent's
+        # ``first``, which the parent set to 0 when its own turn came
         for i in range(total):
-            at = index[i]
-            parents.data.as_longlongs[at] = index[d.parent[i]] if d.parent[i] >= 0 else -1
+            at = starts[d.depth[i]]
+            starts[d.depth[i]] += 1
+            index[i] = at
+            parent = d.parent[i]
+            if parent >= 0:
+                parents.data.as_longlongs[at] = index[parent]
+                if d.position[i] == 0:
+                    first.data.as_longlongs[index[parent]] = at
+            else:
+                parents.data.as_longlongs[at] = -1
             depths.data.as_longlongs[at] = d.depth[i]
             positions.data.as_longlongs[at] = d.position[i]
             count.data.as_longlongs[at] = d.count[i]
             first.data.as_longlongs[at] = 0
-            value.data.as_longlongs[at] = 0
-        for i in range(total):
-            at = index[i]
-            if d.parent[i] >= 0 and d.position[i] == 0:
-                first.data.as_longlongs[index[d.parent[i]]] = at
-            if d.count[i] == 0:
-                leaf = d.value[i]
-                value.data.as_longlongs[at] = leaf
-                if not any_leaf:
-                    tree.low = tree.high = leaf
-                    any_leaf = True
-                elif leaf < tree.low:
-                    tree.low = leaf
-                elif leaf > tree.high:
-                    tree.high = leaf
-                tree.leaves += 1
+            if d.count[i]:
+                value.data.as_longlongs[at] = 0
+                continue
+            leaf = d.value[i]
+            value.data.as_longlongs[at] = leaf
+            if not any_leaf:
+                tree.low = tree.high = leaf
+                any_leaf = True
+            elif leaf < tree.low:
+                tree.low = leaf
+            elif leaf > tree.high:
+                tree.high = leaf
+            tree.leaves += 1
         tree.parents, tree.depths, tree.positions = parents, depths, positions
         tree.first, tree.count, tree.value = first, count, value
         tree.size = total
