@@ -6,7 +6,9 @@
    is not JSON, or a field of the wrong type), then ``arbiter grade assignment.json
    ANSWERS`` grades the class against each student's variant (JSON with the summary, and
    the CSV gradebook). Each command runs in its own process: wall time and that child's
-   peak resident set (``os.wait4``'s ``ru_maxrss``).
+   peak resident set (its own ``VmHWM``, written as it exits: ``os.wait4``'s
+   ``ru_maxrss`` would report this benchmark's resident set when that is larger, since
+   Linux carries it into a forked child).
 2. The endpoints through Flask's test client, in answers per second: ``POST /v1/grade``
    one request per answer, ``POST /v1/grade/batch`` with every answer to one ~230-node
    alpha-beta problem (the key, the key under strict pruning, and random corruptions, so
@@ -60,23 +62,44 @@ class Run:
     stdout: bytes
 
 
+PEAK_WRAPPER = """
+import atexit, os, runpy, sys
+
+def _peak():
+    with open("/proc/self/status") as status, open(os.environ["BENCH_PEAK_FILE"], "w") as out:
+        out.write(next(line.split()[1] for line in status if line.startswith("VmHWM:")))
+
+atexit.register(_peak)
+sys.argv[0] = "arbiter"
+runpy.run_module("analysis.cli", run_name="__main__", alter_sys=True)
+"""
+"""Runs ``python -m analysis.cli`` and writes the process's peak resident set (KiB) as it
+exits (``sys.exit`` included) to the file ``BENCH_PEAK_FILE`` names."""
+
+
 def run_cli(*argv: str) -> Run:
     """``python -m analysis.cli ARGV`` in a child process, timed, with its peak RSS."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+    with (
+        tempfile.TemporaryFile() as out,
+        tempfile.TemporaryFile() as err,
+        tempfile.NamedTemporaryFile(suffix=".peak") as peak,
+    ):
         start = time.perf_counter()
         child = subprocess.Popen(
-            [sys.executable, "-m", "analysis.cli", *argv], cwd=ROOT, stdout=out, stderr=err
+            [sys.executable, "-c", PEAK_WRAPPER, *argv],
+            cwd=ROOT,
+            stdout=out,
+            stderr=err,
+            env={**os.environ, "BENCH_PEAK_FILE": peak.name},
         )
-        # wait4 rather than wait: the rusage of this child alone (ru_maxrss in KiB on Linux)
-        _, status, usage = os.wait4(child.pid, 0)
+        child.wait()
         seconds = time.perf_counter() - start
-        child.returncode = os.waitstatus_to_exitcode(status)
         out.seek(0)
         err.seek(0)
         if child.returncode != 0:
             message = err.read().decode()[:500]
             raise SystemExit(f"arbiter {' '.join(argv)} failed: {message}")
-        return Run(seconds, usage.ru_maxrss / 1024, out.read())
+        return Run(seconds, int(Path(peak.name).read_text()) / 1024, out.read())
 
 
 KINDS = ("right",) * 4 + ("partly",) * 4 + ("not_json", "bad_field")
