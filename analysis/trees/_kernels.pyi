@@ -31,7 +31,7 @@ def back_up_extremes(
 ) -> None: ...
 def node_map_bytes(
     ids: Sequence[str],
-    values: list[Any],
+    values: list[Any] | Sequence[int],
     bounds: list[str | None] | None,
     exact_name: str,
     entry: Callable[[Any, str], bytes],

@@ -577,7 +577,7 @@ cdef class Ids:
 
 def node_map_bytes(
     object ids,
-    list values,
+    object values,
     object bounds,
     object exact_name,
     object entry,
@@ -587,49 +587,64 @@ def node_map_bytes(
 ):
     """The JSON object ``{id: entry}`` of every node whose value is not None, in index order.
 
-    ``ids`` is a list of str or a ``DefaultIds``; ``bounds`` is a list of bound names per node,
-    or None (every bound ``exact_name``); ``entry(value, bound)`` gives the bytes of one entry,
-    asked once per distinct pair (and charging the deadline for it); ``dumps`` writes an id
-    that needs escaping. With ``integers`` a machine integer's entry is written here, as
-    ``entry`` would write it (``values`` are the values themselves); without, every entry is
-    ``entry``'s (``values`` are keys it turns into numbers). Each node costs one unit of
-    ``spend``.
+    ``ids`` is a list of str or a ``DefaultIds``; ``values`` a list, or with ``integers`` an
+    ``array('q')`` of machine integers (every node then has a value); ``bounds`` is a list of
+    bound names per node, or None (every bound ``exact_name``); ``entry(value, bound)`` gives
+    the bytes of one entry, asked once per distinct pair (and charging the deadline for it);
+    ``dumps`` writes an id that needs escaping. With ``integers`` a machine integer's entry
+    is written here, as ``entry`` would write it (``values`` are the values themselves);
+    without, every entry is ``entry``'s (``values`` are keys it turns into numbers). Each
+    node costs one unit of ``spend``.
     """
     cdef Buffer buffer = Buffer(NULL, 0, 0)
     cdef Ids names = Ids(ids)
     cdef Py_ssize_t index, count = len(values), pending = 0
-    cdef bint first = True
-    cdef object value, bound, written, last_bound = None
-    cdef dict by_bound = {}, entries = None
+    cdef bint first = True, words = integers and isinstance(values, array)
+    cdef object value = None, bound, written, last_bound = None, tail = None
+    cdef dict by_bound = {}, tails = {}, entries = None
     cdef long long small
+    cdef list value_list = None
+    cdef const long long[:] column
     cdef list bound_list = bounds if bounds is not None else None
+    if words:
+        column = values
+    else:
+        value_list = values
+    if bound_list is not None and len(bound_list) != count:
+        raise ValueError("values and bounds differ in length")
     try:
         put(&buffer, b"{", 1)
         for index in range(count):
-            value = values[index]
             pending += 1
             if pending >= BATCH:
                 spend(pending)
                 pending = 0
-            if value is None:
-                continue
+            if not words:
+                value = value_list[index]
+                if value is None:
+                    continue
             bound = exact_name if bound_list is None else bound_list[index]
             if bound is not last_bound:
                 entries = by_bound.get(bound)
                 if entries is None:
                     entries = by_bound[bound] = {}
+                    # the end of a machine integer's entry with this bound, written once
+                    tails[bound] = b',"bound":' + dumps(bound) + b"}"
+                tail = tails[bound]
                 last_bound = bound
             if not first:
                 put(&buffer, b",", 1)
             first = False
             names.put(&buffer, index, dumps)
-            if integers and small_int(value, &small):
+            if words:
+                small = column[index]
+                if small <= -LIMIT or small >= LIMIT:
+                    raise ValueError("a machine integer column holds an integer past 2**62")
+            if words or (integers and small_int(value, &small)):
                 # the entry of a machine integer, as the ``entry`` callback writes it
                 put(&buffer, b":{\"value\":", 10)
                 put_integer(&buffer, small)
-                put(&buffer, b",\"bound\":", 9)
-                put_string(&buffer, bound, dumps)
-                put(&buffer, b"}", 1)
+                put(&buffer, PyBytes_AS_STRING(tail), PyBytes_GET_SIZE(tail))
                 continue
             written = entries.get(value)
             if written is None:

@@ -160,7 +160,8 @@ def nodes_json(
     if not (fragments and COMPILED):
         return node_map(tree, values, bounds)
     spend = current_deadline().spend
-    values = values if isinstance(values, list) else list(values)
+    # (a column of machine integers, minimax's over them, is read as it is)
+    values = values if isinstance(values, (list, array)) else list(values)
     if bounds is not None and not isinstance(bounds, list):
         bounds = list(bounds)
     return orjson.Fragment(
