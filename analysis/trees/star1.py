@@ -216,11 +216,12 @@ def _on_common_scale(
 
 
 BOUND_BITS: Final = 3
-"""A compiled search's code byte per node (:func:`analysis.trees._star1.scaled_star1`): its
-low bits are 0 where the node has no value, else 1 + the index of its bound in
-:data:`BOUND_NAMES` ..."""
+"""The low bits of the compiled search's code byte per node
+(:func:`analysis.trees._star1.scaled_star1`): 0 where the node has no value, else its
+bound's index in :data:`BOUND_NAMES`."""
 STATIC_LEAF: Final = 4
-"""... with this bit where the value is the node's static value ..."""
+"""The bit of that byte set where the value is the node's static value (the search also
+marks a chance node's expectation, with 8, which the columns do not need)."""
 BOUND_NAMES: Final = (None, EXACT, LOWER, UPPER)
 
 
