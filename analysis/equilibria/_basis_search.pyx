@@ -12,7 +12,7 @@ polytopes, in C doubles (the same operations in the same order).
 """
 
 from libc.stdint cimport int64_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 
 import numpy as np
 
@@ -25,6 +25,52 @@ cdef int64_t LARGEST = (<int64_t>1) << 62
 
 cdef inline uint64_t slot_of(uint64_t key, int shift):
     return (key * <uint64_t>0x9E3779B97F4A7C15) >> shift
+
+
+cdef struct KeySet:  # an open-addressing set of nonzero 64-bit keys (0 marks a free slot)
+    uint64_t *slots
+    int shift
+    Py_ssize_t capacity, count
+
+
+cdef int key_set_start(KeySet *keys, int bits) except -1:
+    """An empty set of ``2 ** bits`` slots (it doubles when half full)."""
+    keys.shift = 64 - bits
+    keys.capacity = (<Py_ssize_t>1) << bits
+    keys.count = 0
+    keys.slots = <uint64_t*>calloc(keys.capacity, sizeof(uint64_t))
+    if not keys.slots:
+        raise MemoryError()
+    return 0
+
+
+cdef bint key_set_add(KeySet *keys, uint64_t key) except -1:
+    """Add ``key`` (nonzero); False when it was there."""
+    cdef Py_ssize_t at, old_capacity, i
+    cdef uint64_t *old
+    if 2 * (keys.count + 1) > keys.capacity:
+        old, old_capacity = keys.slots, keys.capacity
+        keys.slots = <uint64_t*>calloc(2 * old_capacity, sizeof(uint64_t))
+        if not keys.slots:
+            keys.slots = old
+            raise MemoryError()
+        keys.capacity = 2 * old_capacity
+        keys.shift -= 1
+        for i in range(old_capacity):
+            if old[i]:
+                at = slot_of(old[i], keys.shift)
+                while keys.slots[at]:
+                    at = (at + 1) & (keys.capacity - 1)
+                keys.slots[at] = old[i]
+        free(old)
+    at = slot_of(key, keys.shift)
+    while keys.slots[at]:
+        if keys.slots[at] == key:
+            return False
+        at = (at + 1) & (keys.capacity - 1)
+    keys.slots[at] = key
+    keys.count += 1
+    return True
 
 
 cdef class CompiledBasisSearch:
@@ -40,12 +86,8 @@ cdef class CompiledBasisSearch:
     cdef int *frame_old
     cdef int64_t determinant
     cdef uint64_t mask
-    cdef uint64_t *bases
-    cdef int bases_shift
-    cdef Py_ssize_t bases_capacity, bases_count
-    cdef uint64_t *label_sets
-    cdef int labels_shift
-    cdef Py_ssize_t labels_capacity
+    cdef KeySet bases  # the bases visited (bit masks)
+    cdef KeySet label_sets  # the label sets of the vertices found
     cdef int64_t *found_labels
     cdef int64_t *found_points
     cdef int64_t *found_denominators
@@ -69,12 +111,8 @@ cdef class CompiledBasisSearch:
         self.frame_next = <int*>malloc(self.frame_capacity * sizeof(int))
         self.frame_row = <int*>malloc(self.frame_capacity * sizeof(int))
         self.frame_old = <int*>malloc(self.frame_capacity * sizeof(int))
-        self.bases_shift = 64 - 12
-        self.bases_capacity = 1 << 12
-        self.bases = <uint64_t*>malloc(self.bases_capacity * sizeof(uint64_t))
-        self.labels_shift = 64 - 12
-        self.labels_capacity = 1 << 12
-        self.label_sets = <uint64_t*>malloc(self.labels_capacity * sizeof(uint64_t))
+        key_set_start(&self.bases, 12)
+        key_set_start(&self.label_sets, 12)
         self.found_capacity = 1024
         self.found_labels = <int64_t*>malloc(self.found_capacity * sizeof(int64_t))
         self.found_points = <int64_t*>malloc(
@@ -83,15 +121,11 @@ cdef class CompiledBasisSearch:
         self.found_denominators = <int64_t*>malloc(self.found_capacity * sizeof(int64_t))
         if (
             not self.tableau or not self.basis or not self.columns or not self.frame_next
-            or not self.frame_row or not self.frame_old or not self.bases
-            or not self.label_sets or not self.found_labels or not self.found_points
+            or not self.frame_row or not self.frame_old or not self.found_labels
+            or not self.found_points
             or not self.found_denominators
         ):
             raise MemoryError()
-        for i in range(self.bases_capacity):
-            self.bases[i] = 0
-        for i in range(self.labels_capacity):
-            self.label_sets[i] = 0
         # the slack basis: row r is s_r + M_r z = 1
         for r in range(self.rows):
             self.tableau[r * self.width] = 1
@@ -106,7 +140,6 @@ cdef class CompiledBasisSearch:
             self.mask |= (<uint64_t>1) << self.basis[r]
         self.frames = 0
         self.next_variable = 0
-        self.bases_count = 0
         self.found = 0
         self.pivots = 0
         self.finished = False
@@ -115,7 +148,7 @@ cdef class CompiledBasisSearch:
             for i in range(self.dimension):
                 if not -LARGEST < matrix[r, i] < LARGEST:
                     self.overflowed = True
-        self.remember_basis(self.mask)
+        key_set_add(&self.bases, self.mask)
         self.record_vertex()
 
     def __dealloc__(self):
@@ -125,70 +158,11 @@ cdef class CompiledBasisSearch:
         free(self.frame_next)
         free(self.frame_row)
         free(self.frame_old)
-        free(self.bases)
-        free(self.label_sets)
+        free(self.bases.slots)
+        free(self.label_sets.slots)
         free(self.found_labels)
         free(self.found_points)
         free(self.found_denominators)
-
-    cdef bint remember_basis(self, uint64_t key) except -1:
-        """Add a basis (its bit mask) to the visited set; False when it was there."""
-        cdef Py_ssize_t at, old_capacity, i
-        cdef uint64_t *old
-        if 2 * (self.bases_count + 1) > self.bases_capacity:
-            old, old_capacity = self.bases, self.bases_capacity
-            self.bases_capacity *= 2
-            self.bases_shift -= 1
-            self.bases = <uint64_t*>malloc(self.bases_capacity * sizeof(uint64_t))
-            if not self.bases:
-                self.bases = old
-                raise MemoryError()
-            for i in range(self.bases_capacity):
-                self.bases[i] = 0
-            for i in range(old_capacity):
-                if old[i]:
-                    at = slot_of(old[i], self.bases_shift)
-                    while self.bases[at]:
-                        at = (at + 1) & (self.bases_capacity - 1)
-                    self.bases[at] = old[i]
-            free(old)
-        at = slot_of(key, self.bases_shift)
-        while self.bases[at]:
-            if self.bases[at] == key:
-                return False
-            at = (at + 1) & (self.bases_capacity - 1)
-        self.bases[at] = key
-        self.bases_count += 1
-        return True
-
-    cdef bint remember_labels(self, uint64_t key) except -1:
-        """Add a label set to the set of vertices found; False when it was there."""
-        cdef Py_ssize_t at, old_capacity, i
-        cdef uint64_t *old
-        if 2 * (self.found + 1) > self.labels_capacity:
-            old, old_capacity = self.label_sets, self.labels_capacity
-            self.labels_capacity *= 2
-            self.labels_shift -= 1
-            self.label_sets = <uint64_t*>malloc(self.labels_capacity * sizeof(uint64_t))
-            if not self.label_sets:
-                self.label_sets = old
-                raise MemoryError()
-            for i in range(self.labels_capacity):
-                self.label_sets[i] = 0
-            for i in range(old_capacity):
-                if old[i]:
-                    at = slot_of(old[i], self.labels_shift)
-                    while self.label_sets[at]:
-                        at = (at + 1) & (self.labels_capacity - 1)
-                    self.label_sets[at] = old[i]
-            free(old)
-        at = slot_of(key, self.labels_shift)
-        while self.label_sets[at]:
-            if self.label_sets[at] == key:
-                return False
-            at = (at + 1) & (self.labels_capacity - 1)
-        self.label_sets[at] = key
-        return True
 
     cdef int record_vertex(self) except -1:
         """Store the current basis's vertex when its label set is new."""
@@ -203,7 +177,7 @@ cdef class CompiledBasisSearch:
             labels = tight
         else:
             labels = (tight >> d) | ((tight & (((<uint64_t>1) << d) - 1)) << self.rows)
-        if not self.remember_labels(labels):
+        if not key_set_add(&self.label_sets, labels):
             return 0
         if self.found == self.found_capacity:
             self.found_capacity *= 2
@@ -311,7 +285,7 @@ cdef class CompiledBasisSearch:
                     continue
                 old = self.basis[row]
                 child = self.mask ^ ((<uint64_t>1) << old) ^ ((<uint64_t>1) << entering)
-                if not self.remember_basis(child):
+                if not key_set_add(&self.bases, child):
                     continue
                 if self.frames == self.frame_capacity:
                     self.frame_capacity *= 2
@@ -397,9 +371,7 @@ cdef class CompiledFloatSearch:
     cdef int *nonbasic
     cdef uint64_t *stack
     cdef Py_ssize_t stack_count, stack_capacity
-    cdef uint64_t *bases
-    cdef int bases_shift
-    cdef Py_ssize_t bases_capacity, bases_count
+    cdef KeySet bases  # the bases visited (bit masks)
     cdef int64_t *found_labels
     cdef double *found_points
     cdef Py_ssize_t found, found_capacity
@@ -407,7 +379,6 @@ cdef class CompiledFloatSearch:
 
     def __cinit__(self, const double[:, ::1] payoff, bint own_first, double tolerance):
         cdef int r, i
-        cdef Py_ssize_t k
         self.rows = payoff.shape[0]
         self.dimension = payoff.shape[1]
         if self.rows < 1 or self.dimension < 1 or self.rows + self.dimension > 62:
@@ -423,24 +394,19 @@ cdef class CompiledFloatSearch:
         self.nonbasic = <int*>malloc(self.dimension * sizeof(int))
         self.stack_capacity = 1024
         self.stack = <uint64_t*>malloc(self.stack_capacity * sizeof(uint64_t))
-        self.bases_shift = 64 - 10
-        self.bases_capacity = 1 << 10
-        self.bases = <uint64_t*>malloc(self.bases_capacity * sizeof(uint64_t))
+        key_set_start(&self.bases, 10)
         self.found_capacity = 256
         self.found_labels = <int64_t*>malloc(self.found_capacity * sizeof(int64_t))
         self.found_points = <double*>malloc(self.found_capacity * self.dimension * sizeof(double))
         if (
             not self.payoff or not self.work or not self.solution or not self.basic
-            or not self.nonbasic or not self.stack or not self.bases or not self.found_labels
+            or not self.nonbasic or not self.stack or not self.found_labels
             or not self.found_points
         ):
             raise MemoryError()
         for r in range(self.rows):
             for i in range(self.dimension):
                 self.payoff[r * self.dimension + i] = payoff[r, i]
-        for k in range(self.bases_capacity):
-            self.bases[k] = 0
-        self.bases_count = 0
         self.found = 0
         self.nodes = 0
         self.finished = False
@@ -450,7 +416,7 @@ cdef class CompiledFloatSearch:
             ((<uint64_t>1) << self.dimension) - 1
         )
         self.stack_count = 1
-        self.remember(self.stack[0])
+        key_set_add(&self.bases, self.stack[0])
 
     def __dealloc__(self):
         free(self.payoff)
@@ -459,39 +425,9 @@ cdef class CompiledFloatSearch:
         free(self.basic)
         free(self.nonbasic)
         free(self.stack)
-        free(self.bases)
+        free(self.bases.slots)
         free(self.found_labels)
         free(self.found_points)
-
-    cdef bint remember(self, uint64_t key) except -1:
-        """Add a basis to the visited set; False when it was there."""
-        cdef Py_ssize_t at, old_capacity, i
-        cdef uint64_t *old
-        if 2 * (self.bases_count + 1) > self.bases_capacity:
-            old, old_capacity = self.bases, self.bases_capacity
-            self.bases_capacity *= 2
-            self.bases_shift -= 1
-            self.bases = <uint64_t*>malloc(self.bases_capacity * sizeof(uint64_t))
-            if not self.bases:
-                self.bases = old
-                raise MemoryError()
-            for i in range(self.bases_capacity):
-                self.bases[i] = 0
-            for i in range(old_capacity):
-                if old[i]:
-                    at = slot_of(old[i], self.bases_shift)
-                    while self.bases[at]:
-                        at = (at + 1) & (self.bases_capacity - 1)
-                    self.bases[at] = old[i]
-            free(old)
-        at = slot_of(key, self.bases_shift)
-        while self.bases[at]:
-            if self.bases[at] == key:
-                return False
-            at = (at + 1) & (self.bases_capacity - 1)
-        self.bases[at] = key
-        self.bases_count += 1
-        return True
 
     cdef double entry(self, int variable, int row) noexcept:
         """Row ``row`` of variable ``variable``'s column of ``[M | I]``."""
@@ -600,7 +536,7 @@ cdef class CompiledFloatSearch:
             child = mask ^ ((<uint64_t>1) << self.basic[best]) ^ (
                 (<uint64_t>1) << self.nonbasic[k]
             )
-            if self.remember(child):
+            if key_set_add(&self.bases, child):
                 if self.stack_count == self.stack_capacity:
                     self.stack_capacity *= 2
                     self.stack = <uint64_t*>grow(<int64_t*>self.stack, self.stack_capacity)

@@ -282,10 +282,7 @@ def alpha_beta_walk(
                             b = c
                     if cut:
                         break
-            pending += slot - first_slot + 1
-            if pending >= BATCH:
-                spend(pending)
-                pending = 0
+            charge(&pending, slot - first_slot + 1, spend)
             if descend != -1:
                 frame.slot = slot
                 frame.alpha = a
@@ -414,10 +411,7 @@ def back_up_extremes(
         units = left
         if not small_int(best_value, &best_small):
             units *= cost(best_value)
-        pending += units
-        if pending >= BATCH:
-            spend(pending)
-            pending = 0
+        charge(&pending, units, spend)
     if pending:
         spend(pending)
 
@@ -490,6 +484,15 @@ cdef bytes finish(Buffer* buffer):
     finally:
         free(buffer.data)
         buffer.data = NULL
+
+
+cdef inline int charge(Py_ssize_t* pending, Py_ssize_t units, object spend) except -1:
+    """Add ``units`` of work to ``pending``, spent on the deadline a batch at a time."""
+    pending[0] += units
+    if pending[0] >= BATCH:
+        spend(pending[0])
+        pending[0] = 0
+    return 0
 
 
 cdef inline char* write_integer(char* out, long long number) noexcept:
@@ -615,10 +618,7 @@ def node_map_bytes(
     try:
         put(&buffer, b"{", 1)
         for index in range(count):
-            pending += 1
-            if pending >= BATCH:
-                spend(pending)
-                pending = 0
+            charge(&pending, 1, spend)
             if not words:
                 value = value_list[index]
                 if value is None:
@@ -686,10 +686,7 @@ def scaled_node_map_bytes(
     try:
         put(&buffer, b"{", 1)
         for index in range(count):
-            pending += 1
-            if pending >= BATCH:
-                spend(pending)
-                pending = 0
+            charge(&pending, 1, spend)
             bound = code[index] & 3
             if not bound:
                 continue
@@ -759,10 +756,7 @@ def back_up_words(
                 best = kid
         value[index] = best_value
         chosen[index] = best
-        pending += left
-        if pending >= BATCH:
-            spend(pending)
-            pending = 0
+        charge(&pending, left, spend)
     if pending:
         spend(pending)
     return values, best_child
@@ -827,10 +821,7 @@ def column_bytes(list column, object write, bint integers, object mask, object s
     try:
         put(&buffer, b"[", 1)
         for index in range(count):
-            pending += 1
-            if pending >= BATCH:
-                spend(pending)
-                pending = 0
+            charge(&pending, 1, spend)
             if present is not None and present[index] is None:
                 continue
             entry = column[index]
@@ -922,10 +913,7 @@ def present_columns_bytes(
         put(&numbers, b"[", 1)
         put(&names, b"[", 1)
         for index in range(count):
-            pending += 1
-            if pending >= BATCH:
-                spend(pending)
-                pending = 0
+            charge(&pending, 1, spend)
             entry = values[index]
             if entry is None:
                 continue
@@ -977,18 +965,12 @@ def runs_bytes(object indices, object spend):
             # an IntColumn (alpha-beta's evaluated leaves, Star1's pruned nodes): read as is
             column = indices
             for k in range(column.shape[0]):
-                pending += 1
-                if pending >= BATCH:
-                    spend(pending)
-                    pending = 0
+                charge(&pending, 1, spend)
                 add_span(&spans, column[k], column[k] + 1)
         else:
             for item in indices:
                 index = item
-                pending += 1
-                if pending >= BATCH:
-                    spend(pending)
-                    pending = 0
+                charge(&pending, 1, spend)
                 add_span(&spans, index, index + 1)
         if pending:
             spend(pending)
@@ -1104,10 +1086,7 @@ def id_array_bytes(object ids, object indices, object dumps, object spend):
     try:
         put(&buffer, b"[", 1)
         for index in indices:
-            pending += 1
-            if pending >= BATCH:
-                spend(pending)
-                pending = 0
+            charge(&pending, 1, spend)
             if not first:
                 put(&buffer, b",", 1)
             first = False
@@ -1140,10 +1119,7 @@ def leaves_bytes(
                     put(&buffer, b",", 1)
                 first = False
                 names.put(&buffer, node, dumps)
-                pending += 1
-                if pending >= BATCH:
-                    spend(pending)
-                    pending = 0
+                charge(&pending, 1, spend)
         put(&buffer, b"]", 1)
         if pending:
             spend(pending)
@@ -1192,10 +1168,7 @@ def cutoffs_bytes(
         put(&buffer, b"[", 1)
         for record in cutoffs:
             cut = record[5]
-            pending += 4 + len(cut)
-            if pending >= BATCH:
-                spend(pending)
-                pending = 0
+            charge(&pending, 4 + len(cut), spend)
             put(&buffer, b"{\"node\":" if first else b",{\"node\":", 8 if first else 9)
             first = False
             names.put(&buffer, record[0], dumps)
@@ -1257,10 +1230,7 @@ def decisions_bytes(
     try:
         put(&buffer, b"{", 1)
         for index in range(count):
-            pending += 1
-            if pending >= BATCH:
-                spend(pending)
-                pending = 0
+            charge(&pending, 1, spend)
             child = best_child[index] if listed else column[index]
             if child < 0:
                 continue
