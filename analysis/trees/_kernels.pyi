@@ -3,7 +3,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 def alpha_beta_walk(
-    children: list[Any],
+    children: list[Any] | Sequence[range],  # a list, or a ChildRanges
     static: list[Any],
     kinds: list[str],
     max_kind: str,
@@ -48,7 +48,7 @@ def column_bytes(
 ) -> tuple[bytes, list[Any]]: ...
 def runs_bytes(indices: Iterable[int], spend: Callable[[int], None]) -> bytes: ...
 def leaf_runs_bytes(
-    children: list[Any],
+    children: list[Any] | Sequence[range],  # a list, or a ChildRanges
     tops: Iterable[int],
     spend: Callable[[int], None],
     last_level: bool = False,
@@ -61,7 +61,7 @@ def id_array_bytes(
 ) -> bytes: ...
 def leaves_bytes(
     ids: Sequence[str],
-    children: list[Any],
+    children: list[Any] | Sequence[range],  # a list, or a ChildRanges
     tops: Iterable[int],
     dumps: Callable[[Any], bytes],
     spend: Callable[[int], None],
@@ -94,7 +94,7 @@ def scaled_node_map_bytes(
     spend: Callable[[int], None],
 ) -> bytes: ...
 def back_up_words(
-    children: list[Any],
+    children: list[Any] | Sequence[range],  # a list, or a ChildRanges
     static: list[Any],
     kinds: list[str],
     max_kind: str,

@@ -18,6 +18,11 @@ from cpython.array cimport array, resize
 
 from games.trees.model import IntColumn
 
+try:
+    from games.trees._reader import ChildRanges
+except ImportError:  # (the reader not built: no tree has them)
+    ChildRanges = None
+
 from games.trees._columns cimport (
     Interned,
     interned_free,
@@ -102,6 +107,38 @@ cdef inline void open_frame(
         listed[depth] = items
 
 
+cdef inline void open_node(
+    Frame* frame,
+    list listed,
+    Py_ssize_t depth,
+    Py_ssize_t node,
+    object children,
+    const long long* starts,
+    const long long* counts,
+    bint is_max,
+) except *:
+    """:func:`open_frame` for ``node``, its children read from the columns of a
+    :class:`ChildRanges` (``counts`` not NULL) or from ``children``, a list."""
+    if counts == NULL:
+        open_frame(frame, listed, depth, node, (<list>children)[node], is_max)
+        return
+    frame.node = node
+    frame.slot = 0
+    frame.best = -1
+    frame.best_bound = EXACT
+    frame.is_max = is_max
+    frame.left = counts[node]
+    frame.step = 1
+    frame.start = starts[node]
+    listed[depth] = None
+
+
+cdef inline bint has_children(object children, const long long* counts, Py_ssize_t node) except -1:
+    if counts != NULL:
+        return counts[node] != 0
+    return bool((<list>children)[node])
+
+
 cdef inline bint small_int(object value, long long* out):
     """Whether ``value`` is an int within +/-2**62, stored in ``out`` (the infinities of a
     window lie beyond that range, so they compare right as C integers)."""
@@ -135,7 +172,7 @@ cdef inline bint equal(bint ints, long long a, long long b, object x, object y) 
 
 
 def alpha_beta_walk(
-    list children,
+    object children,
     list static,
     list kinds,
     str max_kind,
@@ -166,6 +203,7 @@ def alpha_beta_walk(
 
     A node whose kind is ``leaf_kind`` (the very object) is static without a look at its
     children, which are further away in memory; any other is internal if it has children.
+    ``children`` is a list or a :class:`ChildRanges` (read from its columns).
     """
     cdef Py_ssize_t capacity = 64
     cdef Py_ssize_t top = 0
@@ -180,12 +218,19 @@ def alpha_beta_walk(
     # the window and value of each open frame as Python objects, indexed by depth (the
     # frames hold them as C integers too, for ``ints``)
     cdef list alphas = [NEG_INF], betas = [POS_INF], vs = [None], listed = [None]
+    cdef const long long* starts = NULL
+    cdef const long long* counts = NULL
     if frames == NULL:
         raise MemoryError()
     try:
+        if type(children) is ChildRanges:
+            starts = (<array>children.starts).data.as_longlongs
+            counts = (<array>children.counts).data.as_longlongs
+        elif type(children) is not list:
+            raise TypeError("children must be a list or ChildRanges")
         root_max = kinds[0] == max_kind
         vs[0] = NEG_INF if root_max else POS_INF
-        open_frame(&frames[0], listed, 0, 0, children[0], root_max)
+        open_node(&frames[0], listed, 0, 0, children, starts, counts, root_max)
         frames[0].alpha = -LIMIT
         frames[0].beta = LIMIT
         frames[0].v = -LIMIT if root_max else LIMIT
@@ -241,7 +286,7 @@ def alpha_beta_walk(
                 while slot < frame.left:
                     child = child_at(frame, listed, top, slot)
                     slot += 1
-                    if kinds[child] is not leaf_kind and children[child]:
+                    if kinds[child] is not leaf_kind and has_children(children, counts, child):
                         descend = child
                         break
                     score = static[child]
@@ -308,7 +353,7 @@ def alpha_beta_walk(
                 alphas[top] = alpha
                 betas[top] = beta
                 vs[top] = NEG_INF if child_max else POS_INF
-                open_frame(&frames[top], listed, top, descend, children[descend], child_max)
+                open_node(&frames[top], listed, top, descend, children, starts, counts, child_max)
                 frames[top].alpha = a
                 frames[top].beta = b
                 frames[top].v = -LIMIT if child_max else LIMIT
@@ -713,13 +758,14 @@ def scaled_node_map_bytes(
 
 
 def back_up_words(
-    list children, list static, list kinds, str max_kind, object spend
+    object children, list static, list kinds, str max_kind, object spend
 ):
     """:func:`back_up_extremes` of a whole tree whose static values are all integers within
     +/-2**62, on machine integers: ``(values, best_child)`` as two ``IntColumn`` s (every
     node has a value), or None where a static value is anything else (the caller backs up
-    the objects). Each node costs its number of children in ``spend``."""
-    cdef Py_ssize_t count = len(children), index, left, start, step, slot, kid, best
+    the objects). ``children`` is a list of ranges or a :class:`ChildRanges` (read from its
+    columns). Each node costs its number of children in ``spend``."""
+    cdef Py_ssize_t count = len(children), index, left, start, step = 1, slot, kid, best
     cdef Py_ssize_t pending = 0
     cdef array values = IntColumn("q"), best_child = IntColumn("q")
     cdef long long* value
@@ -727,25 +773,40 @@ def back_up_words(
     cdef long long best_value, score
     cdef bint is_max
     cdef object kids
+    cdef list listed = None
+    cdef const long long* starts = NULL
+    cdef const long long* counts = NULL
     if len(static) != count or len(kinds) != count:
+        return None
+    if type(children) is ChildRanges:
+        starts = (<array>children.starts).data.as_longlongs
+        counts = (<array>children.counts).data.as_longlongs
+    elif type(children) is list:
+        listed = children
+    else:
         return None
     resize(values, count)
     resize(best_child, count)
     value = values.data.as_longlongs
     chosen = best_child.data.as_longlongs
     for index in range(count - 1, -1, -1):
-        kids = children[index]
-        if type(kids) is not range:
-            return None
-        left = range_length(kids)
+        if counts != NULL:
+            left = counts[index]
+            start = starts[index]
+        else:
+            kids = listed[index]
+            if type(kids) is not range:
+                return None
+            left = range_length(kids)
+            if left:
+                start = range_start(kids)
+                step = range_step(kids)
         chosen[index] = -1
         if left == 0:
             if not small_int(static[index], &value[index]):
                 return None
             continue
         is_max = kinds[index] == max_kind
-        start = range_start(kids)
-        step = range_step(kids)
         best = start
         best_value = value[start]
         for slot in range(1, left):
@@ -984,7 +1045,26 @@ cdef inline bint ascending(object kids) except -1:
     return type(kids) is range and kids.step == 1
 
 
-cdef Py_ssize_t leaf_spans(list children, Py_ssize_t top, list stack, Spans* spans) except -1:
+cdef struct ChildColumns:  # the columns of a ChildRanges, or NULLs: read the list
+    const long long* starts
+    const long long* counts
+
+
+cdef int child_columns(ChildColumns* columns, object children) except -1:
+    """Point ``columns`` at the columns of ``children`` where it is a :class:`ChildRanges`;
+    else it must be a list (read item by item)."""
+    columns.starts = columns.counts = NULL
+    if type(children) is ChildRanges:
+        columns.starts = (<array>children.starts).data.as_longlongs
+        columns.counts = (<array>children.counts).data.as_longlongs
+    elif type(children) is not list:
+        raise TypeError("children must be a list or ChildRanges")
+    return 0
+
+
+cdef Py_ssize_t leaf_spans(
+    object children, ChildColumns* columns, Py_ssize_t top, list stack, Spans* spans
+) except -1:
     """Add the leaves (nodes without ``children``) of the subtree under ``top``, left to right,
     to ``spans``; return the number of nodes looked at (``Tree.leaves_below``, compiled).
 
@@ -995,10 +1075,11 @@ cdef Py_ssize_t leaf_spans(list children, Py_ssize_t top, list stack, Spans* spa
     node by node instead."""
     cdef Py_ssize_t low = top, high = top, node, leaves, k, size, looked = 0
     cdef object kids, first
+    cdef const long long* counts = columns.counts
     while True:
         leaves = 0
         for node in range(low, high + 1):
-            if len(<object>children[node]) == 0:
+            if (counts[node] if counts != NULL else len(<object>(<list>children)[node])) == 0:
                 leaves += 1
         looked += high - low + 1
         if leaves == high - low + 1:
@@ -1006,8 +1087,11 @@ cdef Py_ssize_t leaf_spans(list children, Py_ssize_t top, list stack, Spans* spa
             return looked
         if leaves != 0:
             break  # leaves at several depths
-        first = children[low]
-        kids = children[high]
+        if counts != NULL:
+            low, high = columns.starts[low], columns.starts[high] + counts[high] - 1
+            continue
+        first = (<list>children)[low]
+        kids = (<list>children)[high]
         if not (ascending(first) and ascending(kids)):
             break  # children reordered (say, reversed)
         low = first[0]
@@ -1017,7 +1101,14 @@ cdef Py_ssize_t leaf_spans(list children, Py_ssize_t top, list stack, Spans* spa
     while stack:
         node = stack.pop()
         looked += 1
-        kids = children[node]
+        if counts != NULL:
+            size = counts[node]
+            for k in range(size - 1, -1, -1):
+                stack.append(columns.starts[node] + k)
+            if size == 0:
+                add_span(spans, node, node + 1)
+            continue
+        kids = (<list>children)[node]
         size = len(kids)
         if size:
             for k in range(size - 1, -1, -1):
@@ -1027,37 +1118,53 @@ cdef Py_ssize_t leaf_spans(list children, Py_ssize_t top, list stack, Spans* spa
     return looked
 
 
-cdef Py_ssize_t last_level_span(list children, Py_ssize_t top, Spans* spans) except -1:
+cdef Py_ssize_t last_level_span(
+    object children, ChildColumns* columns, Py_ssize_t top, Spans* spans
+) except -1:
     """:func:`leaf_spans` of a tree whose leaves all lie on its last level, with ascending
     children: the span is the first child's first child ... down to the leaves, to the last
     child's last child; two ranges read per level. Returns the levels walked."""
-    cdef Py_ssize_t low = top, high = top, levels = 1, size
-    cdef object kids = children[low]
+    cdef Py_ssize_t low = top, high = top, levels = 1
+    cdef const long long* counts = columns.counts
+    cdef object kids
+    if counts != NULL:
+        while counts[low]:
+            low, high = columns.starts[low], columns.starts[high] + counts[high] - 1
+            levels += 1
+        add_span(spans, low, high + 1)
+        return levels
+    kids = (<list>children)[low]
     while range_length(kids):
         low = range_start(kids)
-        kids = children[high]
+        kids = (<list>children)[high]
         high = range_start(kids) + range_length(kids) - 1
-        kids = children[low]
+        kids = (<list>children)[low]
         levels += 1
     add_span(spans, low, high + 1)
     return levels
 
 
 cdef int pruned_leaf_spans(
-    list children, object tops, Spans* spans, object spend, bint last_level
+    object children, object tops, Spans* spans, object spend, bint last_level
 ) except -1:
     """:func:`leaf_spans` of every subtree under ``tops``, in order, charging ``spend``; with
     ``last_level`` (every leaf on the last level, children ascending ranges) by
-    :func:`last_level_span`."""
+    :func:`last_level_span`. ``children`` is a list or a :class:`ChildRanges`."""
     cdef Py_ssize_t pending = 0
     cdef list stack = []
-    if last_level and not (type(children[0]) is range and children[0].step == 1):
+    cdef ChildColumns columns
+    child_columns(&columns, children)
+    if (
+        last_level
+        and columns.counts == NULL
+        and not (type(children[0]) is range and children[0].step == 1)
+    ):
         last_level = False
     for top in tops:
         if last_level:
-            pending += last_level_span(children, top, spans)
+            pending += last_level_span(children, &columns, top, spans)
         else:
-            pending += leaf_spans(children, top, stack, spans)
+            pending += leaf_spans(children, &columns, top, stack, spans)
         if pending >= BATCH:
             spend(pending)
             pending = 0
@@ -1066,7 +1173,7 @@ cdef int pruned_leaf_spans(
     return 0
 
 
-def leaf_runs_bytes(list children, object tops, object spend, bint last_level=False):
+def leaf_runs_bytes(object children, object tops, object spend, bint last_level=False):
     """:func:`runs_bytes` of the leaves of the subtrees under ``tops``, left to right
     (``leaves_below_all``): one unit of ``spend`` per node looked at."""
     cdef Spans spans = Spans(NULL, 0, 0)
@@ -1100,7 +1207,7 @@ def id_array_bytes(object ids, object indices, object dumps, object spend):
 
 
 def leaves_bytes(
-    object ids, list children, object tops, object dumps, object spend, bint last_level=False
+    object ids, object children, object tops, object dumps, object spend, bint last_level=False
 ):
     """The JSON array of the ids of the leaves (nodes without ``children``) of the subtrees
     under ``tops``, left to right: ``leaves_below_all`` written out, one unit of ``spend``

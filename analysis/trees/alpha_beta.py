@@ -26,6 +26,7 @@ from analysis.trees.search_stats import SearchStats
 from games.errors import LimitExceededError
 from games.limits import Deadline, current_deadline
 from games.numbers import Exact, normalize
+from games.trees.compiled_reader import walkable
 from games.trees.model import (
     CHANCE,
     DECISION_KINDS,
@@ -311,7 +312,7 @@ def _search(
     if COMPILED and log is None:
         # the same search step for step, compiled (analysis/trees/_kernels.pyx): first with
         # values compared as C integers, again with Python's comparisons if one is not such
-        walk_children = children if isinstance(children, list) else list(children)
+        walk_children = walkable(children)
         walk_static = static if isinstance(static, list) else list(static)
         pruned: list[int] = []
         rows: list[tuple[Any, ...]] = []

@@ -52,6 +52,7 @@ from games.numbers import (
     to_float,
 )
 from games.numbers import put_number as write_number
+from games.trees.compiled_reader import walkable
 from games.trees.model import CHANCE, Tree
 
 try:
@@ -267,7 +268,7 @@ def pruned_leaves_json(result: AlphaBetaResult, fragments: bool, layout: str = M
     # searched to the leaves of a tree whose leaves are all on its last level: the leaves
     # below a node are one block of that level, found in a few steps per level
     last_level = children is tree.children and tree.leaves_on_last_level()
-    children = children if isinstance(children, list) else list(children)
+    children = walkable(children)
     spend = current_deadline().spend
     if layout == COLUMNS:
         return orjson.Fragment(leaf_runs_bytes(children, result.pruned, spend, last_level))

@@ -21,6 +21,7 @@ from analysis.trees.horizon import Horizon, horizon, start_values
 from analysis.trees.search_stats import SearchStats
 from games.limits import Deadline, current_deadline
 from games.numbers import Exact
+from games.trees.compiled_reader import walkable
 from games.trees.model import DECISION_KINDS, MAX, TWO_PLAYER_HINT, IntColumn, Tree
 
 
@@ -106,8 +107,8 @@ def _compiled(tree: Tree, seen: Horizon, deadline: Deadline) -> Backed:
     """:func:`analysis.trees.backup.back_up` for MAX and MIN nodes, compiled: on machine
     integers, into columns of them, when the search covers the whole tree and every static
     value is one (the values then cost neither objects nor references to make and free)."""
-    children = seen.children
-    if seen.covered == len(tree) and type(children) is list and type(seen.static) is list:
+    children = walkable(seen.children)
+    if seen.covered == len(tree) and type(seen.static) is list:
         kinds = tree.kinds
         words = back_up_words(
             children,
@@ -121,7 +122,7 @@ def _compiled(tree: Tree, seen: Horizon, deadline: Deadline) -> Backed:
     values = start_values(seen, len(tree))
     best_child = IntColumn.filled(-1, len(tree))
     back_up_extremes(
-        children if isinstance(children, list) else list(children),
+        children if type(children) is list else list(children),
         values,
         best_child,
         tree.kinds,

@@ -20,7 +20,7 @@ distinct string or integer.
 
 from games.trees.model import IntColumn
 
-from games.trees._columns cimport new_range
+from games.trees._columns cimport Interned, interned, interned_free, new_range
 
 from cpython cimport array as carray
 
@@ -815,6 +815,93 @@ cdef Py_ssize_t scan_tree(
         free(open_counts)
 
 
+cdef class ChildRanges:
+    """Every node's children as a ``range``, kept as two columns of machine integers (the
+    first child's index and the number of children): a list of ranges without a range object
+    per node to make and free. Each range is made when read; the compiled searches and
+    writers read the columns (:attr:`starts`, :attr:`counts`) instead. Equal to the list of
+    the same ranges."""
+
+    cdef readonly carray.array starts  # IntColumn: a node's first child (0 for a leaf)
+    cdef readonly carray.array counts  # IntColumn: its number of children
+    cdef Py_ssize_t size
+
+    def __init__(self, carray.array starts, carray.array counts):
+        if len(starts) != len(counts):
+            raise ValueError("starts and counts differ in length")
+        self.starts = starts
+        self.counts = counts
+        self.size = len(counts)
+
+    cdef inline object node_range(self, Py_ssize_t node):
+        cdef int64_t count = self.counts.data.as_longlongs[node]
+        if count == 0:
+            return EMPTY
+        return new_range(self.starts.data.as_longlongs[node], count)
+
+    def __len__(self):
+        return self.size
+
+    def __getitem__(self, index):
+        cdef Py_ssize_t node
+        if isinstance(index, slice):
+            return [self.node_range(node) for node in range(*index.indices(self.size))]
+        node = index
+        if node < 0:
+            node += self.size
+        if node < 0 or node >= self.size:
+            raise IndexError("ChildRanges index out of range")
+        return self.node_range(node)
+
+    def __iter__(self):
+        return iter(self.all())
+
+    def __reversed__(self):
+        return reversed(self.all())
+
+    def all(self):
+        """The list of the ranges, made at once."""
+        cdef list made = PyList_New(self.size)
+        cdef Py_ssize_t node
+        cdef object kids
+        for node in range(self.size):
+            kids = self.node_range(node)
+            Py_INCREF(kids)
+            PyList_SET_ITEM(made, node, kids)
+        return made
+
+    def __contains__(self, value):
+        return value in self.all()
+
+    def index(self, value, *args):
+        return self.all().index(value, *args)
+
+    def count(self, value):
+        cdef Py_ssize_t node, found = 0
+        if type(value) is range and len(value) == 0:  # the leaves, counted in C
+            for node in range(self.size):
+                if self.counts.data.as_longlongs[node] == 0:
+                    found += 1
+            return found
+        return self.all().count(value)
+
+    def __eq__(self, other):
+        if isinstance(other, ChildRanges):
+            return self.all() == other.all()
+        if isinstance(other, list):
+            return self.all() == other
+        return NotImplemented
+
+    def __ne__(self, other):
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
+
+    __hash__ = None
+
+    def __repr__(self):
+        return f"ChildRanges({self.all()!r})"
+
+
 cdef class ScannedShorthand:
     """A shorthand tree read from a request's bytes by :func:`scan_body`, in breadth-first
     order, kinds not yet given (they follow the request's ``root``)."""
@@ -838,20 +925,19 @@ cdef class ScannedShorthand:
         cdef Py_ssize_t total = self.size, i
         cdef unsigned char code
         cdef unsigned char below[2]
-        cdef const int64_t[:] first = self.first
         cdef const int64_t[:] count = self.count
         cdef const int64_t[:] value = self.value
         cdef const int64_t[:] depth = self.depths
         cdef list kinds = PyList_New(total)
         cdef list values = PyList_New(total)
-        cdef list children = PyList_New(total)
-        cdef object kind, made, kids
+        cdef object kind, made
         cdef object leaf_kind = kind_names[LEAF_CODE]
         cdef object even_kind, odd_kind  # the internal nodes' kind at even and odd depths
         cdef bytearray array_nodes = bytearray(total), bare_leaves = bytearray(total)
         cdef unsigned char* arrays = array_nodes
         cdef unsigned char* bare = bare_leaves
         cdef unsigned int present = 1 << LEAF_CODE
+        cdef Interned numbers = Interned(NULL, NULL, 0, 0)
         code = kind_code(root_kind, kind_names)
         if code > MIN_CODE:
             return None
@@ -867,27 +953,27 @@ cdef class ScannedShorthand:
             present |= 1 << below[code]
         if below[below[code]] != code:
             return None  # (the handover of MAX and MIN alternates)
-        for i in range(total):
-            if count[i]:
-                kind = odd_kind if depth[i] & 1 else even_kind
-                made = None
-                kids = new_range(first[i], count[i])
-                arrays[i] = 1
-            else:
-                kind = leaf_kind
-                made = value[i]
-                kids = EMPTY
-                bare[i] = 1
-            Py_INCREF(kind)
-            PyList_SET_ITEM(kinds, i, kind)
-            Py_INCREF(made)
-            PyList_SET_ITEM(values, i, made)
-            Py_INCREF(kids)
-            PyList_SET_ITEM(children, i, kids)
+        try:
+            for i in range(total):
+                if count[i]:
+                    kind = odd_kind if depth[i] & 1 else even_kind
+                    made = None
+                    arrays[i] = 1
+                else:
+                    kind = leaf_kind
+                    # one object per distinct number (Python keeps -5 to 256 made already)
+                    made = interned(&numbers, value[i]) if not -5 <= value[i] <= 256 else value[i]
+                    bare[i] = 1
+                Py_INCREF(kind)
+                PyList_SET_ITEM(kinds, i, kind)
+                Py_INCREF(made)
+                PyList_SET_ITEM(values, i, made)
+        finally:
+            interned_free(&numbers)
         return (
             DefaultIds(root_id, separator, self.parents, self.positions),
             kinds,
-            children,
+            ChildRanges(self.first, self.count),  # (a range made only when one is read)
             self.parents,
             self.depths,
             self.positions,

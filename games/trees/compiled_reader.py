@@ -11,6 +11,7 @@ answer alone where the extension was not built, or with ``ARBITER_PURE_PYTHON=1`
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from fractions import Fraction
 from functools import partial
 from typing import Any, Final
@@ -31,10 +32,10 @@ from games.trees.model import (
 )
 
 try:
-    from games.trees._reader import ScannedShorthand, read_plain, scan_body
+    from games.trees._reader import ChildRanges, ScannedShorthand, read_plain, scan_body
 except ImportError:  # not built: the level reader answers
     read_plain = scan_body = None  # type: ignore[assignment]
-    ScannedShorthand = None  # type: ignore[assignment,misc]
+    ScannedShorthand = ChildRanges = None  # type: ignore[assignment,misc]
 
 COMPILED: Final = read_plain is not None and os.environ.get("ARBITER_PURE_PYTHON") != "1"
 """Whether the compiled reader is there to use."""
@@ -48,6 +49,14 @@ def scan_shorthand(body: bytes, limits: Limits) -> tuple[ScannedShorthand, int, 
     if not COMPILED:
         return None
     return scan_body(body, limits.max_nodes, limits.max_depth, current_deadline().spend)
+
+
+def walkable(children: Sequence[Any]) -> Any:
+    """``children`` as the compiled loops take them: a list, or a :class:`ChildRanges` as it
+    is (they read its columns); any other sequence listed."""
+    if type(children) is list or (ChildRanges is not None and type(children) is ChildRanges):
+        return children
+    return list(children)
 
 
 KIND_NAMES: Final = (MAX, MIN, CHANCE, LEAF)

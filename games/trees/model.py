@@ -174,7 +174,9 @@ class Tree:
 
     Columns are lists, or, in a tree of the compiled reader, sequences that act alike
     (:class:`IntColumn`, an ``array('q')``, for the integer columns;
-    :class:`games.trees._reader.DefaultIds` for default ids, made when read).
+    :class:`games.trees._reader.DefaultIds` for default ids, made when read;
+    :class:`games.trees._reader.ChildRanges` for the children of a shorthand tree scanned
+    from a request's bytes, two integer columns whose ranges are made when read).
 
     Attributes
     ----------
@@ -206,7 +208,7 @@ class Tree:
 
     ids: Sequence[str]
     kinds: list[str]
-    children: list[range]
+    children: Sequence[range]
     parents: Sequence[int]
     depths: Sequence[int]
     values: list[Utility | None]

@@ -230,3 +230,50 @@ def test_written_ids_escape_what_json_escapes() -> None:
     written = orjson.loads(orjson.dumps(solution_json(solve_tree(tree, "minimax"), fragments=True)))
     assert list(written["nodes"]) == ['a"b', "c\\d", "e\nf\x7f"]
     assert written["nodes"]["e\nf\x7f"] == {"value": 2, "bound": "exact"}
+
+
+def scanned(shape: Any, root: str = "max") -> Any:
+    """The tree of the request body ``{"tree": shape}`` as the endpoints scan it: its children a
+    ``ChildRanges`` the compiled loops read as columns."""
+    from games.trees.compiled_reader import scan_shorthand, scanned_shorthand_tree
+
+    found = scan_shorthand(orjson.dumps({"tree": shape}), Limits())
+    assert found is not None
+    tree = scanned_shorthand_tree(found[0], root, "/tree")
+    assert tree is not None and type(tree.children).__name__ == "ChildRanges"
+    return tree
+
+
+@pytest.mark.skipif(not minimax_module.COMPILED, reason="not built")
+@settings(max_examples=300, deadline=None)
+@given(
+    shape=shorthand_trees(max_depth=5, max_branching=4, values=st.integers(-300, 300)),
+    algorithm=st.sampled_from(["minimax", "alphabeta"]),
+    prune_on_equality=st.booleans(),
+    root=st.sampled_from(["max", "min"]),
+    layout=st.sampled_from(["map", "columns"]),
+)
+def test_a_scanned_tree_is_searched_and_written_as_the_parsed_tree_is(
+    shape: Any, algorithm: str, prune_on_equality: bool, root: str, layout: str
+) -> None:
+    # the compiled loops read a scanned tree's children from its columns; the parsed tree's
+    # are a list of ranges (and the Python search, the loops' own twin, checks both)
+    with limited(Limits()):
+        mine, theirs = scanned(shape, root), parse_tree(shape, root=root)
+        options: dict[str, Any] = {}
+        if algorithm == "alphabeta":
+            options["prune_on_equality"] = prune_on_equality
+        answers = [
+            orjson.dumps(
+                solution_json(solve_tree(tree, algorithm, **options), fragments=True, layout=layout)
+            )
+            for tree in (mine, theirs)
+        ]
+        assert answers[0] == answers[1]
+        before = alpha_beta_module.COMPILED, minimax_module.COMPILED
+        alpha_beta_module.COMPILED = minimax_module.COMPILED = False
+        try:  # the Python search, on the scanned tree's ranges read one by one
+            python = solve_tree(mine, algorithm, **options)
+        finally:
+            alpha_beta_module.COMPILED, minimax_module.COMPILED = before
+        assert answers[0] == orjson.dumps(solution_json(python, layout=layout))

@@ -19,7 +19,7 @@ from games.errors import InvalidInputError, LimitExceededError
 from games.limits import Limits
 from games.trees.compiled_reader import compiled_plain_tree, scan_shorthand, scanned_shorthand_tree
 from games.trees.level_reader import plain_tree
-from games.trees.model import Tree
+from games.trees.model import IntColumn, Tree
 from games.trees.node_reader import TreeBuilder
 from games.trees.parser import parse_tree
 from tests.strategies import shorthand_trees
@@ -503,3 +503,28 @@ def test_the_scan_keeps_the_limits_and_leaves_their_errors_to_the_walk() -> None
     assert scan_shorthand(chain[1], Limits()) is None
     with pytest.raises(orjson.JSONDecodeError):
         orjson.loads(chain[1])
+
+
+def test_child_ranges_are_the_list_of_ranges_they_keep() -> None:
+    from games.trees._reader import ChildRanges
+
+    # [[1, 2], 3, [4]]: the root's children 1-3, node 1's 4-5, node 3's 6
+    starts, counts = [1, 4, 0, 6, 0, 0, 0], [3, 2, 0, 1, 0, 0, 0]
+    children = ChildRanges(IntColumn("q", starts), IntColumn("q", counts))
+    listed = [range(1, 4), range(4, 6), range(0), range(6, 7), range(0), range(0), range(0)]
+    assert len(children) == 7 and list(children) == listed and children.all() == listed
+    assert children == listed and listed == children and not children != listed
+    assert children == ChildRanges(IntColumn("q", starts), IntColumn("q", counts))
+    assert children != listed[:-1] and children != tuple(listed)
+    assert children[0] == range(1, 4) and children[-4] == range(6, 7) and not children[2]
+    assert children[1:4] == listed[1:4] and children[::-2] == listed[::-2]
+    assert list(reversed(children)) == listed[::-1]
+    assert children.count(range(0)) == 4 and children.count(range(4, 6)) == 1
+    assert children.index(range(6, 7)) == 3 and range(4, 6) in children
+    for wrong in (7, -8):
+        with pytest.raises(IndexError):
+            children[wrong]
+    with pytest.raises(TypeError):
+        hash(children)
+    with pytest.raises(ValueError):
+        ChildRanges(IntColumn("q", [1]), IntColumn("q", [1, 2]))
