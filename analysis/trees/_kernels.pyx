@@ -35,7 +35,7 @@ from games.trees._columns cimport (
 )
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
-from cpython.ref cimport Py_INCREF
+from cpython.ref cimport Py_INCREF, Py_XDECREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
 from cpython.object cimport (
     Py_EQ,
@@ -469,26 +469,41 @@ def back_up_extremes(
 # backslash, and given to orjson otherwise), for the caller to embed as an ``orjson.Fragment``.
 
 
-cdef struct Buffer:
+cdef extern from "Python.h":
+    int _PyBytes_Resize(PyObject** bytes, Py_ssize_t size) except -1
+
+
+cdef struct Buffer:  # JSON written in place into a bytes object, which finish() hands over
     char* data
     Py_ssize_t size
     Py_ssize_t capacity
+    PyObject* owner  # the bytes object that holds ``data`` (a new reference), or NULL
 
 
 cdef int grow(Buffer* buffer, Py_ssize_t more) except -1:
     cdef Py_ssize_t wanted = buffer.size + more
     cdef Py_ssize_t capacity = buffer.capacity
-    cdef char* data
+    cdef object made
     if wanted <= capacity:
         return 0
     while capacity < wanted:
         capacity = capacity * 2 if capacity else 1 << 16
-    data = <char*>realloc(buffer.data, capacity)
-    if data == NULL:
-        raise MemoryError()
-    buffer.data = data
+    if buffer.owner == NULL:
+        made = PyBytes_FromStringAndSize(NULL, capacity)
+        Py_INCREF(made)
+        buffer.owner = <PyObject*>made
+    else:
+        _PyBytes_Resize(&buffer.owner, capacity)  # (on failure it frees the object)
+    buffer.data = PyBytes_AS_STRING(<object>buffer.owner)
     buffer.capacity = capacity
     return 0
+
+
+cdef void release(Buffer* buffer) noexcept:
+    """Free what ``buffer`` holds (nothing once :func:`finish` has handed it over)."""
+    Py_XDECREF(buffer.owner)
+    buffer.owner = NULL
+    buffer.data = NULL
 
 
 cdef inline int put(Buffer* buffer, const char* text, Py_ssize_t length) except -1:
@@ -524,11 +539,14 @@ cdef int put_string(Buffer* buffer, object text, object dumps) except -1:
 
 
 cdef bytes finish(Buffer* buffer):
-    try:
-        return PyBytes_FromStringAndSize(buffer.data, buffer.size)
-    finally:
-        free(buffer.data)
-        buffer.data = NULL
+    """The bytes written: the buffer's own object cut to size (no copy of what was written)."""
+    cdef bytes written
+    if buffer.owner == NULL:
+        return b""
+    _PyBytes_Resize(&buffer.owner, buffer.size)
+    written = <bytes>buffer.owner
+    release(buffer)
+    return written
 
 
 cdef inline int charge(Py_ssize_t* pending, Py_ssize_t units, object spend) except -1:
@@ -644,7 +662,7 @@ def node_map_bytes(
     without, every entry is ``entry``'s (``values`` are keys it turns into numbers). Each
     node costs one unit of ``spend``.
     """
-    cdef Buffer buffer = Buffer(NULL, 0, 0)
+    cdef Buffer buffer = Buffer(NULL, 0, 0, NULL)
     cdef Ids names = Ids(ids)
     cdef Py_ssize_t index, count = len(values), pending = 0
     cdef bint first = True, words = integers and isinstance(values, array)
@@ -701,7 +719,7 @@ def node_map_bytes(
             spend(pending)
         return finish(&buffer)
     finally:
-        free(buffer.data)
+        release(&buffer)
 
 
 def scaled_node_map_bytes(
@@ -713,7 +731,7 @@ def scaled_node_map_bytes(
     bits of ``codes[node]`` are 0 where it has no value, else 1 + its bound's index in
     ``bound_names``. ``entry(key, bound)`` gives the bytes of one entry, asked once per
     distinct pair. Each node costs one unit of ``spend``."""
-    cdef Buffer buffer = Buffer(NULL, 0, 0)
+    cdef Buffer buffer = Buffer(NULL, 0, 0, NULL)
     cdef Ids names = Ids(ids)
     cdef const int64_t[:] keys = numbers
     cdef const unsigned char* code = <const unsigned char*>PyBytes_AS_STRING(codes)
@@ -752,7 +770,7 @@ def scaled_node_map_bytes(
             spend(pending)
         return finish(&buffer)
     finally:
-        free(buffer.data)
+        release(&buffer)
         for k in range(4):
             interned_free(&tables[k])
 
@@ -829,7 +847,7 @@ def words_bytes(object column, object spend):
     of ``spend`` per entry."""
     cdef const long long[:] words = column
     cdef Py_ssize_t index, count = words.shape[0], start, end
-    cdef Buffer buffer = Buffer(NULL, 0, 0)
+    cdef Buffer buffer = Buffer(NULL, 0, 0, NULL)
     cdef char* out
     cdef long long number
     try:
@@ -852,7 +870,7 @@ def words_bytes(object column, object spend):
         put(&buffer, b"]", 1)
         return finish(&buffer)
     finally:
-        free(buffer.data)
+        release(&buffer)
 
 
 cdef inline object written_once(object entry, dict seen, object write):
@@ -870,7 +888,7 @@ def column_bytes(list column, object write, bint integers, object mask, object s
     the entries whose ``mask`` entry is not None are written. Returns the bytes and the
     distinct entries given to ``write``, for the caller to see whether any of them needs an
     exact companion. Each entry costs one unit of ``spend``."""
-    cdef Buffer buffer = Buffer(NULL, 0, 0)
+    cdef Buffer buffer = Buffer(NULL, 0, 0, NULL)
     cdef Py_ssize_t index, count = len(column), pending = 0
     cdef long long small
     cdef bint first = True
@@ -906,7 +924,7 @@ def column_bytes(list column, object write, bint integers, object mask, object s
             spend(pending)
         return finish(&buffer), list(seen)
     finally:
-        free(buffer.data)
+        release(&buffer)
 
 
 cdef struct Spans:
@@ -935,7 +953,7 @@ cdef int add_span(Spans* spans, Py_ssize_t start, Py_ssize_t stop) except -1:
 
 cdef bytes runs_json(Spans* spans):
     """The runs as the JSON array ``[[start, stop], ...]``."""
-    cdef Buffer buffer = Buffer(NULL, 0, 0)
+    cdef Buffer buffer = Buffer(NULL, 0, 0, NULL)
     cdef Py_ssize_t k
     try:
         put(&buffer, b"[", 1)
@@ -948,7 +966,7 @@ cdef bytes runs_json(Spans* spans):
         put(&buffer, b"]", 1)
         return finish(&buffer)
     finally:
-        free(buffer.data)
+        release(&buffer)
 
 
 def present_columns_bytes(
@@ -960,7 +978,7 @@ def present_columns_bytes(
     any other value as ``write_value`` gives it, asked once per distinct value), the distinct
     values given to ``write_value``, and their bounds as ``write_bound`` gives them (None
     when ``bounds`` is None). Each node costs one unit of ``spend``."""
-    cdef Buffer numbers = Buffer(NULL, 0, 0), names = Buffer(NULL, 0, 0)
+    cdef Buffer numbers = Buffer(NULL, 0, 0, NULL), names = Buffer(NULL, 0, 0, NULL)
     cdef Spans spans = Spans(NULL, 0, 0)
     cdef Py_ssize_t index, count = len(values), pending = 0
     cdef long long small
@@ -1009,8 +1027,8 @@ def present_columns_bytes(
             finish(&names) if bounded else None,
         )
     finally:
-        free(numbers.data)
-        free(names.data)
+        release(&numbers)
+        release(&names)
         free(spans.data)
 
 
@@ -1186,7 +1204,7 @@ def leaf_runs_bytes(object children, object tops, object spend, bint last_level=
 
 def id_array_bytes(object ids, object indices, object dumps, object spend):
     """The JSON array of ``ids[i]`` for each ``i`` of ``indices``; a unit of ``spend`` each."""
-    cdef Buffer buffer = Buffer(NULL, 0, 0)
+    cdef Buffer buffer = Buffer(NULL, 0, 0, NULL)
     cdef Ids names = Ids(ids)
     cdef Py_ssize_t pending = 0
     cdef bint first = True
@@ -1203,7 +1221,7 @@ def id_array_bytes(object ids, object indices, object dumps, object spend):
             spend(pending)
         return finish(&buffer)
     finally:
-        free(buffer.data)
+        release(&buffer)
 
 
 def leaves_bytes(
@@ -1212,7 +1230,7 @@ def leaves_bytes(
     """The JSON array of the ids of the leaves (nodes without ``children``) of the subtrees
     under ``tops``, left to right: ``leaves_below_all`` written out, one unit of ``spend``
     per node looked at and per id written."""
-    cdef Buffer buffer = Buffer(NULL, 0, 0)
+    cdef Buffer buffer = Buffer(NULL, 0, 0, NULL)
     cdef Spans spans = Spans(NULL, 0, 0)
     cdef Ids names = Ids(ids)
     cdef Py_ssize_t k, node, pending = 0
@@ -1232,7 +1250,7 @@ def leaves_bytes(
             spend(pending)
         return finish(&buffer)
     finally:
-        free(buffer.data)
+        release(&buffer)
         free(spans.data)
 
 
@@ -1265,7 +1283,7 @@ def cutoffs_bytes(
     for machine integers with ``integers``, written here as ``number`` would (without, the
     records hold keys that ``number`` turns into numbers). A record's ``cut`` is a tuple or a
     ``range``."""
-    cdef Buffer buffer = Buffer(NULL, 0, 0)
+    cdef Buffer buffer = Buffer(NULL, 0, 0, NULL)
     cdef Ids names = Ids(ids)
     cdef Py_ssize_t pending = 0, k, start, step, length
     cdef bint first = True
@@ -1302,7 +1320,7 @@ def cutoffs_bytes(
             spend(pending)
         return finish(&buffer)
     finally:
-        free(buffer.data)
+        release(&buffer)
 
 
 def decisions_bytes(
@@ -1318,7 +1336,7 @@ def decisions_bytes(
     (``>= 0``) that is not a chance node and has a value, in index order: the ``decisions``
     of an expectimax or Star1 answer. ``values`` is the list of values (None: no value), or
     the code bytes of :func:`scaled_node_map_bytes`. Each node costs one unit of ``spend``."""
-    cdef Buffer buffer = Buffer(NULL, 0, 0)
+    cdef Buffer buffer = Buffer(NULL, 0, 0, NULL)
     cdef Ids names = Ids(ids)
     cdef Py_ssize_t index, child, count = len(best_child), pending = 0
     cdef bint first = True, listed = type(best_child) is list, coded = type(values) is bytes
@@ -1357,4 +1375,4 @@ def decisions_bytes(
             spend(pending)
         return finish(&buffer)
     finally:
-        free(buffer.data)
+        release(&buffer)
