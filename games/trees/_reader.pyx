@@ -41,6 +41,7 @@ cdef enum:
     MAX_DISTINCT = 4096  # distinct probabilities put on one integer scale by the reader
 
 cdef object EMPTY = range(0)
+cdef carray.array INT_COLUMN = IntColumn("q")  # the template of columns made by clone
 
 cdef enum:
     MAX_CODE = 0
@@ -566,66 +567,62 @@ cdef class DefaultIds:
 
     def encoded(self):
         """``(blob, offsets)``: every id in UTF-8, one after the other, id ``i`` being
-        ``blob[offsets[i]:offsets[i + 1]]`` (made once and kept)."""
-        cdef Py_ssize_t size = len(self.parents), i, length, parent, written = 0
-        cdef Py_ssize_t capacity
-        cdef int64_t[:] parents = self.parents
-        cdef int64_t[:] positions = self.positions
-        cdef int64_t* starts
-        cdef int64_t* ends
+        ``blob[offsets[i]:offsets[i + 1]]`` (made once and kept). Ids are written in index
+        order and a parent comes before its children, so a child's id is its parent's
+        (already written) and its own position: one pass works out every offset, the next
+        copies the bytes straight into the blob."""
+        cdef Py_ssize_t size = len(self.parents), i, length, parent, written
+        cdef const int64_t[:] parents = self.parents
+        cdef const int64_t[:] positions = self.positions
+        cdef carray.array offsets
+        cdef long long* starts
         cdef char* data
-        cdef char digits[24]
         cdef int64_t position
         cdef int places
         cdef bytes root = self.root.encode("utf-8"), separator = self.separator.encode("utf-8")
         cdef Py_ssize_t separator_size = len(separator)
+        cdef const char* separator_data = PyBytes_AS_STRING(separator)
+        cdef bytes blob
         if self.blob is not None:
             return self.blob, self.offsets
-        starts = <int64_t*>malloc((size + 1) * sizeof(int64_t))
-        ends = <int64_t*>malloc((size + 1) * sizeof(int64_t))
-        capacity = max(64, size * 8)
-        data = <char*>malloc(capacity)
-        if starts == NULL or ends == NULL or data == NULL:
-            free(starts)
-            free(ends)
-            free(data)
-            raise MemoryError()
-        try:
-            memcpy(data, PyBytes_AS_STRING(root), len(root))
-            starts[0] = 0
-            written = ends[0] = len(root)
-            for i in range(1, size):
-                parent = parents[i]
-                length = ends[parent] - starts[parent]
-                position = positions[i]
-                places = 0
-                while True:
-                    digits[places] = <char>(48 + position % 10)
-                    places += 1
-                    position //= 10
-                    if position == 0:
-                        break
-                if written + length + separator_size + places > capacity:
-                    while written + length + separator_size + places > capacity:
-                        capacity *= 2
-                    data = <char*>resized(data, capacity)
-                starts[i] = written
-                memcpy(data + written, data + starts[parent], length)
-                written += length
-                memcpy(data + written, PyBytes_AS_STRING(separator), separator_size)
-                written += separator_size
-                while places > 0:
-                    places -= 1
-                    data[written] = digits[places]
-                    written += 1
-                ends[i] = written
-            starts[size] = written
-            self.blob = PyBytes_FromStringAndSize(data, written)
-            self.offsets = int64_column(starts, size + 1)
-        finally:
-            free(starts)
-            free(ends)
-            free(data)
+        offsets = carray.clone(INT_COLUMN, size + 1, False)
+        starts = offsets.data.as_longlongs
+        # the offsets: an id is its parent's, the separator and its position's digits
+        starts[0] = 0
+        if size == 0:
+            self.blob, self.offsets = b"", offsets
+            return self.blob, self.offsets
+        starts[1] = len(root)
+        for i in range(1, size):
+            parent = parents[i]
+            position = positions[i]
+            places = 1
+            while position >= 10:
+                places += 1
+                position //= 10
+            length = starts[parent + 1] - starts[parent]
+            starts[i + 1] = starts[i] + length + separator_size + places
+        blob = PyBytes_FromStringAndSize(NULL, starts[size])
+        data = PyBytes_AS_STRING(blob)
+        memcpy(data, PyBytes_AS_STRING(root), len(root))
+        for i in range(1, size):
+            parent = parents[i]
+            written = starts[i]
+            length = starts[parent + 1] - starts[parent]
+            memcpy(data + written, data + starts[parent], length)
+            written += length
+            memcpy(data + written, separator_data, separator_size)
+            # the position's digits, from the last (the id's end is known)
+            written = starts[i + 1]
+            position = positions[i]
+            while True:
+                written -= 1
+                data[written] = <char>(48 + position % 10)
+                position //= 10
+                if position == 0:
+                    break
+        self.blob = blob
+        self.offsets = offsets
         return self.blob, self.offsets
 
 
