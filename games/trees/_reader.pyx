@@ -646,11 +646,13 @@ cdef void scan_release(Scan* d) noexcept:
     free(d.value)
 
 
-cdef int scan_reserve(Scan* d) except -1:
+cdef int scan_reserve(Scan* d, Py_ssize_t text) except -1:
+    """Room for more nodes: at first for as many as ``text`` bytes can hold (a node takes two
+    at least), up to 4,096; then twice as many each time."""
     cdef Py_ssize_t capacity
     if d.size < d.capacity:
         return 0
-    capacity = d.capacity * 2 if d.capacity else 1 << 12
+    capacity = d.capacity * 2 if d.capacity else min(1 << 12, text // 2 + 1)
     d.parent = <int64_t*>resized(d.parent, capacity * sizeof(int64_t))
     d.depth = <int64_t*>resized(d.depth, capacity * sizeof(int64_t))
     d.position = <int64_t*>resized(d.position, capacity * sizeof(int64_t))
@@ -728,32 +730,44 @@ cdef Py_ssize_t scan_tree(
     cdef Py_ssize_t top = 0, capacity = 0, node, digits, pending = 0
     cdef int64_t value
     cdef bint negative
+    # the columns and the node count, held in locals: a store through one of the columns
+    # could otherwise change the struct's fields, for all the compiler knows, and each would
+    # be read again after it
+    cdef Py_ssize_t size = d.size
+    cdef int64_t* parents = d.parent
+    cdef int64_t* depths = d.depth
+    cdef int64_t* positions = d.position
+    cdef int64_t* counts = d.count
+    cdef int64_t* values = d.value
     try:
         while True:
             # a value at s[i]
             if i >= end:
                 return -1
-            if d.size >= max_nodes:
+            if size >= max_nodes:
                 return -1
-            if d.size >= d.capacity:
-                scan_reserve(d)
-            node = d.size
-            d.size += 1
+            if size >= d.capacity:
+                d.size = size
+                scan_reserve(d, end - i)
+                parents, depths, positions = d.parent, d.depth, d.position
+                counts, values = d.count, d.value
+            node = size
+            size += 1
             pending += 1
             if pending >= BATCH:
                 spend(pending)
                 pending = 0
-            d.count[node] = 0  # (an array's, when it closes)
-            d.depth[node] = top
+            counts[node] = 0  # (an array's, when it closes)
+            depths[node] = top
             if top:
                 # the children counted so far, kept on the stack (the counts' column would
                 # be read back and written for every child)
-                d.parent[node] = open_nodes[top - 1]
-                d.position[node] = open_counts[top - 1]
+                parents[node] = open_nodes[top - 1]
+                positions[node] = open_counts[top - 1]
                 open_counts[top - 1] += 1
             else:
-                d.parent[node] = -1
-                d.position[node] = 0
+                parents[node] = -1
+                positions[node] = 0
             if s[i] == 91:  # [
                 if top + 1 > max_depth:
                     return -1  # (its children would lie past the deepest level allowed)
@@ -789,7 +803,7 @@ cdef Py_ssize_t scan_tree(
                     return -1
             if i < end and (s[i] == 46 or s[i] == 101 or s[i] == 69):  # . e E
                 return -1
-            d.value[node] = -value if negative else value
+            values[node] = -value if negative else value
             # after a value: a comma and the next value, or brackets closing
             while True:
                 i = skip_space(s, i, end)
@@ -801,13 +815,14 @@ cdef Py_ssize_t scan_tree(
                 if s[i] != 93:
                     return -1
                 top -= 1
-                d.count[open_nodes[top]] = open_counts[top]
+                counts[open_nodes[top]] = open_counts[top]
                 i += 1
                 if top == 0:
                     if pending:
                         spend(pending)
                     return i
     finally:
+        d.size = size
         free(open_nodes)
         free(open_counts)
 
@@ -996,6 +1011,17 @@ cdef ScannedShorthand breadth_first(Scan* d):
     cdef carray.array parents, depths, positions, first, count, value
     cdef int64_t leaf
     cdef bint any_leaf = False
+    cdef int64_t* text_depth
+    cdef int64_t* text_parent
+    cdef int64_t* text_position
+    cdef int64_t* text_count
+    cdef int64_t* text_value
+    cdef long long* parent_of
+    cdef long long* depth_of
+    cdef long long* position_of
+    cdef long long* first_of
+    cdef long long* count_of
+    cdef long long* value_of
     try:
         if index == NULL:
             raise MemoryError()
@@ -1009,35 +1035,43 @@ cdef ScannedShorthand breadth_first(Scan* d):
             starts[d.depth[i] + 1] += 1
         for k in range(levels):
             starts[k + 1] += starts[k]
-        parents, depths, positions = IntColumn("q"), IntColumn("q"), IntColumn("q")
-        first, count, value = IntColumn("q"), IntColumn("q"), IntColumn("q")
-        for column in (parents, depths, positions, first, count, value):
-            carray.resize(column, total)
+        parents = carray.clone(INT_COLUMN, total, False)
+        depths = carray.clone(INT_COLUMN, total, False)
+        positions = carray.clone(INT_COLUMN, total, False)
+        first = carray.clone(INT_COLUMN, total, False)
+        count = carray.clone(INT_COLUMN, total, False)
+        value = carray.clone(INT_COLUMN, total, False)
         tree.low = tree.high = 0
         tree.leaves = 0
         # one pass in text order: a node's index is the next free one of its level, and its
         # parent (earlier in the text) already has one; a first child sets its parent's
         # ``first``, which the parent set to 0 when its own turn came
+        # (the columns in locals, for the reason scan_tree gives)
+        text_depth, text_parent, text_position = d.depth, d.parent, d.position
+        text_count, text_value = d.count, d.value
+        parent_of, depth_of = parents.data.as_longlongs, depths.data.as_longlongs
+        position_of, first_of = positions.data.as_longlongs, first.data.as_longlongs
+        count_of, value_of = count.data.as_longlongs, value.data.as_longlongs
         for i in range(total):
-            at = starts[d.depth[i]]
-            starts[d.depth[i]] += 1
+            at = starts[text_depth[i]]
+            starts[text_depth[i]] += 1
             index[i] = at
-            parent = d.parent[i]
+            parent = text_parent[i]
             if parent >= 0:
-                parents.data.as_longlongs[at] = index[parent]
-                if d.position[i] == 0:
-                    first.data.as_longlongs[index[parent]] = at
+                parent_of[at] = index[parent]
+                if text_position[i] == 0:
+                    first_of[index[parent]] = at
             else:
-                parents.data.as_longlongs[at] = -1
-            depths.data.as_longlongs[at] = d.depth[i]
-            positions.data.as_longlongs[at] = d.position[i]
-            count.data.as_longlongs[at] = d.count[i]
-            first.data.as_longlongs[at] = 0
-            if d.count[i]:
-                value.data.as_longlongs[at] = 0
+                parent_of[at] = -1
+            depth_of[at] = text_depth[i]
+            position_of[at] = text_position[i]
+            count_of[at] = text_count[i]
+            first_of[at] = 0
+            if text_count[i]:
+                value_of[at] = 0
                 continue
-            leaf = d.value[i]
-            value.data.as_longlongs[at] = leaf
+            leaf = text_value[i]
+            value_of[at] = leaf
             if not any_leaf:
                 tree.low = tree.high = leaf
                 any_leaf = True
