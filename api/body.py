@@ -81,7 +81,7 @@ def decode(data: bytes) -> Any:
 
 @dataclass(frozen=True, slots=True)
 class ScannedTree:
-    """A body's shorthand ``tree``, read from its bytes by the compiled scanner (see
+    """A body's plain ``tree``, read from its bytes by the compiled scanner (see
     :func:`load`), and its text (for a reader that needs the decoded JSON after all)."""
 
     scanned: ScannedShorthand
@@ -179,13 +179,13 @@ def _schema(kind: type[Schema]) -> Schema:
 def load(schema: type[Schema], *, scan_tree: bool = False) -> Any:
     """Decode the JSON body and validate its envelope with (an instance of) ``schema``.
 
-    With ``scan_tree``, a ``tree`` member in the shorthand (nested arrays of integers) is
-    read straight from the body's bytes into columns, and only the rest of the body is
-    decoded: the member is then a :class:`ScannedTree` (see
-    :func:`api.tree_requests.read_tree`). A large shorthand tree costs its decoder more
-    than the scan costs in all. Any body the scanner does not take whole (another tree
-    form, a syntax error anywhere, a limit passed) is decoded as usual, so its answer and
-    errors are the same either way.
+    With ``scan_tree``, a plain ``tree`` member (nested arrays of integers, and objects
+    whose one member is ``children`` or ``value``) is read straight from the body's bytes
+    into columns, and only the rest of the body is decoded: the member is then a
+    :class:`ScannedTree` (see :func:`api.tree_requests.read_tree`). A large plain tree costs
+    its decoder more than the scan costs in all. Any body the scanner does not take whole
+    (another tree form, a syntax error anywhere, a limit passed) is decoded as usual, so its
+    answer and errors are the same either way.
     """
     data = body_bytes()
     decoded = _scanned(data) if scan_tree else None

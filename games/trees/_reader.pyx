@@ -626,14 +626,15 @@ cdef class DefaultIds:
         return self.blob, self.offsets
 
 
-# -- shorthand trees read straight from the request's bytes ------------------------------------
+# -- plain trees read straight from the request's bytes ----------------------------------------
 
-cdef struct Scan:  # a shorthand tree's nodes in the order of the text (depth-first)
+cdef struct Scan:  # a plain tree's nodes in the order of the text (depth-first)
     int64_t* parent
     int64_t* depth
     int64_t* position
     int64_t* count  # number of children (0: a leaf)
     int64_t* value  # a leaf's integer
+    unsigned char* objects  # 1 where the node is written as an object (else an array or a number)
     Py_ssize_t size
     Py_ssize_t capacity
 
@@ -644,6 +645,7 @@ cdef void scan_release(Scan* d) noexcept:
     free(d.position)
     free(d.count)
     free(d.value)
+    free(d.objects)
 
 
 cdef int scan_reserve(Scan* d, Py_ssize_t text) except -1:
@@ -658,6 +660,7 @@ cdef int scan_reserve(Scan* d, Py_ssize_t text) except -1:
     d.position = <int64_t*>resized(d.position, capacity * sizeof(int64_t))
     d.count = <int64_t*>resized(d.count, capacity * sizeof(int64_t))
     d.value = <int64_t*>resized(d.value, capacity * sizeof(int64_t))
+    d.objects = <unsigned char*>resized(d.objects, capacity)
     d.capacity = capacity
     return 0
 
@@ -719,17 +722,21 @@ cdef Py_ssize_t scan_tree(
     const unsigned char* s, Py_ssize_t i, Py_ssize_t end, Scan* d, Py_ssize_t max_nodes,
     Py_ssize_t max_depth, object spend,
 ) except -2:
-    """Read the shorthand tree (nested arrays of JSON integers) that opens at ``s[i]`` into
-    ``d``, depth-first; the index past its last bracket, or -1 where the text is anything
-    else (another value, a number with a fraction, exponent or more than 18 digits, an empty
-    array, bad syntax) or passes ``max_nodes``, ``max_depth`` or the decoder's nesting limit
-    (with the body's object around it). An explicit stack of open
-    arrays: no recursion."""
+    """Read the plain tree that opens at ``s[i]`` into ``d``, depth-first: nested arrays of
+    JSON integers (the shorthand), and objects whose only member is ``"children"`` (a
+    non-empty array) or ``"value"`` (an integer), mixed as they come. Returns the index past
+    its last bracket or brace, or -1 where the text is anything else (another value or
+    member, a number with a fraction, exponent or more than 18 digits, an empty array, bad
+    syntax) or passes ``max_nodes``, ``max_depth`` or the decoder's nesting limit (with the
+    body's object around it). An explicit stack of open arrays: no recursion."""
     cdef int64_t* open_nodes = NULL
     cdef int64_t* open_counts = NULL
+    cdef unsigned char* open_objects = NULL
     cdef Py_ssize_t top = 0, capacity = 0, node, digits, pending = 0
+    cdef Py_ssize_t nesting = 1  # the containers open, the body's object included
     cdef int64_t value
     cdef bint negative
+    cdef unsigned char written  # 0: an array or a number; 1: an object, children; 2: value
     # the columns and the node count, held in locals: a store through one of the columns
     # could otherwise change the struct's fields, for all the compiler knows, and each would
     # be read again after it
@@ -739,6 +746,7 @@ cdef Py_ssize_t scan_tree(
     cdef int64_t* positions = d.position
     cdef int64_t* counts = d.count
     cdef int64_t* values = d.value
+    cdef unsigned char* objects = d.objects
     try:
         while True:
             # a value at s[i]
@@ -750,7 +758,7 @@ cdef Py_ssize_t scan_tree(
                 d.size = size
                 scan_reserve(d, end - i)
                 parents, depths, positions = d.parent, d.depth, d.position
-                counts, values = d.count, d.value
+                counts, values, objects = d.count, d.value, d.objects
             node = size
             size += 1
             pending += 1
@@ -768,17 +776,40 @@ cdef Py_ssize_t scan_tree(
             else:
                 parents[node] = -1
                 positions[node] = 0
+            written = 0
+            if s[i] == 123:  # {: its one member, "children" or "value", then its value
+                i = skip_space(s, i + 1, end)
+                if i + 10 <= end and memcmp(s + i, b'"children"', 10) == 0:
+                    written = 1
+                    i += 10
+                elif i + 7 <= end and memcmp(s + i, b'"value"', 7) == 0:
+                    written = 2
+                    i += 7
+                else:
+                    return -1  # (any other member: the readers read it)
+                i = skip_space(s, i, end)
+                if i >= end or s[i] != 58:  # :
+                    return -1
+                i = skip_space(s, i + 1, end)
+                if i >= end or (s[i] == 91) != (written == 1):
+                    return -1  # (children that are not an array, a value that is one)
+                if nesting + 1 > JSON_NESTING:
+                    return -1  # (the decoder refuses it, and says so)
+            objects[node] = written != 0
             if s[i] == 91:  # [
                 if top + 1 > max_depth:
                     return -1  # (its children would lie past the deepest level allowed)
-                if top + 2 > JSON_NESTING:
+                nesting += 1 + (written == 1)
+                if nesting > JSON_NESTING:
                     return -1  # (the decoder refuses it, and says so)
                 if top == capacity:
                     capacity = capacity * 2 if capacity else 64
                     open_nodes = <int64_t*>resized(open_nodes, capacity * sizeof(int64_t))
                     open_counts = <int64_t*>resized(open_counts, capacity * sizeof(int64_t))
+                    open_objects = <unsigned char*>resized(open_objects, capacity)
                 open_nodes[top] = node
                 open_counts[top] = 0
+                open_objects[top] = written
                 top += 1
                 i = skip_space(s, i + 1, end)
                 if i >= end or s[i] == 93:
@@ -804,7 +835,12 @@ cdef Py_ssize_t scan_tree(
             if i < end and (s[i] == 46 or s[i] == 101 or s[i] == 69):  # . e E
                 return -1
             values[node] = -value if negative else value
-            # after a value: a comma and the next value, or brackets closing
+            if written == 2:  # the object's closing brace
+                i = skip_space(s, i, end)
+                if i >= end or s[i] != 125:
+                    return -1
+                i += 1
+            # after a value: a comma and the next value, or brackets (and braces) closing
             while True:
                 i = skip_space(s, i, end)
                 if i >= end:
@@ -817,6 +853,13 @@ cdef Py_ssize_t scan_tree(
                 top -= 1
                 counts[open_nodes[top]] = open_counts[top]
                 i += 1
+                nesting -= 1
+                if open_objects[top]:
+                    i = skip_space(s, i, end)
+                    if i >= end or s[i] != 125:
+                        return -1
+                    i += 1
+                    nesting -= 1
                 if top == 0:
                     if pending:
                         spend(pending)
@@ -825,6 +868,7 @@ cdef Py_ssize_t scan_tree(
         d.size = size
         free(open_nodes)
         free(open_counts)
+        free(open_objects)
 
 
 cdef class ChildRanges:
@@ -915,8 +959,9 @@ cdef class ChildRanges:
 
 
 cdef class ScannedShorthand:
-    """A shorthand tree read from a request's bytes by :func:`scan_body`, in breadth-first
-    order, kinds not yet given (they follow the request's ``root``)."""
+    """A plain tree (the shorthand's arrays and integers, and objects whose one member is
+    ``children`` or ``value``) read from a request's bytes by :func:`scan_body`, in
+    breadth-first order, kinds not yet given (they follow the request's ``root``)."""
 
     cdef readonly object parents  # IntColumn
     cdef readonly object depths
@@ -924,6 +969,7 @@ cdef class ScannedShorthand:
     cdef object first
     cdef object count
     cdef object value
+    cdef bytes objects  # 1 where a node is written as an object
     cdef readonly Py_ssize_t size
     cdef readonly Py_ssize_t leaves
     cdef int64_t low
@@ -939,6 +985,7 @@ cdef class ScannedShorthand:
         cdef unsigned char below[2]
         cdef const int64_t[:] count = self.count
         cdef const int64_t[:] value = self.value
+        cdef const unsigned char* objects = self.objects
         cdef const int64_t[:] depth = self.depths
         cdef list kinds = PyList_New(total)
         cdef list values = PyList_New(total)
@@ -957,7 +1004,7 @@ cdef class ScannedShorthand:
         below[1] = kind_code(handover[kind_names[MIN_CODE]], kind_names)
         if below[0] > MIN_CODE or below[1] > MIN_CODE:
             return None
-        # the shorthand states no kinds: a level's internal nodes all take the same one
+        # a plain tree states no kinds: a level's internal nodes all take the same one
         even_kind = kind_names[code]
         odd_kind = kind_names[below[code]]
         present |= 1 << code
@@ -970,12 +1017,12 @@ cdef class ScannedShorthand:
                 if count[i]:
                     kind = odd_kind if depth[i] & 1 else even_kind
                     made = None
-                    arrays[i] = 1
+                    arrays[i] = not objects[i]
                 else:
                     kind = leaf_kind
                     # one object per distinct number (Python keeps -5 to 256 made already)
                     made = interned(&numbers, value[i]) if not -5 <= value[i] <= 256 else value[i]
-                    bare[i] = 1
+                    bare[i] = not objects[i]
                 Py_INCREF(kind)
                 PyList_SET_ITEM(kinds, i, kind)
                 Py_INCREF(made)
@@ -1022,6 +1069,8 @@ cdef ScannedShorthand breadth_first(Scan* d):
     cdef long long* first_of
     cdef long long* count_of
     cdef long long* value_of
+    cdef bytes objects = PyBytes_FromStringAndSize(NULL, d.size)
+    cdef char* object_of = PyBytes_AS_STRING(objects)
     try:
         if index == NULL:
             raise MemoryError()
@@ -1066,6 +1115,7 @@ cdef ScannedShorthand breadth_first(Scan* d):
             depth_of[at] = text_depth[i]
             position_of[at] = text_position[i]
             count_of[at] = text_count[i]
+            object_of[at] = d.objects[i]
             first_of[at] = 0
             if text_count[i]:
                 value_of[at] = 0
@@ -1082,6 +1132,7 @@ cdef ScannedShorthand breadth_first(Scan* d):
             tree.leaves += 1
         tree.parents, tree.depths, tree.positions = parents, depths, positions
         tree.first, tree.count, tree.value = first, count, value
+        tree.objects = objects
         tree.size = total
         return tree
     finally:
@@ -1091,7 +1142,8 @@ cdef ScannedShorthand breadth_first(Scan* d):
 
 def scan_body(bytes data, Py_ssize_t max_nodes, Py_ssize_t max_depth, object spend):
     """``(tree, start, end)`` when ``data`` is a JSON object whose member ``tree`` is a
-    shorthand tree (nested arrays of integers of at most 18 digits), read by
+    plain tree (nested arrays of integers of at most 18 digits, and objects whose one member
+    is ``children`` or ``value``), read by
     :func:`scan_tree` (``data[start:end]`` is its text); else None. The rest of the body is
     only stepped over: its decoder checks it. A second ``tree`` member, a key with an
     escape, or a tree past ``max_nodes`` or ``max_depth`` gives None."""
@@ -1100,6 +1152,7 @@ def scan_body(bytes data, Py_ssize_t max_nodes, Py_ssize_t max_depth, object spe
     cdef Scan d
     cdef bint is_tree
     d.parent = d.depth = d.position = d.count = d.value = NULL
+    d.objects = NULL
     d.size = d.capacity = 0
     try:
         i = skip_space(s, 0, end)
@@ -1124,8 +1177,8 @@ def scan_body(bytes data, Py_ssize_t max_nodes, Py_ssize_t max_depth, object spe
             if i >= end:
                 return None
             if is_tree:
-                if start >= 0 or s[i] != 91:
-                    return None  # a second tree, or not the shorthand
+                if start >= 0 or (s[i] != 91 and s[i] != 123):
+                    return None  # a second tree, or not a plain one
                 start = i
                 i = scan_tree(s, i, end, &d, max_nodes, max_depth, spend)
                 if i < 0:

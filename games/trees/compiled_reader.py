@@ -42,8 +42,9 @@ COMPILED: Final = read_plain is not None and os.environ.get("ARBITER_PURE_PYTHON
 
 
 def scan_shorthand(body: bytes, limits: Limits) -> tuple[ScannedShorthand, int, int] | None:
-    """``(tree, start, end)`` when ``body`` is a JSON object whose ``tree`` is a shorthand
-    tree (nested arrays of integers) within ``limits``, read straight from the bytes
+    """``(tree, start, end)`` when ``body`` is a JSON object whose ``tree`` is a plain tree
+    (nested arrays of integers, and objects whose one member is ``children`` or ``value``)
+    within ``limits``, read straight from the bytes
     (``body[start:end]`` is its text; see :func:`games.trees._reader.scan_body`); else None,
     and the body is decoded as usual."""
     if not COMPILED:

@@ -340,12 +340,23 @@ SPACES = st.sampled_from(["", " ", "\n", "\t ", "\r\n  "])
 
 
 @st.composite
-def shorthand_texts(draw: st.DrawFn, tree: Any) -> str:
-    """``tree`` (nested arrays of integers) as JSON text with any whitespace JSON allows."""
+def plain_texts(draw: st.DrawFn, tree: Any) -> tuple[str, Any]:
+    """``tree`` (nested arrays of integers) as JSON text with any whitespace JSON allows, each
+    node drawn as an array or number, or as an object with its one member ``children`` or
+    ``value``; and the JSON value the text holds."""
+    space = SPACES
+    as_object = draw(st.booleans())
     if isinstance(tree, list):
-        parts = [draw(SPACES) + draw(shorthand_texts(kid)) + draw(SPACES) for kid in tree]
-        return "[" + ",".join(parts) + "]"
-    return str(tree)
+        kids = [draw(plain_texts(kid)) for kid in tree]
+        text = "[" + ",".join(draw(space) + kid + draw(space) for kid, _ in kids) + "]"
+        value: Any = [held for _, held in kids]
+        key = "children"
+    else:
+        text, value, key = str(tree), tree, "value"
+    if as_object:
+        text = "{" + draw(space) + f'"{key}"' + draw(space) + ":" + draw(space) + text
+        return text + draw(space) + "}", {key: value}
+    return text, value
 
 
 OTHER_MEMBERS = st.dictionaries(
@@ -377,9 +388,9 @@ def bodies(draw: st.DrawFn) -> tuple[bytes, Any]:
         + orjson.dumps(value).decode()
         for key, value in others.items()
     ]
+    text, tree = draw(plain_texts(tree))
     members.insert(
-        draw(st.integers(0, len(members))),
-        '"tree"' + draw(SPACES) + ":" + draw(SPACES) + draw(shorthand_texts(tree)),
+        draw(st.integers(0, len(members))), '"tree"' + draw(SPACES) + ":" + draw(SPACES) + text
     )
     text = (
         draw(SPACES)
@@ -464,7 +475,6 @@ def test_a_scan_answers_as_decoding_the_whole_body_would(body: Any, data: st.Dat
         b'{"tree": [1, 2]]}',
         b'{"tree": [1, [2]}',
         b'{"tree": 7}',
-        b'{"tree": {"children": [1]}}',
         b'{"tree": [1, true]}',
         b'{"tree": [1, null]}',
         b'{"tr\\u0065e": [1, 2]}',  # an escaped key
@@ -475,6 +485,21 @@ def test_a_scan_answers_as_decoding_the_whole_body_would(body: Any, data: st.Dat
         b'{"depth": 2}',
         b"{}",
         b'{"x": "unterminated, "tree": [1, 2]}',
+        b'{"tree": {"children": []}}',
+        b'{"tree": {"children": [1], "value": 2}}',
+        b'{"tree": {"value": 1, "children": [2]}}',
+        b'{"tree": {"value": 1}}',  # a leaf for a root
+        b'{"tree": {"children": [{"value": 1.5}]}}',
+        b'{"tree": {"children": [{"value": [1]}]}}',
+        b'{"tree": {"children": {"value": 1}}}',
+        b'{"tree": {"kind": "max", "children": [1]}}',
+        b'{"tree": {"children": [1], "id": "a"}}',
+        b'{"tree": {"children": [{"value": 1, "move": "a"}]}}',
+        b'{"tree": {"children": [1]}',
+        b'{"tree": {"children" [1]}}',
+        b'{"tree": {"children": [1] ]}',
+        b'{"tree": {"chi\\u006cdren": [1]}}',  # an escaped member name
+        b'{"tree": {}}',
     ],
 )
 def test_the_scan_leaves_any_other_body_to_the_decoder(body: bytes) -> None:
@@ -503,6 +528,21 @@ def test_the_scan_keeps_the_limits_and_leaves_their_errors_to_the_walk() -> None
     assert scan_shorthand(chain[1], Limits()) is None
     with pytest.raises(orjson.JSONDecodeError):
         orjson.loads(chain[1])
+    # an object node nests twice ({ and [), its leaf once: 1 + 2 * 511 + 1 = 1,024 at most
+    deep = b'{"children": [' * 511
+    for inner, fits in ((b"[1]", True), (b'{"value": 1}', True), (b"[[1]]", False)):
+        body = b'{"tree": ' + deep + inner + b"]}" * 511 + b"}"
+        assert (scan_shorthand(body, Limits(max_depth=600)) is not None) == fits
+        if not fits:
+            with pytest.raises(orjson.JSONDecodeError):
+                orjson.loads(body)
+    assert (
+        scan_shorthand(
+            b'{"tree": ' + b'{"children": [' * 512 + b"1" + b"]}" * 512 + b"}",
+            Limits(max_depth=600),
+        )
+        is None
+    )
 
 
 def test_child_ranges_are_the_list_of_ranges_they_keep() -> None:
