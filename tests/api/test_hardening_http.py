@@ -93,6 +93,24 @@ def test_declared_body_past_the_limit_is_a_413() -> None:
     assert "1000 bytes" in response.get_json()["detail"]
 
 
+def test_a_body_shorter_than_its_content_length_is_a_400() -> None:
+    client = _client(MAX_CONTENT_LENGTH=1000)
+    body = b'{"tree": [1, 2]}'
+    response = client.post(
+        "/v1/trees/minimax",
+        input_stream=io.BytesIO(body),
+        content_type="application/json",
+        environ_overrides={"CONTENT_LENGTH": str(len(body) + 10)},
+    )
+    assert response.status_code == 400 and response.mimetype == PROBLEM
+    assert "16 of the 26 bytes" in response.get_json()["detail"]
+    # the content type's parameters and case do not matter
+    response = client.post(
+        "/v1/trees/minimax", data=body, content_type="Application/JSON; charset=utf-8"
+    )
+    assert response.status_code == 200 and response.get_json()["value"] == 2
+
+
 def _chunked(client: FlaskClient, body: bytes) -> tuple[int, dict[str, object]]:
     """Post ``body`` with no Content-Length, as a server that decodes chunked uploads would."""
     response = client.post(
