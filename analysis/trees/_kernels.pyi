@@ -18,6 +18,7 @@ def alpha_beta_walk(
     spend: Callable[[int], None],
     ints: bool,
     leaf_kind: str | None = None,
+    words: Sequence[int] | None = None,
 ) -> int: ...
 def back_up_extremes(
     children: list[Any],
@@ -99,6 +100,7 @@ def back_up_words(
     kinds: list[str],
     max_kind: str,
     spend: Callable[[int], None],
+    words: Sequence[int] | None = None,
 ) -> tuple[Sequence[int], Sequence[int]] | None: ...
 def words_bytes(column: Sequence[int], spend: Callable[[int], None]) -> bytes | None: ...
 def present_columns_bytes(

@@ -189,6 +189,7 @@ def alpha_beta_walk(
     object spend,
     bint ints,
     object leaf_kind=None,
+    object words=None,
 ):
     """Alpha-beta from the root (an internal node) of ``children``, filling ``values``,
     ``bounds``, ``best_child``, ``evaluated`` and ``cutoffs`` as the Python search does.
@@ -205,7 +206,9 @@ def alpha_beta_walk(
 
     A node whose kind is ``leaf_kind`` (the very object) is static without a look at its
     children, which are further away in memory; any other is internal if it has children.
-    ``children`` is a list or a :class:`ChildRanges` (read from its columns).
+    ``children`` is a list or a :class:`ChildRanges` (read from its columns). ``words``,
+    where given, holds every leaf's value as a machine integer (``Tree.leaf_words``), read
+    for ``ints`` instead of converting the object of ``static``.
     """
     cdef Py_ssize_t capacity = 64
     cdef Py_ssize_t top = 0
@@ -222,9 +225,15 @@ def alpha_beta_walk(
     cdef list alphas = [NEG_INF], betas = [POS_INF], vs = [None], listed = [None]
     cdef const long long* starts = NULL
     cdef const long long* counts = NULL
+    cdef const long long* leaf_words = NULL
+    cdef object kind
     if frames == NULL:
         raise MemoryError()
     try:
+        if words is not None:
+            if len(words) != len(static):
+                raise ValueError("words and static values differ in length")
+            leaf_words = (<array>words).data.as_longlongs
         if type(children) is ChildRanges:
             starts = (<array>children.starts).data.as_longlongs
             counts = (<array>children.counts).data.as_longlongs
@@ -292,8 +301,11 @@ def alpha_beta_walk(
                         descend = child
                         break
                     score = static[child]
-                    if ints and not small_int(score, &s):
-                        return -1
+                    if ints:
+                        if leaf_words != NULL:
+                            s = leaf_words[child]
+                        elif not small_int(score, &s):
+                            return -1
                     values[child] = score
                     bounds[child] = bound_names[EXACT]
                     push(evaluated, child)
@@ -351,7 +363,8 @@ def alpha_beta_walk(
                     betas.append(None)
                     vs.append(None)
                     listed.append(None)
-                child_max = kinds[descend] == max_kind
+                kind = kinds[descend]
+                child_max = kind is max_kind or kind == max_kind
                 alphas[top] = alpha
                 betas[top] = beta
                 vs[top] = NEG_INF if child_max else POS_INF
@@ -806,13 +819,15 @@ def scaled_node_map_bytes(
 
 
 def back_up_words(
-    object children, list static, list kinds, str max_kind, object spend
+    object children, list static, list kinds, str max_kind, object spend, object words=None
 ):
     """:func:`back_up_extremes` of a whole tree whose static values are all integers within
     +/-2**62, on machine integers: ``(values, best_child)`` as two ``IntColumn`` s (every
     node has a value), or None where a static value is anything else (the caller backs up
     the objects). ``children`` is a list of ranges or a :class:`ChildRanges` (read from its
-    columns). Each node costs its number of children in ``spend``."""
+    columns). ``words``, where given, holds every leaf's value as a machine integer (an
+    ``array('q')``; ``Tree.leaf_words``), read instead of the objects of ``static``. Each
+    node costs its number of children in ``spend``."""
     cdef Py_ssize_t count = len(children), index, left, start, step = 1, slot, kid, best
     cdef Py_ssize_t pending = 0
     cdef array values = IntColumn("q"), best_child = IntColumn("q")
@@ -824,8 +839,14 @@ def back_up_words(
     cdef list listed = None
     cdef const long long* starts = NULL
     cdef const long long* counts = NULL
+    cdef const long long* leaf_words = NULL
+    cdef object kind
     if len(static) != count or len(kinds) != count:
         return None
+    if words is not None:
+        if len(words) != count:
+            return None
+        leaf_words = (<array>words).data.as_longlongs
     if type(children) is ChildRanges:
         starts = (<array>children.starts).data.as_longlongs
         counts = (<array>children.counts).data.as_longlongs
@@ -851,10 +872,13 @@ def back_up_words(
                 step = range_step(kids)
         chosen[index] = -1
         if left == 0:
-            if not small_int(static[index], &value[index]):
+            if leaf_words != NULL:
+                value[index] = leaf_words[index]
+            elif not small_int(static[index], &value[index]):
                 return None
             continue
-        is_max = kinds[index] == max_kind
+        kind = kinds[index]
+        is_max = kind is max_kind or kind == max_kind
         best = start
         best_value = value[start]
         for slot in range(1, left):

@@ -336,6 +336,8 @@ def _search(
                 spend,
                 ints,
                 LEAF,
+                # (the static values are the leaves', which the reader may hold as integers)
+                tree.leaf_words if static is tree.values else None,
             )
             if entered >= 0:
                 break

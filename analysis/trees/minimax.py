@@ -116,6 +116,8 @@ def _compiled(tree: Tree, seen: Horizon, deadline: Deadline) -> Backed:
             kinds if type(kinds) is list else list(kinds),
             MAX,
             deadline.spend,
+            # (the static values are the leaves', which the reader may hold as integers)
+            tree.leaf_words if seen.static is tree.values else None,
         )
         if words is not None:
             return words

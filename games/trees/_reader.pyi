@@ -59,6 +59,7 @@ class ChildRanges(Sequence[range]):
 
 class ScannedShorthand:
     parents: Sequence[int]
+    value: Sequence[int]
     depths: Sequence[int]
     positions: Sequence[int]
     size: int

@@ -968,7 +968,7 @@ cdef class ScannedShorthand:
     cdef readonly object positions
     cdef object first
     cdef object count
-    cdef object value
+    cdef readonly object value  # IntColumn: a leaf's integer, 0 at internal nodes
     cdef bytes objects  # 1 where a node is written as an object
     cdef readonly Py_ssize_t size
     cdef readonly Py_ssize_t leaves

@@ -94,7 +94,10 @@ def scanned_shorthand_tree(scanned: ScannedShorthand, root: str, base: str) -> T
     """The tree a :func:`games.trees._reader.scan_body` scan read from a request's bytes,
     its internal nodes' kinds following ``root``; None where ``root`` is not MAX or MIN."""
     columns = scanned.columns(root, KIND_NAMES, HANDOVER, ROOT_ID, ID_SEPARATOR)
-    return None if columns is None else _tree_of(columns, base)
+    tree = None if columns is None else _tree_of(columns, base)
+    if tree is not None:
+        object.__setattr__(tree, "_leaf_words", scanned.value)
+    return tree
 
 
 def _tree_of(columns: Any, base: str) -> Tree | None:

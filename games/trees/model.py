@@ -233,6 +233,7 @@ class Tree:
         default=None, init=False, repr=False, compare=False
     )
     _leaf_range: tuple[int, int] | None = field(default=None, init=False, repr=False, compare=False)
+    _leaf_words: Sequence[int] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -359,6 +360,13 @@ class Tree:
         """The probabilities on one integer scale, when the reader worked them out (the
         compiled reader does, for a tree whose chance nodes state every ``p``); else None."""
         return self._chance_weights
+
+    @property
+    def leaf_words(self) -> Sequence[int] | None:
+        """Every leaf's value as a machine integer (an ``array('q')``, 0 at internal nodes),
+        when the reader has them so (the body scan does: its leaves are integers of at most
+        18 digits); else None. The compiled searches read them instead of the value objects."""
+        return self._leaf_words
 
     @property
     def leaf_range(self) -> tuple[int, int] | None:
