@@ -421,6 +421,9 @@ def test_a_scanned_shorthand_tree_is_the_tree_of_the_decoded_body(body: Any, roo
     assert theirs is not None
     assert_same(mine, theirs)
     assert mine.leaf_range == theirs.leaf_range
+    # the leaves' integers as a column, for the compiled searches (0 at internal nodes)
+    assert mine.leaf_words is not None and theirs.leaf_words is None
+    assert list(mine.leaf_words) == [0 if value is None else value for value in theirs.values]
 
 
 @settings(max_examples=500, deadline=None)
