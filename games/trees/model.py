@@ -175,8 +175,8 @@ class Tree:
     Columns are lists, or, in a tree of the compiled reader, sequences that act alike
     (:class:`IntColumn`, an ``array('q')``, for the integer columns;
     :class:`games.trees._reader.DefaultIds` for default ids, made when read;
-    :class:`games.trees._reader.ChildRanges` for the children of a shorthand tree scanned
-    from a request's bytes, two integer columns whose ranges are made when read).
+    :class:`games.trees._reader.ChildRanges` for the children of a plain tree scanned from
+    a request's bytes, two integer columns whose ranges are made when read).
 
     Attributes
     ----------

@@ -23,7 +23,7 @@ from games.errors import TimeLimitError
 from games.limits import Limits, limited
 from games.trees.model import IntColumn
 from games.trees.parser import parse_tree
-from tests.strategies import shorthand_trees
+from tests.strategies import shorthand_trees, uniform_trees
 
 # small integers make ties (and so the conventions) matter; fractions and integers beyond
 # 2**62 take the kernels' exact path, alone or mixed with machine integers
@@ -277,3 +277,33 @@ def test_a_scanned_tree_is_searched_and_written_as_the_parsed_tree_is(
         finally:
             alpha_beta_module.COMPILED, minimax_module.COMPILED = before
         assert answers[0] == orjson.dumps(solution_json(python, layout=layout))
+
+
+@pytest.mark.skipif(not minimax_module.COMPILED, reason="not built")
+@settings(max_examples=100, deadline=None)
+@given(
+    shape=st.integers(2, 4).flatmap(
+        lambda branching: st.integers(2, 4).flatmap(
+            lambda depth: uniform_trees(branching, depth, st.integers(-9, 9))
+        )
+    ),
+    prune_on_equality=st.booleans(),
+    layout=st.sampled_from(["map", "columns"]),
+)
+def test_a_scanned_uniform_tree_lists_its_pruned_leaves_as_the_parsed_tree_does(
+    shape: Any, prune_on_equality: bool, layout: str
+) -> None:
+    # every leaf on the last level: the pruned leaves are read level by level, from the
+    # scanned tree's columns or from the parsed tree's ranges
+    with limited(Limits()):
+        answers = [
+            orjson.dumps(
+                solution_json(
+                    solve_tree(tree, "alphabeta", prune_on_equality=prune_on_equality),
+                    fragments=True,
+                    layout=layout,
+                )
+            )
+            for tree in (scanned(shape), parse_tree(shape))
+        ]
+    assert answers[0] == answers[1]
