@@ -85,10 +85,17 @@ def decode(data: bytes) -> Any:
 @dataclass(frozen=True, slots=True)
 class ScannedTree:
     """A body's plain ``tree``, read from its bytes by the compiled scanner (see
-    :func:`load`), and its text (for a reader that needs the decoded JSON after all)."""
+    :func:`load`), and where its text lies in the body (for a reader that needs the decoded
+    JSON after all: the text is copied out only then)."""
 
     scanned: ScannedShorthand
-    text: bytes
+    body: bytes
+    start: int
+    end: int
+
+    @property
+    def text(self) -> bytes:
+        return self.body[self.start : self.end]
 
 
 # A run of 19 digits may be an integer beyond 64 bits, which orjson would turn into a
@@ -243,5 +250,5 @@ def _scanned(data: bytes) -> dict[str, Any] | None:
         return None  # (decoded whole, for the error's byte position)
     if not isinstance(rest, dict):
         return None
-    rest["tree"] = ScannedTree(scanned, data[start:end])
+    rest["tree"] = ScannedTree(scanned, data, start, end)
     return rest
