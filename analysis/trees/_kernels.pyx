@@ -679,6 +679,34 @@ cdef class Ids:
         buffer.size += length + 2
         return 0
 
+    cdef int put_span(self, Buffer* buffer, Py_ssize_t low, Py_ssize_t high, bint first, object dumps) except -1:
+        """The names of nodes ``low`` to ``high - 1``, each after a comma but the very first
+        (``first``): default ids, consecutive in their blob, with room made once."""
+        cdef Py_ssize_t node, start, length
+        cdef char* out
+        if self.blob == NULL or high <= low:
+            for node in range(low, high):
+                if not first:
+                    put(buffer, b",", 1)
+                first = False
+                self.put(buffer, node, dumps)
+            return 0
+        grow(buffer, self.offsets[high] - self.offsets[low] + 3 * (high - low))
+        out = buffer.data + buffer.size
+        for node in range(low, high):
+            if not first:
+                out[0] = b","
+                out += 1
+            first = False
+            start = self.offsets[node]
+            length = self.offsets[node + 1] - start
+            out[0] = b'"'
+            memcpy(out + 1, self.blob + start, length)
+            out[length + 1] = b'"'
+            out += length + 2
+        buffer.size = out - buffer.data
+        return 0
+
 
 def node_map_bytes(
     object ids,
@@ -1260,16 +1288,27 @@ def id_array_bytes(object ids, object indices, object dumps, object spend):
     """The JSON array of ``ids[i]`` for each ``i`` of ``indices``; a unit of ``spend`` each."""
     cdef Buffer buffer = Buffer(NULL, 0, 0, NULL)
     cdef Ids names = Ids(ids)
-    cdef Py_ssize_t pending = 0
+    cdef Py_ssize_t pending = 0, k, count
     cdef bint first = True
+    cdef const long long* words
     try:
         put(&buffer, b"[", 1)
-        for index in indices:
-            charge(&pending, 1, spend)
-            if not first:
-                put(&buffer, b",", 1)
-            first = False
-            names.put(&buffer, index, dumps)
+        if isinstance(indices, array) and (<array>indices).ob_descr.typecode == b"q":
+            # (an ``IntColumn``: read as machine integers, no int object each)
+            words = (<array>indices).data.as_longlongs
+            count = len(indices)
+            for k in range(count):
+                charge(&pending, 1, spend)
+                if k:
+                    put(&buffer, b",", 1)
+                names.put(&buffer, words[k], dumps)
+        else:
+            for index in indices:
+                charge(&pending, 1, spend)
+                if not first:
+                    put(&buffer, b",", 1)
+                first = False
+                names.put(&buffer, index, dumps)
         put(&buffer, b"]", 1)
         if pending:
             spend(pending)
@@ -1293,12 +1332,9 @@ def leaves_bytes(
         pruned_leaf_spans(children, tops, &spans, spend, last_level)
         put(&buffer, b"[", 1)
         for k in range(0, spans.size, 2):
-            for node in range(spans.data[k], spans.data[k + 1]):
-                if not first:
-                    put(&buffer, b",", 1)
-                first = False
-                names.put(&buffer, node, dumps)
-                charge(&pending, 1, spend)
+            names.put_span(&buffer, spans.data[k], spans.data[k + 1], first, dumps)
+            first = first and spans.data[k + 1] <= spans.data[k]
+            charge(&pending, spans.data[k + 1] - spans.data[k], spend)
         put(&buffer, b"]", 1)
         if pending:
             spend(pending)
