@@ -30,6 +30,7 @@ const PARTS = {
 let current = null; // the generated problem, posted to /v1/grade with the page's questions
 let marked = new Set(); // leaves the student marks as never evaluated
 let nodes = []; // [{id, kind, element}] in search order (children left to right)
+let generation = 0; // the latest generate()'s number: an answer to an older one is dropped
 
 const isAlphaBeta = () => current !== null && current.type === "alphabeta";
 
@@ -98,6 +99,7 @@ function clearGeneratorErrors() {
 }
 
 async function generate() {
+  const mine = ++generation;
   clearGeneratorErrors();
   if (controls.seed.value.trim() === "") {
     // a seed the student can see and share: the same seed and settings give the same tree
@@ -110,10 +112,14 @@ async function generate() {
     const problem = generated.problem;
     const request = { tree: problem.tree, root: problem.root, algorithm: "none", format: "svg" };
     const svg = await (await post("/v1/trees/render", request)).text();
+    // a newer problem was asked for while this one was on its way (the page's own, say,
+    // and then the student's): the newer one is shown, whichever answer comes last
+    if (mine !== generation) return;
     current = problem;
     drawing.innerHTML = svg; // the server's own SVG: every text in it is escaped there
     setUp(body.seed);
   } catch (problem) {
+    if (mine !== generation) return;
     showError(generateError, generatorControl(problem.pointer || ""), problem);
   }
 }

@@ -258,6 +258,34 @@ def test_a_link_reproduces_the_problem_and_an_empty_seed_is_drawn_and_shown(
     expect(page.get_by_test_id("practice-statement")).to_contain_text(f"Seed {seed}:")
 
 
+def test_an_older_problem_answering_late_does_not_replace_the_newer_one(
+    page: Page, base_url: str
+) -> None:
+    # the page's own first problem (seed 4) is held back until the student's (seed 5) is shown
+    held: list[Any] = []
+
+    def hold_the_first(route: Any) -> None:
+        if held:
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/v1/trees/render", hold_the_first)
+    state = {"depth": "2", "branching": ["3", "3"], "chance": False, "convention": "aima"}
+    page.goto(base_url + "/practice#" + quote(json.dumps(state | {"least": "1", "seed": "4"})))
+    while not held:
+        page.wait_for_timeout(20)
+    page.get_by_test_id("practice-seed").fill("5")
+    page.get_by_test_id("practice-generate").click()
+    statement = page.get_by_test_id("practice-statement")
+    expect(statement).to_contain_text("Seed 5:")
+    with page.expect_response("**/v1/trees/render"):
+        held[0].continue_()
+    page.wait_for_load_state("networkidle")
+    expect(statement).to_contain_text("Seed 5:")
+    assert page.get_by_test_id("practice-seed").input_value() == "5"
+
+
 def test_an_expectimax_problem_is_graded_in_exact_fractions(page: Page, base_url: str) -> None:
     problem = generate(
         page, base_url, {"depth": "2", "low": "2", "high": "2", "seed": "1"}, chance=True
