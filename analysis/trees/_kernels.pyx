@@ -141,6 +141,16 @@ cdef inline bint has_children(object children, const long long* counts, Py_ssize
     return bool((<list>children)[node])
 
 
+cdef const long long* word_column(object words) except NULL:
+    """The machine integers of ``words``, an ``array('q')`` (an ``IntColumn``); anything else
+    is a TypeError."""
+    if not isinstance(words, array) or (<array>words).ob_descr.typecode != b"q":
+        raise TypeError("leaf words must be an array('q')")
+    if len(words) == 0:
+        raise ValueError("no leaf words")
+    return (<array>words).data.as_longlongs
+
+
 cdef inline bint small_int(object value, long long* out):
     """Whether ``value`` is an int within +/-2**62, stored in ``out`` (the infinities of a
     window lie beyond that range, so they compare right as C integers)."""
@@ -233,7 +243,7 @@ def alpha_beta_walk(
         if words is not None:
             if len(words) != len(static):
                 raise ValueError("words and static values differ in length")
-            leaf_words = (<array>words).data.as_longlongs
+            leaf_words = word_column(words)
         if type(children) is ChildRanges:
             starts = (<array>children.starts).data.as_longlongs
             counts = (<array>children.counts).data.as_longlongs
@@ -679,7 +689,9 @@ cdef class Ids:
         buffer.size += length + 2
         return 0
 
-    cdef int put_span(self, Buffer* buffer, Py_ssize_t low, Py_ssize_t high, bint first, object dumps) except -1:
+    cdef int put_span(
+        self, Buffer* buffer, Py_ssize_t low, Py_ssize_t high, bint first, object dumps
+    ) except -1:
         """The names of nodes ``low`` to ``high - 1``, each after a comma but the very first
         (``first``): default ids, consecutive in their blob, with room made once."""
         cdef Py_ssize_t node, start, length
@@ -874,7 +886,7 @@ def back_up_words(
     if words is not None:
         if len(words) != count:
             return None
-        leaf_words = (<array>words).data.as_longlongs
+        leaf_words = word_column(words)
     if type(children) is ChildRanges:
         starts = (<array>children.starts).data.as_longlongs
         counts = (<array>children.counts).data.as_longlongs

@@ -307,3 +307,21 @@ def test_a_scanned_uniform_tree_lists_its_pruned_leaves_as_the_parsed_tree_does(
             for tree in (scanned(shape), parse_tree(shape))
         ]
     assert answers[0] == answers[1]
+
+
+@pytest.mark.skipif(not minimax_module.COMPILED, reason="not built")
+def test_leaf_words_are_read_from_a_column_of_machine_integers_only() -> None:
+    from analysis.trees._kernels import back_up_words
+
+    # MAX over leaves 1 and 2 (the words, not the objects, are read: 5 is ignored)
+    children, static, kinds = (
+        [range(1, 3), range(0), range(0)],
+        [None, 5, 5],
+        ["max", "leaf", "leaf"],
+    )
+    backed = back_up_words(
+        children, static, kinds, "max", lambda n: None, IntColumn("q", [0, 1, 2])
+    )
+    assert backed is not None and list(backed[0]) == [2, 1, 2] and list(backed[1]) == [2, -1, -1]
+    with pytest.raises(TypeError):
+        back_up_words(children, static, kinds, "max", lambda n: None, [0, 1, 2])
