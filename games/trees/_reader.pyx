@@ -883,6 +883,8 @@ cdef class ChildRanges:
     cdef Py_ssize_t size
 
     def __init__(self, carray.array starts, carray.array counts):
+        if starts.ob_descr.typecode != b"q" or counts.ob_descr.typecode != b"q":
+            raise TypeError("starts and counts must be array('q') columns")
         if len(starts) != len(counts):
             raise ValueError("starts and counts differ in length")
         self.starts = starts

@@ -5,6 +5,7 @@ for any other shape, so errors keep their pointers."""
 from __future__ import annotations
 
 import math
+from array import array
 import os
 from fractions import Fraction
 from typing import Any
@@ -571,3 +572,5 @@ def test_child_ranges_are_the_list_of_ranges_they_keep() -> None:
         hash(children)
     with pytest.raises(ValueError):
         ChildRanges(IntColumn("q", [1]), IntColumn("q", [1, 2]))
+    with pytest.raises(TypeError):
+        ChildRanges(array("i", starts), array("i", counts))
