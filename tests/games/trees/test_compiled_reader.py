@@ -5,8 +5,8 @@ for any other shape, so errors keep their pointers."""
 from __future__ import annotations
 
 import math
-from array import array
 import os
+from array import array
 from fractions import Fraction
 from typing import Any
 
