@@ -109,6 +109,23 @@ cdef inline void open_frame(
         listed[depth] = items
 
 
+cdef struct ChildColumns:  # the columns of a ChildRanges, or NULLs: read the list
+    const long long* starts
+    const long long* counts
+
+
+cdef int child_columns(ChildColumns* columns, object children) except -1:
+    """Point ``columns`` at the columns of ``children`` where it is a :class:`ChildRanges`;
+    else it must be a list (read item by item)."""
+    columns.starts = columns.counts = NULL
+    if type(children) is ChildRanges:
+        columns.starts = (<array>children.starts).data.as_longlongs
+        columns.counts = (<array>children.counts).data.as_longlongs
+    elif type(children) is not list:
+        raise TypeError("children must be a list or ChildRanges")
+    return 0
+
+
 cdef inline void open_node(
     Frame* frame,
     list listed,
@@ -233,8 +250,9 @@ def alpha_beta_walk(
     # the window and value of each open frame as Python objects, indexed by depth (the
     # frames hold them as C integers too, for ``ints``)
     cdef list alphas = [NEG_INF], betas = [POS_INF], vs = [None], listed = [None]
-    cdef const long long* starts = NULL
-    cdef const long long* counts = NULL
+    cdef ChildColumns columns
+    cdef const long long* starts
+    cdef const long long* counts
     cdef const long long* leaf_words = NULL
     cdef object kind
     if frames == NULL:
@@ -244,11 +262,8 @@ def alpha_beta_walk(
             if len(words) != len(static):
                 raise ValueError("words and static values differ in length")
             leaf_words = word_column(words)
-        if type(children) is ChildRanges:
-            starts = (<array>children.starts).data.as_longlongs
-            counts = (<array>children.counts).data.as_longlongs
-        elif type(children) is not list:
-            raise TypeError("children must be a list or ChildRanges")
+        child_columns(&columns, children)
+        starts, counts = columns.starts, columns.counts
         root_max = kinds[0] == max_kind
         vs[0] = NEG_INF if root_max else POS_INF
         open_node(&frames[0], listed, 0, 0, children, starts, counts, root_max)
@@ -877,23 +892,23 @@ def back_up_words(
     cdef bint is_max
     cdef object kids
     cdef list listed = None
-    cdef const long long* starts = NULL
-    cdef const long long* counts = NULL
+    cdef ChildColumns columns
+    cdef const long long* starts
+    cdef const long long* counts
     cdef const long long* leaf_words = NULL
     cdef object kind
     if len(static) != count or len(kinds) != count:
+        return None
+    if type(children) is not list and type(children) is not ChildRanges:
         return None
     if words is not None:
         if len(words) != count:
             return None
         leaf_words = word_column(words)
-    if type(children) is ChildRanges:
-        starts = (<array>children.starts).data.as_longlongs
-        counts = (<array>children.counts).data.as_longlongs
-    elif type(children) is list:
+    child_columns(&columns, children)
+    starts, counts = columns.starts, columns.counts
+    if counts == NULL:
         listed = children
-    else:
-        return None
     resize(values, count)
     resize(best_child, count)
     value = values.data.as_longlongs
@@ -1155,23 +1170,6 @@ def runs_bytes(object indices, object spend):
 cdef inline bint ascending(object kids) except -1:
     """Whether ``kids`` is a range counting up by one (as a parsed tree's children are)."""
     return type(kids) is range and kids.step == 1
-
-
-cdef struct ChildColumns:  # the columns of a ChildRanges, or NULLs: read the list
-    const long long* starts
-    const long long* counts
-
-
-cdef int child_columns(ChildColumns* columns, object children) except -1:
-    """Point ``columns`` at the columns of ``children`` where it is a :class:`ChildRanges`;
-    else it must be a list (read item by item)."""
-    columns.starts = columns.counts = NULL
-    if type(children) is ChildRanges:
-        columns.starts = (<array>children.starts).data.as_longlongs
-        columns.counts = (<array>children.counts).data.as_longlongs
-    elif type(children) is not list:
-        raise TypeError("children must be a list or ChildRanges")
-    return 0
 
 
 cdef Py_ssize_t leaf_spans(
