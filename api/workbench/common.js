@@ -18,6 +18,18 @@ export async function post(path, body) {
   return response;
 }
 
+// Answers shown in the order they were asked for: each call of the function returned starts
+// a new round and gives back a test that stays true only while no later round has begun.
+// A page checks it after every answer it awaits, so an older request answering late (the
+// page's own first one, say, after the user's) is dropped instead of overwriting the newer.
+export function newestOnly() {
+  let round = 0;
+  return () => {
+    const mine = ++round;
+    return () => mine === round;
+  };
+}
+
 // JSON typed by the user, or a {detail, pointer} naming where it came from
 export function readJson(text, pointer, what) {
   try {

@@ -2,7 +2,7 @@
 // answer and draws every picture), and check a set of choices for expected-utility
 // consistency. The URL keeps the input, so a link reproduces the page.
 
-import { $, clearError, download, keepInUrl, pngOf, post, readJson, showError, stateFromUrl } from "./common.js";
+import { $, clearError, download, keepInUrl, newestOnly, pngOf, post, readJson, showError, stateFromUrl } from "./common.js";
 
 const lotteryInput = $("lottery-input");
 const utilityInput = $("utility-input");
@@ -229,6 +229,11 @@ function showPicture(svg) {
   $("picture-controls").hidden = false;
 }
 
+// an evaluation or picture asked for while an older one is on its way wins: the older
+// answer is dropped as it comes in (a new kind of plot chosen during an evaluation, say)
+const evaluations = newestOnly();
+const pictures = newestOnly();
+
 async function evaluate() {
   clearLotteryErrors();
   let body;
@@ -240,12 +245,21 @@ async function evaluate() {
   }
   evaluated = true;
   remember();
+  const [latest, latestPicture] = [evaluations(), pictures()];
   const drawing = post("/v1/lotteries/plot", { ...body, kind: plotKind.value }).then((r) => r.text());
   drawing.catch(() => {}); // a refused picture is reported through the evaluation below
   try {
-    showEvaluation(await (await post("/v1/lotteries/evaluate", body)).json());
-    showPicture(await drawing);
+    const evaluation = await (await post("/v1/lotteries/evaluate", body)).json();
+    if (!latest()) return;
+    showEvaluation(evaluation);
+    // (a picture asked for since, by a redraw, is the one shown, and its error the one told)
+    const svg = await drawing.catch((problem) => {
+      if (latestPicture()) throw problem;
+      return null;
+    });
+    if (svg !== null && latestPicture()) showPicture(svg);
   } catch (problem) {
+    if (!latest()) return;
     // no answer, so no picture of an earlier one either
     $("evaluation").hidden = true;
     curve.hidden = true;
@@ -258,11 +272,13 @@ async function redraw() {
   remember();
   if (!evaluated) return;
   clearLotteryErrors();
+  const latestPicture = pictures();
   try {
     const body = { ...lotteryRequest(), kind: plotKind.value };
-    showPicture(await (await post("/v1/lotteries/plot", body)).text());
+    const svg = await (await post("/v1/lotteries/plot", body)).text();
+    if (latestPicture()) showPicture(svg);
   } catch (problem) {
-    showLotteryError(problem);
+    if (latestPicture()) showLotteryError(problem);
   }
 }
 
@@ -332,6 +348,9 @@ function showConsistency(result) {
   $("consistency").hidden = false;
 }
 
+// a consistency check asked for while an older one is on its way wins, as evaluations do
+const checks = newestOnly();
+
 async function check() {
   clearError($("choice-lotteries-error"), choiceLotteries);
   clearError($("choices-error"), choicesInput);
@@ -351,9 +370,12 @@ async function check() {
   }
   checked = true;
   remember();
+  const latest = checks();
   try {
-    showConsistency(await (await post("/v1/lotteries/eu-consistency", body)).json());
+    const consistency = await (await post("/v1/lotteries/eu-consistency", body)).json();
+    if (latest()) showConsistency(consistency);
   } catch (problem) {
+    if (!latest()) return;
     $("consistency").hidden = true;
     showConsistencyError(problem, lines);
   }

@@ -2,7 +2,7 @@
 // that POST /v1/matrices/analyze takes (the two stay in step), answered by that endpoint.
 // The server computes every answer and draws the picture; this module only shows them.
 
-import { $, clearError, download, keepInUrl, pngOf, post, readJson, showError, stateFromUrl } from "./common.js";
+import { $, clearError, download, keepInUrl, newestOnly, pngOf, post, readJson, showError, stateFromUrl } from "./common.js";
 
 // the parts the endpoint computes by default (analysis/equilibria/report.py), plus the plot
 const DEFAULT_PARTS = [
@@ -339,6 +339,9 @@ function fail(problem) {
   }
 }
 
+// a game solved while an older one is still on its way wins: the older answer is dropped
+const solves = newestOnly();
+
 async function solve() {
   clearErrors();
   let body;
@@ -350,11 +353,12 @@ async function solve() {
     return;
   }
   remember();
+  const latest = solves();
   try {
     const report = await (await post("/v1/matrices/analyze", withParts(body))).json();
-    show(report);
+    if (latest()) show(report);
   } catch (problem) {
-    fail(problem);
+    if (latest()) fail(problem);
   }
 }
 

@@ -3,7 +3,7 @@
 // the real grader. The key the generator sends is never shown: "Show solution" opens the
 // trees page, which solves the tree and steps through it.
 
-import { $, clearError, keepInUrl, post, showError, stateFromUrl } from "./common.js";
+import { $, clearError, keepInUrl, newestOnly, post, showError, stateFromUrl } from "./common.js";
 
 const controls = {
   depth: $("depth"),
@@ -30,7 +30,7 @@ const PARTS = {
 let current = null; // the generated problem, posted to /v1/grade with the page's questions
 let marked = new Set(); // leaves the student marks as never evaluated
 let nodes = []; // [{id, kind, element}] in search order (children left to right)
-let generation = 0; // the latest generate()'s number: an answer to an older one is dropped
+const generations = newestOnly(); // an answer to an older generate() is dropped
 
 const isAlphaBeta = () => current !== null && current.type === "alphabeta";
 
@@ -99,7 +99,7 @@ function clearGeneratorErrors() {
 }
 
 async function generate() {
-  const mine = ++generation;
+  const latest = generations();
   clearGeneratorErrors();
   if (controls.seed.value.trim() === "") {
     // a seed the student can see and share: the same seed and settings give the same tree
@@ -114,12 +114,12 @@ async function generate() {
     const svg = await (await post("/v1/trees/render", request)).text();
     // a newer problem was asked for while this one was on its way (the page's own, say,
     // and then the student's): the newer one is shown, whichever answer comes last
-    if (mine !== generation) return;
+    if (!latest()) return;
     current = problem;
     drawing.innerHTML = svg; // the server's own SVG: every text in it is escaped there
     setUp(body.seed);
   } catch (problem) {
-    if (mine !== generation) return;
+    if (!latest()) return;
     showError(generateError, generatorControl(problem.pointer || ""), problem);
   }
 }

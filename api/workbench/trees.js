@@ -7,7 +7,7 @@
 // After every drawing the figure dispatches a "tree-drawn" event: modules that add to the
 // drawing (zoom, collapse, PNG export) listen for it.
 
-import { $, clearError, download, keepInUrl, post, readJson, showError, stateFromUrl } from "./common.js";
+import { $, clearError, download, keepInUrl, newestOnly, post, readJson, showError, stateFromUrl } from "./common.js";
 import { treeView } from "./tree-view.js"; // zoom, pan, collapse/expand, PNG export
 import {
   addChild,
@@ -179,32 +179,40 @@ function cutRule(body) {
 // the page's section says it is busy from "Solve" until the answer and drawing are in
 const section = $("tree-heading").closest("section");
 
+// a solve started while an older one is still on its way (an option changed, an edit, the
+// page's own first solve) wins: the older one's answers are dropped as they come in
+const solves = newestOnly();
+
 async function solve() {
+  const latest = solves();
   section.setAttribute("aria-busy", "true");
   try {
-    await solveAndDraw();
+    await solveAndDraw(latest);
   } finally {
-    section.setAttribute("aria-busy", "false");
+    if (latest()) section.setAttribute("aria-busy", "false");
   }
 }
 
-async function solveAndDraw() {
+async function solveAndDraw(latest) {
   clearErrors();
   let body;
   try {
     const options = searchOptions();
     body = { tree: await readTree(), ...options };
   } catch (problem) {
-    fail(problem);
+    if (latest()) fail(problem);
     return;
   }
+  if (!latest()) return;
   lastTree = body.tree;
   remember();
   stopPlaying();
   try {
     const solved = await solveWithTrace(body);
+    if (!latest()) return; // (the view keeps the request it drew last, for collapsing)
     const picture = { ...body, ...drawingOptions(), format: "svg", algorithm: algorithm.value };
     const svg = await view.render(picture);
+    if (!latest()) return;
     draw(svg);
     $("result-value").textContent = show(solved.value, solved.value_exact);
     $("best-move").textContent = solved.best_move ? named(`by moving to ${solved.best_move}`) : "";
@@ -216,17 +224,19 @@ async function solveAndDraw() {
     exports.hidden = false;
     startSteps(solved.trace, cutRule(body));
   } catch (problem) {
+    if (!latest()) return;
     fail(problem);
     answer.hidden = true;
     startSteps([], "");
     // the tree as posted stays drawn, so that it can be edited back into shape
     try {
-      draw(await render({ tree: body.tree, format: "svg", algorithm: "none" }));
+      const svg = await render({ tree: body.tree, format: "svg", algorithm: "none" });
+      if (latest()) draw(svg);
     } catch {
-      drawing.replaceChildren();
+      if (latest()) drawing.replaceChildren();
     }
   }
-  await showGraphTest();
+  await showGraphTest(latest);
 }
 
 function draw(svg) {
@@ -257,16 +267,18 @@ async function solveWithTrace(body) {
 }
 
 // a CS188 test also runs as the autograder's agent does: its action and generated states
-async function showGraphTest() {
+async function showGraphTest(latest) {
+  if (!latest()) return;
   const line = $("cs188-answer");
   line.textContent = "";
   if (format.value !== "cs188" || algorithm.value === "maxn" || answer.hidden) return;
   try {
     const run = await (await post("/v1/trees/cs188", { text: input.value, algorithm: algorithm.value })).json();
+    if (!latest()) return;
     line.textContent = `CS188 ${run.algorithm} agent: action ${run.action}, value `
       + `${run.value_exact ?? run.value}; generated states: ${run.generated_text}`;
   } catch (problem) {
-    fail(problem);
+    if (latest()) fail(problem);
   }
 }
 

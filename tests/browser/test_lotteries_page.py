@@ -19,6 +19,8 @@ from pathlib import Path
 from PIL import Image
 from playwright.sync_api import Page, expect
 
+from tests.browser.held import FirstHeld
+
 SQRT_LOTTERY = '[{"p": "1/2", "x": 0}, {"p": "1/2", "x": 100}]'
 
 
@@ -227,3 +229,31 @@ def test_the_curve_downloads_as_svg_and_png(page: Page, base_url: str, tmp_path:
     with Image.open(png) as picture:
         colours = picture.convert("RGB").getcolors(maxcolors=width * height) or []
     assert sum(n for n, rgb in colours if rgb == (0xD6, 0x27, 0x28)) > 100
+
+
+def test_an_older_evaluation_or_picture_answering_late_does_not_replace_the_newer(
+    page: Page, base_url: str
+) -> None:
+    page.goto(base_url + "/lotteries")
+    # [1/2, $0; 1/2, $100] under sqrt (CE 25) is held back while [1/2, $4; 1/2, $25] (CE
+    # 49/4) is evaluated and shown
+    first = FirstHeld(page, "**/v1/lotteries/evaluate")
+    page.get_by_test_id("lottery-input").fill(SQRT_LOTTERY)
+    page.get_by_test_id("lottery-solve").click()
+    first.wait()
+    evaluate(page, '[{"p": "1/2", "x": 4}, {"p": "1/2", "x": 25}]', "sqrt(x)")
+    expect(page.get_by_test_id("certainty-equivalent")).to_have_text("49/4")
+    first.release()
+    assert page.get_by_test_id("certainty-equivalent").inner_text() == "49/4"
+    assert page.get_by_test_id("emv").inner_text() == "29/2"
+    assert "CE = 49/4" in page.locator("#curve").inner_text()
+    # the utility curve is held back while the risk profile is chosen and drawn
+    page.get_by_test_id("plot-kind").select_option("risk_profile")
+    expect(page.locator("#curve #ce-point")).to_have_count(0)
+    drawing = FirstHeld(page, "**/v1/lotteries/plot")
+    page.get_by_test_id("plot-kind").select_option("utility")
+    drawing.wait()
+    page.get_by_test_id("plot-kind").select_option("risk_profile")
+    drawing.release()
+    assert page.locator("#curve svg").count() == 1
+    assert page.locator("#curve #ce-point").count() == 0

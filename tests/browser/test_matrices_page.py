@@ -18,7 +18,9 @@ import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
+
+from tests.browser.held import FirstHeld
 
 BATTLE = [["2, 1", "0, 0"], ["0, 0", "1, 2"]]
 
@@ -211,3 +213,20 @@ def test_a_three_player_game_is_solved_from_the_json(page: Page, base_url: str) 
     ]
     assert page.get_by_test_id("plot").is_hidden()
     assert "two players only" in page.get_by_test_id("notes").inner_text()
+
+
+def test_an_older_game_answering_late_does_not_replace_the_newer_one(
+    page: Page, base_url: str
+) -> None:
+    # matching pennies (one mixed equilibrium) is held back while the battle of the sexes
+    # (three) is solved and shown
+    page.goto(base_url + "/matrices")
+    first = FirstHeld(page, "**/v1/matrices/analyze")
+    page.get_by_test_id("matrix-input").fill('{"A": [[1, -1], [-1, 1]], "zero_sum": true}')
+    page.get_by_test_id("matrix-solve").click()
+    first.wait()
+    page.get_by_test_id("matrix-input").fill('{"A": [[2, 0], [0, 1]], "B": [[1, 0], [0, 2]]}')
+    page.get_by_test_id("matrix-solve").click()
+    expect(page.get_by_test_id("equilibrium")).to_have_count(3)
+    first.release()
+    assert sorted(kind for kind, *_ in _equilibria(page)) == ["mixed", "pure", "pure"]

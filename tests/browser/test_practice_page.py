@@ -28,6 +28,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from analysis.trees.solve import solve_tree
 from games.trees.parser import parse_tree
+from tests.browser.held import FirstHeld
 
 TREE = [[3, 12, 15], [2, 2, 0], [17, 9, 1]]
 SETTINGS = {"depth": "2", "low": "3", "high": "3", "seed": "4"}
@@ -262,26 +263,15 @@ def test_an_older_problem_answering_late_does_not_replace_the_newer_one(
     page: Page, base_url: str
 ) -> None:
     # the page's own first problem (seed 4) is held back until the student's (seed 5) is shown
-    held: list[Any] = []
-
-    def hold_the_first(route: Any) -> None:
-        if held:
-            route.continue_()
-        else:
-            held.append(route)
-
-    page.route("**/v1/trees/render", hold_the_first)
+    first = FirstHeld(page, "**/v1/trees/render")
     state = {"depth": "2", "branching": ["3", "3"], "chance": False, "convention": "aima"}
     page.goto(base_url + "/practice#" + quote(json.dumps(state | {"least": "1", "seed": "4"})))
-    while not held:
-        page.wait_for_timeout(20)
+    first.wait()
     page.get_by_test_id("practice-seed").fill("5")
     page.get_by_test_id("practice-generate").click()
     statement = page.get_by_test_id("practice-statement")
     expect(statement).to_contain_text("Seed 5:")
-    with page.expect_response("**/v1/trees/render"):
-        held[0].continue_()
-    page.wait_for_load_state("networkidle")
+    first.release()
     expect(statement).to_contain_text("Seed 5:")
     assert page.get_by_test_id("practice-seed").input_value() == "5"
 

@@ -13,6 +13,7 @@ import json
 from playwright.sync_api import Page
 
 from api.views.tree_formats import _CS188_EXAMPLE
+from tests.browser.held import FirstHeld
 
 
 def solve(page: Page, text: str, fmt: str = "json", algorithm: str = "alphabeta") -> str:
@@ -358,3 +359,22 @@ def test_letters_name_the_nodes_in_the_drawing_and_in_every_sentence(
     assert fresh.locator("#drawing g.legend").count() == 0
     assert fresh.locator("#best-move").inner_text() == "by moving to B"
     fresh.close()
+
+
+def test_an_older_solve_answering_late_does_not_replace_the_newer_one(
+    page: Page, base_url: str
+) -> None:
+    # AIMA figure 5.2 (worth 3) is held back while [[7, 9], [1, 2]] (max(min(7, 9),
+    # min(1, 2)) = 7) is solved and drawn; its late answer must not replace them
+    page.goto(base_url + "/")
+    first = FirstHeld(page, "**/v1/trees/alphabeta")
+    page.get_by_test_id("tree-format").select_option("json")
+    page.get_by_test_id("algorithm").select_option("alphabeta")
+    page.get_by_test_id("tree-input").fill("[[3, 12, 8], [2, 4, 6], [14, 5, 2]]")
+    page.get_by_test_id("solve").click()
+    first.wait()
+    assert solve(page, "[[7, 9], [1, 2]]") == "7"
+    first.release()
+    assert page.get_by_test_id("result-value").inner_text() == "7"
+    assert len(node_states(page)) == 7
+    assert page.locator("section[aria-busy]").get_attribute("aria-busy") == "false"
