@@ -8,8 +8,8 @@ def alpha_beta_walk(
     kinds: list[str],
     max_kind: str,
     strict: bool,
-    values: list[Any],
-    bounds: list[str | None],
+    values: list[Any] | None,
+    bounds: list[str | None] | None,
     best_child: Any,
     evaluated: Any,
     cutoffs: list[Any],
@@ -19,6 +19,8 @@ def alpha_beta_walk(
     ints: bool,
     leaf_kind: str | None = None,
     words: Sequence[int] | None = None,
+    numbers: Sequence[int] | None = None,  # an array('q'), with codes
+    codes: bytearray | None = None,
 ) -> int: ...
 def back_up_extremes(
     children: list[Any],
@@ -39,6 +41,8 @@ def node_map_bytes(
     dumps: Callable[[Any], bytes],
     spend: Callable[[int], None],
     integers: bool = True,
+    codes: bytes | None = None,
+    bound_names: tuple[str | None, ...] | None = None,
 ) -> bytes: ...
 def column_bytes(
     column: list[Any],
@@ -104,9 +108,10 @@ def back_up_words(
 ) -> tuple[Sequence[int], Sequence[int]] | None: ...
 def words_bytes(column: Sequence[int], spend: Callable[[int], None]) -> bytes | None: ...
 def present_columns_bytes(
-    values: list[Any],
-    bounds: list[str | None] | None,
+    values: list[Any] | Sequence[int],  # a list, or with codes an array('q')
+    bounds: list[str | None] | tuple[str | None, ...] | None,
     write_value: Callable[[Any], bytes],
     write_bound: Callable[[Any], bytes],
     spend: Callable[[int], None],
+    codes: bytes | None = None,
 ) -> tuple[bytes, bytes, list[Any], bytes | None]: ...

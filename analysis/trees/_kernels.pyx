@@ -34,6 +34,7 @@ from games.trees._columns cimport (
     table_put,
 )
 from cpython.long cimport PyLong_AsLongLongAndOverflow
+from cpython.bytearray cimport PyByteArray_AS_STRING
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, PyBytes_GET_SIZE
 from cpython.ref cimport Py_INCREF, Py_XDECREF
 from cpython.tuple cimport PyTuple_New, PyTuple_SET_ITEM
@@ -58,6 +59,7 @@ cdef enum:
     EXACT = 0
     LOWER = 1
     UPPER = 2
+    STATIC_LEAF = 4  # the bit of a node's code where its value is its static value
     BATCH = 4096  # units of work between two calls of the deadline's spend
     HUGE_BUFFER = 8 << 20  # bytes from which a buffer asks for huge pages
     ENTRY_ROOM = 50  # most bytes of a node map's entry but its id: `,"":{"value":`, 20, a bound
@@ -217,6 +219,8 @@ def alpha_beta_walk(
     bint ints,
     object leaf_kind=None,
     object words=None,
+    object numbers=None,
+    object codes=None,
 ):
     """Alpha-beta from the root (an internal node) of ``children``, filling ``values``,
     ``bounds``, ``best_child``, ``evaluated`` and ``cutoffs`` as the Python search does.
@@ -236,6 +240,13 @@ def alpha_beta_walk(
     ``children`` is a list or a :class:`ChildRanges` (read from its columns). ``words``,
     where given, holds every leaf's value as a machine integer (``Tree.leaf_words``), read
     for ``ints`` instead of converting the object of ``static``.
+
+    With ``codes`` (a zeroed ``bytearray``, a byte a node) and ``ints``, each visited node's
+    value and bound go to columns instead of ``values`` and ``bounds`` (not touched, and may
+    be None): ``numbers`` (an ``array('q')``, made as long as the tree) gets its value as a
+    machine integer, ``codes`` 1 + its bound's index in ``bound_names``, with ``STATIC_LEAF``
+    (4) added where the value is its static value (see
+    :class:`analysis.trees.alpha_beta.ScaledValues`). Nothing is then made or counted a node.
     """
     cdef Py_ssize_t capacity = 64
     cdef Py_ssize_t top = 0
@@ -255,6 +266,9 @@ def alpha_beta_walk(
     cdef const long long* counts
     cdef const long long* leaf_words = NULL
     cdef object kind
+    cdef bint coded = codes is not None
+    cdef long long* number_data = NULL
+    cdef unsigned char* code_data = NULL
     if frames == NULL:
         raise MemoryError()
     try:
@@ -262,6 +276,16 @@ def alpha_beta_walk(
             if len(words) != len(static):
                 raise ValueError("words and static values differ in length")
             leaf_words = word_column(words)
+        if coded:
+            if not ints:
+                raise ValueError("value columns hold machine integers: ints only")
+            if type(codes) is not bytearray or len(codes) != len(static):
+                raise ValueError("codes must be a bytearray of a byte per node")
+            if not isinstance(numbers, array) or (<array>numbers).ob_descr.typecode != b"q":
+                raise TypeError("numbers must be an array('q')")
+            resize(numbers, len(static))
+            number_data = (<array>numbers).data.as_longlongs
+            code_data = <unsigned char*>PyByteArray_AS_STRING(codes)
         child_columns(&columns, children)
         starts, counts = columns.starts, columns.counts
         root_max = kinds[0] == max_kind
@@ -331,8 +355,12 @@ def alpha_beta_walk(
                             s = leaf_words[child]
                         elif not small_int(score, &s):
                             return -1
-                    values[child] = score
-                    bounds[child] = bound_names[EXACT]
+                    if coded:
+                        number_data[child] = s
+                        code_data[child] = STATIC_LEAF | (1 + EXACT)
+                    else:
+                        values[child] = score
+                        bounds[child] = bound_names[EXACT]
                     push(evaluated, child)
                     if is_max:
                         if greater(ints, s, c, score, v) or (
@@ -410,8 +438,12 @@ def alpha_beta_walk(
                 bound = LOWER if is_max else UPPER
             else:
                 bound = frame.best_bound
-            values[frame.node] = v
-            bounds[frame.node] = bound_names[bound]
+            if coded:
+                number_data[frame.node] = c
+                code_data[frame.node] = 1 + bound
+            else:
+                values[frame.node] = v
+                bounds[frame.node] = bound_names[bound]
             best_child[frame.node] = frame.best
             returned = v
             r = c
@@ -744,6 +776,8 @@ def node_map_bytes(
     object dumps,
     object spend,
     bint integers=True,
+    bytes codes=None,
+    tuple bound_names=None,
 ):
     """The JSON object ``{id: entry}`` of every node whose value is not None, in index order.
 
@@ -755,17 +789,29 @@ def node_map_bytes(
     is written here, as ``entry`` would write it (``values`` are the values themselves);
     without, every entry is ``entry``'s (``values`` are keys it turns into numbers). Each
     node costs one unit of ``spend``.
+
+    With ``codes`` (a search's value columns, see :func:`alpha_beta_walk`), ``values`` is an
+    ``array('q')`` of machine integers read only where a node's code is not 0, and its bound
+    is ``bound_names[code & 3]`` (``bounds`` is not read).
     """
     cdef Buffer buffer = Buffer(NULL, 0, 0, NULL)
     cdef Ids names = Ids(ids)
     cdef Py_ssize_t index, count = len(values), pending = 0
     cdef bint first = True, words = integers and isinstance(values, array)
+    cdef bint coded = codes is not None
+    cdef const unsigned char* code_data = NULL
+    cdef unsigned char code
     cdef object value = None, bound, written, last_bound = None, tail = None
     cdef dict by_bound = {}, tails = {}, entries = None
     cdef long long small
     cdef list value_list = None
     cdef const long long[:] column
     cdef list bound_list = bounds if bounds is not None else None
+    if coded:
+        if not words or len(codes) != count or bound_names is None or len(bound_names) != 4:
+            raise ValueError("codes go with a column of machine integers and four bound names")
+        code_data = <const unsigned char*>PyBytes_AS_STRING(codes)
+        bound_list = None
     if words:
         column = values
     else:
@@ -774,17 +820,24 @@ def node_map_bytes(
         raise ValueError("values and bounds differ in length")
     try:
         # room for the whole map at once where it is known well (a column of machine
-        # integers, named by default ids): a large answer is then not moved as it grows
-        if words and names.blob != NULL:
+        # integers, every node in it, named by default ids): a large answer is then not
+        # moved as it grows
+        if words and not coded and names.blob != NULL:
             grow(&buffer, names.offsets[count] + count * ENTRY_ROOM)
         put(&buffer, b"{", 1)
         for index in range(count):
             charge(&pending, 1, spend)
-            if not words:
-                value = value_list[index]
-                if value is None:
+            if coded:
+                code = code_data[index] & 3
+                if not code:
                     continue
-            bound = exact_name if bound_list is None else bound_list[index]
+                bound = bound_names[code]
+            else:
+                if not words:
+                    value = value_list[index]
+                    if value is None:
+                        continue
+                bound = exact_name if bound_list is None else bound_list[index]
             if bound is not last_bound:
                 entries = by_bound.get(bound)
                 if entries is None:
@@ -1079,38 +1132,74 @@ cdef bytes runs_json(Spans* spans):
 
 
 def present_columns_bytes(
-    list values, list bounds, object write_value, object write_bound, object spend
+    object values,
+    object bounds,
+    object write_value,
+    object write_bound,
+    object spend,
+    bytes codes=None,
 ):
     """In one pass over the nodes, the columns layout's lists: ``(node, value, others,
     bound)``, the runs (see :func:`runs_bytes`) of the nodes
     whose value is not None, then their values (integers of at most 62 bits as themselves,
     any other value as ``write_value`` gives it, asked once per distinct value), the distinct
     values given to ``write_value``, and their bounds as ``write_bound`` gives them (None
-    when ``bounds`` is None). Each node costs one unit of ``spend``."""
+    when ``bounds`` is None). Each node costs one unit of ``spend``.
+
+    ``values`` and ``bounds`` are lists; or with ``codes`` (a search's value columns, see
+    :func:`alpha_beta_walk`) ``values`` is an ``array('q')`` of machine integers read only
+    where a node's code is not 0, and ``bounds`` the tuple of four bound names that
+    ``code & 3`` picks from."""
     cdef Buffer numbers = Buffer(NULL, 0, 0, NULL), names = Buffer(NULL, 0, 0, NULL)
     cdef Spans spans = Spans(NULL, 0, 0)
     cdef Py_ssize_t index, count = len(values), pending = 0
     cdef long long small
-    cdef bint first = True, bounded = bounds is not None
+    cdef bint first = True, bounded = bounds is not None, coded = codes is not None
     cdef object entry, written, last = None, last_written = None
     cdef object bound, last_bound = None, bound_written = None
     cdef dict seen = {}, bound_seen = {}
-    if bounded and len(bounds) != count:
-        raise ValueError("values and bounds differ in length")
+    cdef list value_list = None, bound_list = None
+    cdef tuple bound_names = None
+    cdef const long long[:] column
+    cdef const unsigned char* code_data = NULL
+    cdef unsigned char code
+    if coded:
+        if not isinstance(values, array) or type(bounds) is not tuple or len(bounds) != 4:
+            raise ValueError("codes go with a column of machine integers and four bound names")
+        if len(codes) != count:
+            raise ValueError("values and codes differ in length")
+        column = values
+        bound_names = bounds
+        code_data = <const unsigned char*>PyBytes_AS_STRING(codes)
+    else:
+        value_list = values
+        bound_list = bounds
+        if bounded and len(bound_list) != count:
+            raise ValueError("values and bounds differ in length")
     try:
         put(&numbers, b"[", 1)
         put(&names, b"[", 1)
         for index in range(count):
             charge(&pending, 1, spend)
-            entry = values[index]
-            if entry is None:
-                continue
+            if coded:
+                code = code_data[index] & 3
+                if not code:
+                    continue
+            else:
+                entry = value_list[index]
+                if entry is None:
+                    continue
             add_span(&spans, index, index + 1)
             if not first:
                 put(&numbers, b",", 1)
                 put(&names, b",", 1)
             first = False
-            if small_int(entry, &small):
+            if coded:
+                small = column[index]
+                if small <= -LIMIT or small >= LIMIT:
+                    raise ValueError("a machine integer column holds an integer past 2**62")
+                put_integer(&numbers, small)
+            elif small_int(entry, &small):
                 put_integer(&numbers, small)
             else:
                 if entry is last:
@@ -1120,7 +1209,7 @@ def present_columns_bytes(
                     last, last_written = entry, written
                 put(&numbers, PyBytes_AS_STRING(written), PyBytes_GET_SIZE(written))
             if bounded:
-                bound = bounds[index]
+                bound = bound_names[code] if coded else bound_list[index]
                 if bound is not last_bound:
                     bound_written = written_once(bound, bound_seen, write_bound)
                     last_bound = bound

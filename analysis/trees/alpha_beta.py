@@ -15,11 +15,11 @@ root value, so a later child returning a bound equal to alpha never replaces it.
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Any, Final, NamedTuple, overload
+from typing import Any, Final, NamedTuple, cast, overload
 
 from analysis.trees.horizon import Horizon, horizon, numeric
 from analysis.trees.search_stats import SearchStats
@@ -165,6 +165,108 @@ def value_of_key(key: Any, factor: int) -> Exact | float:
     return normalize(Fraction(key, factor))
 
 
+BOUND_BITS: Final = 3
+"""The low bits of a compiled search's code byte per node (alpha-beta's on machine integers,
+:func:`analysis.trees._kernels.alpha_beta_walk`, and Star1's,
+:func:`analysis.trees._star1.scaled_star1`): 0 where the node has no value, else its
+bound's index in :data:`BOUND_NAMES`."""
+STATIC_LEAF: Final = 4
+"""The bit of that byte set where the value is the node's static value (the search also
+marks a chance node's expectation, with 8, which the columns do not need)."""
+BOUND_NAMES: Final = (None, EXACT, LOWER, UPPER)
+
+
+class BoundColumn(Sequence[str | None]):
+    """Per node, the bound of the value a compiled search gave it (None: no value), read
+    from its code byte a node (see :data:`BOUND_BITS`). Equal to the list of the same names."""
+
+    __slots__ = ("codes",)
+
+    def __init__(self, codes: bytes) -> None:
+        self.codes = codes
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    @overload
+    def __getitem__(self, index: int) -> str | None: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[str | None]: ...
+    def __getitem__(self, index: int | slice) -> str | None | list[str | None]:
+        if isinstance(index, slice):
+            return [BOUND_NAMES[code & BOUND_BITS] for code in self.codes[index]]
+        return BOUND_NAMES[self.codes[index] & BOUND_BITS]
+
+    def __iter__(self) -> Iterator[str | None]:
+        return (BOUND_NAMES[code & BOUND_BITS] for code in self.codes)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, BoundColumn)):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"BoundColumn({list(self)!r})"
+
+
+class ScaledValues(Sequence[Exact | None]):
+    """Per node, the value a compiled search gave it (None: no value), made when read from
+    the search's numbers on a common scale (each value times ``factor``: Star1's, or 1 for
+    alpha-beta on machine integers) and code bytes (see :data:`BOUND_BITS`): a static value
+    is the tree's own, any other an exact number, made once per distinct number. Equal to
+    the list of the same values."""
+
+    __slots__ = ("_made", "codes", "factor", "numbers", "static")
+
+    def __init__(
+        self, numbers: Sequence[int], codes: bytes, static: Sequence[Any], factor: int
+    ) -> None:
+        self.numbers = numbers
+        self.codes = codes
+        self.static = static
+        self.factor = factor
+        self._made: dict[int, Exact] = {}
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def _value(self, index: int) -> Exact | None:
+        code = self.codes[index]
+        if not code:
+            return None
+        if code & STATIC_LEAF:
+            return cast(Exact, self.static[index])
+        number = self.numbers[index]
+        made = self._made.get(number)
+        if made is None:
+            made = self._made[number] = cast(Exact, value_of_key(number, self.factor))
+        return made
+
+    @overload
+    def __getitem__(self, index: int) -> Exact | None: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Exact | None]: ...
+    def __getitem__(self, index: int | slice) -> Exact | None | list[Exact | None]:
+        if isinstance(index, slice):
+            return [self._value(i) for i in range(*index.indices(len(self)))]
+        return self._value(index)
+
+    def __iter__(self) -> Iterator[Exact | None]:
+        return map(self._value, range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (list, ScaledValues)):
+            return len(self) == len(other) and list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"ScaledValues({list(self)!r})"
+
+
 @dataclass(frozen=True, slots=True)
 class TraceEvent:
     """One line of a hand-written alpha-beta trace.
@@ -280,12 +382,12 @@ def _search(
 ) -> AlphaBetaResult:
     static = numeric(seen.static)
     spend = deadline.spend
+    if COMPILED and not tracing and children[0]:
+        return _walk(tree, seen, children, static, prune_on_equality, spend)
     # a traced step builds two events; every step costs more when values are fractions
     step_cost = 4 if tracing else 1
     kinds = tree.kinds
     count = len(tree)
-    values: list[Exact | None] = [None] * count
-    bounds: list[str | None] = [None] * count
     best_child = IntColumn.filled(-1, count)
     evaluated: list[int] = []
     cutoffs: list[Cutoff] = []
@@ -299,6 +401,8 @@ def _search(
     start = NEG_INF if root_max else POS_INF
     frame: list[Any] = [0, NEG_INF, POS_INF, start, 0, -1, EXACT, root_max]
     stack = [frame]
+    values: list[Exact | None] = [None] * count
+    bounds: list[str | None] = [None] * count
     if not children[0]:
         # a single static node: nothing to search
         values[0] = static[0]
@@ -308,51 +412,6 @@ def _search(
             log(TraceEvent("evaluate", 0, NEG_INF, POS_INF, static[0]))
         return search_result(
             tree, seen, values, bounds, best_child, evaluated, cutoffs, events, prune_on_equality, 1
-        )
-    if COMPILED and log is None:
-        # the same search step for step, compiled (analysis/trees/_kernels.pyx): first with
-        # values compared as C integers, again with Python's comparisons if one is not such
-        walk_children = walkable(children)
-        walk_static = static if isinstance(static, list) else list(static)
-        pruned: list[int] = []
-        rows: list[tuple[Any, ...]] = []
-        for ints in (True, False):
-            leaves = IntColumn()  # machine integers: no int object per leaf evaluated
-            rows.clear()
-            pruned.clear()
-            entered = alpha_beta_walk(
-                walk_children,
-                walk_static,
-                kinds,
-                MAX,
-                strict,
-                values,
-                bounds,
-                best_child,
-                leaves,
-                rows,
-                pruned,
-                (EXACT, LOWER, UPPER),
-                spend,
-                ints,
-                LEAF,
-                # (the static values are the leaves', which the reader may hold as integers)
-                tree.leaf_words if static is tree.values else None,
-            )
-            if entered >= 0:
-                break
-        return search_result(
-            tree,
-            seen,
-            values,
-            bounds,
-            best_child,
-            leaves,
-            CutoffRows(rows),
-            events,
-            prune_on_equality,
-            entered + len(leaves),
-            pruned,
         )
     if log:
         log(TraceEvent("enter", 0, NEG_INF, POS_INF, None))
@@ -489,6 +548,78 @@ def _search(
         events,
         prune_on_equality,
         visited,
+    )
+
+
+def _walk(
+    tree: Tree,
+    seen: Horizon,
+    children: Sequence[Sequence[int]],
+    static: Sequence[Any],
+    prune_on_equality: bool,
+    spend: Any,
+) -> AlphaBetaResult:
+    """:func:`_search` without a trace, step for step, compiled (analysis/trees/_kernels.pyx):
+    first with values compared as C integers, each visited node's value and bound kept in
+    columns (nothing made or counted a node: :class:`ScaledValues` and :class:`BoundColumn`
+    give them out when read); again with Python's comparisons and lists if a static value is
+    not such an integer."""
+    walk_children = walkable(children)
+    walk_static = static if isinstance(static, list) else list(static)
+    count = len(tree)
+    best_child = IntColumn.filled(-1, count)
+    pruned: list[int] = []
+    rows: list[tuple[Any, ...]] = []
+    for ints in (True, False):
+        leaves = IntColumn()  # machine integers: no int object per leaf evaluated
+        rows.clear()
+        pruned.clear()
+        values: list[Exact | None] | None = None if ints else [None] * count
+        bounds: list[str | None] | None = None if ints else [None] * count
+        numbers = IntColumn() if ints else None
+        codes = bytearray(count) if ints else None
+        entered = alpha_beta_walk(
+            walk_children,
+            walk_static,
+            tree.kinds,
+            MAX,
+            not prune_on_equality,
+            values,
+            bounds,
+            best_child,
+            leaves,
+            rows,
+            pruned,
+            (EXACT, LOWER, UPPER),
+            spend,
+            ints,
+            LEAF,
+            # (the static values are the leaves', which the reader may hold as integers)
+            tree.leaf_words if static is tree.values else None,
+            numbers,
+            codes,
+        )
+        if entered >= 0:
+            break
+    if numbers is not None and codes is not None:
+        kept = bytes(codes)
+        found_values: Sequence[Exact | None] = ScaledValues(numbers, kept, walk_static, 1)
+        found_bounds: Sequence[str | None] = BoundColumn(kept)
+    else:
+        assert values is not None and bounds is not None
+        found_values, found_bounds = values, bounds
+    return search_result(
+        tree,
+        seen,
+        found_values,
+        found_bounds,
+        best_child,
+        leaves,
+        CutoffRows(rows),
+        None,
+        prune_on_equality,
+        entered + len(leaves),
+        pruned,
     )
 
 

@@ -23,12 +23,15 @@ from typing import Any, Final
 import orjson
 
 from analysis.trees.alpha_beta import (
+    BOUND_NAMES,
     COMPILED,
     EXACT,
     UPPER,
     AlphaBetaResult,
+    BoundColumn,
     Cutoff,
     CutoffRows,
+    ScaledValues,
     TraceEvent,
 )
 from analysis.trees.cs188_agents import GraphSearchResult
@@ -38,7 +41,7 @@ from analysis.trees.minimax import MinimaxResult
 from analysis.trees.move_ordering import MoveOrderingReport
 from analysis.trees.search_stats import SearchStats
 from analysis.trees.solve import TreeSolution
-from analysis.trees.star1 import BOUND_NAMES, ScaledKeys, ScaledValues, Star1Result
+from analysis.trees.star1 import ScaledKeys, Star1Result
 from games.formats.cs188 import GraphGame
 from games.limits import current_deadline
 from games.numbers import (
@@ -161,6 +164,22 @@ def nodes_json(
     if not (fragments and COMPILED):
         return node_map(tree, values, bounds)
     spend = current_deadline().spend
+    coded = _value_columns(values, bounds)
+    if coded is not None:
+        numbers, codes = coded
+        return orjson.Fragment(
+            node_map_bytes(
+                tree.ids,
+                numbers,
+                None,
+                EXACT,
+                _entry_bytes,
+                orjson.dumps,
+                spend,
+                codes=codes,
+                bound_names=BOUND_NAMES,
+            )
+        )
     # (a column of machine integers, minimax's over them, is read as it is)
     values = values if isinstance(values, (list, array)) else list(values)
     if bounds is not None and not isinstance(bounds, list):
@@ -168,6 +187,22 @@ def nodes_json(
     return orjson.Fragment(
         node_map_bytes(tree.ids, values, bounds, EXACT, _entry_bytes, orjson.dumps, spend)
     )
+
+
+def _value_columns(
+    values: Sequence[Exact | None], bounds: Sequence[str | None] | None
+) -> tuple[Sequence[int], bytes] | None:
+    """The columns a compiled search on machine integers keeps its values and bounds in
+    (alpha-beta's, see :class:`analysis.trees.alpha_beta.ScaledValues`), for the compiled
+    writers to read as they are; None for any other values."""
+    if (
+        isinstance(values, ScaledValues)
+        and values.factor == 1
+        and isinstance(bounds, BoundColumn)
+        and bounds.codes is values.codes
+    ):
+        return values.numbers, values.codes
+    return None
 
 
 def runs(indices: Iterable[int]) -> list[list[int]]:
@@ -201,6 +236,17 @@ def columns_json(
         put_numbers(out, "value", [values[index] for index in present])
         if bounds is not None:
             out["bound"] = [bounds[index] for index in present]
+        return out
+    coded = _value_columns(values, bounds)
+    if coded is not None:
+        numbers, codes = coded
+        node_runs, coded_values, _, coded_bounds = present_columns_bytes(
+            numbers, BOUND_NAMES, _number_bytes, orjson.dumps, spend, codes=codes
+        )
+        assert coded_bounds is not None  # (the codes give every node with a value a bound)
+        out["node"] = orjson.Fragment(node_runs)
+        out["value"] = orjson.Fragment(coded_values)
+        out["bound"] = orjson.Fragment(coded_bounds)
         return out
     if isinstance(values, array) and bounds is None:
         # a column of machine integers (minimax over them): every node has a value

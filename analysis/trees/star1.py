@@ -29,12 +29,12 @@ below beta).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from functools import partial
 from operator import is_not
-from typing import Any, Final, cast, overload
+from typing import Any, Final, cast
 
 from analysis.trees.alpha_beta import (
     EXACT,
@@ -43,8 +43,10 @@ from analysis.trees.alpha_beta import (
     POS_INF,
     UPPER,
     AlphaBetaResult,
+    BoundColumn,
     Cutoff,
     CutoffRows,
+    ScaledValues,
     TraceEvent,
     search_result,
     value_of_key,
@@ -213,106 +215,6 @@ def _on_common_scale(
         **{name.name: getattr(result, name.name) for name in fields(AlphaBetaResult)},
         scaled=ScaledKeys(numbers, codes, rows, factor),
     )
-
-
-BOUND_BITS: Final = 3
-"""The low bits of the compiled search's code byte per node
-(:func:`analysis.trees._star1.scaled_star1`): 0 where the node has no value, else its
-bound's index in :data:`BOUND_NAMES`."""
-STATIC_LEAF: Final = 4
-"""The bit of that byte set where the value is the node's static value (the search also
-marks a chance node's expectation, with 8, which the columns do not need)."""
-BOUND_NAMES: Final = (None, EXACT, LOWER, UPPER)
-
-
-class BoundColumn(Sequence[str | None]):
-    """Per node, the bound of the value the compiled Star1 gave it (None: no value), read
-    from its code byte a node (see :data:`BOUND_BITS`). Equal to the list of the same names."""
-
-    __slots__ = ("codes",)
-
-    def __init__(self, codes: bytes) -> None:
-        self.codes = codes
-
-    def __len__(self) -> int:
-        return len(self.codes)
-
-    @overload
-    def __getitem__(self, index: int) -> str | None: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[str | None]: ...
-    def __getitem__(self, index: int | slice) -> str | None | list[str | None]:
-        if isinstance(index, slice):
-            return [BOUND_NAMES[code & BOUND_BITS] for code in self.codes[index]]
-        return BOUND_NAMES[self.codes[index] & BOUND_BITS]
-
-    def __iter__(self) -> Iterator[str | None]:
-        return (BOUND_NAMES[code & BOUND_BITS] for code in self.codes)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (list, BoundColumn)):
-            return len(self) == len(other) and list(self) == list(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"BoundColumn({list(self)!r})"
-
-
-class ScaledValues(Sequence[Exact | None]):
-    """Per node, the value the compiled Star1 gave it (None: no value), made when read from
-    the search's numbers on the common scale (each value times ``factor``) and code bytes
-    (see :data:`BOUND_BITS`): a static value is the tree's own, any other an exact number,
-    made once per distinct number. Equal to the list of the same values."""
-
-    __slots__ = ("_made", "codes", "factor", "numbers", "static")
-
-    def __init__(
-        self, numbers: Sequence[int], codes: bytes, static: Sequence[Any], factor: int
-    ) -> None:
-        self.numbers = numbers
-        self.codes = codes
-        self.static = static
-        self.factor = factor
-        self._made: dict[int, Exact] = {}
-
-    def __len__(self) -> int:
-        return len(self.codes)
-
-    def _value(self, index: int) -> Exact | None:
-        code = self.codes[index]
-        if not code:
-            return None
-        if code & STATIC_LEAF:
-            return cast(Exact, self.static[index])
-        number = self.numbers[index]
-        made = self._made.get(number)
-        if made is None:
-            made = self._made[number] = cast(Exact, value_of_key(number, self.factor))
-        return made
-
-    @overload
-    def __getitem__(self, index: int) -> Exact | None: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[Exact | None]: ...
-    def __getitem__(self, index: int | slice) -> Exact | None | list[Exact | None]:
-        if isinstance(index, slice):
-            return [self._value(i) for i in range(*index.indices(len(self)))]
-        return self._value(index)
-
-    def __iter__(self) -> Iterator[Exact | None]:
-        return map(self._value, range(len(self)))
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (list, ScaledValues)):
-            return len(self) == len(other) and list(self) == list(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"ScaledValues({list(self)!r})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import analysis.trees.alpha_beta as alpha_beta_module
 import analysis.trees.minimax as minimax_module
-from analysis.trees.alpha_beta import AlphaBetaResult, alpha_beta
+from analysis.trees.alpha_beta import AlphaBetaResult, BoundColumn, ScaledValues, alpha_beta
 from analysis.trees.json_output import solution_json
 from analysis.trees.minimax import MinimaxResult, minimax
 from analysis.trees.solve import solve_tree
@@ -141,6 +141,129 @@ def test_minimax_over_machine_integers_backs_up_columns_of_them() -> None:
 
     assert words_bytes(IntColumn("q", [-5, 0, 2**62 - 1]), spend) == b"[-5,0,4611686018427387903]"
     assert words_bytes(IntColumn("q", [1, -(2**62)]), spend) is None
+
+
+@pytest.mark.skipif(not alpha_beta_module.COMPILED, reason="not built")
+def test_alpha_beta_over_machine_integers_keeps_its_values_in_columns() -> None:
+    # AIMA figure 5.5 with alpha-beta: MIN node 1 is 3 (exact); MIN node 2 stops at 2 <= 3
+    # (an upper bound), its 4 and 6 never read; MIN node 3 reads 14, 5 and its last child 2
+    # (nothing left to cut: exact)
+    result = alpha_beta(parse_tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]]))
+    assert isinstance(result.values, ScaledValues) and isinstance(result.bounds, BoundColumn)
+    assert result.values == [3, 3, 2, 2, 3, 12, 8, 2, None, None, 14, 5, 2]
+    assert [type(value) for value in result.values[:2]] == [int, int]
+    assert result.bounds == ["exact", "exact", "upper"] + ["exact"] * 5 + [None] * 2 + ["exact"] * 3
+    # a fraction, or an integer past 2**62, leaves the search to objects in lists
+    for leaf in ("1/2", 2**62):
+        wide = alpha_beta(parse_tree([[3, leaf], [2]]))
+        assert type(wide.values) is list and type(wide.bounds) is list
+        assert wide.values == searched(parse_tree([[3, leaf], [2]]), False).values
+
+
+EXTREMES = [2**62 - 1, -(2**62 - 1), 2**53 + 1, -(2**53) - 1, 0, 7]
+
+
+@pytest.mark.skipif(not alpha_beta_module.COMPILED, reason="not built")
+@settings(max_examples=200, deadline=None)
+@given(
+    shape=shorthand_trees(max_depth=4, max_branching=4, values=st.sampled_from(EXTREMES)),
+    prune_on_equality=st.booleans(),
+    layout=st.sampled_from(["map", "columns"]),
+)
+def test_alpha_beta_columns_are_written_as_the_python_search_s_lists_are(
+    shape: Any, prune_on_equality: bool, layout: str
+) -> None:
+    # the widest machine integers and those past a double's 53 bits, read from the columns
+    # by the compiled writers, against the Python search's lists written by orjson
+    tree = parse_tree(shape)
+    with limited(Limits()):
+        mine = solve_tree(tree, "alphabeta", prune_on_equality=prune_on_equality)
+        before = alpha_beta_module.COMPILED
+        alpha_beta_module.COMPILED = False
+        try:
+            theirs = solve_tree(tree, "alphabeta", prune_on_equality=prune_on_equality)
+        finally:
+            alpha_beta_module.COMPILED = before
+        written = orjson.dumps(solution_json(mine, fragments=True, layout=layout))
+        assert written == orjson.dumps(solution_json(theirs, layout=layout))
+
+
+@pytest.mark.skipif(not alpha_beta_module.COMPILED, reason="not built")
+def test_value_columns_are_taken_only_as_the_kernels_make_them() -> None:
+    from analysis.trees._kernels import alpha_beta_walk, node_map_bytes, present_columns_bytes
+
+    def walk(ints: bool, numbers: Any, codes: Any) -> int:
+        # MAX over leaves 1 and 2
+        return alpha_beta_walk(
+            [range(1, 3), range(0), range(0)],
+            [None, 1, 2],
+            ["max", "leaf", "leaf"],
+            "max",
+            False,
+            None,
+            None,
+            IntColumn.filled(-1, 3),
+            IntColumn(),
+            [],
+            [],
+            ("exact", "lower", "upper"),
+            lambda units: None,
+            ints,
+            "leaf",
+            None,
+            numbers,
+            codes,
+        )
+
+    numbers, codes = IntColumn(), bytearray(3)
+    assert walk(True, numbers, codes) == 1
+    assert list(numbers) == [2, 1, 2] and codes == bytearray([1, 4 | 1, 4 | 1])
+    with pytest.raises(ValueError, match="ints only"):
+        walk(False, IntColumn(), bytearray(3))
+    with pytest.raises(ValueError, match="bytearray"):
+        walk(True, IntColumn(), bytes(3))
+    with pytest.raises(ValueError, match="bytearray"):
+        walk(True, IntColumn(), bytearray(2))
+    with pytest.raises(TypeError):
+        walk(True, [], bytearray(3))
+    names = (None, "exact", "lower", "upper")
+    kept = bytes(codes)
+
+    def spend(units: int) -> None:
+        pass
+
+    assert (
+        node_map_bytes(
+            ["r", "a", "b"], numbers, None, "exact", None, orjson.dumps, spend, True, kept, names
+        )
+        == b'{"r":{"value":2,"bound":"exact"},"a":{"value":1,"bound":"exact"},'
+        b'"b":{"value":2,"bound":"exact"}}'
+    )
+    assert present_columns_bytes(numbers, names, None, orjson.dumps, spend, bytes([0, 3, 2])) == (
+        b"[[1,3]]",
+        b"[1,2]",
+        [],
+        b'["upper","lower"]',
+    )
+    with pytest.raises(ValueError):  # codes with a list of values
+        present_columns_bytes([1, 2, 3], names, None, orjson.dumps, spend, kept)
+    with pytest.raises(ValueError):  # a code a node, no fewer
+        present_columns_bytes(numbers, names, None, orjson.dumps, spend, kept[:2])
+    with pytest.raises(ValueError):  # four bound names
+        node_map_bytes(
+            ["r", "a", "b"],
+            numbers,
+            None,
+            "exact",
+            None,
+            orjson.dumps,
+            spend,
+            True,
+            kept,
+            names[1:],
+        )
+    with pytest.raises(ValueError):  # past the machine integers the columns hold
+        present_columns_bytes(IntColumn("q", [2**62]), names, None, orjson.dumps, spend, b"\x01")
 
 
 @pytest.mark.skipif(not minimax_module.COMPILED, reason="not built")

@@ -12,14 +12,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.trees.alpha_beta import EXACT, NEG_INF, POS_INF, UPPER
+from analysis.trees.alpha_beta import EXACT, NEG_INF, POS_INF, UPPER, BoundColumn, ScaledValues
 from analysis.trees.expectimax import common_scale, expectimax
 from analysis.trees.horizon import horizon
 from analysis.trees.json_output import explain, put_number, put_scaled_number
 from analysis.trees.star1 import (
     COMPILED,
-    BoundColumn,
-    ScaledValues,
     _on_common_scale,
     _Search,
     star1,
