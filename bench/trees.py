@@ -93,9 +93,12 @@ def repeated(runs: int, action: Any) -> Any:
 
 
 def post(client: Any, path: str, body: bytes) -> None:
+    """POST ``body`` and read the whole answer, chunk by chunk as a server sends it (a large
+    answer comes as several chunks: joining them would copy it once more, in the client)."""
     response = client.post(path, data=body, content_type="application/json")
     assert response.status_code == 200, response.get_data(as_text=True)[:500]
-    response.get_data()
+    sent = sum(map(len, response.iter_encoded()))
+    assert sent == int(response.headers["Content-Length"])
 
 
 # -- baselines: AIMA-style alpha-beta (game object, recursion), and a bare recursion ---------
@@ -195,7 +198,8 @@ def peak_memory(path: str, body_file: str) -> float:
         "import sys; sys.path.insert(0, '.');"
         "from api import create_app; c = create_app().test_client();"
         f"body = open({body_file!r}, 'rb').read();"
-        f"r = c.post({path!r}, data=body, content_type='application/json'); r.get_data();"
+        f"r = c.post({path!r}, data=body, content_type='application/json');"
+        "assert sum(map(len, r.iter_encoded())) == int(r.headers['Content-Length']);"
         "print(next(int(line.split()[1]) for line in open('/proc/self/status')"
         " if line.startswith('VmHWM:')) / 1024)"
     )
@@ -260,7 +264,8 @@ def wsgi_caller(app: Any, path: str, body: bytes) -> Any:
         statuses.clear()
         answer = app(environ, start_response)
         try:
-            b"".join(answer)
+            for _ in answer:  # (the chunks as the server writes them, not joined)
+                pass
         finally:
             if hasattr(answer, "close"):
                 answer.close()

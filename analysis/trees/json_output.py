@@ -15,7 +15,9 @@ million distinct fractions take seconds to hash and write out.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from fractions import Fraction
 from math import gcd
 from typing import Any, Final
@@ -75,6 +77,56 @@ except ImportError:  # not built: the maps and lists are built as dicts and list
     column_bytes = cutoffs_bytes = id_array_bytes = leaves_bytes = node_map_bytes = None  # type: ignore[assignment]
     leaf_runs_bytes = runs_bytes = scaled_node_map_bytes = words_bytes = None  # type: ignore[assignment]
     present_columns_bytes = None  # type: ignore[assignment]
+
+PART_FLOOR: Final = 1 << 16
+"""Bytes from which a written member is set aside while :func:`written_apart` collects."""
+
+_apart: ContextVar[list[bytes] | None] = ContextVar("written_apart", default=None)
+
+
+def fragment(contents: bytes) -> orjson.Fragment:
+    """A member of an answer already written as JSON, which ``orjson.dumps`` copies into the
+    answer as it is (an ``orjson.Fragment``). While :func:`written_apart` collects, a large one
+    is set aside instead, and a mark (``\\0`` index ``\\0``, bytes that JSON never holds raw)
+    stands in its place: see :func:`answer_chunks`."""
+    parts = _apart.get()
+    if parts is None or len(contents) < PART_FLOOR:
+        return orjson.Fragment(contents)
+    parts.append(contents)
+    return orjson.Fragment(b"\0%d\0" % (len(parts) - 1))
+
+
+@contextmanager
+def written_apart() -> Iterator[list[bytes]]:
+    """Collect the large written members of the answers made in the block (see
+    :func:`fragment`): the answer's own bytes then need not be copied once more into one
+    buffer of its size (a node map can be most of a 50 MB answer), and a server sends the
+    pieces as they are (:func:`answer_chunks`)."""
+    parts: list[bytes] = []
+    token = _apart.set(parts)
+    try:
+        yield parts
+    finally:
+        _apart.reset(token)
+
+
+def answer_chunks(rest: bytes, parts: Sequence[bytes]) -> list[bytes]:
+    """The bytes of an answer whose large members were set aside (``parts``, see
+    :func:`written_apart`), in order, as chunks: ``rest`` (``orjson.dumps`` of the answer)
+    with each mark replaced by its member. Every member's mark must be there, once."""
+    pieces = rest.split(b"\0")
+    if len(pieces) != 2 * len(parts) + 1:
+        raise ValueError("the answer does not hold one mark a member set aside")
+    chunks = [pieces[0]]
+    found: set[int] = set()
+    for k in range(len(parts)):
+        index = int(pieces[2 * k + 1])
+        if index in found or not 0 <= index < len(parts):
+            raise ValueError("a mark is not that of a member set aside, once")
+        found.add(index)
+        chunks += (parts[index], pieces[2 * k + 2])
+    return chunks
+
 
 try:
     from analysis.trees._kernels import decisions_bytes
@@ -167,7 +219,7 @@ def nodes_json(
     coded = _value_columns(values, bounds)
     if coded is not None:
         numbers, codes = coded
-        return orjson.Fragment(
+        return fragment(
             node_map_bytes(
                 tree.ids,
                 numbers,
@@ -184,7 +236,7 @@ def nodes_json(
     values = values if isinstance(values, (list, array)) else list(values)
     if bounds is not None and not isinstance(bounds, list):
         bounds = list(bounds)
-    return orjson.Fragment(
+    return fragment(
         node_map_bytes(tree.ids, values, bounds, EXACT, _entry_bytes, orjson.dumps, spend)
     )
 
@@ -244,16 +296,16 @@ def columns_json(
             numbers, BOUND_NAMES, _number_bytes, orjson.dumps, spend, codes=codes
         )
         assert coded_bounds is not None  # (the codes give every node with a value a bound)
-        out["node"] = orjson.Fragment(node_runs)
-        out["value"] = orjson.Fragment(coded_values)
-        out["bound"] = orjson.Fragment(coded_bounds)
+        out["node"] = fragment(node_runs)
+        out["value"] = fragment(coded_values)
+        out["bound"] = fragment(coded_bounds)
         return out
     if isinstance(values, array) and bounds is None:
         # a column of machine integers (minimax over them): every node has a value
         written = words_bytes(values, spend)
         if written is not None:
             out["node"] = [[0, len(values)]] if len(values) else []
-            out["value"] = orjson.Fragment(written)
+            out["value"] = fragment(written)
             return out
     values = values if isinstance(values, list) else list(values)
     if bounds is not None and not isinstance(bounds, list):
@@ -261,13 +313,13 @@ def columns_json(
     node_runs, written, others, bound_column = present_columns_bytes(
         values, bounds, _number_bytes, orjson.dumps, spend
     )
-    out["node"] = orjson.Fragment(node_runs)
-    out["value"] = orjson.Fragment(written)
+    out["node"] = fragment(node_runs)
+    out["value"] = fragment(written)
     if not all(map(is_json_exact, others)):
         companion = column_bytes(values, _text_bytes, False, values, spend)[0]
-        out["value_exact"] = orjson.Fragment(companion)
+        out["value_exact"] = fragment(companion)
     if bound_column is not None:
-        out["bound"] = orjson.Fragment(bound_column)
+        out["bound"] = fragment(bound_column)
     return out
 
 
@@ -278,7 +330,7 @@ def node_list_json(tree: Tree, indices: Iterable[int], fragments: bool, layout: 
         return ids_json(tree.ids, indices, fragments)
     spend = current_deadline().spend
     if fragments and COMPILED:
-        return orjson.Fragment(runs_bytes(indices, spend))
+        return fragment(runs_bytes(indices, spend))
     listed = list(indices)
     spend(len(listed))
     return runs(listed)
@@ -301,7 +353,7 @@ def ids_json(names: Sequence[Any], indices: Iterable[int], fragments: bool) -> A
     JSON bytes (see :func:`nodes_json`)."""
     if not (fragments and COMPILED):
         return [names[i] for i in indices]
-    return orjson.Fragment(id_array_bytes(names, indices, orjson.dumps, current_deadline().spend))
+    return fragment(id_array_bytes(names, indices, orjson.dumps, current_deadline().spend))
 
 
 def pruned_leaves_json(result: AlphaBetaResult, fragments: bool, layout: str = MAP) -> Any:
@@ -317,9 +369,9 @@ def pruned_leaves_json(result: AlphaBetaResult, fragments: bool, layout: str = M
     children = walkable(children)
     spend = current_deadline().spend
     if layout == COLUMNS:
-        return orjson.Fragment(leaf_runs_bytes(children, result.pruned, spend, last_level))
+        return fragment(leaf_runs_bytes(children, result.pruned, spend, last_level))
     written = leaves_bytes(tree.ids, children, result.pruned, orjson.dumps, spend, last_level)
-    return orjson.Fragment(written)
+    return fragment(written)
 
 
 def cutoffs_json(result: AlphaBetaResult, fragments: bool, layout: str = MAP) -> Any:
@@ -328,7 +380,7 @@ def cutoffs_json(result: AlphaBetaResult, fragments: bool, layout: str = MAP) ->
     ids = node_names(result.tree, layout)
     spend = current_deadline().spend
     if fragments and COMPILED:
-        return orjson.Fragment(
+        return fragment(
             cutoffs_bytes(ids, _rows(result.cutoffs), _member_bytes, orjson.dumps, spend)
         )
     cutoffs = []
@@ -648,7 +700,7 @@ def decisions_json(
     if not (fragments and COMPILED) or decisions_bytes is None:
         return _decisions(tree, best_child, values)
     kinds = tree.kinds
-    return orjson.Fragment(
+    return fragment(
         decisions_bytes(
             tree.ids,
             best_child if isinstance(best_child, (list, array)) else list(best_child),
@@ -738,7 +790,7 @@ def _expectimax_nodes_json(result: ExpectimaxResult, fragments: bool) -> Any:
         members["bound"] = bound
         return orjson.dumps(members)
 
-    return orjson.Fragment(
+    return fragment(
         node_map_bytes(
             result.tree.ids,
             keys,
@@ -802,7 +854,7 @@ def _scaled_star1_json(result: Star1Result, scaled: ScaledKeys) -> dict[str, Any
         put_scaled_number(members, name, key, factor)
         return orjson.dumps(members)[1:-1]
 
-    out["nodes"] = orjson.Fragment(
+    out["nodes"] = fragment(
         scaled_node_map_bytes(
             ids, scaled.numbers, scaled.codes, BOUND_NAMES[1:], entry, orjson.dumps, spend
         )
@@ -810,7 +862,7 @@ def _scaled_star1_json(result: Star1Result, scaled: ScaledKeys) -> dict[str, Any
     out["pruned"] = ids_json(tree.ids, result.pruned, True)
     out["pruned_leaves"] = pruned_leaves_json(result, True)
     out["evaluated_leaves"] = ids_json(tree.ids, result.evaluated_leaves, True)
-    out["cutoffs"] = orjson.Fragment(
+    out["cutoffs"] = fragment(
         cutoffs_bytes(ids, scaled.cutoffs, member, orjson.dumps, spend, integers=False)
     )
     out["stats"] = stats_json(result.stats)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response
 
-from analysis.trees.json_output import solution_json
+from analysis.trees.json_output import solution_json, written_apart
 from api.body import load
 from api.openapi.view_docs import operation
 from api.responses import json_response
@@ -42,7 +42,9 @@ def minimax_view() -> Response:
     options = load(MinimaxRequestSchema, scan_tree=True)
     layout = read_layout(options)
     solution = solve_request(read_tree(options), "minimax", options)
-    return json_response(solution_json(solution, fragments=True, layout=layout))
+    with written_apart() as parts:
+        answer = solution_json(solution, fragments=True, layout=layout)
+    return json_response(answer, parts=parts)
 
 
 @bp.post("/alphabeta")
@@ -62,7 +64,9 @@ def alpha_beta_view() -> Response:
     options = load(AlphaBetaRequestSchema, scan_tree=True)
     layout = read_layout(options)
     solution = solve_request(read_tree(options), "alphabeta", options)
-    return json_response(solution_json(solution, fragments=True, layout=layout))
+    with written_apart() as parts:
+        answer = solution_json(solution, fragments=True, layout=layout)
+    return json_response(answer, parts=parts)
 
 
 CHANCE_EXAMPLE = {
@@ -90,7 +94,9 @@ CHANCE_EXAMPLE = {
 def expectimax_view() -> Response:
     options = load(ExpectimaxRequestSchema)
     solution = solve_request(read_tree(options), "expectimax", options)
-    return json_response(solution_json(solution, fragments=True))
+    with written_apart() as parts:
+        answer = solution_json(solution, fragments=True)
+    return json_response(answer, parts=parts)
 
 
 @bp.post("/maxn")
@@ -118,4 +124,6 @@ def maxn_view() -> Response:
     options = load(MaxnRequestSchema)
     # a max^n tree: a bare list of numbers is one leaf's utilities (docs/trees.md)
     solution = solve_request(read_tree(options, PLAYER), "maxn", options)
-    return json_response(solution_json(solution, fragments=True))
+    with written_apart() as parts:
+        answer = solution_json(solution, fragments=True)
+    return json_response(answer, parts=parts)

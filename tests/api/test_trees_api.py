@@ -322,3 +322,40 @@ def test_time_limit_is_413(path: str) -> None:
         tree = [tree, tree, tree]
     body = problem(client.post(path, json={"tree": tree}), 413)
     assert "time limit" in body["detail"]
+
+
+WIDE = [[(i * 7) % 201 - 100 for i in range(j, j + 60)] for j in range(0, 24_000, 60)]
+"""400 MIN nodes of 60 leaves: a node map of about 1 MB and a column of values of about
+90 kB, past the size from which the compiled writers' members are sent as chunks of their
+own."""
+
+
+@pytest.mark.parametrize(
+    ("path", "algorithm", "layout"),
+    [
+        ("/v1/trees/minimax", "minimax", "map"),
+        ("/v1/trees/minimax", "minimax", "columns"),
+        ("/v1/trees/alphabeta", "alphabeta", "map"),
+        ("/v1/trees/alphabeta", "alphabeta", "columns"),
+        ("/v1/trees/expectimax", "expectimax", "map"),
+    ],
+)
+def test_a_large_answer_is_sent_in_chunks_with_the_bytes_of_the_answer(
+    client: FlaskClient, path: str, algorithm: str, layout: str
+) -> None:
+    from analysis.trees.json_output import solution_json
+    from analysis.trees.solve import solve_tree
+    from games.limits import Limits, limited
+    from games.trees.parser import parse_tree
+
+    body: dict[str, Any] = {"tree": WIDE} | ({"layout": layout} if layout != "map" else {})
+    response = client.post(path, json=body)
+    assert response.status_code == 200
+    chunks = list(response.iter_encoded())
+    # the node map (or column) set aside, between the rest of the answer's two pieces
+    assert len(chunks) >= 3 and max(map(len, chunks)) > 65_536
+    sent = b"".join(chunks)
+    assert response.headers["Content-Length"] == str(len(sent))
+    with limited(Limits()):  # the answer as the Python writers build it, dumped whole
+        answer = solution_json(solve_tree(parse_tree(WIDE), algorithm), layout=layout)
+    assert sent == orjson.dumps(answer)

@@ -1,6 +1,7 @@
 """The columns layout of tree answers (analysis/trees/json_output.py): the same answer as the
 documented map layout, with nodes named by breadth-first index and long lists as runs; and the
-compiled writers of it byte for byte what orjson writes for the Python lists."""
+compiled writers of it byte for byte what orjson writes for the Python lists. Large written
+members set aside for a server to send as they are go back in their places."""
 
 from __future__ import annotations
 
@@ -11,7 +12,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.trees.json_output import COLUMNS, COMPILED, runs, solution_json
+from analysis.trees.json_output import (
+    COLUMNS,
+    COMPILED,
+    PART_FLOOR,
+    answer_chunks,
+    fragment,
+    runs,
+    solution_json,
+    written_apart,
+)
 from analysis.trees.solve import solve_tree
 from games.trees.model import Tree
 from games.trees.parser import parse_tree
@@ -172,3 +182,29 @@ def test_leaves_on_the_last_level() -> None:
     assert parse_tree([[1, 2], [3]]).leaves_on_last_level()
     assert not parse_tree([[1, 2], 3]).leaves_on_last_level()
     assert parse_tree([1, 2]).leaves_on_last_level()
+
+
+def test_members_set_aside_go_back_in_their_places_once_each() -> None:
+    big, small = b"[" + b"1," * PART_FLOOR + b"1]", b"[2]"
+    with written_apart() as parts:
+        later = fragment(big.replace(b"1", b"3"))  # (set aside first, written last)
+        answer = {
+            "a": fragment(big),
+            "b": {"c": fragment(small), "d": later},
+            "e": "x\x00y",  # (orjson writes the string's NUL escaped)
+        }
+    assert len(parts) == 2 and parts[1] == big
+    rest = orjson.dumps(answer)
+    assert len(rest) < 100
+    joined = b"".join(answer_chunks(rest, parts))
+    assert orjson.loads(joined) == {
+        "a": orjson.loads(big),
+        "b": {"c": [2], "d": [3] * (PART_FLOOR + 1)},
+        "e": "x\x00y",
+    }
+    # outside the block every member is written in place
+    assert orjson.dumps({"a": fragment(big)}) == b'{"a":' + big + b"}"
+    with pytest.raises(ValueError):  # a member's mark missing
+        answer_chunks(orjson.dumps({"a": answer["a"]}), parts)
+    with pytest.raises(ValueError):  # a mark twice
+        answer_chunks(orjson.dumps({"a": answer["a"], "b": answer["a"]}), parts)
