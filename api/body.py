@@ -86,9 +86,10 @@ def decode(data: bytes) -> Any:
 class ScannedTree:
     """A body's plain ``tree``, read from its bytes by the compiled scanner (see
     :func:`load`), and where its text lies in the body (for a reader that needs the decoded
-    JSON after all: the text is copied out only then)."""
+    JSON after all: the text is copied out only then). ``scanned`` is None for a plain tree
+    of more nodes than the limit allows, refused without being decoded."""
 
-    scanned: ScannedShorthand
+    scanned: ScannedShorthand | None
     body: bytes
     start: int
     end: int
@@ -215,8 +216,10 @@ def load(schema: type[Schema], *, scan_tree: bool = False) -> Any:
     into columns, and only the rest of the body is decoded: the member is then a
     :class:`ScannedTree` (see :func:`api.tree_requests.read_tree`). A large plain tree costs
     its decoder more than the scan costs in all. Any body the scanner does not take whole
-    (another tree form, a syntax error anywhere, a limit passed) is decoded as usual, so its
-    answer and errors are the same either way.
+    (another tree form, a syntax error anywhere, the depth limit passed) is decoded as usual,
+    so its answer and errors are the same either way. A plain tree past the node limit is
+    refused by the reader at ``/tree`` without being decoded: decoded, such a body took some
+    20 times its size in memory and a second of work before the readers refused it.
     """
     data = body_bytes()
     decoded = _scanned(data) if scan_tree else None

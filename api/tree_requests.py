@@ -18,6 +18,7 @@ from games.errors import InvalidInputError
 from games.limits import active_limits
 from games.numbers import Exact, parse_exact
 from games.trees.compiled_reader import scanned_shorthand_tree
+from games.trees.grammar import too_many_nodes
 from games.trees.model import MAX, MIN, Tree
 from games.trees.parser import parse_tree
 
@@ -27,10 +28,13 @@ def read_tree(options: dict[str, Any], root: str = "max") -> Tree:
 
     A tree the body's scanner read (:class:`api.body.ScannedTree`) is built from its
     columns; where that cannot be (a ``root`` no plain tree has), its text is decoded and
-    read as any tree is, with the same answer or error.
+    read as any tree is, with the same answer or error. One it found past the node limit is
+    refused, pointing at ``/tree``.
     """
     raw, kind = options["tree"], str(options.get("root", root))
     if isinstance(raw, ScannedTree):
+        if raw.scanned is None:
+            raise too_many_nodes(active_limits(), "/tree")
         tree = scanned_shorthand_tree(raw.scanned, kind, "/tree") if kind in (MAX, MIN) else None
         if tree is not None:
             return tree

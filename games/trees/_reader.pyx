@@ -637,6 +637,7 @@ cdef struct Scan:  # a plain tree's nodes in the order of the text (depth-first)
     unsigned char* objects  # 1 where the node is written as an object (else an array or a number)
     Py_ssize_t size
     Py_ssize_t capacity
+    bint over  # the tree has more than the node limit: read on for its syntax, nothing kept
 
 
 cdef void scan_release(Scan* d) noexcept:
@@ -727,8 +728,10 @@ cdef Py_ssize_t scan_tree(
     non-empty array) or ``"value"`` (an integer), mixed as they come. Returns the index past
     its last bracket or brace, or -1 where the text is anything else (another value or
     member, a number with a fraction, exponent or more than 18 digits, an empty array, bad
-    syntax) or passes ``max_nodes``, ``max_depth`` or the decoder's nesting limit (with the
-    body's object around it). An explicit stack of open arrays: no recursion."""
+    syntax) or passes ``max_depth`` or the decoder's nesting limit (with the body's object
+    around it). A tree of more than ``max_nodes`` nodes is read on to its end all the same,
+    for the same checks, but its nodes past the limit are not kept: ``d.over`` then says so,
+    and the columns are not the tree's. An explicit stack of open arrays: no recursion."""
     cdef int64_t* open_nodes = NULL
     cdef int64_t* open_counts = NULL
     cdef unsigned char* open_objects = NULL
@@ -752,15 +755,20 @@ cdef Py_ssize_t scan_tree(
             # a value at s[i]
             if i >= end:
                 return -1
-            if size >= max_nodes:
-                return -1
-            if size >= d.capacity:
-                d.size = size
-                scan_reserve(d, end - i)
-                parents, depths, positions = d.parent, d.depth, d.position
-                counts, values, objects = d.count, d.value, d.objects
-            node = size
-            size += 1
+            if size >= max_nodes and size:
+                # past the limit: the tree is refused whole, but only once its text is
+                # known to be a plain tree (any other is the readers' to judge): each further
+                # node goes to the root's row, whose columns are thrown away with the rest
+                d.over = True
+                node = 0
+            else:
+                if size >= d.capacity:
+                    d.size = size
+                    scan_reserve(d, end - i)
+                    parents, depths, positions = d.parent, d.depth, d.position
+                    counts, values, objects = d.count, d.value, d.objects
+                node = size
+                size += 1
             pending += 1
             if pending >= BATCH:
                 spend(pending)
@@ -1148,7 +1156,8 @@ def scan_body(bytes data, Py_ssize_t max_nodes, Py_ssize_t max_depth, object spe
     is ``children`` or ``value``), read by
     :func:`scan_tree` (``data[start:end]`` is its text); else None. The rest of the body is
     only stepped over: its decoder checks it. A second ``tree`` member, a key with an
-    escape, or a tree past ``max_nodes`` or ``max_depth`` gives None."""
+    escape, or a tree past ``max_depth`` gives None; a plain tree of more than ``max_nodes``
+    nodes gives ``(None, start, end)``, its nodes past the limit read but not kept."""
     cdef const unsigned char* s = <const unsigned char*>PyBytes_AS_STRING(data)
     cdef Py_ssize_t end = len(data), i, key_end, start = -1, stop = -1
     cdef Scan d
@@ -1156,6 +1165,7 @@ def scan_body(bytes data, Py_ssize_t max_nodes, Py_ssize_t max_depth, object spe
     d.parent = d.depth = d.position = d.count = d.value = NULL
     d.objects = NULL
     d.size = d.capacity = 0
+    d.over = False
     try:
         i = skip_space(s, 0, end)
         if i >= end or s[i] != 123:  # {
@@ -1200,6 +1210,8 @@ def scan_body(bytes data, Py_ssize_t max_nodes, Py_ssize_t max_depth, object spe
             i = skip_space(s, i + 1, end)
         if start < 0 or skip_space(s, i + 1, end) != end:
             return None
+        if d.over:
+            return None, start, stop  # (a plain tree past the node limit)
         return breadth_first(&d), start, stop
     finally:
         scan_release(&d)

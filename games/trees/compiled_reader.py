@@ -41,12 +41,13 @@ COMPILED: Final = read_plain is not None and os.environ.get("ARBITER_PURE_PYTHON
 """Whether the compiled reader is there to use."""
 
 
-def scan_shorthand(body: bytes, limits: Limits) -> tuple[ScannedShorthand, int, int] | None:
+def scan_shorthand(body: bytes, limits: Limits) -> tuple[ScannedShorthand | None, int, int] | None:
     """``(tree, start, end)`` when ``body`` is a JSON object whose ``tree`` is a plain tree
     (nested arrays of integers, and objects whose one member is ``children`` or ``value``)
     within ``limits``, read straight from the bytes
     (``body[start:end]`` is its text; see :func:`games.trees._reader.scan_body`); else None,
-    and the body is decoded as usual."""
+    and the body is decoded as usual. A plain tree of more nodes than ``limits`` allow gives
+    ``(None, start, end)``: its text was read to the end, but no more than the limit kept."""
     if not COMPILED:
         return None
     return scan_body(body, limits.max_nodes, limits.max_depth, current_deadline().spend)

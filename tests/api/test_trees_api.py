@@ -359,3 +359,31 @@ def test_a_large_answer_is_sent_in_chunks_with_the_bytes_of_the_answer(
     with limited(Limits()):  # the answer as the Python writers build it, dumped whole
         answer = solution_json(solve_tree(parse_tree(WIDE), algorithm), layout=layout)
     assert sent == orjson.dumps(answer)
+
+
+def test_a_plain_tree_past_the_node_limit_is_refused_at_tree_without_being_decoded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import api.body
+
+    client = create_app({"ARBITER_MAX_NODES": 10}).test_client()
+    wide = [[1, 2, 3]] * 5  # 1 + 5 + 15 = 21 nodes
+    objects = {"children": [{"children": [{"value": 1}, [2], 3]}] * 5}
+    with monkeypatch.context() as patched:  # the body is never decoded whole
+        patched.setattr(api.body, "decode", lambda data: pytest.fail("decoded"))
+        for tree in (wide, objects):
+            for path in ("/v1/trees/minimax", "/v1/trees/alphabeta"):
+                body = problem(client.post(path, json={"tree": tree, "root": "min"}), 413)
+                message = "the tree has more than the limit of 10 nodes"
+                assert body["errors"] == [{"pointer": "/tree", "message": message}]
+        # the envelope is checked first, as for any body
+        body = problem(client.post("/v1/trees/minimax", json={"tree": wide, "layout": "x"}), 422)
+        assert body["errors"][0]["pointer"] == "/layout"
+    # a syntax error anywhere, and a tree that is not plain, are the decoder's and readers'
+    text = orjson.dumps({"tree": wide})[:-1] + b', "layout": }'
+    body = problem(
+        client.post("/v1/trees/minimax", data=text, content_type="application/json"), 400
+    )
+    assert body["type"].endswith("/malformed-json")
+    body = problem(client.post("/v1/trees/minimax", json={"tree": [*wide, [0.5]]}), 413)
+    assert body["errors"][0]["pointer"].startswith("/tree/")

@@ -523,9 +523,15 @@ def test_the_scan_steps_over_the_other_members_whatever_they_hold() -> None:
 
 def test_the_scan_keeps_the_limits_and_leaves_their_errors_to_the_walk() -> None:
     body = b'{"tree": [[1, 2], [3, 4]]}'  # 7 nodes, 3 levels
-    assert scan_shorthand(body, Limits(max_nodes=6)) is None
+    # past the node limit: read to its end, nothing kept (refused at /tree, not decoded)
+    assert scan_shorthand(body, Limits(max_nodes=6)) == (None, 9, 25)
+    assert scan_shorthand(body, Limits(max_nodes=1)) == (None, 9, 25)
     assert scan_shorthand(body, Limits(max_depth=1)) is None
     assert scan_shorthand(body, Limits(max_nodes=7, max_depth=2)) is not None
+    # but only a plain tree whose text is right to its end: any other is the readers'
+    for tail in (b"[3, 4.5]", b"[3, ]", b'[3, "4"]', b"[3, []]", b"[3, [[4]]]"):
+        wrong = b'{"tree": [[1, 2], ' + tail + b"]}"
+        assert scan_shorthand(wrong, Limits(max_nodes=6, max_depth=2)) is None
     # nesting the decoder refuses (1,024 levels, the body's object included) is left to it
     chain = [b'{"tree": ' + b"[" * depth + b"1" + b"]" * depth + b"}" for depth in (1023, 1024)]
     assert scan_shorthand(chain[0], Limits()) is not None and orjson.loads(chain[0])
