@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from flask import Blueprint, Response
 
-from analysis.trees.json_output import solution_json, written_apart
+from analysis.trees.json_output import MAP, solution_json, written_apart
+from analysis.trees.solve import TreeSolution
 from api.body import load
 from api.openapi.view_docs import operation
 from api.responses import json_response
@@ -26,6 +27,14 @@ from games.trees.model import PLAYER
 bp = Blueprint("trees", __name__, url_prefix="/v1/trees")
 
 
+def answered(solution: TreeSolution, layout: str = MAP) -> Response:
+    """The answer for ``solution`` in ``layout``; its large members, written by the compiled
+    writers, are sent as chunks of their own (see :func:`api.responses.json_response`)."""
+    with written_apart() as parts:
+        answer = solution_json(solution, fragments=True, layout=layout)
+    return json_response(answer, parts=parts)
+
+
 @bp.post("/minimax")
 @operation(
     summary="Minimax value of every node",
@@ -42,9 +51,7 @@ def minimax_view() -> Response:
     options = load(MinimaxRequestSchema, scan_tree=True)
     layout = read_layout(options)
     solution = solve_request(read_tree(options), "minimax", options)
-    with written_apart() as parts:
-        answer = solution_json(solution, fragments=True, layout=layout)
-    return json_response(answer, parts=parts)
+    return answered(solution, layout)
 
 
 @bp.post("/alphabeta")
@@ -64,9 +71,7 @@ def alpha_beta_view() -> Response:
     options = load(AlphaBetaRequestSchema, scan_tree=True)
     layout = read_layout(options)
     solution = solve_request(read_tree(options), "alphabeta", options)
-    with written_apart() as parts:
-        answer = solution_json(solution, fragments=True, layout=layout)
-    return json_response(answer, parts=parts)
+    return answered(solution, layout)
 
 
 CHANCE_EXAMPLE = {
@@ -94,9 +99,7 @@ CHANCE_EXAMPLE = {
 def expectimax_view() -> Response:
     options = load(ExpectimaxRequestSchema)
     solution = solve_request(read_tree(options), "expectimax", options)
-    with written_apart() as parts:
-        answer = solution_json(solution, fragments=True)
-    return json_response(answer, parts=parts)
+    return answered(solution)
 
 
 @bp.post("/maxn")
@@ -124,6 +127,4 @@ def maxn_view() -> Response:
     options = load(MaxnRequestSchema)
     # a max^n tree: a bare list of numbers is one leaf's utilities (docs/trees.md)
     solution = solve_request(read_tree(options, PLAYER), "maxn", options)
-    with written_apart() as parts:
-        answer = solution_json(solution, fragments=True)
-    return json_response(answer, parts=parts)
+    return answered(solution)
