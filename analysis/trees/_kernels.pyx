@@ -767,6 +767,81 @@ cdef class Ids:
         return 0
 
 
+cdef struct CodeTexts:  # the bytes written for codes 1 to 3 of value columns (their bounds)
+    const char* data[4]
+    Py_ssize_t size[4]
+
+
+cdef int code_texts(CodeTexts* texts, list items) except -1:
+    """Point ``texts`` at ``items[1]`` to ``items[3]`` (bytes, which the caller keeps)."""
+    cdef int k
+    for k in range(1, 4):
+        texts.data[k] = PyBytes_AS_STRING(items[k])
+        texts.size[k] = PyBytes_GET_SIZE(items[k])
+    return 0
+
+
+cdef inline long long machine_integer(const long long[:] column, Py_ssize_t index) except? -1:
+    """``column[index]``, which must lie within +/-2**62 (a ValueError otherwise)."""
+    cdef long long small = column[index]
+    if small <= -LIMIT or small >= LIMIT:
+        raise ValueError("a machine integer column holds an integer past 2**62")
+    return small
+
+
+cdef int put_integer_entries(
+    Buffer* buffer,
+    Ids names,
+    const long long[:] column,
+    const unsigned char* codes,
+    Py_ssize_t count,
+    list tails,
+    object spend,
+) except -1:
+    """The entries ``"id":{"value":n,"bound":"b"}`` of :func:`node_map_bytes` for nodes 0 to
+    ``count - 1`` named by default ids (their blob) with machine integers for values, comma
+    separated: each written through one pointer, with room made once an entry. With
+    ``codes``, a node whose code is 0 is left out and ``tails[code & 3]`` ends an entry
+    (``,"bound":"b"}``); without, every node is written with ``tails[1]``. A unit of
+    ``spend`` a node."""
+    cdef Py_ssize_t index, start, length, pending = 0, room
+    cdef CodeTexts tail
+    cdef unsigned char code = 1
+    cdef long long small
+    cdef char* out
+    cdef bint first = True
+    code_texts(&tail, tails)
+    for index in range(count):
+        charge(&pending, 1, spend)
+        if codes != NULL:
+            code = codes[index] & 3
+            if not code:
+                continue
+        small = machine_integer(column, index)
+        start = names.offsets[index]
+        length = names.offsets[index + 1] - start
+        # a comma, the quoted id, :{"value":, at most 21 characters of integer, the tail
+        room = length + 34 + tail.size[code]
+        if buffer.size + room > buffer.capacity:
+            grow(buffer, room)
+        out = buffer.data + buffer.size
+        if not first:
+            out[0] = b","
+            out += 1
+        first = False
+        out[0] = b'"'
+        memcpy(out + 1, names.blob + start, length)
+        out += length + 1
+        out[0] = b'"'
+        memcpy(out + 1, b':{"value":', 10)
+        out = write_integer(out + 11, small)
+        memcpy(out, tail.data[code], tail.size[code])
+        buffer.size = out + tail.size[code] - buffer.data
+    if pending:
+        spend(pending)
+    return 0
+
+
 def node_map_bytes(
     object ids,
     object values,
@@ -825,6 +900,21 @@ def node_map_bytes(
         if words and not coded and names.blob != NULL:
             grow(&buffer, names.offsets[count] + count * ENTRY_ROOM)
         put(&buffer, b"{", 1)
+        if words and names.blob != NULL and (coded or bound_list is None):
+            # default ids and machine integers, the usual large answer: one tight loop
+            put_integer_entries(
+                &buffer,
+                names,
+                column,
+                code_data,
+                count,
+                [None] + [
+                    b',"bound":' + dumps(name) + b"}"
+                    for name in (bound_names[1:] if coded else (exact_name,) * 3)
+                ],
+                spend,
+            )
+            count = 0  # (written)
         for index in range(count):
             charge(&pending, 1, spend)
             if coded:
@@ -1131,6 +1221,54 @@ cdef bytes runs_json(Spans* spans):
         release(&buffer)
 
 
+cdef int put_coded_columns(
+    Buffer* numbers,
+    Buffer* names,
+    Spans* spans,
+    const long long[:] column,
+    const unsigned char* codes,
+    list bound_json,
+    object spend,
+) except -1:
+    """The entries of :func:`present_columns_bytes`'s lists for value columns: the runs of
+    the nodes whose code is not 0, their machine integers (comma separated) into
+    ``numbers`` and their bounds (``bound_json[code & 3]``) into ``names``, each written
+    through one pointer with room made once a node. A unit of ``spend`` a node."""
+    cdef Py_ssize_t index, pending = 0, count = column.shape[0]
+    cdef CodeTexts bound
+    cdef unsigned char code
+    cdef long long small
+    cdef char* out
+    cdef bint first = True
+    code_texts(&bound, bound_json)
+    for index in range(count):
+        charge(&pending, 1, spend)
+        code = codes[index] & 3
+        if not code:
+            continue
+        small = machine_integer(column, index)
+        add_span(spans, index, index + 1)
+        if numbers.size + 22 > numbers.capacity:  # a comma and at most 21 characters
+            grow(numbers, 22)
+        if names.size + 1 + bound.size[code] > names.capacity:
+            grow(names, 1 + bound.size[code])
+        out = numbers.data + numbers.size
+        if not first:
+            out[0] = b","
+            out += 1
+        numbers.size = write_integer(out, small) - numbers.data
+        out = names.data + names.size
+        if not first:
+            out[0] = b","
+            out += 1
+        memcpy(out, bound.data[code], bound.size[code])
+        names.size = out + bound.size[code] - names.data
+        first = False
+    if pending:
+        spend(pending)
+    return 0
+
+
 def present_columns_bytes(
     object values,
     object bounds,
@@ -1162,7 +1300,6 @@ def present_columns_bytes(
     cdef tuple bound_names = None
     cdef const long long[:] column
     cdef const unsigned char* code_data = NULL
-    cdef unsigned char code
     if coded:
         if not isinstance(values, array) or type(bounds) is not tuple or len(bounds) != 4:
             raise ValueError("codes go with a column of machine integers and four bound names")
@@ -1179,27 +1316,28 @@ def present_columns_bytes(
     try:
         put(&numbers, b"[", 1)
         put(&names, b"[", 1)
+        if coded:
+            put_coded_columns(
+                &numbers,
+                &names,
+                &spans,
+                column,
+                code_data,
+                [None] + [write_bound(name) for name in bound_names[1:]],
+                spend,
+            )
+            count = 0  # (written)
         for index in range(count):
             charge(&pending, 1, spend)
-            if coded:
-                code = code_data[index] & 3
-                if not code:
-                    continue
-            else:
-                entry = value_list[index]
-                if entry is None:
-                    continue
+            entry = value_list[index]
+            if entry is None:
+                continue
             add_span(&spans, index, index + 1)
             if not first:
                 put(&numbers, b",", 1)
                 put(&names, b",", 1)
             first = False
-            if coded:
-                small = column[index]
-                if small <= -LIMIT or small >= LIMIT:
-                    raise ValueError("a machine integer column holds an integer past 2**62")
-                put_integer(&numbers, small)
-            elif small_int(entry, &small):
+            if small_int(entry, &small):
                 put_integer(&numbers, small)
             else:
                 if entry is last:
@@ -1209,7 +1347,7 @@ def present_columns_bytes(
                     last, last_written = entry, written
                 put(&numbers, PyBytes_AS_STRING(written), PyBytes_GET_SIZE(written))
             if bounded:
-                bound = bound_names[code] if coded else bound_list[index]
+                bound = bound_list[index]
                 if bound is not last_bound:
                     bound_written = written_once(bound, bound_seen, write_bound)
                     last_bound = bound
