@@ -235,6 +235,8 @@ const evaluations = newestOnly();
 const pictures = newestOnly();
 
 async function evaluate() {
+  // (taken first: an input refused here also drops an older answer still on its way)
+  const [latest, latestPicture] = [evaluations(), pictures()];
   clearLotteryErrors();
   let body;
   try {
@@ -245,7 +247,6 @@ async function evaluate() {
   }
   evaluated = true;
   remember();
-  const [latest, latestPicture] = [evaluations(), pictures()];
   const drawing = post("/v1/lotteries/plot", { ...body, kind: plotKind.value }).then((r) => r.text());
   drawing.catch(() => {}); // a refused picture is reported through the evaluation below
   try {
@@ -352,6 +353,7 @@ function showConsistency(result) {
 const checks = newestOnly();
 
 async function check() {
+  const latest = checks();
   clearError($("choice-lotteries-error"), choiceLotteries);
   clearError($("choices-error"), choicesInput);
   let body;
@@ -370,7 +372,6 @@ async function check() {
   }
   checked = true;
   remember();
-  const latest = checks();
   try {
     const consistency = await (await post("/v1/lotteries/eu-consistency", body)).json();
     if (latest()) showConsistency(consistency);

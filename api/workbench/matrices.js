@@ -343,6 +343,7 @@ function fail(problem) {
 const solves = newestOnly();
 
 async function solve() {
+  const latest = solves(); // (first: an input refused here also drops an older answer)
   clearErrors();
   let body;
   try {
@@ -353,7 +354,6 @@ async function solve() {
     return;
   }
   remember();
-  const latest = solves();
   try {
     const report = await (await post("/v1/matrices/analyze", withParts(body))).json();
     if (latest()) show(report);

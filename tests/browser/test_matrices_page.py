@@ -18,6 +18,7 @@ import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.held import FirstHeld
@@ -215,18 +216,30 @@ def test_a_three_player_game_is_solved_from_the_json(page: Page, base_url: str) 
     assert "two players only" in page.get_by_test_id("notes").inner_text()
 
 
-def test_an_older_game_answering_late_does_not_replace_the_newer_one(
-    page: Page, base_url: str
+@pytest.mark.parametrize(
+    ("second", "kinds"),
+    [
+        # the battle of the sexes, solved and shown: three equilibria
+        ('{"A": [[2, 0], [0, 1]], "B": [[1, 0], [0, 2]]}', ["mixed", "pure", "pure"]),
+        # not JSON, refused by the page itself: the late answer must not show under the error
+        ('{"A": [[1, -1], [-1, 1]]', []),
+    ],
+)
+def test_an_older_game_answering_late_does_not_replace_the_newer_input(
+    page: Page, base_url: str, second: str, kinds: list[str]
 ) -> None:
-    # matching pennies (one mixed equilibrium) is held back while the battle of the sexes
-    # (three) is solved and shown
+    # matching pennies (one mixed equilibrium) is held back while the second input is handled
     page.goto(base_url + "/matrices")
     first = FirstHeld(page, "**/v1/matrices/analyze")
     page.get_by_test_id("matrix-input").fill('{"A": [[1, -1], [-1, 1]], "zero_sum": true}')
     page.get_by_test_id("matrix-solve").click()
     first.wait()
-    page.get_by_test_id("matrix-input").fill('{"A": [[2, 0], [0, 1]], "B": [[1, 0], [0, 2]]}')
+    page.get_by_test_id("matrix-input").fill(second)
     page.get_by_test_id("matrix-solve").click()
-    expect(page.get_by_test_id("equilibrium")).to_have_count(3)
+    if kinds:
+        expect(page.get_by_test_id("equilibrium")).to_have_count(len(kinds))
+    else:
+        expect(page.get_by_test_id("matrix-error")).to_be_visible()
     first.release()
-    assert sorted(kind for kind, *_ in _equilibria(page)) == ["mixed", "pure", "pure"]
+    assert sorted(kind for kind, *_ in _equilibria(page)) == kinds
+    assert page.get_by_test_id("matrix-error").is_visible() == (not kinds)
