@@ -9,7 +9,9 @@ same value and bound, which keeps building the ``nodes`` map cheap.
 Every number is written by :mod:`games.numbers` (the one writer of numbers, under the
 rule of ``docs/numbers.md``), and
 building an answer spends on the deadline of the computation in progress: a
-million distinct fractions take seconds to hash and write out.
+million distinct fractions take seconds to hash and write out. The members the compiled
+writers write as JSON bytes can be set aside while an answer is made, for a server to send
+as they are (:func:`written_apart`, :func:`answer_chunks`).
 """
 
 from __future__ import annotations
@@ -78,6 +80,24 @@ except ImportError:  # not built: the maps and lists are built as dicts and list
     leaf_runs_bytes = runs_bytes = scaled_node_map_bytes = words_bytes = None  # type: ignore[assignment]
     present_columns_bytes = None  # type: ignore[assignment]
 
+try:
+    from analysis.trees._kernels import decisions_bytes
+except ImportError:  # not built: the decisions are a dict
+    decisions_bytes = None  # type: ignore[assignment]
+
+CHUNK: Final = 16_384
+"""Nodes handled by one whole-list pass (in C) between two readings of the clock."""
+
+MAP: Final = "map"
+COLUMNS: Final = "columns"
+LAYOUTS: Final = (MAP, COLUMNS)
+"""How an answer lays out its per-node results (``docs/trees.md``, "Layouts"): ``map``
+names nodes by id and gives ``nodes`` as ``{id: entry}``; ``columns`` names nodes by their
+breadth-first index, gives ``columns`` (the nodes with a value as runs, and one list per
+field with an entry per such node), and writes every list of nodes that can be as long as
+the tree as runs (see :func:`runs`)."""
+
+
 PART_FLOOR: Final = 1 << 16
 """Bytes from which a written member is set aside while :func:`written_apart` collects."""
 
@@ -126,24 +146,6 @@ def answer_chunks(rest: bytes, parts: Sequence[bytes]) -> list[bytes]:
         found.add(index)
         chunks += (parts[index], pieces[2 * k + 2])
     return chunks
-
-
-try:
-    from analysis.trees._kernels import decisions_bytes
-except ImportError:  # not built: the decisions are a dict
-    decisions_bytes = None  # type: ignore[assignment]
-
-CHUNK: Final = 16_384
-"""Nodes handled by one whole-list pass (in C) between two readings of the clock."""
-
-MAP: Final = "map"
-COLUMNS: Final = "columns"
-LAYOUTS: Final = (MAP, COLUMNS)
-"""How an answer lays out its per-node results (``docs/trees.md``, "Layouts"): ``map``
-names nodes by id and gives ``nodes`` as ``{id: entry}``; ``columns`` names nodes by their
-breadth-first index, gives ``columns`` (the nodes with a value as runs, and one list per
-field with an entry per such node), and writes every list of nodes that can be as long as
-the tree as runs (see :func:`runs`)."""
 
 
 def node_names(tree: Tree, layout: str = MAP) -> Sequence[Any]:
