@@ -789,6 +789,82 @@ cdef inline long long machine_integer(const long long[:] column, Py_ssize_t inde
     return small
 
 
+cdef int put_default_id_entries(
+    Buffer* buffer, tuple parts, const long long[:] column, bytes tail, object spend
+) except -1:
+    """The entries ``"id":{"value":n,"bound":"b"}`` of every node of a column of machine
+    integers, named by the default ids ``parts`` describes (:meth:`DefaultIds.parts`: the
+    root's id, the separator, the parent and position columns): a node's id is its parent's,
+    copied from where the answer already holds it, the separator and its position. One pass
+    works out the ids' lengths, for room made once; the next writes. A unit of ``spend`` a
+    node."""
+    cdef bytes root = parts[0], separator = parts[1]
+    cdef const int64_t[:] parents = parts[2]
+    cdef const int64_t[:] positions = parts[3]
+    cdef Py_ssize_t count = column.shape[0], index, parent, pending = 0, total
+    cdef Py_ssize_t separator_size = len(separator), tail_size = len(tail)
+    cdef const char* separator_data = PyBytes_AS_STRING(separator)
+    cdef const char* tail_data = PyBytes_AS_STRING(tail)
+    cdef int64_t* lengths = NULL
+    cdef int64_t* at = NULL  # where each id's text starts in the answer
+    cdef int64_t position
+    cdef long long small
+    cdef char* out
+    if count == 0:
+        return 0
+    if parents.shape[0] != count or positions.shape[0] != count:
+        raise ValueError("the ids and the values differ in length")
+    lengths = <int64_t*>malloc(count * sizeof(int64_t))
+    at = <int64_t*>malloc(count * sizeof(int64_t))
+    try:
+        if lengths == NULL or at == NULL:
+            raise MemoryError()
+        lengths[0] = len(root)
+        total = lengths[0]
+        for index in range(1, count):
+            parent = parents[index]
+            if parent < 0 or parent >= index:
+                raise ValueError("a default id's parent comes before it")
+            position = positions[index]
+            lengths[index] = lengths[parent] + separator_size + 1
+            while position >= 10:
+                lengths[index] += 1
+                position //= 10
+            total += lengths[index]
+        # each entry: a comma, its quoted id, :{"value":, at most 20 characters, the tail
+        grow(buffer, total + count * (34 + tail_size))
+        out = buffer.data + buffer.size
+        for index in range(count):
+            charge(&pending, 1, spend)
+            small = machine_integer(column, index)
+            if index:
+                out[0] = b","
+                out += 1
+            out[0] = b'"'
+            out += 1
+            at[index] = out - buffer.data
+            if index == 0:
+                memcpy(out, PyBytes_AS_STRING(root), lengths[0])
+            else:
+                parent = parents[index]
+                memcpy(out, buffer.data + at[parent], lengths[parent])
+                memcpy(out + lengths[parent], separator_data, separator_size)
+                write_integer(out + lengths[parent] + separator_size, positions[index])
+            out += lengths[index]
+            out[0] = b'"'
+            memcpy(out + 1, b':{"value":', 10)
+            out = write_integer(out + 11, small)
+            memcpy(out, tail_data, tail_size)
+            out += tail_size
+        buffer.size = out - buffer.data
+        if pending:
+            spend(pending)
+        return 0
+    finally:
+        free(lengths)
+        free(at)
+
+
 cdef int put_integer_entries(
     Buffer* buffer,
     Ids names,
@@ -870,10 +946,11 @@ def node_map_bytes(
     is ``bound_names[code & 3]`` (``bounds`` is not read).
     """
     cdef Buffer buffer = Buffer(NULL, 0, 0, NULL)
-    cdef Ids names = Ids(ids)
+    cdef Ids names
     cdef Py_ssize_t index, count = len(values), pending = 0
     cdef bint first = True, words = integers and isinstance(values, array)
     cdef bint coded = codes is not None
+    cdef object parts = None
     cdef const unsigned char* code_data = NULL
     cdef unsigned char code
     cdef object value = None, bound, written, last_bound = None, tail = None
@@ -893,6 +970,21 @@ def node_map_bytes(
         value_list = values
     if bound_list is not None and len(bound_list) != count:
         raise ValueError("values and bounds differ in length")
+    if words and not coded and bound_list is None and type(ids) is not list:
+        # every node, named by default ids not yet written out: each is written from its
+        # parent's, already in the answer (no blob of ids made first)
+        parts = getattr(ids, "parts", lambda: None)()
+    if parts is not None:
+        try:
+            put(&buffer, b"{", 1)
+            put_default_id_entries(
+                &buffer, parts, column, b',"bound":' + dumps(exact_name) + b"}", spend
+            )
+            put(&buffer, b"}", 1)
+            return finish(&buffer)
+        finally:
+            release(&buffer)
+    names = Ids(ids)
     try:
         # room for the whole map at once where it is known well (a column of machine
         # integers, every node in it, named by default ids): a large answer is then not

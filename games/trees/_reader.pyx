@@ -565,6 +565,17 @@ cdef class DefaultIds:
             self.made = made
         return self.made
 
+    def parts(self):
+        """``(root, separator, parents, positions)``, the root's id and the separator in
+        UTF-8 and the parent and position columns, for a writer that writes each id from its
+        parent's (``analysis.trees._kernels.node_map_bytes``); None once :meth:`encoded` has
+        made the ids, which a writer then copies."""
+        if self.blob is not None:
+            return None
+        return (
+            self.root.encode("utf-8"), self.separator.encode("utf-8"), self.parents, self.positions
+        )
+
     def encoded(self):
         """``(blob, offsets)``: every id in UTF-8, one after the other, id ``i`` being
         ``blob[offsets[i]:offsets[i + 1]]`` (made once and kept). Ids are written in index

@@ -188,6 +188,24 @@ def test_alpha_beta_columns_are_written_as_the_python_search_s_lists_are(
         assert written == orjson.dumps(solution_json(theirs, layout=layout))
 
 
+@pytest.mark.skipif(not minimax_module.COMPILED, reason="not built")
+def test_a_node_map_writes_default_ids_from_their_parents_as_the_ids_are() -> None:
+    # positions of one, two and three digits, four levels: each id is written from its
+    # parent's, already in the answer, unless the ids were written out before (then copied)
+    shape = [[[i, -i] for i in range(j % 13)] or j for j in range(120)]
+    for blob_first in (False, True):
+        tree = parse_tree(shape)
+        if blob_first:
+            tree.ids.encoded()
+        with limited(Limits()):
+            solution = solve_tree(tree, "minimax")
+            written = orjson.dumps(solution_json(solution, fragments=True))
+        answer = orjson.loads(written)
+        assert written == orjson.dumps(solution_json(solution))
+        assert list(answer["nodes"]) == list(tree.ids.all())
+        assert "root.119" in answer["nodes"] and "root.116.11.1" in answer["nodes"]
+
+
 @pytest.mark.skipif(not alpha_beta_module.COMPILED, reason="not built")
 def test_value_columns_are_taken_only_as_the_kernels_make_them() -> None:
     from analysis.trees._kernels import alpha_beta_walk, node_map_bytes, present_columns_bytes
