@@ -184,6 +184,16 @@ cdef inline bint small_int(object value, long long* out):
     return True
 
 
+cdef inline object window_number(long long value):
+    """A window's bound or a value kept as a C integer, as the Python search has it: an int,
+    or past +/-2**62 (where no value read as a machine integer lies) an infinity."""
+    if value <= -LIMIT:
+        return NEG_INF
+    if value >= LIMIT:
+        return POS_INF
+    return value
+
+
 cdef inline bint greater(bint ints, long long a, long long b, object x, object y) except -1:
     if ints:
         return a > b
@@ -246,7 +256,10 @@ def alpha_beta_walk(
     be None): ``numbers`` (an ``array('q')``, made as long as the tree) gets its value as a
     machine integer, ``codes`` 1 + its bound's index in ``bound_names``, with ``STATIC_LEAF``
     (4) added where the value is its static value (see
-    :class:`analysis.trees.alpha_beta.ScaledValues`). Nothing is then made or counted a node.
+    :class:`analysis.trees.alpha_beta.ScaledValues`). Nothing is then made or counted a node:
+    the window and values live as C integers only, and a cutoff's record gets them as Python
+    numbers when it is made (the infinities of a window as ``float('-inf')`` and ``inf``, as
+    the Python search has them).
     """
     cdef Py_ssize_t capacity = 64
     cdef Py_ssize_t top = 0
@@ -267,6 +280,7 @@ def alpha_beta_walk(
     cdef const long long* leaf_words = NULL
     cdef object kind
     cdef bint coded = codes is not None
+    cdef bint keep = not coded  # the window and values kept as Python objects too
     cdef long long* number_data = NULL
     cdef unsigned char* code_data = NULL
     if frames == NULL:
@@ -290,15 +304,17 @@ def alpha_beta_walk(
         starts, counts = columns.starts, columns.counts
         root_max = kinds[0] == max_kind
         vs[0] = NEG_INF if root_max else POS_INF
+        alpha = beta = v = score = None  # (read only with ``keep``)
         open_node(&frames[0], listed, 0, 0, children, starts, counts, root_max)
         frames[0].alpha = -LIMIT
         frames[0].beta = LIMIT
         frames[0].v = -LIMIT if root_max else LIMIT
         while True:
             frame = &frames[top]
-            alpha = alphas[top]
-            beta = betas[top]
-            v = vs[top]
+            if keep:
+                alpha = alphas[top]
+                beta = betas[top]
+                v = vs[top]
             a = frame.alpha
             b = frame.beta
             c = frame.v
@@ -314,14 +330,16 @@ def alpha_beta_walk(
                         and frame.best_bound != EXACT
                         and equal(ints, r, c, returned, v)
                     ):
-                        v = returned
+                        if keep:
+                            v = returned
                         c = r
                         frame.best = child
                         frame.best_bound = child_bound
                     if greater(ints, c, b, v, beta) or (not strict and equal(ints, c, b, v, beta)):
                         cut = slot < frame.left
                     elif greater(ints, c, a, v, alpha):
-                        alpha = v
+                        if keep:
+                            alpha = v
                         a = c
                 else:
                     if less(ints, r, c, returned, v) or (
@@ -329,17 +347,20 @@ def alpha_beta_walk(
                         and frame.best_bound != EXACT
                         and equal(ints, r, c, returned, v)
                     ):
-                        v = returned
+                        if keep:
+                            v = returned
                         c = r
                         frame.best = child
                         frame.best_bound = child_bound
                     if less(ints, c, a, v, alpha) or (not strict and equal(ints, c, a, v, alpha)):
                         cut = slot < frame.left
                     elif less(ints, c, b, v, beta):
-                        beta = v
+                        if keep:
+                            beta = v
                         b = c
                 have_returned = False
-                returned = None
+                if keep:
+                    returned = None
             descend = -1
             # static children are read and folded in until an internal child turns up
             if not cut:
@@ -349,7 +370,8 @@ def alpha_beta_walk(
                     if kinds[child] is not leaf_kind and has_children(children, counts, child):
                         descend = child
                         break
-                    score = static[child]
+                    if keep or leaf_words == NULL:
+                        score = static[child]
                     if ints:
                         if leaf_words != NULL:
                             s = leaf_words[child]
@@ -366,7 +388,8 @@ def alpha_beta_walk(
                         if greater(ints, s, c, score, v) or (
                             frame.best_bound != EXACT and equal(ints, s, c, score, v)
                         ):
-                            v = score
+                            if keep:
+                                v = score
                             c = s
                             frame.best = child
                             frame.best_bound = EXACT
@@ -375,13 +398,15 @@ def alpha_beta_walk(
                         ):
                             cut = slot < frame.left
                         elif greater(ints, c, a, v, alpha):
-                            alpha = v
+                            if keep:
+                                alpha = v
                             a = c
                     else:
                         if less(ints, s, c, score, v) or (
                             frame.best_bound != EXACT and equal(ints, s, c, score, v)
                         ):
-                            v = score
+                            if keep:
+                                v = score
                             c = s
                             frame.best = child
                             frame.best_bound = EXACT
@@ -390,7 +415,8 @@ def alpha_beta_walk(
                         ):
                             cut = slot < frame.left
                         elif less(ints, c, b, v, beta):
-                            beta = v
+                            if keep:
+                                beta = v
                             b = c
                     if cut:
                         break
@@ -400,9 +426,10 @@ def alpha_beta_walk(
                 frame.alpha = a
                 frame.beta = b
                 frame.v = c
-                alphas[top] = alpha
-                betas[top] = beta
-                vs[top] = v
+                if keep:
+                    alphas[top] = alpha
+                    betas[top] = beta
+                    vs[top] = v
                 entered += 1
                 top += 1
                 if top == capacity:
@@ -418,9 +445,10 @@ def alpha_beta_walk(
                     listed.append(None)
                 kind = kinds[descend]
                 child_max = kind is max_kind or kind == max_kind
-                alphas[top] = alpha
-                betas[top] = beta
-                vs[top] = NEG_INF if child_max else POS_INF
+                if keep:
+                    alphas[top] = alpha
+                    betas[top] = beta
+                    vs[top] = NEG_INF if child_max else POS_INF
                 open_node(&frames[top], listed, top, descend, children, starts, counts, child_max)
                 frames[top].alpha = a
                 frames[top].beta = b
@@ -434,7 +462,19 @@ def alpha_beta_walk(
                     PyTuple_SET_ITEM(skipped, k - slot, item)
                     pruned.append(item)
                 # a plain tuple (``CutoffRows`` gives it out as a ``Cutoff`` record)
-                cutoffs.append((frame.node, alpha, beta, v, child, skipped))
+                if keep:
+                    cutoffs.append((frame.node, alpha, beta, v, child, skipped))
+                else:
+                    cutoffs.append(
+                        (
+                            frame.node,
+                            window_number(a),
+                            window_number(b),
+                            window_number(c),
+                            child,
+                            skipped,
+                        )
+                    )
                 bound = LOWER if is_max else UPPER
             else:
                 bound = frame.best_bound
@@ -445,7 +485,8 @@ def alpha_beta_walk(
                 values[frame.node] = v
                 bounds[frame.node] = bound_names[bound]
             best_child[frame.node] = frame.best
-            returned = v
+            if keep:
+                returned = v
             r = c
             child_bound = bound
             child = frame.node
