@@ -39,6 +39,7 @@ cdef enum:
     BATCH = 4096  # nodes read between two calls of the deadline's spend
     JSON_NESTING = 1024  # deepest nesting of arrays and objects orjson decodes
     MAX_DISTINCT = 4096  # distinct probabilities put on one integer scale by the reader
+    SHORT_ID = 32  # bytes of a parent's id that DefaultIds.encoded copies at once
 
 cdef object EMPTY = range(0)
 cdef carray.array INT_COLUMN = IntColumn("q")  # the template of columns made by clone
@@ -467,6 +468,21 @@ cdef object chance_weights(Columns* c, int32_t* slots, Py_ssize_t total, list di
         free(weights)
 
 
+cdef extern from *:
+    """
+    /* Copy 32 bytes from src to dst, which may overlap: both loads before the stores, each a
+       copy of constant size that the compiler makes plain moves (a call of memmove is most of
+       the cost of so short a copy). */
+    #include <string.h>
+    static inline void copy_short_id(char* dst, const char* src) {
+        char held[32];
+        memcpy(held, src, 32);
+        memcpy(dst, held, 32);
+    }
+    """
+    void copy_short_id(char* dst, const char* src) noexcept
+
+
 cdef class DefaultIds:
     """The default ids of a tree in breadth-first order (a sequence of str): the root's, then
     for every other node its parent's, the separator and its position among its siblings.
@@ -582,9 +598,11 @@ cdef class DefaultIds:
         order and a parent comes before its children, so a child's id is its parent's
         (already written) and its own position: one pass works out every offset, the next
         copies the bytes straight into the blob."""
-        cdef Py_ssize_t size = len(self.parents), i, length, parent, written
-        cdef const int64_t[:] parents = self.parents
-        cdef const int64_t[:] positions = self.positions
+        cdef Py_ssize_t size = len(self.parents), i, length, parent, written, end
+        cdef const int64_t[:] parent_column = self.parents
+        cdef const int64_t[:] position_column = self.positions
+        cdef const int64_t* parents
+        cdef const int64_t* positions
         cdef carray.array offsets
         cdef long long* starts
         cdef char* data
@@ -603,7 +621,11 @@ cdef class DefaultIds:
         if size == 0:
             self.blob, self.offsets = b"", offsets
             return self.blob, self.offsets
-        starts[1] = len(root)
+        parents = &parent_column[0]
+        positions = &position_column[0]
+        # (the running end in a local: read back from ``starts``, each offset would wait for
+        # the store of the one before)
+        end = starts[1] = len(root)
         for i in range(1, size):
             parent = parents[i]
             position = positions[i]
@@ -611,18 +633,27 @@ cdef class DefaultIds:
             while position >= 10:
                 places += 1
                 position //= 10
-            length = starts[parent + 1] - starts[parent]
-            starts[i + 1] = starts[i] + length + separator_size + places
-        blob = PyBytes_FromStringAndSize(NULL, starts[size])
+            end += starts[parent + 1] - starts[parent] + separator_size + places
+            starts[i + 1] = end
+        blob = PyBytes_FromStringAndSize(NULL, end)
         data = PyBytes_AS_STRING(blob)
         memcpy(data, PyBytes_AS_STRING(root), len(root))
         for i in range(1, size):
             parent = parents[i]
             written = starts[i]
             length = starts[parent + 1] - starts[parent]
-            memcpy(data + written, data + starts[parent], length)
+            # the parent's id, which ends before this one starts: a short one is copied as 32
+            # bytes at once, in a few moves (what that writes past the parent's id lands on ids
+            # not yet written, each written over in turn)
+            if length <= SHORT_ID and written + SHORT_ID <= end:
+                copy_short_id(data + written, data + starts[parent])
+            else:
+                memcpy(data + written, data + starts[parent], length)
             written += length
-            memcpy(data + written, separator_data, separator_size)
+            if separator_size == 1:
+                data[written] = separator_data[0]
+            else:
+                memcpy(data + written, separator_data, separator_size)
             # the position's digits, from the last (the id's end is known)
             written = starts[i + 1]
             position = positions[i]

@@ -164,6 +164,39 @@ def test_default_ids_act_as_the_list_of_ids() -> None:
         ids[len(expected)]
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    shape=shorthand_trees(max_depth=4, max_branching=12),
+    chain=st.integers(0, 30),
+    wide=st.integers(0, 120),
+)
+def test_the_ids_blob_is_every_id_in_turn(shape: Any, chain: int, wide: int) -> None:
+    # ids short and long side by side (a chain of single children makes ids past the 32
+    # bytes copied at once; positions of two and three digits, near the blob's end too)
+    for _ in range(chain):
+        shape = [shape, 0] if chain % 2 else [shape]
+    shape = [shape, list(range(wide or 1))]
+    scanned = scan_shorthand(orjson.dumps({"tree": shape}), Limits())
+    assert scanned is not None and scanned[0] is not None
+    tree = scanned_shorthand_tree(scanned[0], "max", "/tree")
+    assert tree is not None
+    expected, level = [], [("root", shape)]  # the default ids, breadth first
+    while level:
+        expected += [name for name, _ in level]
+        level = [
+            (f"{name}.{k}", child)
+            for name, node in level
+            if isinstance(node, list)
+            for k, child in enumerate(node)
+        ]
+    assert [tree.ids[i] for i in range(len(tree))] == expected  # (each from its parents)
+    blob, offsets = tree.ids.encoded()
+    assert blob == "".join(expected).encode()
+    assert len(offsets) == len(expected) + 1 and all(
+        blob[offsets[i] : offsets[i + 1]] == name.encode() for i, name in enumerate(expected)
+    )
+
+
 def probability_forms(draw: st.DrawFn, weight: int, total: int) -> Any:
     """A probability ``weight / total`` in one of the forms the grammar reads."""
     form = draw(st.sampled_from(["ratio", "decimal", "number"]))
