@@ -42,6 +42,20 @@ cdef enum:
     SHORT_ID = 32  # bytes of a parent's id that DefaultIds.encoded copies at once
 
 cdef object EMPTY = range(0)
+
+cdef extern from "Python.h":
+    # the macros on a borrowed pointer (Cython's take an object, with a reference of their own)
+    void incref "Py_INCREF" (PyObject* item)
+    void list_set "PyList_SET_ITEM" (object items, Py_ssize_t index, PyObject* item)
+
+cdef enum:
+    SMALL_LOW = -5  # the ints CPython keeps made (its small-int cache)
+    SMALL_HIGH = 256
+
+cdef list SMALL_INT_OBJECTS = list(range(SMALL_LOW, SMALL_HIGH + 1))
+cdef PyObject* SMALL_INTS[SMALL_HIGH - SMALL_LOW + 1]  # borrowed from SMALL_INT_OBJECTS
+for _k in range(SMALL_HIGH - SMALL_LOW + 1):
+    SMALL_INTS[_k] = <PyObject*>SMALL_INT_OBJECTS[_k]
 cdef carray.array INT_COLUMN = IntColumn("q")  # the template of columns made by clone
 
 cdef enum:
@@ -1041,7 +1055,11 @@ cdef class ScannedShorthand:
         cdef const int64_t[:] depth = self.depths
         cdef list kinds = PyList_New(total)
         cdef list values = PyList_New(total)
-        cdef object kind, made
+        cdef PyObject* kind
+        cdef PyObject* made
+        cdef PyObject* none = <PyObject*>None
+        cdef int64_t number
+        cdef object big  # a number past the small ints, interned
         cdef object leaf_kind = kind_names[LEAF_CODE]
         cdef object even_kind, odd_kind  # the internal nodes' kind at even and odd depths
         cdef bytearray array_nodes = bytearray(total), bare_leaves = bytearray(total)
@@ -1065,20 +1083,27 @@ cdef class ScannedShorthand:
         if below[below[code]] != code:
             return None  # (the handover of MAX and MIN alternates)
         try:
+            # (borrowed pointers, each stored with a reference of its own: the objects held in
+            # variables would cost a reference taken and dropped at every assignment)
             for i in range(total):
                 if count[i]:
-                    kind = odd_kind if depth[i] & 1 else even_kind
-                    made = None
+                    kind = <PyObject*>(odd_kind if depth[i] & 1 else even_kind)
+                    made = none
                     arrays[i] = not objects[i]
                 else:
-                    kind = leaf_kind
+                    kind = <PyObject*>leaf_kind
                     # one object per distinct number (Python keeps -5 to 256 made already)
-                    made = interned(&numbers, value[i]) if not -5 <= value[i] <= 256 else value[i]
+                    number = value[i]
+                    if SMALL_LOW <= number <= SMALL_HIGH:
+                        made = SMALL_INTS[number - SMALL_LOW]
+                    else:
+                        big = interned(&numbers, number)
+                        made = <PyObject*>big
                     bare[i] = not objects[i]
-                Py_INCREF(kind)
-                PyList_SET_ITEM(kinds, i, kind)
-                Py_INCREF(made)
-                PyList_SET_ITEM(values, i, made)
+                incref(kind)
+                list_set(kinds, i, kind)
+                incref(made)
+                list_set(values, i, made)
         finally:
             interned_free(&numbers)
         return (

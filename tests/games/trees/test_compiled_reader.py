@@ -410,9 +410,9 @@ OTHER_MEMBERS = st.dictionaries(
 
 @st.composite
 def bodies(draw: st.DrawFn) -> tuple[bytes, Any]:
-    tree = draw(
-        shorthand_trees(max_depth=5, max_branching=5, values=st.integers(-(10**18) + 1, 10**18 - 1))
-    )
+    # (integers about CPython's small ones, -5 to 256, which the reader takes from a table)
+    values = st.integers(-10, 300) | st.integers(-(10**18) + 1, 10**18 - 1)
+    tree = draw(shorthand_trees(max_depth=5, max_branching=5, values=values))
     others = draw(OTHER_MEMBERS)
     members = [
         orjson.dumps(key).decode()
