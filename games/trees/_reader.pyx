@@ -1128,7 +1128,7 @@ cdef class ScannedShorthand:
 cdef ScannedShorthand breadth_first(Scan* d):
     """The tree of ``d`` renumbered breadth-first: a level's nodes keep their text order
     (which is left to right), so a stable count by depth gives each node its index."""
-    cdef Py_ssize_t total = d.size, i, levels = 0, k, at, parent
+    cdef Py_ssize_t total = d.size, i, levels = 0, k, at, parent, stride
     cdef ScannedShorthand tree = ScannedShorthand.__new__(ScannedShorthand)
     cdef int64_t* index = <int64_t*>malloc(total * sizeof(int64_t))
     cdef int64_t* starts = NULL
@@ -1154,11 +1154,17 @@ cdef ScannedShorthand breadth_first(Scan* d):
         for i in range(total):
             if d.depth[i] + 1 > levels:
                 levels = d.depth[i] + 1
-        starts = <int64_t*>calloc(levels + 1, sizeof(int64_t))
+        # nodes a level, counted in four interleaved tallies summed after (with one, the
+        # increment of a node would wait for the store of the node before, most often of the
+        # same depth)
+        starts = <int64_t*>calloc(4 * (levels + 1), sizeof(int64_t))
         if starts == NULL:
             raise MemoryError()
+        stride = levels + 1
         for i in range(total):
-            starts[d.depth[i] + 1] += 1
+            starts[(i & 3) * stride + d.depth[i] + 1] += 1
+        for k in range(1, stride):
+            starts[k] += starts[stride + k] + starts[2 * stride + k] + starts[3 * stride + k]
         for k in range(levels):
             starts[k + 1] += starts[k]
         parents = carray.clone(INT_COLUMN, total, False)
