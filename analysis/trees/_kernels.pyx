@@ -25,6 +25,7 @@ except ImportError:  # (the reader not built: no tree has them)
 
 from games.trees._columns cimport (
     Interned,
+    copy_32,
     interned_free,
     push,
     range_length,
@@ -872,8 +873,9 @@ cdef int put_default_id_entries(
                 lengths[index] += 1
                 position //= 10
             total += lengths[index]
-        # each entry: a comma, its quoted id, :{"value":, at most 20 characters, the tail
-        grow(buffer, total + count * (34 + tail_size))
+        # each entry: a comma, its quoted id, :{"value":, at most 20 characters, the tail (and
+        # room past the last for a short id's copy of 32 bytes)
+        grow(buffer, total + count * (34 + tail_size) + 32)
         out = buffer.data + buffer.size
         for index in range(count):
             charge(&pending, 1, spend)
@@ -888,7 +890,10 @@ cdef int put_default_id_entries(
                 memcpy(out, PyBytes_AS_STRING(root), lengths[0])
             else:
                 parent = parents[index]
-                memcpy(out, buffer.data + at[parent], lengths[parent])
+                if lengths[parent] <= 32:  # (what lands past it is written over next)
+                    copy_32(out, buffer.data + at[parent])
+                else:
+                    memcpy(out, buffer.data + at[parent], lengths[parent])
                 memcpy(out + lengths[parent], separator_data, separator_size)
                 write_integer(out + lengths[parent] + separator_size, positions[index])
             out += lengths[index]

@@ -45,12 +45,22 @@ cdef extern from *:
         made->length = length;
         return (PyObject*)made;
     }
+
+    /* Copy 32 bytes from src to dst, which may overlap: both loads before the stores, each a
+       copy of constant size that the compiler makes plain moves (a call of memcpy is most of
+       the cost of so short a copy, a default id's). */
+    static inline void arbiter_copy_32(char* dst, const char* src) {
+        char held[32];
+        memcpy(held, src, 32);
+        memcpy(dst, held, 32);
+    }
     """
     ctypedef struct arbiter_range:
         PyObject* start
         PyObject* step
         PyObject* length
     object new_range "arbiter_new_range" (Py_ssize_t start, Py_ssize_t count)
+    void copy_32 "arbiter_copy_32" (char* dst, const char* src) noexcept
 
 
 cdef inline Py_ssize_t range_start(object kids) except? -1:

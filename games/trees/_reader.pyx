@@ -20,7 +20,7 @@ distinct string or integer.
 
 from games.trees.model import IntColumn
 
-from games.trees._columns cimport Interned, interned, interned_free, new_range
+from games.trees._columns cimport Interned, copy_32, interned, interned_free, new_range
 
 from cpython cimport array as carray
 
@@ -482,21 +482,6 @@ cdef object chance_weights(Columns* c, int32_t* slots, Py_ssize_t total, list di
         free(weights)
 
 
-cdef extern from *:
-    """
-    /* Copy 32 bytes from src to dst, which may overlap: both loads before the stores, each a
-       copy of constant size that the compiler makes plain moves (a call of memmove is most of
-       the cost of so short a copy). */
-    #include <string.h>
-    static inline void copy_short_id(char* dst, const char* src) {
-        char held[32];
-        memcpy(held, src, 32);
-        memcpy(dst, held, 32);
-    }
-    """
-    void copy_short_id(char* dst, const char* src) noexcept
-
-
 cdef class DefaultIds:
     """The default ids of a tree in breadth-first order (a sequence of str): the root's, then
     for every other node its parent's, the separator and its position among its siblings.
@@ -660,7 +645,7 @@ cdef class DefaultIds:
             # bytes at once, in a few moves (what that writes past the parent's id lands on ids
             # not yet written, each written over in turn)
             if length <= SHORT_ID and written + SHORT_ID <= end:
-                copy_short_id(data + written, data + starts[parent])
+                copy_32(data + written, data + starts[parent])
             else:
                 memcpy(data + written, data + starts[parent], length)
             written += length

@@ -393,12 +393,16 @@ def scanned(shape: Any, root: str = "max") -> Any:
     prune_on_equality=st.booleans(),
     root=st.sampled_from(["max", "min"]),
     layout=st.sampled_from(["map", "columns"]),
+    chain=st.integers(0, 16),
 )
 def test_a_scanned_tree_is_searched_and_written_as_the_parsed_tree_is(
-    shape: Any, algorithm: str, prune_on_equality: bool, root: str, layout: str
+    shape: Any, algorithm: str, prune_on_equality: bool, root: str, layout: str, chain: int
 ) -> None:
     # the compiled loops read a scanned tree's children from its columns; the parsed tree's
-    # are a list of ranges (and the Python search, the loops' own twin, checks both)
+    # are a list of ranges (and the Python search, the loops' own twin, checks both). Below
+    # a chain of single children, ids grow past the 32 bytes the writers copy at once.
+    for _ in range(chain):
+        shape = [shape]
     with limited(Limits()):
         mine, theirs = scanned(shape, root), parse_tree(shape, root=root)
         options: dict[str, Any] = {}
