@@ -48,7 +48,7 @@ from cpython.object cimport (
     PyObject,
     PyObject_RichCompareBool,
 )
-from libc.stdint cimport int64_t
+from libc.stdint cimport int64_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, strlen
 
@@ -831,6 +831,22 @@ cdef inline long long machine_integer(const long long[:] column, Py_ssize_t inde
     return small
 
 
+cdef inline Py_ssize_t next_coded(
+    const unsigned char* codes, Py_ssize_t index, Py_ssize_t count
+) noexcept:
+    """The first node from ``index`` on whose code byte is not 0 (``count`` if none): a run of
+    nodes the search did not visit is stepped over eight bytes at a time."""
+    cdef uint64_t word
+    while index + 8 <= count:
+        memcpy(&word, codes + index, 8)
+        if word:
+            break
+        index += 8
+    while index < count and not codes[index]:
+        index += 1
+    return index
+
+
 cdef int put_default_id_entries(
     Buffer* buffer, tuple parts, const long long[:] column, bytes tail, object spend
 ) except -1:
@@ -926,19 +942,26 @@ cdef int put_integer_entries(
     ``codes``, a node whose code is 0 is left out and ``tails[code & 3]`` ends an entry
     (``,"bound":"b"}``); without, every node is written with ``tails[1]``. A unit of
     ``spend`` a node."""
-    cdef Py_ssize_t index, start, length, pending = 0, room
+    cdef Py_ssize_t index, start, length, pending = 0, room, following = 0
     cdef CodeTexts tail
     cdef unsigned char code = 1
     cdef long long small
     cdef char* out
     cdef bint first = True
     code_texts(&tail, tails)
-    for index in range(count):
-        charge(&pending, 1, spend)
+    while following < count:
+        index = following
         if codes != NULL:
-            code = codes[index] & 3
-            if not code:
+            # the nodes not visited before the next that was, stepped over (and charged)
+            following = next_coded(codes, index, count)
+            if following > index:
+                charge(&pending, following - index, spend)
                 continue
+            code = codes[index] & 3
+        following = index + 1
+        charge(&pending, 1, spend)
+        if not code:
+            continue
         small = machine_integer(column, index)
         start = names.offsets[index]
         length = names.offsets[index + 1] - start
@@ -1372,14 +1395,21 @@ cdef int put_coded_columns(
     the nodes whose code is not 0, their machine integers (comma separated) into
     ``numbers`` and their bounds (``bound_json[code & 3]``) into ``names``, each written
     through one pointer with room made once a node. A unit of ``spend`` a node."""
-    cdef Py_ssize_t index, pending = 0, count = column.shape[0]
+    cdef Py_ssize_t index, pending = 0, count = column.shape[0], following = 0
     cdef CodeTexts bound
     cdef unsigned char code
     cdef long long small
     cdef char* out
     cdef bint first = True
     code_texts(&bound, bound_json)
-    for index in range(count):
+    while following < count:
+        index = following
+        # the nodes not visited before the next that was, stepped over (and charged)
+        following = next_coded(codes, index, count)
+        if following > index:
+            charge(&pending, following - index, spend)
+            continue
+        following = index + 1
         charge(&pending, 1, spend)
         code = codes[index] & 3
         if not code:
