@@ -6,7 +6,8 @@ import json
 import math
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from threading import Lock
+from typing import Any, Final
 
 import orjson
 from flask import current_app, request
@@ -220,11 +221,28 @@ def load(schema: type[Schema], *, scan_tree: bool = False) -> Any:
     so its answer and errors are the same either way. A plain tree past the node limit is
     refused by the reader at ``/tree`` without being decoded: decoded, such a body took some
     20 times its size in memory and a second of work before the readers refused it.
+
+    The rest of such a body is most often the same few bytes request after request
+    (``{"tree":0}``, ``{"tree":0,"layout":"columns"}``): its envelope, once validated, is kept
+    by its exact text (see :data:`ENVELOPES_KEPT`), and the same text is not decoded and
+    validated again (most of the fixed cost of a small tree request after Flask's own).
     """
     data = body_bytes()
-    decoded = _scanned(data) if scan_tree else None
-    if decoded is None:
-        decoded = decode(data)
+    found = _scanned(data) if scan_tree else None
+    if found is not None:
+        text, tree = found
+        kept = _envelopes.get((schema, text))
+        if kept is not None:
+            current_deadline().check()
+            return {**kept, "tree": tree}
+        rest = _rest(text)
+        if rest is not None:
+            current_deadline().check()
+            rest["tree"] = tree
+            loaded = _schema(schema).load(rest)
+            _keep(schema, text, loaded)
+            return loaded
+    decoded = decode(data)
     current_deadline().check()
     if not isinstance(decoded, dict):
         raise ApiProblem(
@@ -237,21 +255,52 @@ def load(schema: type[Schema], *, scan_tree: bool = False) -> Any:
     return _schema(schema).load(decoded)
 
 
-def _scanned(data: bytes) -> dict[str, Any] | None:
-    """The body decoded with its shorthand ``tree`` scanned (see :func:`load`), or None."""
+def _scanned(data: bytes) -> tuple[bytes, ScannedTree] | None:
+    """The body's shorthand ``tree`` scanned (see :func:`load`), with the rest of the body,
+    the tree's text replaced by a placeholder; or None."""
     found = scan_shorthand(data, active_limits())
     if found is None:
         return None
     scanned, start, end = found
-    # the rest of the body, the tree's text replaced by a placeholder
-    text = data[:start] + b"0" + data[end:]
+    return data[:start] + b"0" + data[end:], ScannedTree(scanned, data, start, end)
+
+
+def _rest(text: bytes) -> dict[str, Any] | None:
+    """The rest of a scanned body (see :func:`_scanned`) decoded, or None: the whole body is
+    then decoded, for the answer or the error that gives."""
     if _LONG_RUN in text.translate(_DIGITS_AS_ZERO):
         return None  # (the exact decoder, whose nesting limit is Python's, reads it all)
     try:
         rest = orjson.loads(text)
     except orjson.JSONDecodeError:
         return None  # (decoded whole, for the error's byte position)
-    if not isinstance(rest, dict):
-        return None
-    rest["tree"] = ScannedTree(scanned, data, start, end)
-    return rest
+    return rest if isinstance(rest, dict) else None
+
+
+ENVELOPES_KEPT: Final = 256
+"""Validated envelopes of tree requests kept, by schema and the exact text of the body
+around the tree (of at most :data:`ENVELOPE_TEXT` bytes, every member a plain value), the
+oldest dropped first. Only schemas whose validation reads nothing but the body qualify
+(the tree endpoints' do: no limit of the app's configuration is read there)."""
+
+ENVELOPE_TEXT: Final = 256
+"""Longest text of a kept envelope (see :data:`ENVELOPES_KEPT`), in bytes."""
+
+_PLAIN: Final = (type(None), bool, int, float, str)
+_envelopes: dict[tuple[type[Schema], bytes], dict[str, Any]] = {}
+_envelopes_lock = Lock()
+
+
+def _keep(schema: type[Schema], text: bytes, loaded: Any) -> None:
+    """Keep ``loaded``, the envelope validated from ``text``, but its tree (see
+    :data:`ENVELOPES_KEPT`): only where every other member is a plain value, which a request
+    reading it cannot change for the next."""
+    if len(text) > ENVELOPE_TEXT or not isinstance(loaded, dict):
+        return
+    envelope = {name: value for name, value in loaded.items() if name != "tree"}
+    if not all(type(value) in _PLAIN for value in envelope.values()):
+        return
+    with _envelopes_lock:
+        if len(_envelopes) >= ENVELOPES_KEPT:
+            del _envelopes[next(iter(_envelopes))]
+        _envelopes[(schema, text)] = envelope
