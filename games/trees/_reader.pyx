@@ -39,7 +39,7 @@ cdef enum:
     BATCH = 4096  # nodes read between two calls of the deadline's spend
     JSON_NESTING = 1024  # deepest nesting of arrays and objects orjson decodes
     MAX_DISTINCT = 4096  # distinct probabilities put on one integer scale by the reader
-    SHORT_ID = 32  # bytes of a parent's id that DefaultIds.encoded copies at once
+    SHORT_ID = 32  # the bytes copy_32 copies: a parent's id that short is copied by it
 
 cdef object EMPTY = range(0)
 
@@ -54,8 +54,16 @@ cdef enum:
 
 cdef list SMALL_INT_OBJECTS = list(range(SMALL_LOW, SMALL_HIGH + 1))
 cdef PyObject* SMALL_INTS[SMALL_HIGH - SMALL_LOW + 1]  # borrowed from SMALL_INT_OBJECTS
-for _k in range(SMALL_HIGH - SMALL_LOW + 1):
-    SMALL_INTS[_k] = <PyObject*>SMALL_INT_OBJECTS[_k]
+
+
+cdef int point_at_small_ints() except -1:
+    cdef Py_ssize_t k
+    for k in range(SMALL_HIGH - SMALL_LOW + 1):
+        SMALL_INTS[k] = <PyObject*>SMALL_INT_OBJECTS[k]
+    return 0
+
+
+point_at_small_ints()
 cdef carray.array INT_COLUMN = IntColumn("q")  # the template of columns made by clone
 
 cdef enum:
