@@ -8,6 +8,8 @@ import orjson
 import pytest
 from flask.testing import FlaskClient
 
+import analysis.trees.alpha_beta as alpha_beta_module
+import games.trees.compiled_reader as compiled_reader
 from api import create_app
 
 AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
@@ -330,6 +332,9 @@ WIDE = [[(i * 7) % 201 - 100 for i in range(j, j + 60)] for j in range(0, 24_000
 own."""
 
 
+@pytest.mark.skipif(
+    not alpha_beta_module.COMPILED, reason="the compiled writers set large members apart"
+)
 @pytest.mark.parametrize(
     ("path", "algorithm", "layout"),
     [
@@ -361,6 +366,7 @@ def test_a_large_answer_is_sent_in_chunks_with_the_bytes_of_the_answer(
     assert sent == orjson.dumps(answer)
 
 
+@pytest.mark.skipif(not compiled_reader.COMPILED, reason="the compiled scan reads such bodies")
 def test_a_plain_tree_past_the_node_limit_is_refused_at_tree_without_being_decoded(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -389,6 +395,7 @@ def test_a_plain_tree_past_the_node_limit_is_refused_at_tree_without_being_decod
     assert body["errors"][0]["pointer"].startswith("/tree/")
 
 
+@pytest.mark.skipif(not compiled_reader.COMPILED, reason="the compiled scan reads such bodies")
 def test_a_tree_envelope_is_validated_once_for_the_same_text(
     client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -18,10 +18,10 @@ from fractions import Fraction
 import mpmath
 import pytest
 import sympy as sp
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from games.errors import DomainError, TimeLimitError
+from games.errors import DomainError, ExactSizeError, TimeLimitError
 from games.limits import Limits, limited
 from tests.strategies import CONCAVE, lotteries
 from utility.evaluate import evaluate_lottery
@@ -157,8 +157,14 @@ def test_ce_at_most_emv_for_concave_utility(lottery: Lottery, formula: str) -> N
 @settings(max_examples=40, deadline=None)
 def test_positive_affine_transform_keeps_ce(lottery: Lottery, formula: str, a: int, b: int) -> None:
     utility = parse_formula(formula)
-    plain = evaluate_lottery(lottery, make_utility(utility))
-    scaled = evaluate_lottery(lottery, make_utility(a * utility + b))
+    try:
+        plain = evaluate_lottery(lottery, make_utility(utility))
+        scaled = evaluate_lottery(lottery, make_utility(a * utility + b))
+    except ExactSizeError:
+        # an exact value the size bound refuses (a 413): the bound is an upper estimate from
+        # the expression's shape, so a scaled utility can pass it where the plain one does
+        # not (4 log(x + 1) on six outcomes over 79, found by this test)
+        assume(False)
     tolerance = 1e-7 * max(1.0, float(lottery.outcomes[-1]))
     assert abs(plain.certainty_equivalent - scaled.certainty_equivalent) <= tolerance
     assert plain.attitude == scaled.attitude

@@ -70,6 +70,13 @@ def work(solution: GameSolution) -> tuple[Any, ...]:
     )
 
 
+COMPILED_ONLY = pytest.mark.skipif(
+    os.environ.get("ARBITER_PURE_PYTHON") == "1",
+    reason="the compiled search at work: with the pure-Python engine asked for, these games "
+    "take it minutes and gigabytes (and a comparison with it would compare it with itself)",
+)
+
+
 def test_the_set_up_built_the_compiled_search() -> None:
     # the README set-up compiles it; a silent fallback would hide a broken build
     if os.environ.get("ARBITER_PURE_PYTHON") == "1":
@@ -77,6 +84,7 @@ def test_the_set_up_built_the_compiled_search() -> None:
     assert grid.COMPILED
 
 
+@COMPILED_ONLY
 @settings(max_examples=150, deadline=None)
 @given(
     game_index=st.integers(min_value=0, max_value=len(GAMES) - 1),
@@ -115,6 +123,7 @@ def test_a_depth_limited_search_is_the_python_engine_move_for_move(
     assert work(compiled) == work(python)
 
 
+@COMPILED_ONLY
 @settings(max_examples=60, deadline=None)
 @given(
     game_index=st.sampled_from([0, 1, 3, 6, 7]),
@@ -153,6 +162,7 @@ def test_tic_tac_toe_counts_are_the_python_engines() -> None:
     assert solution.best_moves == tuple(range(9))
 
 
+@COMPILED_ONLY
 def test_connect_four_shortcuts_see_a_win_and_a_double_threat() -> None:
     game = make_game("connect_four", {"columns": 7, "rows": 6})
     # x holds columns 1-3 of the bottom row (o sits on them): x wins at once in column 4
@@ -183,6 +193,7 @@ def test_without_the_extension_the_python_engine_answers(monkeypatch: pytest.Mon
     assert (solution.value, solution.best_moves) == (1, (2,))
 
 
+@COMPILED_ONLY
 def test_a_time_budget_stops_the_compiled_search() -> None:
     game = make_game("connect_four", {"columns": 7, "rows": 6})
     choice = best_move(game, game.initial_state(), time_limit=0.2)
