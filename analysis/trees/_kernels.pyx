@@ -831,11 +831,17 @@ cdef inline long long machine_integer(const long long[:] column, Py_ssize_t inde
     return small
 
 
-cdef inline Py_ssize_t next_coded(
-    const unsigned char* codes, Py_ssize_t index, Py_ssize_t count
-) noexcept:
-    """The first node from ``index`` on whose code byte is not 0 (``count`` if none): a run of
-    nodes the search did not visit is stepped over eight bytes at a time."""
+cdef inline Py_ssize_t next_visited(
+    const unsigned char* codes,
+    Py_ssize_t index,
+    Py_ssize_t count,
+    Py_ssize_t* pending,
+    object spend,
+) except -1:
+    """The first node from ``index`` on whose code byte is not 0 (``count`` if none), the
+    nodes stepped over charged to ``spend`` (a unit each): a run of nodes the search did not
+    visit is stepped over eight bytes at a time."""
+    cdef Py_ssize_t start = index
     cdef uint64_t word
     while index + 8 <= count:
         memcpy(&word, codes + index, 8)
@@ -844,6 +850,8 @@ cdef inline Py_ssize_t next_coded(
         index += 8
     while index < count and not codes[index]:
         index += 1
+    if index > start:
+        charge(pending, index - start, spend)
     return index
 
 
@@ -951,12 +959,10 @@ cdef int put_integer_entries(
     code_texts(&tail, tails)
     while following < count:
         index = following
-        if codes != NULL:
-            # the nodes not visited before the next that was, stepped over (and charged)
-            following = next_coded(codes, index, count)
-            if following > index:
-                charge(&pending, following - index, spend)
-                continue
+        if codes != NULL:  # (the nodes not visited before it stepped over, charged)
+            index = next_visited(codes, following, count, &pending, spend)
+            if index == count:
+                break
             code = codes[index] & 3
         following = index + 1
         charge(&pending, 1, spend)
@@ -1403,12 +1409,9 @@ cdef int put_coded_columns(
     cdef bint first = True
     code_texts(&bound, bound_json)
     while following < count:
-        index = following
-        # the nodes not visited before the next that was, stepped over (and charged)
-        following = next_coded(codes, index, count)
-        if following > index:
-            charge(&pending, following - index, spend)
-            continue
+        index = next_visited(codes, following, count, &pending, spend)
+        if index == count:
+            break
         following = index + 1
         charge(&pending, 1, spend)
         code = codes[index] & 3
