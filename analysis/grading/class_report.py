@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from statistics import mean, median
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from analysis.grading.results import Diagnosis, FieldScore, Grade
 from analysis.grading.rubric import DEFAULT_POINTS
@@ -81,9 +81,21 @@ def summarize(grades: Mapping[str, Scored]) -> BatchSummary:
     )
 
 
+FORMULA_STARTS: Final = ("=", "+", "-", "@", "\t", "\r")
+"""First characters that make a spreadsheet read a CSV cell as a formula."""
+
+
+def csv_text(text: str) -> str:
+    """``text`` as a CSV cell that a spreadsheet shows and never runs: a text that starts
+    as a formula (:data:`FORMULA_STARTS`) gets a leading ``'``, OWASP's rule against CSV
+    injection (``=HYPERLINK(...)`` as a student id). For every text cell; the numbers the
+    program writes (a score of -1.5) stay numbers. The csv module quotes the cell after."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def grades_csv(grades: Mapping[str, Scored]) -> str:
     """One row per student: total, maximum, the score of each field, diagnosis codes, and
-    ``pointer: message`` for a malformed answer."""
+    ``pointer: message`` for a malformed answer; every text cell through :func:`csv_text`."""
     deadline = current_deadline()
     deadline.spend(len(grades))
     present = [
@@ -99,12 +111,12 @@ def grades_csv(grades: Mapping[str, Scored]) -> str:
         by_field = {item.field: item.score for item in grade.items}
         writer.writerow(
             [
-                student,
+                csv_text(student),
                 f"{grade.score:g}",
                 f"{grade.max_score:g}",
                 *(f"{by_field[n]:g}" if n in by_field else "" for n in present),
-                ";".join(dict.fromkeys(d.code for d in grade.diagnosis)),
-                f"{grade.error.pointer}: {grade.error.message}" if grade.error else "",
+                csv_text(";".join(dict.fromkeys(d.code for d in grade.diagnosis))),
+                csv_text(f"{grade.error.pointer}: {grade.error.message}" if grade.error else ""),
             ]
         )
     return out.getvalue()

@@ -45,6 +45,19 @@ def test_grade_partial_with_diagnosis(client: FlaskClient) -> None:
     assert departure[0]["node"] == "root.1"
 
 
+def test_batch_csv_student_ids_never_run_as_spreadsheet_formulas(client: FlaskClient) -> None:
+    answers = {'=HYPERLINK("http://x","y")': {"value": 3}, "+cmd|' /C calc'!A0": {"value": True}}
+    body = {"problem": AIMA, "answers": answers}
+    response = client.post("/v1/grade/batch", json=body, headers={"Accept": "text/csv"})
+    text = response.data.decode()
+    assert '\n"\'=HYPERLINK(""http://x"",""y"")",1,4,1,' in text
+    rows = {row["student"]: row for row in csv.DictReader(io.StringIO(text))}
+    assert set(rows) == {"'" + student for student in answers}
+    # the error cell starts with its pointer's "/", naming the student as given
+    error = rows["'+cmd|' /C calc'!A0"]["error"]
+    assert error.startswith("/answers/+cmd|' ~1C calc'!A0/value: ")
+
+
 @pytest.mark.parametrize(
     ("body", "pointer"),
     [

@@ -51,6 +51,18 @@ def test_directory_of_answers_as_csv(
     assert json.loads(capsys.readouterr().out)["summary"]["mean"] == 0.5
 
 
+def test_csv_student_ids_never_run_as_spreadsheet_formulas(
+    tmp_path: Path, problem: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    evil = ['=HYPERLINK("http://x","y")', "+cmd|' /C calc'!A0", "-1", "@SUM(A1)"]
+    answers = tmp_path / "answers.json"
+    answers.write_text(json.dumps({"answers": {student: {"value": 3} for student in evil}}))
+    assert main(["grade", str(problem), str(answers), "--format", "csv"]) == 0
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [row["student"] for row in rows] == ["'" + student for student in evil]
+    assert {row["score"] for row in rows} == {"1"}
+
+
 def test_a_bad_answer_scores_zero_and_the_class_is_graded(
     tmp_path: Path, problem: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

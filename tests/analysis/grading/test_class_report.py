@@ -3,9 +3,14 @@ built by hand."""
 
 from __future__ import annotations
 
+import csv
+import io
 from fractions import Fraction
 
+import pytest
+
 from analysis.grading.class_report import (
+    csv_text,
     grades_csv,
     gradescope_results,
     prairielearn_results,
@@ -60,6 +65,43 @@ def test_csv() -> None:
         "bob,1.33333,3,0,1.33333,strict_pruning;first_departure,",
         "cy,0,3,,,,/answers/cy/value: not a number",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "cell"),
+    [
+        ('=HYPERLINK("http://x","y")', '\'=HYPERLINK("http://x","y")'),
+        ("+cmd|' /C calc'!A0", "'+cmd|' /C calc'!A0"),
+        ("-2+3", "'-2+3"),
+        ("@SUM(A1:A9)", "'@SUM(A1:A9)"),
+        ("\t=1", "'\t=1"),
+        ("\r=1", "'\r=1"),
+        ("ada", "ada"),
+        ("a=b", "a=b"),
+        ("", ""),
+    ],
+)
+def test_csv_text_neutralises_what_a_spreadsheet_would_run(text: str, cell: str) -> None:
+    assert csv_text(text) == cell
+
+
+def test_csv_text_cells_cannot_start_a_formula_and_numbers_stay_numbers() -> None:
+    grades = {
+        '=HYPERLINK("http://x","y")': Grade(-1.5, 3.0, [], [], None),
+        "+cmd|' /C calc'!A0": Grade.of([WRONG_VALUE], [Diagnosis("-x", "a code as a formula")]),
+        "@bob": Grade(0.0, 3.0, [], [], FieldError("=1+1", "a pointer as a formula")),
+    }
+    text = grades_csv(grades)
+    # the quote goes inside the csv module's own quoting, which still doubles the quotes
+    assert text.splitlines()[1] == '"\'=HYPERLINK(""http://x"",""y"")",-1.5,3,,,'
+    rows = list(csv.reader(io.StringIO(text)))
+    assert [row[0] for row in rows[1:]] == [
+        '\'=HYPERLINK("http://x","y")',
+        "'+cmd|' /C calc'!A0",
+        "'@bob",
+    ]
+    assert (rows[1][1], rows[2][3], rows[2][4]) == ("-1.5", "0", "'-x")
+    assert rows[3][5] == "'=1+1: a pointer as a formula"
 
 
 ASKED = {"value": 1.0, "pruned_leaves": 2.0}
