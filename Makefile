@@ -1,5 +1,5 @@
 # Two commands do all the set-up on a fresh machine:
-#   make serve   start the API server (gunicorn) on http://127.0.0.1:$(PORT)
+#   make serve   start the API server and workbench on http://127.0.0.1:$(PORT)
 #   make test    run the whole test suite (installing Debian's chromium for the browser tests)
 # Both install from the lock file uv.lock into .venv first (serve: what the server needs;
 # test: that plus the test and lint tools). uv itself is installed, pinned, into .tools.
@@ -13,7 +13,6 @@ UV         := $(TOOLS)/bin/uv
 BENCH_VENV := .bench-venv
 PORT       ?= 8000
 HOST       ?= 127.0.0.1
-WORKERS    ?= $(shell $(PYTHON) -c "import os; print(min(2 * (os.cpu_count() or 1) + 1, 9))")
 
 # uv never downloads an interpreter: it uses $(PYTHON), and installs into $(VENV)
 export UV_PYTHON_DOWNLOADS := never
@@ -39,9 +38,10 @@ $(VENV)/.dev-installed: $(UV) uv.lock pyproject.toml $(wildcard analysis/*/*.pyx
 	    echo "warning: chromium or jq could not be installed; the browser and docs tests need them"
 	touch $@
 
+# the server (api/serving.py): HOST=0.0.0.0 serves a class on the network; the limits are
+# ARBITER_* variables (docs/limits.md)
 serve: $(VENV)/.serve-installed
-	$(BIN)/gunicorn --config python:api.serving --workers $(WORKERS) --bind $(HOST):$(PORT) \
-	    'api:create_app()'
+	$(BIN)/python -m api --host $(HOST) --port $(PORT)
 
 test: $(VENV)/.dev-installed
 	$(BIN)/python -m pytest -n auto

@@ -74,6 +74,9 @@ def decode(data: bytes) -> Any:
     except (json.JSONDecodeError, orjson.JSONDecodeError) as error:
         if "recursion" in str(error).lower() or "depth limit" in str(error).lower():
             raise _too_deep() from None
+        if "not enough memory" in str(error).lower():
+            # orjson reports an allocation past the process's bound as a decoding error
+            raise MemoryError(str(error)) from None
         raise ApiProblem(
             400,
             "malformed-json",

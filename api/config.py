@@ -36,6 +36,26 @@ DEFAULTS: dict[str, Any] = {
     # Megabytes of freed memory a worker keeps for its next requests rather than returning
     # them to the kernel (glibc only; 0: off). See api/allocator.py.
     "ARBITER_KEEP_FREED_MB": 256,
+    # Megabytes a request's computation may add to its process (the address space it maps
+    # past what it starts with); past it the request answers 413 memory-limit.
+    "ARBITER_MAX_MEMORY_MB": 1024,
+    # Computations running at once, each in a process of its own (0: two per core plus
+    # four, fewer if the machine's memory cannot hold that many at ARBITER_MAX_MEMORY_MB).
+    "ARBITER_WORKERS": 0,
+    # Computations one client (one address) may run at once, and have waiting besides
+    # (0: a quarter of ARBITER_WORKERS, at least one).
+    "ARBITER_CLIENT_SHARE": 0,
+    # Requests that may wait for a free computation slot (0: eight per slot), and the
+    # seconds one may wait; past either, 503 overloaded with Retry-After.
+    "ARBITER_QUEUE": 0,
+    "ARBITER_QUEUE_TIMEOUT": 10.0,
+    # Seconds a connection may stay silent (no byte received or sent) before it is closed.
+    "ARBITER_CHANNEL_TIMEOUT": 30,
+    # Most connections open at once (idle and slow ones included).
+    "ARBITER_CONNECTION_LIMIT": 1000,
+    # The address of a reverse proxy in front of the server, whose X-Forwarded-For header
+    # is then trusted to name the client (empty: none; each address is its own client).
+    "ARBITER_TRUSTED_PROXY": "",
     # Origins allowed to call the API from a browser (comma-separated; "*" for any).
     # Empty: no CORS headers, so browsers only allow same-origin calls.
     "ARBITER_CORS_ORIGINS": "",
@@ -54,6 +74,14 @@ _TYPES = {
     "ARBITER_MAX_GAME_TREE_NODES": int,
     "ARBITER_KEEP_FREED_MB": int,
     "ARBITER_CORS_ORIGINS": str,
+    "ARBITER_MAX_MEMORY_MB": int,
+    "ARBITER_WORKERS": int,
+    "ARBITER_CLIENT_SHARE": int,
+    "ARBITER_QUEUE": int,
+    "ARBITER_QUEUE_TIMEOUT": float,
+    "ARBITER_CHANNEL_TIMEOUT": int,
+    "ARBITER_CONNECTION_LIMIT": int,
+    "ARBITER_TRUSTED_PROXY": str,
 }
 
 

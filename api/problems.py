@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
+from http import HTTPStatus
 from typing import Any
 
 import orjson
@@ -44,9 +45,10 @@ class ApiProblem(Exception):
         self.errors = list(errors)
 
 
-def problem(
+def problem_body(
     status: int, slug: str, title: str, detail: str, errors: Iterable[FieldError] = ()
-) -> Response:
+) -> bytes:
+    """The JSON of one problem: what every error answer of the app and the server holds."""
     body: dict[str, Any] = {
         "type": PROBLEM_TYPE + slug,
         "title": title,
@@ -54,7 +56,39 @@ def problem(
         "detail": detail,
         "errors": [{"pointer": e.pointer, "message": e.message} for e in errors],
     }
-    return Response(orjson.dumps(body), status=status, mimetype="application/problem+json")
+    return orjson.dumps(body)
+
+
+def problem(
+    status: int, slug: str, title: str, detail: str, errors: Iterable[FieldError] = ()
+) -> Response:
+    return Response(
+        problem_body(status, slug, title, detail, errors),
+        status=status,
+        mimetype="application/problem+json",
+    )
+
+
+def problem_answer(
+    status: int, slug: str, title: str, detail: str
+) -> tuple[str, list[tuple[str, str]], list[bytes]]:
+    """One problem as a WSGI status line, headers and body, for the answers the server
+    writes outside the app (a request refused at admission, stopped or out of memory)."""
+    body = problem_body(status, slug, title, detail, [FieldError("", detail)])
+    headers = [
+        ("Content-Type", "application/problem+json"),
+        ("Content-Length", str(len(body))),
+        ("X-Content-Type-Options", "nosniff"),
+    ]
+    return f"{status} {HTTPStatus(status).phrase}", headers, [body]
+
+
+def memory_limit_detail(megabytes: object) -> str:
+    """What a request stopped at the memory bound is told."""
+    return (
+        f"the computation needed more than the memory limit of {megabytes} MB "
+        "(the server's ARBITER_MAX_MEMORY_MB)"
+    )
 
 
 def pointers_from_messages(messages: Any, prefix: str = "") -> list[FieldError]:
@@ -131,6 +165,15 @@ def register_error_handlers(app: Flask) -> None:
         if status == 405 and error.response is None and allowed:
             response.headers["Allow"] = ", ".join([*allowed, "OPTIONS"])
         return response
+
+    @app.errorhandler(MemoryError)
+    def out_of_memory(error: MemoryError) -> Response:
+        # raised where an allocation passed the process's bound (api/compute.py), or the
+        # machine's memory when the app runs without one
+        detail = memory_limit_detail(app.config.get("ARBITER_MAX_MEMORY_MB"))
+        return problem(
+            413, "memory-limit", "Memory limit exceeded", detail, [FieldError("", detail)]
+        )
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception) -> Response:

@@ -1,141 +1,152 @@
-"""Gunicorn settings for `make serve`: `gunicorn --config python:api.serving "api:create_app()"`.
+"""The production server: ``make serve`` runs ``python -m api.serving``.
 
-The worker's hard timeout is derived from the app's own time limit so that the app's
-limit (a 413 problem) always fires first; workers are recycled after a bounded number
-of requests; the errors gunicorn writes itself (a request line too long, a worker
-killed for running past the hard timeout) are ``application/problem+json`` like every
-error the app writes; and a request still running after :data:`LONG_REQUEST` seconds
-is lowered in CPU priority, so that a few slow requests (the most any client can make
-run is the time limit) cannot starve the quick ones sharing the machine's cores.
+Waitress is the front. Its one event loop reads every request whole (a body past 512 KB
+waits in a temporary file) before any thread sees it, and writes every answer from a
+buffer, so a client that sends nothing, or a byte every few seconds, or reads its answer
+slowly, holds a socket and no more: no thread, no computation slot. A connection silent for
+``ARBITER_CHANNEL_TIMEOUT`` seconds is closed. Its threads then call
+:class:`~api.isolation.IsolatedApp`, which answers pages and assets itself and runs every
+computation in a process of its own, bounded in time and memory. The errors Waitress writes
+itself (a malformed request line or chunk, a body past the limit) are
+``application/problem+json`` like every other error.
 """
 
 from __future__ import annotations
 
+import argparse
+import logging
 import os
-import threading
+import resource
+import socket
+import sys
+from collections.abc import Sequence
 from typing import Any
 
-import orjson
-from gunicorn import util
-from gunicorn.workers.sync import SyncWorker
+from waitress.channel import HTTPChannel
+from waitress.server import create_server
+from waitress.task import ErrorTask
 
 from api.config import settings
-from api.problems import PROBLEM_TYPE
+from api.problems import problem_answer
 
-_time_limit = float(settings(None)["ARBITER_TIME_LIMIT"])
+# Each computation runs on one core: the numerical libraries start no thread pools (and
+# the fork server, which loads them, must have a single thread to fork from).
+for _name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_name, "1")
 
-# Seconds past the app's time limit before gunicorn kills a silent worker. The app checks
-# its deadline by work done and stops within about a second of it; the margin covers the
-# response being written to a slow client.
-GRACE = 30
+from api.isolation import IsolatedApp  # noqa: E402  (after the thread settings above)
 
-worker_class = "api.serving.ProblemWorker"
-# Import the app once in the master: workers fork ready to serve, so a worker that is
-# recycled or killed is replaced in milliseconds instead of re-importing SymPy and SciPy.
-preload_app = True
-timeout = int(_time_limit) + GRACE
-graceful_timeout = 30
-# Recycle workers so that memory one large request left fragmented is given back.
-max_requests = int(os.environ.get("ARBITER_MAX_REQUESTS", "1000"))
-max_requests_jitter = max(1, max_requests // 10)
-# Request lines past 8 KiB are answered 414 by gunicorn before the app sees them.
-limit_request_line = 8190
+log = logging.getLogger("arbiter")
+
+FRONT_THREADS = 8
+"""Threads besides one per computation slot and queued request: pages and assets."""
 
 
-LONG_REQUEST = 0.25
-"""Seconds after which a request's worker yields CPU to the others (nice 19); the small
-requests of a course (a homework tree, a 3x3 game, a lottery) take a few milliseconds."""
+class ProblemErrorTask(ErrorTask):  # type: ignore[misc]  # waitress ships no type information
+    """Waitress's own error answers (a bad request line, header or chunk; a body past the
+    limit) as problems, like the app's."""
 
-LONG_NICENESS = 19
+    def execute(self) -> None:
+        error = self.request.error
+        slug = error.reason.lower().replace(" ", "-")
+        detail = str(error.body)
+        if error.code == 413:
+            slug = "request-entity-too-large"
+            limit = self.channel.server.adj.max_request_body_size
+            detail = f"the request body is larger than the limit of {limit} bytes"
+        status, headers, body = problem_answer(error.code, slug, error.reason, detail)
+        self.status = status
+        self.response_headers.extend(headers)
+        self.set_close_on_finish()
+        self.content_length = len(body[0])
+        self.write(body[0])
 
 
-def _lower_priority(worker: Any, thread_id: int) -> None:
+class ProblemChannel(HTTPChannel):  # type: ignore[misc]
+    error_task_class = ProblemErrorTask
+
+
+def server_options(config: dict[str, Any], app: IsolatedApp) -> dict[str, Any]:
+    """Waitress's settings under the app's settings."""
+    admission = app.admission
+    options: dict[str, Any] = {
+        "threads": admission.slots + admission.queue + FRONT_THREADS,
+        "channel_timeout": int(config["ARBITER_CHANNEL_TIMEOUT"]),
+        "cleanup_interval": max(1, int(config["ARBITER_CHANNEL_TIMEOUT"]) // 6),
+        "connection_limit": int(config["ARBITER_CONNECTION_LIMIT"]),
+        "max_request_body_size": int(config["MAX_CONTENT_LENGTH"]),
+        "max_request_header_size": 64 * 1024,
+        # poll(), not select(): more than 1,024 sockets
+        "asyncore_use_poll": True,
+        # a large answer is written from a temporary file past this size; its thread is
+        # held only while the answer is written to the buffer, never while it is sent
+        "outbuf_high_watermark": 256 * 1024 * 1024,
+        "ident": "arbiter",
+        "clear_untrusted_proxy_headers": True,
+    }
+    proxy = str(config["ARBITER_TRUSTED_PROXY"]).strip()
+    if proxy:
+        options["trusted_proxy"] = proxy
+        options["trusted_proxy_headers"] = {"x-forwarded-for", "x-forwarded-proto"}
+    return options
+
+
+def _open_enough_files(connections: int) -> None:
+    """Raise this process's limit of open files to hold ``connections`` sockets."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = connections + 256
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        ceiling = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+        resource.setrlimit(resource.RLIMIT_NOFILE, (ceiling, hard))
+
+
+def addresses(host: str, port: int) -> list[str]:
+    """The workbench's addresses to print: the host's, or this machine's when it listens on
+    every interface."""
+    if host not in ("0.0.0.0", "::", ""):
+        return [f"http://{'[' + host + ']' if ':' in host else host}:{port}/"]
+    found = [f"http://127.0.0.1:{port}/"]
     try:
-        os.setpriority(os.PRIO_PROCESS, thread_id, LONG_NICENESS)
-        worker.lowered = True
+        name = socket.gethostname()
+        for info in socket.getaddrinfo(name, port, socket.AF_INET, socket.SOCK_STREAM):
+            ip = str(info[4][0])
+            if not ip.startswith("127."):
+                found.append(f"http://{ip}:{port}/")
     except OSError:
-        worker.log.debug("could not lower the priority of a long request")
+        pass
+    return list(dict.fromkeys(found))
 
 
-def pre_request(worker: Any, req: Any) -> None:
-    """Start the clock that lowers this worker's priority if the request runs long."""
-    # Linux keeps a niceness per thread: aim at the thread that handles the request. Ask
-    # the kernel for its id: a worker forked from a preloaded master inherits the
-    # master's thread objects, whose ``native_id`` is the master's.
-    timer = threading.Timer(LONG_REQUEST, _lower_priority, (worker, threading.get_native_id()))
-    timer.daemon = True
-    worker.long_request_timer = timer
-    worker.lowered = False
-    timer.start()
-
-
-def post_request(worker: Any, req: Any, environ: Any, resp: Any) -> None:
-    """Cancel the clock; give a lowered worker its priority back, or retire it."""
-    timer = getattr(worker, "long_request_timer", None)
-    if timer is not None:
-        timer.cancel()
-        timer.join()
-    if getattr(worker, "lowered", False):
-        try:
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 0)
-            worker.lowered = False
-        except OSError:
-            # raising priority needs CAP_SYS_NICE: let a fresh worker take this one's place
-            worker.alive = False
-
-
-def _problem_bytes(status: int, reason: str, slug: str, detail: str) -> bytes:
-    body = orjson.dumps(
-        {
-            "type": PROBLEM_TYPE + slug,
-            "title": reason,
-            "status": status,
-            "detail": detail,
-            "errors": [],
-        }
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        prog="python -m api.serving", description="Serve Arbiter's API and workbench."
     )
-    head = (
-        f"HTTP/1.1 {status} {reason}\r\n"
-        "Connection: close\r\n"
-        "Content-Type: application/problem+json\r\n"
-        "X-Content-Type-Options: nosniff\r\n"
-        f"Content-Length: {len(body)}\r\n\r\n"
+    parser.add_argument("--host", default=os.environ.get("HOST", "127.0.0.1"))
+    parser.add_argument("--port", type=int, default=int(os.environ.get("PORT", "8000")))
+    arguments = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    config = settings(None)
+    app = IsolatedApp()
+    options = server_options(config, app)
+    _open_enough_files(options["connection_limit"])
+    server = create_server(app, host=arguments.host, port=arguments.port, **options)
+    server.channel_class = ProblemChannel
+    print("Arbiter: loading the app into the computation server...", flush=True)
+    app.start()
+    admission = app.admission
+    print(
+        f"Arbiter is serving on {arguments.host}:{arguments.port}: "
+        f"{admission.slots} computations at once, {admission.share} per client, "
+        f"{config['ARBITER_TIME_LIMIT']} s and {config['ARBITER_MAX_MEMORY_MB']} MB each.\n"
+        "The workbench: " + "  ".join(addresses(arguments.host, arguments.port)),
+        flush=True,
     )
-    return head.encode("latin-1") + body
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    sys.exit(0)
 
 
-def _write_problem(sock: Any, status_int: int, reason: str, mesg: str) -> None:
-    slug = reason.lower().replace(" ", "-") or "error"
-    detail = mesg or reason
-    if status_int == 500:
-        slug, detail = "internal", "the server failed to handle this request; it has been logged"
-    util.write_nonblock(sock, _problem_bytes(status_int, reason, slug, detail))
-
-
-class ProblemWorker(SyncWorker):  # type: ignore[misc]  # gunicorn ships no type information
-    """A sync worker whose own error pages are problem+json instead of HTML."""
-
-    def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
-        if isinstance(exc, SystemExit) and not self.alive:
-            # gunicorn's arbiter aborted this worker for running past ``timeout``
-            self.log.error("worker aborted after the %s s hard timeout", self.timeout)
-            try:
-                util.write_nonblock(
-                    client,
-                    _problem_bytes(
-                        503,
-                        "Service Unavailable",
-                        "worker-timeout",
-                        f"the request ran past the server's hard limit of {self.timeout} s "
-                        "and its worker was restarted",
-                    ),
-                )
-            except Exception:
-                self.log.debug("failed to send the timeout problem")
-            return
-        original = util.write_error
-        util.write_error = _write_problem
-        try:
-            super().handle_error(req, client, addr, exc)
-        finally:
-            util.write_error = original
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,167 @@
+"""One request computed in a process of its own: the compute side of :mod:`api.isolation`.
+
+The fork server builds the app once (:mod:`api.fork_server`, which it preloads) and warms
+it, with SymPy, SciPy, NumPy and Matplotlib loaded, and each request's process is forked
+from it ready to serve. Such a process
+
+1. holds itself to its bounds, which the kernel enforces whatever code runs: its address
+   space may grow by at most ``ARBITER_MAX_MEMORY_MB`` past what it maps when it starts (an
+   allocation past it raises ``MemoryError``, answered 413 ``memory-limit``), and its CPU
+   time is capped a little past the time limit, should the front ever fail to stop it;
+2. receives one request from the front (the environ's plain members, then the body), runs
+   the app on it, and sends back the status, the headers and the body's chunks;
+3. exits, which gives back all the memory the request used.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import resource
+import sys
+from collections.abc import Iterable, Mapping
+from multiprocessing.connection import Connection
+from typing import Any
+
+from flask import Flask
+
+from api import create_app
+from api.problems import memory_limit_detail, problem_answer
+
+CPU_GRACE = 5
+"""Seconds of CPU time past the time limit at which the kernel stops a request's process
+(SIGXCPU): a backstop only, the front stops it sooner."""
+
+
+def _warmed() -> Flask:
+    """The app built from the environment's settings, after one small request of each kind,
+    so that the caches and lazy imports those fill are there in every forked process."""
+    app = create_app()
+    client = app.test_client()
+    warm_ups: list[tuple[str, dict[str, Any]]] = [
+        ("/v1/trees/alphabeta", {"tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]], "trace": True}),
+        (
+            "/v1/trees/expectimax",
+            {
+                "tree": {
+                    "kind": "chance",
+                    "children": [{"p": "1/2", "value": 1}, {"p": "1/2", "value": 3}],
+                }
+            },
+        ),
+        ("/v1/matrices/analyze", {"payoffs": [[[3, 3], [0, 5]], [[5, 0], [1, 1]]]}),
+        (
+            "/v1/lotteries/evaluate",
+            {"lottery": [{"p": "1/3", "x": 900}, {"p": "2/3", "x": 100}], "utility": "sqrt(x)"},
+        ),
+        ("/v1/utility/analyze", {"utility": "log(x+1)", "domain": [0, 10], "points": [2]}),
+        (
+            "/v1/grade",
+            {"problem": {"type": "minimax", "tree": [[3, 12], [2, 4]]}, "answer": {"value": 3}},
+        ),
+        ("/v1/games/solve", {"game": "nim", "params": {"heaps": [1, 2]}}),
+    ]
+    for path, body in warm_ups:
+        client.post(path, json=body)
+    return app
+
+
+PRELOADED: Flask | None = None
+"""The app every request's process serves, built in the fork server by :func:`preload`
+(``None`` elsewhere: a process that imports this module for its functions builds nothing)."""
+
+
+def preload() -> None:
+    """Build and warm the app that the processes forked from here will serve."""
+    global PRELOADED
+    PRELOADED = _warmed()
+
+
+def _mapped_bytes() -> int:
+    """Bytes of address space this process maps now (0 where /proc is not there)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            pages = int(statm.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
+def hold_to(memory_mb: int, cpu_seconds: int) -> None:
+    """Bound this process: its address space may grow by ``memory_mb`` megabytes from now,
+    its CPU time may reach ``cpu_seconds`` (each left as it is where 0 or unknown)."""
+    mapped = _mapped_bytes()
+    if memory_mb > 0 and mapped:
+        _, hard = resource.getrlimit(resource.RLIMIT_AS)
+        soft = mapped + memory_mb * 1024 * 1024
+        if hard != resource.RLIM_INFINITY:
+            soft = min(soft, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    if cpu_seconds > 0:
+        _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+        soft = cpu_seconds if hard == resource.RLIM_INFINITY else min(cpu_seconds, hard)
+        # one more second to the hard limit: SIGXCPU first, then SIGKILL
+        resource.setrlimit(
+            resource.RLIMIT_CPU, (soft, soft + 1 if hard == resource.RLIM_INFINITY else hard)
+        )
+
+
+def serve_one(connection: Connection, config: Mapping[str, Any]) -> None:
+    """Answer the one request the front sends on ``connection``, then return (and exit).
+
+    ``config`` is what the front's app was created with (tests give the server small
+    limits this way).
+    """
+    if PRELOADED is not None:
+        # this process serves one request and exits: its copy of the app may take the
+        # front's settings (the limits are read per request; CORS, set when the app was
+        # built, stays the environment's)
+        app = PRELOADED
+        app.config.update(config)
+    else:
+        app = create_app(config or None)
+    memory_mb = int(app.config["ARBITER_MAX_MEMORY_MB"])
+    hold_to(memory_mb, int(float(app.config["ARBITER_TIME_LIMIT"])) + CPU_GRACE)
+    try:
+        plain: dict[str, str] = connection.recv()
+        body = connection.recv_bytes()
+        status, headers, chunks = _run(app, plain, body)
+    except MemoryError:
+        detail = memory_limit_detail(memory_mb)
+        status, headers, chunks = problem_answer(
+            413, "memory-limit", "Memory limit exceeded", detail
+        )
+    connection.send((status, headers, len(chunks)))
+    for chunk in chunks:
+        connection.send_bytes(chunk)
+    connection.close()
+
+
+def _run(
+    app: Flask, plain: dict[str, str], body: bytes
+) -> tuple[str, list[tuple[str, str]], list[bytes]]:
+    environ: dict[str, Any] = dict(plain)
+    environ.update(
+        {
+            "wsgi.input": io.BytesIO(body),
+            "wsgi.errors": sys.stderr,
+            "wsgi.version": (1, 0),
+            "wsgi.multithread": False,
+            "wsgi.multiprocess": True,
+            "wsgi.run_once": True,
+        }
+    )
+    started: list[Any] = []
+
+    def start_response(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+        started[:] = [status, headers]
+        return lambda data: None
+
+    answer: Iterable[bytes] = app(environ, start_response)
+    try:
+        chunks = [bytes(chunk) for chunk in answer if chunk]
+    finally:
+        close = getattr(answer, "close", None)
+        if close is not None:
+            close()
+    return started[0], list(started[1]), chunks

@@ -1,0 +1,229 @@
+"""Every computation in a process of its own, stopped at its deadline: the front's WSGI app.
+
+The server (:mod:`api.serving`) reads each request whole before it calls this app, so a
+slow or silent client never holds anything here. This app then
+
+- answers the cheap requests itself, in the front process: pages, assets, the spec, the
+  health check (``GET``, ``HEAD``, ``OPTIONS``), and any path or method the API does not
+  have (404, 405);
+- admits every other request under :class:`~api.admission.Admission` (slots, a bounded
+  queue, a share per client; refused with 503 or 429 and ``Retry-After``);
+- runs it in a fresh process forked from a fork server that has the app loaded
+  (:mod:`api.fork_server`, :mod:`api.compute`), bounded in memory by the kernel, lowered in
+  CPU priority once it has run :data:`LONG_REQUEST` seconds so that quick requests get the
+  cores first, and killed if it has not answered by the time limit plus :data:`GRACE`
+  seconds, whatever code it is in (SymPy, SciPy, a C loop): the client then gets 413
+  ``time-limit``;
+- when the process dies without an answer (it ran out of memory where a library could not
+  raise ``MemoryError``), answers 413 ``memory-limit``.
+
+The process exits after its one request, so memory a large request used goes back to the
+machine at once, and no request can leave anything behind for the next.
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import multiprocessing.forkserver
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping
+from multiprocessing.connection import Connection
+from typing import Any
+
+from flask import Flask
+from werkzeug.exceptions import HTTPException
+
+from api import compute, create_app
+from api.admission import Admission, Refusal
+from api.problems import memory_limit_detail, problem_answer
+
+log = logging.getLogger(__name__)
+
+GRACE = 1.0
+"""Seconds past the time limit before a request's process is killed; the app's own checks
+answer at the limit, this only catches code that never checks (a library call)."""
+
+LONG_REQUEST = 0.25
+"""Seconds after which a request's process yields the CPU to others (nice 19); the small
+requests of a course (a homework tree, a 3x3 game, a lottery) take a few milliseconds."""
+
+LONG_NICENESS = 19
+
+CHEAP_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+StartResponse = Callable[..., Any]
+Answer = tuple[str, list[tuple[str, str]], list[bytes]]
+
+
+def default_slots(memory_mb: int) -> int:
+    """Two computation slots per core plus four, as many as the machine's memory holds at
+    ``memory_mb`` each (three quarters of it), and at least two."""
+    by_cores = 2 * (os.cpu_count() or 1) + 4
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):
+        return by_cores
+    by_memory = int(memory * 3 / 4) // (max(memory_mb, 1) * 1024 * 1024)
+    return max(2, min(by_cores, by_memory))
+
+
+class IsolatedApp:
+    """The WSGI app of the production server; ``config`` as for :func:`api.create_app`."""
+
+    def __init__(self, config: Mapping[str, Any] | None = None):
+        self.config = dict(config or {})
+        # the front keeps no freed memory for later: it holds no large request's data
+        self.front: Flask = create_app({**self.config, "ARBITER_KEEP_FREED_MB": 0})
+        settings = self.front.config
+        self.time_limit = float(settings["ARBITER_TIME_LIMIT"])
+        self.memory_mb = int(settings["ARBITER_MAX_MEMORY_MB"])
+        slots = int(settings["ARBITER_WORKERS"]) or default_slots(self.memory_mb)
+        share = int(settings["ARBITER_CLIENT_SHARE"]) or max(1, slots // 4)
+        queue = int(settings["ARBITER_QUEUE"]) or 8 * slots
+        self.admission = Admission(slots, share, queue, float(settings["ARBITER_QUEUE_TIMEOUT"]))
+        self.context = multiprocessing.get_context("forkserver")
+
+    def start(self) -> None:
+        """Start the fork server and wait until it has the app loaded (a few seconds), so
+        that the first request does not wait for it."""
+        self._compute(
+            {
+                "REQUEST_METHOD": "GET",
+                "PATH_INFO": "/v1/health",
+                "SERVER_NAME": "localhost",
+                "SERVER_PORT": "80",
+                "wsgi.url_scheme": "http",
+            },
+            b"",
+            time.monotonic() + 600,
+        )
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        if environ.get("REQUEST_METHOD", "GET") in CHEAP_METHODS or not self._routed(environ):
+            return self.front(environ, start_response)
+        client = str(environ.get("REMOTE_ADDR") or "")
+        try:
+            with self.admission.admitted(client):
+                body = environ["wsgi.input"].read()
+                status, headers, chunks = self._compute(environ, body, None)
+        except Refusal as refusal:
+            status, headers, chunks = problem_answer(
+                refusal.status, refusal.slug, refusal.title, refusal.detail
+            )
+            headers.append(("Retry-After", str(refusal.retry_after)))
+        start_response(status, headers)
+        return chunks
+
+    def _routed(self, environ: dict[str, Any]) -> bool:
+        """Whether the API has this path and method (if not, the front answers 404 or 405)."""
+        try:
+            self.front.url_map.bind_to_environ(environ).match()
+        except HTTPException:
+            return False
+        return True
+
+    def _compute(self, environ: Mapping[str, Any], body: bytes, until: float | None) -> Answer:
+        """The app's answer to one request, from a process of its own."""
+        _start_fork_server()
+        plain = {k: v for k, v in environ.items() if isinstance(v, str)}
+        ours, theirs = self.context.Pipe()
+        process = self.context.Process(
+            target=compute.serve_one, args=(theirs, self.config), name="arbiter-request"
+        )
+        # (the first start waits for the fork server to load the app: the clock starts after)
+        process.start()
+        theirs.close()
+        started = time.monotonic()
+        if until is None:
+            until = started + self.time_limit + GRACE
+        answered = False
+        try:
+            ours.send(plain)
+            ours.send_bytes(body)
+            head = _receive(ours, process.pid, started, until)
+            if head is None:
+                return self._stopped(process, "time")
+            status, headers, count = head
+            chunks = []
+            for _ in range(count):
+                if not _wait(ours, process.pid, started, until):
+                    return self._stopped(process, "time")
+                chunks.append(ours.recv_bytes())
+            answered = True
+            return status, headers, chunks
+        except (EOFError, OSError):
+            return self._stopped(process, "died")
+        finally:
+            ours.close()
+            if not answered:
+                process.kill()
+            # an answered process exits by itself: the fork server reaps it, and
+            # multiprocessing forgets it at a later start, so no one waits here while the
+            # kernel takes its memory apart
+
+    def _stopped(self, process: multiprocessing.process.BaseProcess, why: str) -> Answer:
+        """The problem for a process killed at its deadline (``why == "time"``) or found
+        dead without an answer."""
+        process.kill()
+        if why != "time":
+            process.join(1)
+        if why == "time" or process.exitcode == -signal.SIGXCPU:
+            detail = (
+                f"the computation exceeded the time limit of {self.time_limit} s "
+                "(the server's ARBITER_TIME_LIMIT) and was stopped"
+            )
+            return problem_answer(413, "time-limit", "Time limit exceeded", detail)
+        # the app answers MemoryError itself: a process that dies without a word ran out
+        # of memory inside a library that could not raise it (or the kernel killed it)
+        log.error("a request's process ended without an answer (exit code %s)", process.exitcode)
+        return problem_answer(
+            413, "memory-limit", "Memory limit exceeded", memory_limit_detail(self.memory_mb)
+        )
+
+
+_fork_server_lock = threading.Lock()
+
+
+def _start_fork_server() -> None:
+    """Have multiprocessing's fork server preload the app (:mod:`api.fork_server`), and
+    start it; the first call waits for that. (Should the fork server ever die, the next
+    request's start launches a new one, which preloads the same.)"""
+    with _fork_server_lock:
+        if getattr(_start_fork_server, "done", False):
+            return
+        multiprocessing.set_forkserver_preload(["api.fork_server"])
+        multiprocessing.forkserver.ensure_running()
+        _start_fork_server.done = True  # type: ignore[attr-defined]
+
+
+def _wait(connection: Connection, pid: int | None, started: float, until: float) -> bool:
+    """Wait for the process to send something, lowering its priority once it has run long;
+    False if nothing came by ``until``."""
+    while True:
+        now = time.monotonic()
+        if now >= until:
+            return False
+        lower_at = started + LONG_REQUEST
+        step = until - now if now >= lower_at else min(until, lower_at) - now
+        if connection.poll(step):
+            return True
+        if time.monotonic() >= lower_at and pid is not None:
+            _lower_priority(pid)
+            pid = None
+
+
+def _receive(connection: Connection, pid: int | None, started: float, until: float) -> Any:
+    if not _wait(connection, pid, started, until):
+        return None
+    return connection.recv()
+
+
+def _lower_priority(pid: int) -> None:
+    try:
+        os.setpriority(os.PRIO_PROCESS, pid, LONG_NICENESS)
+    except OSError:
+        log.debug("could not lower the priority of process %s", pid)
