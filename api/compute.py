@@ -32,6 +32,13 @@ CPU_GRACE = 5
 """Seconds of CPU time past the time limit at which the kernel stops a request's process
 (SIGXCPU): a backstop only, the front stops it sooner."""
 
+MAX_REQUESTS = 1000
+"""Requests one process serves before it retires."""
+
+RETIRE_GROWTH_MB = 64
+"""Megabytes a process may hold past what it held before its first request; past it, it
+retires after its answer (freed memory that the allocator kept goes back this way)."""
+
 
 def _warmed() -> Flask:
     """The app built from the environment's settings, after one small request of each kind,
@@ -87,54 +94,97 @@ def _mapped_bytes() -> int:
     return pages * os.sysconf("SC_PAGE_SIZE")
 
 
-def hold_to(memory_mb: int, cpu_seconds: int) -> None:
-    """Bound this process: its address space may grow by ``memory_mb`` megabytes from now,
-    its CPU time may reach ``cpu_seconds`` (each left as it is where 0 or unknown)."""
+def _resident_bytes() -> int:
+    """Bytes of memory this process holds now (0 where /proc is not there)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            pages = int(statm.read().split()[1])
+    except (OSError, ValueError, IndexError):
+        return 0
+    return pages * os.sysconf("SC_PAGE_SIZE")
+
+
+def bound_memory(memory_mb: int) -> None:
+    """Let this process's address space grow by at most ``memory_mb`` megabytes from now
+    (no bound where 0, or where the mapped size cannot be read)."""
     mapped = _mapped_bytes()
-    if memory_mb > 0 and mapped:
-        _, hard = resource.getrlimit(resource.RLIMIT_AS)
-        soft = mapped + memory_mb * 1024 * 1024
-        if hard != resource.RLIM_INFINITY:
-            soft = min(soft, hard)
-        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
-    if cpu_seconds > 0:
-        _, hard = resource.getrlimit(resource.RLIMIT_CPU)
-        soft = cpu_seconds if hard == resource.RLIM_INFINITY else min(cpu_seconds, hard)
-        # one more second to the hard limit: SIGXCPU first, then SIGKILL
-        resource.setrlimit(
-            resource.RLIMIT_CPU, (soft, soft + 1 if hard == resource.RLIM_INFINITY else hard)
-        )
+    if memory_mb <= 0 or not mapped:
+        return
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    soft = mapped + memory_mb * 1024 * 1024
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
 
 
-def serve_one(connection: Connection, config: Mapping[str, Any]) -> None:
-    """Answer the one request the front sends on ``connection``, then return (and exit).
+def bound_cpu(seconds: float) -> None:
+    """Let this process use ``seconds`` more of CPU time, then be stopped by the kernel
+    (SIGXCPU). Only the soft limit moves, so the next request can move it again."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+    soft = int(usage.ru_utime + usage.ru_stime + seconds) + 1
+    if hard != resource.RLIM_INFINITY:
+        soft = min(soft, hard)
+    resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+
+
+def serve(connection: Connection, config: Mapping[str, Any]) -> None:
+    """Answer the requests the front sends on ``connection``, one at a time, until the
+    front closes it or this process retires.
 
     ``config`` is what the front's app was created with (tests give the server small
-    limits this way).
+    limits this way). Each answer goes back as ``(status, headers, chunk count, retiring)``
+    and the chunks; the process retires (answers, then returns, and so exits) after
+    :data:`MAX_REQUESTS` requests, after an answer of 413 ``memory-limit`` or 500, or when
+    it holds :data:`RETIRE_GROWTH_MB` more than it did before its first request, so that
+    the memory a large request used goes back to the machine and no request starts in a
+    process another has left short of memory.
     """
     if PRELOADED is not None:
-        # this process serves one request and exits: its copy of the app may take the
-        # front's settings (the limits are read per request; CORS, set when the app was
-        # built, stays the environment's)
+        # this copy of the app is this process's own: it may take the front's settings
+        # (the limits are read per request; CORS, set when the app was built, stays the
+        # environment's)
         app = PRELOADED
         app.config.update(config)
     else:
         app = create_app(config or None)
     memory_mb = int(app.config["ARBITER_MAX_MEMORY_MB"])
-    hold_to(memory_mb, int(float(app.config["ARBITER_TIME_LIMIT"])) + CPU_GRACE)
-    try:
-        plain: dict[str, str] = connection.recv()
-        body = connection.recv_bytes()
-        status, headers, chunks = _run(app, plain, body)
-    except MemoryError:
-        detail = memory_limit_detail(memory_mb)
-        status, headers, chunks = problem_answer(
-            413, "memory-limit", "Memory limit exceeded", detail
+    time_limit = float(app.config["ARBITER_TIME_LIMIT"])
+    bound_memory(memory_mb)
+    held = _resident_bytes()
+    for served in range(1, MAX_REQUESTS + 1):
+        try:
+            plain: dict[str, str] = connection.recv()
+            body = connection.recv_bytes()
+        except (EOFError, OSError):
+            return  # the front let this process go
+        bound_cpu(time_limit + CPU_GRACE)
+        try:
+            status, headers, chunks = _run(app, plain, body)
+        except MemoryError:
+            detail = memory_limit_detail(memory_mb)
+            status, headers, chunks = problem_answer(
+                413, "memory-limit", "Memory limit exceeded", detail
+            )
+        del body
+        grown = _resident_bytes() - held
+        retiring = (
+            served == MAX_REQUESTS
+            or grown > RETIRE_GROWTH_MB * 1024 * 1024
+            or (status[:3] in ("413", "500") and _is_memory_or_internal(chunks))
         )
-    connection.send((status, headers, len(chunks)))
-    for chunk in chunks:
-        connection.send_bytes(chunk)
-    connection.close()
+        connection.send((status, headers, len(chunks), retiring))
+        for chunk in chunks:
+            connection.send_bytes(chunk)
+        if retiring:
+            return
+
+
+def _is_memory_or_internal(chunks: list[bytes]) -> bool:
+    """Whether a 413 or 500 answer is a memory limit or an internal error (after which the
+    process may hold half-built state), not an ordinary limit such as the node count."""
+    head = b"".join(chunks)[:200]
+    return b"/problems/memory-limit" in head or b"/problems/internal" in head
 
 
 def _run(
@@ -148,7 +198,7 @@ def _run(
             "wsgi.version": (1, 0),
             "wsgi.multithread": False,
             "wsgi.multiprocess": True,
-            "wsgi.run_once": True,
+            "wsgi.run_once": False,
         }
     )
     started: list[Any] = []

@@ -1,4 +1,5 @@
-"""Every computation in a process of its own, stopped at its deadline: the front's WSGI app.
+"""Every computation in a process that computes nothing else meanwhile, stopped at its
+deadline: the front's WSGI app.
 
 The server (:mod:`api.serving`) reads each request whole before it calls this app, so a
 slow or silent client never holds anything here. This app then
@@ -8,17 +9,20 @@ slow or silent client never holds anything here. This app then
   have (404, 405);
 - admits every other request under :class:`~api.admission.Admission` (slots, a bounded
   queue, a share per client; refused with 503 or 429 and ``Retry-After``);
-- runs it in a fresh process forked from a fork server that has the app loaded
-  (:mod:`api.fork_server`, :mod:`api.compute`), bounded in memory by the kernel, lowered in
-  CPU priority once it has run :data:`LONG_REQUEST` seconds so that quick requests get the
-  cores first, and killed if it has not answered by the time limit plus :data:`GRACE`
-  seconds, whatever code it is in (SymPy, SciPy, a C loop): the client then gets 413
-  ``time-limit``;
-- when the process dies without an answer (it ran out of memory where a library could not
-  raise ``MemoryError``), answers 413 ``memory-limit``.
+- hands it to an idle compute process (a :class:`Worker`), or to a new one forked from
+  multiprocessing's fork server, which has the app loaded (:mod:`api.fork_server`,
+  :mod:`api.compute`). The process is bounded in memory by the kernel; it is lowered in CPU
+  priority once its request has run :data:`LONG_REQUEST` seconds, so that quick requests
+  get the cores first; and it is killed if it has not answered by the time limit plus
+  :data:`GRACE` seconds, whatever code it is in (SymPy, SciPy, a C loop): the client then
+  gets 413 ``time-limit``. A process that dies without an answer (out of memory where a
+  library could not raise ``MemoryError``) gets its client 413 ``memory-limit``.
 
-The process exits after its one request, so memory a large request used goes back to the
-machine at once, and no request can leave anything behind for the next.
+A process serves requests one after another while nothing marks it: it retires after a
+request that grew it past :data:`api.compute.RETIRE_GROWTH_MB` (so the memory a large
+request used goes back to the machine), after a memory-limit or internal error, after a
+request that lowered it (an unprivileged server cannot raise a priority again), and after
+:data:`api.compute.MAX_REQUESTS` requests. A killed process is never reused.
 """
 
 from __future__ import annotations
@@ -31,7 +35,6 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping
-from multiprocessing.connection import Connection
 from typing import Any
 
 from flask import Flask
@@ -86,6 +89,8 @@ class IsolatedApp:
         queue = int(settings["ARBITER_QUEUE"]) or 8 * slots
         self.admission = Admission(slots, share, queue, float(settings["ARBITER_QUEUE_TIMEOUT"]))
         self.context = multiprocessing.get_context("forkserver")
+        self._idle: list[Worker] = []
+        self._idle_lock = threading.Lock()
 
     def start(self) -> None:
         """Start the fork server and wait until it has the app loaded (a few seconds), so
@@ -127,51 +132,53 @@ class IsolatedApp:
         return True
 
     def _compute(self, environ: Mapping[str, Any], body: bytes, until: float | None) -> Answer:
-        """The app's answer to one request, from a process of its own."""
-        _start_fork_server()
+        """The app's answer to one request, from a process that computes nothing else
+        meanwhile."""
         plain = {k: v for k, v in environ.items() if isinstance(v, str)}
-        ours, theirs = self.context.Pipe()
-        process = self.context.Process(
-            target=compute.serve_one, args=(theirs, self.config), name="arbiter-request"
-        )
-        # (the first start waits for the fork server to load the app: the clock starts after)
-        process.start()
-        theirs.close()
+        worker = self._worker(plain, body)
         started = time.monotonic()
         if until is None:
             until = started + self.time_limit + GRACE
-        answered = False
         try:
-            ours.send(plain)
-            ours.send_bytes(body)
-            head = _receive(ours, process.pid, started, until)
+            head = _receive(worker, started, until)
             if head is None:
-                return self._stopped(process, "time")
-            status, headers, count = head
+                return self._stopped(worker, "time")
+            status, headers, count, retiring = head
             chunks = []
             for _ in range(count):
-                if not _wait(ours, process.pid, started, until):
-                    return self._stopped(process, "time")
-                chunks.append(ours.recv_bytes())
-            answered = True
-            return status, headers, chunks
+                if not _wait(worker, started, until):
+                    return self._stopped(worker, "time")
+                chunks.append(worker.connection.recv_bytes())
         except (EOFError, OSError):
-            return self._stopped(process, "died")
-        finally:
-            ours.close()
-            if not answered:
-                process.kill()
-            # an answered process exits by itself: the fork server reaps it, and
-            # multiprocessing forgets it at a later start, so no one waits here while the
-            # kernel takes its memory apart
+            return self._stopped(worker, "died")
+        if retiring or not worker.restore_priority():
+            worker.retire()
+        else:
+            with self._idle_lock:
+                self._idle.append(worker)
+        return status, headers, chunks
 
-    def _stopped(self, process: multiprocessing.process.BaseProcess, why: str) -> Answer:
+    def _worker(self, plain: dict[str, str], body: bytes) -> Worker:
+        """A process that has taken this request: an idle one, or a new one."""
+        while True:
+            with self._idle_lock:
+                worker = self._idle.pop() if self._idle else None
+            if worker is None:
+                worker = Worker(self.context, self.config)
+            try:
+                worker.connection.send(plain)
+                worker.connection.send_bytes(body)
+                return worker
+            except OSError:
+                # an idle process that died meanwhile (killed from outside): the request
+                # never reached it, so another takes it
+                worker.retire()
+
+    def _stopped(self, worker: Worker, why: str) -> Answer:
         """The problem for a process killed at its deadline (``why == "time"``) or found
         dead without an answer."""
-        process.kill()
-        if why != "time":
-            process.join(1)
-        if why == "time" or process.exitcode == -signal.SIGXCPU:
+        worker.kill()
+        if why == "time" or worker.process.exitcode == -signal.SIGXCPU:
             detail = (
                 f"the computation exceeded the time limit of {self.time_limit} s "
                 "(the server's ARBITER_TIME_LIMIT) and was stopped"
@@ -179,10 +186,61 @@ class IsolatedApp:
             return problem_answer(413, "time-limit", "Time limit exceeded", detail)
         # the app answers MemoryError itself: a process that dies without a word ran out
         # of memory inside a library that could not raise it (or the kernel killed it)
-        log.error("a request's process ended without an answer (exit code %s)", process.exitcode)
+        log.error(
+            "a request's process ended without an answer (exit code %s)",
+            worker.process.exitcode,
+        )
         return problem_answer(
             413, "memory-limit", "Memory limit exceeded", memory_limit_detail(self.memory_mb)
         )
+
+
+class Worker:
+    """A process forked from the fork server that computes requests one at a time
+    (:func:`api.compute.serve`), and its end of the pipe between them."""
+
+    def __init__(self, context: Any, config: Mapping[str, Any]):
+        _start_fork_server()
+        self.connection, theirs = context.Pipe()
+        self.process: multiprocessing.process.BaseProcess = context.Process(
+            target=compute.serve, args=(theirs, dict(config)), name="arbiter-compute"
+        )
+        # (the first start waits for the fork server to load the app)
+        self.process.start()
+        theirs.close()
+        self.lowered = False
+
+    def lower_priority(self) -> None:
+        """Let every quick request have the cores before this long one (nice 19)."""
+        if self.lowered or self.process.pid is None:
+            return
+        try:
+            os.setpriority(os.PRIO_PROCESS, self.process.pid, LONG_NICENESS)
+            self.lowered = True
+        except OSError:
+            log.debug("could not lower the priority of process %s", self.process.pid)
+
+    def restore_priority(self) -> bool:
+        """Give a lowered process its priority back; False where that needs a privilege
+        this server does not have (the process then retires)."""
+        if not self.lowered or self.process.pid is None:
+            return True
+        try:
+            os.setpriority(os.PRIO_PROCESS, self.process.pid, 0)
+        except OSError:
+            return False
+        self.lowered = False
+        return True
+
+    def retire(self) -> None:
+        """Let the process go: it exits once it reads the end of its pipe (or has already).
+        The fork server reaps it; no one waits here while the kernel frees its memory."""
+        self.connection.close()
+
+    def kill(self) -> None:
+        self.process.kill()
+        self.connection.close()
+        self.process.join(1)
 
 
 _fork_server_lock = threading.Lock()
@@ -200,30 +258,22 @@ def _start_fork_server() -> None:
         _start_fork_server.done = True  # type: ignore[attr-defined]
 
 
-def _wait(connection: Connection, pid: int | None, started: float, until: float) -> bool:
-    """Wait for the process to send something, lowering its priority once it has run long;
-    False if nothing came by ``until``."""
+def _wait(worker: Worker, started: float, until: float) -> bool:
+    """Wait for the worker to send something, lowering its priority once it has run
+    :data:`LONG_REQUEST` seconds; False if nothing came by ``until``."""
+    lower_at = started + LONG_REQUEST
     while True:
         now = time.monotonic()
         if now >= until:
             return False
-        lower_at = started + LONG_REQUEST
-        step = until - now if now >= lower_at else min(until, lower_at) - now
-        if connection.poll(step):
+        step = until - now if worker.lowered or now >= lower_at else lower_at - now
+        if worker.connection.poll(max(0.0, step)):
             return True
-        if time.monotonic() >= lower_at and pid is not None:
-            _lower_priority(pid)
-            pid = None
+        if time.monotonic() >= lower_at:
+            worker.lower_priority()
 
 
-def _receive(connection: Connection, pid: int | None, started: float, until: float) -> Any:
-    if not _wait(connection, pid, started, until):
+def _receive(worker: Worker, started: float, until: float) -> Any:
+    if not _wait(worker, started, until):
         return None
-    return connection.recv()
-
-
-def _lower_priority(pid: int) -> None:
-    try:
-        os.setpriority(os.PRIO_PROCESS, pid, LONG_NICENESS)
-    except OSError:
-        log.debug("could not lower the priority of process %s", pid)
+    return worker.connection.recv()

@@ -5,7 +5,8 @@ at the deadline, memory held to its bound, refusals with Retry-After."""
 from __future__ import annotations
 
 import json
-import multiprocessing
+import os
+import signal
 import threading
 import time
 from collections.abc import Iterator
@@ -17,7 +18,7 @@ from hypothesis import strategies as st
 from werkzeug.test import Client
 
 from api import create_app
-from api.isolation import GRACE, IsolatedApp
+from api.isolation import GRACE, IsolatedApp, Worker
 
 FIG_5_2 = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
 
@@ -183,12 +184,34 @@ def test_one_client_cannot_hold_every_slot() -> None:
 
 def test_a_process_that_dies_without_answering_is_a_memory_problem() -> None:
     app = IsolatedApp({"ARBITER_MAX_MEMORY_MB": 300})
-    process = multiprocessing.get_context("forkserver").Process(target=time.sleep, args=(30,))
-    process.start()
-    process.kill()
-    process.join(5)
-    status, headers, chunks = app._stopped(process, "died")
+    worker = Worker(app.context, app.config)
+    os.kill(worker.process.pid or 0, signal.SIGKILL)
+    status, headers, chunks = app._stopped(worker, "died")
     assert status.startswith("413 ")
     assert ("Content-Type", "application/problem+json") in headers
     problem = json.loads(chunks[0])
     assert problem["type"].endswith("/memory-limit") and "300 MB" in problem["detail"]
+
+
+def test_processes_are_reused_and_a_dead_idle_one_is_replaced() -> None:
+    app = IsolatedApp()
+    client = Client(app)
+    assert client.post("/v1/trees/minimax", json={"tree": FIG_5_2}).status_code == 200
+    [idle] = app._idle
+    assert client.post("/v1/trees/minimax", json={"tree": FIG_5_2}).status_code == 200
+    assert app._idle == [idle]  # the same process served the second request
+    os.kill(idle.process.pid or 0, signal.SIGKILL)
+    idle.process.join(5)
+    answer = client.post("/v1/trees/minimax", json={"tree": FIG_5_2})
+    assert answer.status_code == 200 and answer.get_json()["value"] == 3
+    assert app._idle and app._idle[0] is not idle
+
+
+def test_a_process_stopped_at_its_deadline_is_not_reused(isolated: Client) -> None:
+    app = isolated.application
+    assert isinstance(app, IsolatedApp)
+    isolated.post("/v1/trees/minimax", json={"tree": FIG_5_2})
+    before = list(app._idle)
+    assert _post(isolated, "/v1/utility/analyze", ESCAPING_FORMULA)[0] == 413
+    assert all(worker.process.is_alive() for worker in app._idle)
+    assert len(app._idle) <= len(before)
