@@ -20,7 +20,10 @@ from api.openapi.view_docs import Operation
 VERSION = "0.1.0"
 _ERROR_TITLES = {
     400: "Malformed JSON or an empty body",
-    413: "A limit was exceeded: body size, JSON nesting, node count, depth, time or trace size",
+    413: (
+        "A limit was exceeded: body size, JSON nesting, node count, depth, time, memory or "
+        "trace size"
+    ),
     415: "The body is not application/json",
     422: "The input is invalid; errors[] points at each offending field",
 }
@@ -35,6 +38,19 @@ _DESCRIPTION = (
     "have no `x_exact`. See the ExactCompanion component and docs/numbers.md. Errors are "
     "RFC 9457 problem details with a JSON pointer per offending field."
 )
+
+
+_REFUSALS = {
+    429: (
+        "This client already has as many computations running and waiting as one client may "
+        "(ARBITER_CLIENT_SHARE); retry after the seconds Retry-After gives"
+    ),
+    503: (
+        "Every computation slot is taken and the queue is full or its wait ran out; retry "
+        "after the seconds Retry-After gives"
+    ),
+}
+"""What the production server answers a computation it does not admit (docs/limits.md)."""
 
 
 def _raw_field_schema(_converter: Any, field: fields.Field, **_: Any) -> dict[str, Any]:
@@ -75,6 +91,20 @@ def _operation(op: Operation, rule_arguments: set[str]) -> dict[str, Any]:
                 "application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}
             },
         }
+    if op.request is not None:
+        for status, description in _REFUSALS.items():
+            responses[str(status)] = {
+                "description": description,
+                "headers": {
+                    "Retry-After": {
+                        "description": "Seconds to wait before trying again",
+                        "schema": {"type": "integer", "minimum": 1},
+                    }
+                },
+                "content": {
+                    "application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}
+                },
+            }
     doc["responses"] = responses
     return doc
 
