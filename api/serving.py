@@ -19,12 +19,14 @@ import os
 import resource
 import socket
 import sys
+import time
 from collections.abc import Sequence
 from typing import Any
 
 from waitress.channel import HTTPChannel
 from waitress.server import create_server
 from waitress.task import ErrorTask
+from waitress.utilities import BadRequest
 
 from api.config import settings
 from api.problems import problem_answer
@@ -63,7 +65,36 @@ class ProblemErrorTask(ErrorTask):  # type: ignore[misc]  # waitress ships no ty
 
 
 class ProblemChannel(HTTPChannel):  # type: ignore[misc]
+    """Waitress's connection, with its errors as problems, and a 400 for a request whose
+    client ends its side of the connection before the request is complete (Waitress would
+    close the connection without a word)."""
+
     error_task_class = ProblemErrorTask
+
+    def handle_read(self) -> None:
+        partial = self.request
+        if partial is None or partial.completed:
+            super().handle_read()
+            return
+        try:
+            # the socket's own recv: the dispatcher's closes the connection on end of input
+            data = self.socket.recv(self.adj.recv_bytes)
+        except BlockingIOError:
+            return
+        except OSError:
+            self.handle_close()
+            return
+        if data:
+            self.last_activity = time.time()
+            self.received(data)
+            return
+        partial.error = BadRequest("the request ended before its body was complete")
+        partial.completed = True
+        with self.requests_lock:
+            self.request = None
+            self.requests.append(partial)
+            if len(self.requests) == 1:
+                self.server.add_task(self)
 
 
 def server_options(config: dict[str, Any], app: IsolatedApp) -> dict[str, Any]:

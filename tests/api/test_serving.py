@@ -295,6 +295,30 @@ def test_chunked_bodies(server: Server) -> None:
     assert str(8 * 1024 * 1024) in json.loads(body)["detail"]
 
 
+@pytest.mark.parametrize(
+    "cut",
+    [
+        b'Transfer-Encoding: chunked\r\n\r\n10\r\n{"tree": [[3, 12',
+        b'Content-Length: 100\r\n\r\n{"tree": [[3, 12',
+    ],
+    ids=["chunked", "content-length"],
+)
+def test_a_body_cut_short_is_a_400_problem(server: Server, cut: bytes) -> None:
+    with socket.create_connection(("127.0.0.1", server.port), timeout=20) as connection:
+        connection.sendall(
+            b"POST /v1/trees/minimax HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            + cut
+        )
+        connection.shutdown(socket.SHUT_WR)
+        answer = b""
+        while data := connection.recv(65536):
+            answer += data
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400 ")
+    assert b"Content-Type: application/problem+json" in head
+    assert "ended before its body was complete" in json.loads(body)["detail"]
+
+
 def test_headers_past_the_limit_are_a_431_problem(server: Server) -> None:
     status, headers, body, _ = _request(
         server.port, "GET", "/v1/health", headers={"X-Big": "a" * 70_000}
