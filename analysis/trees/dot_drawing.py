@@ -22,6 +22,7 @@ from analysis.trees.drawing import (
     greyed,
     legend_entries,
     node_names,
+    printable,
 )
 from games.limits import current_deadline
 from games.trees.model import CHANCE, LEAF, MAX, MIN, PLAYER
@@ -35,8 +36,27 @@ _DOT_SHAPES: Final = {
 }
 
 
-def _dot_text(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+def _escaped(text: str) -> str:
+    """``text`` inside a quoted DOT string: its backslashes and quotes escaped."""
+    return text.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def _dot_text(*lines: str) -> str:
+    """The lines as one quoted DOT string, Graphviz's ``\\n`` between them; each line
+    :func:`printable` and escaped, so that no text can end the string early or break
+    it over lines."""
+    return '"' + "\\n".join(_escaped(printable(line)) for line in lines) + '"'
+
+
+def _dot_id(node_id: str) -> str:
+    """A node's id as the quoted DOT string that names the node: escaped, and each
+    character :func:`printable` would change written as ``\\u`` and its code, so that
+    ids differing only in such characters stay different nodes (the id's own
+    backslashes are doubled: no id spells such a code)."""
+    text = _escaped(node_id)
+    if not text.isprintable():
+        text = "".join(c if printable(c) == c else f"\\u{ord(c):04x}" for c in text)
+    return '"' + text + '"'
 
 
 def render_dot(solved: SolvedTree, options: DrawingOptions = PLAIN) -> str:
@@ -67,15 +87,15 @@ def render_dot(solved: SolvedTree, options: DrawingOptions = PLAIN) -> str:
         kind = tree.kinds[index]
         label = solved.labels[index] or ""
         spend(4 + len(label) // 64)
+        shown = [label]
         if kind == PLAYER:
             player = tree.players[index]
-            label = (f"P{player + 1}" if player is not None else "player") + (
-                f"\n{label}" if label else ""
-            )
+            mover = f"P{player + 1}" if player is not None else "player"
+            shown = [mover, label] if label else [mover]
         hidden = drawn.folds.get(index)
         if hidden is not None:
-            label += f"\n▾ {hidden} nodes"
-        attributes = [f"shape={_DOT_SHAPES[kind]}", f"label={_dot_text(label)}"]
+            shown.append(f"▾ {hidden} nodes")
+        attributes = [f"shape={_DOT_SHAPES[kind]}", f"label={_dot_text(*shown)}"]
         if name(index):
             attributes.append(f"xlabel={_dot_text(name(index))}")
         if kind == PLAYER:
@@ -93,7 +113,7 @@ def render_dot(solved: SolvedTree, options: DrawingOptions = PLAIN) -> str:
             attributes += [f'color="{PV_COLOUR}"', "penwidth=2.5"]
         elif index in solved.ties:
             attributes += [f'color="{TIE_COLOUR}"', "penwidth=2", 'style="filled,dashed"']
-        lines.append(f"  {_dot_text(ids[index])} [{', '.join(attributes)}];")
+        lines.append(f"  {_dot_id(ids[index])} [{', '.join(attributes)}];")
     for child in drawn.shown[1:]:
         spend(4)
         parent = tree.parents[child]
@@ -112,7 +132,7 @@ def render_dot(solved: SolvedTree, options: DrawingOptions = PLAIN) -> str:
         elif child in solved.ties:
             attributes += [f'color="{TIE_COLOUR}"', "penwidth=1.5", "style=dashed"]
         suffix = f" [{', '.join(attributes)}]" if attributes else ""
-        lines.append(f"  {_dot_text(ids[parent])} -> {_dot_text(ids[child])}{suffix};")
+        lines.append(f"  {_dot_id(ids[parent])} -> {_dot_id(ids[child])}{suffix};")
     if options.legend:
         lines += _dot_legend(solved, drawn, grey)
     lines.append("}")
@@ -144,11 +164,11 @@ def _dot_legend(solved: SolvedTree, drawn: DrawnTree, grey: set[int]) -> list[st
         for entry in legend_entries(solved, drawn, grey)
     )
     return [
-        f"  subgraph {_dot_text('cluster_' + name)} {{",
+        f"  subgraph {_dot_id('cluster_' + name)} {{",
         '    label="Legend"; style=dashed; color="#999999";',
-        f"    {_dot_text(name)} [shape=plaintext, style=solid, "
+        f"    {_dot_id(name)} [shape=plaintext, style=solid, "
         f'label=<<table border="0" cellspacing="2">{rows}</table>>];',
         "  }",
         # an invisible edge from the deepest node drawn puts the legend below the tree
-        f"  {_dot_text(solved.tree.ids[drawn.shown[-1]])} -> {_dot_text(name)} [style=invis];",
+        f"  {_dot_id(solved.tree.ids[drawn.shown[-1]])} -> {_dot_id(name)} [style=invis];",
     ]

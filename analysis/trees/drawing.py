@@ -26,8 +26,10 @@ into that row end and where the edges out of it start, and the slot width is
 chosen so that neighbours in a row keep their texts apart: no label crosses an
 edge or another label.
 
-Labels write numbers through :func:`games.numbers.exact_text`, and every pass over
-the nodes spends on the deadline of the computation in progress.
+Labels write numbers through :func:`games.numbers.exact_text`; every text from the input
+(ids, moves, the title) is written through :func:`printable`, on one line and without
+control characters, before a format escapes it; and every pass over the nodes spends on
+the deadline of the computation in progress.
 
 This module holds what every format shares (the summary, the options, names, ties,
 collapsed subtrees, the legend's entries, the layout); each format has its writer:
@@ -133,6 +135,24 @@ class DrawingOptions:
 
 PLAIN: Final = DrawingOptions()
 """The default drawing: ids shown, the format's own legend default, nothing collapsed."""
+
+
+_UNPRINTABLE: Final = {
+    **dict.fromkeys([*range(0x20), *range(0x7F, 0xA0), *range(0xD800, 0xE000), 0xFFFE, 0xFFFF]),
+    # line breaks (those of str.splitlines) and tabs are spaces
+    **dict.fromkeys(map(ord, "\t\n\v\f\r\x1c\x1d\x1e\x85\u2028\u2029"), " "),
+}
+
+
+def printable(text: str) -> str:
+    """``text`` on one line and without control characters, as every drawing writes a text
+    from the input (an id, a move, a title): each line break or tab a space, and the other
+    control characters (C0, DEL, C1), U+FFFE, U+FFFF and lone surrogates dropped. XML
+    cannot hold them, TeX reads a blank line as a new paragraph (an error inside a node),
+    and none of them shows as anything."""
+    if text.isprintable():  # every character changed here is one Python calls unprintable
+        return text
+    return text.replace("\r\n", "\n").translate(_UNPRINTABLE)
 
 
 def value_label(value: Utility | None, bound: str | None = None) -> str | None:

@@ -27,6 +27,7 @@ from analysis.trees.drawing import (
     layout,
     legend_entries,
     node_names,
+    printable,
 )
 from games.limits import current_deadline
 from games.trees.model import CHANCE, LEAF, MAX, MIN, PLAYER, Tree
@@ -41,6 +42,17 @@ _CHARACTER: Final = 0.62
 _GAP: Final = 6.0
 """Least space between two texts or shapes of neighbouring nodes, in pixels."""
 _TOGGLE: Final = 12.0
+
+
+def _content(text: str) -> str:
+    """``text`` as the content of an element: :func:`printable`, so the file stays XML
+    whatever the input holds, and escaped."""
+    return escape(printable(text))
+
+
+def _attribute(text: str) -> str:
+    """``text`` as a quoted attribute value, :func:`printable` and escaped."""
+    return quoteattr(printable(text))
 
 
 def _text_width(text: str, size: float) -> float:
@@ -150,7 +162,7 @@ def render_svg(solved: SolvedTree, options: DrawingOptions = PLAIN) -> str:
     if solved.title:
         out.append(
             f'<text x="{width / 2:.1f}" y="{MARGIN - 8}" text-anchor="middle" '
-            f'font-size="15" font-weight="bold">{escape(solved.title)}</text>'
+            f'font-size="15" font-weight="bold">{_content(solved.title)}</text>'
         )
     spend = current_deadline().spend
     # with toggles (the page) every node can take the keyboard's focus
@@ -172,7 +184,7 @@ def render_svg(solved: SolvedTree, options: DrawingOptions = PLAIN) -> str:
             classes.append("tie")
             style = f'stroke="{TIE_COLOUR}" stroke-width="2" stroke-dasharray="6 3"'
         out.append(
-            f'<line class="{" ".join(classes)}" data-id={quoteattr(tree.ids[child])} '
+            f'<line class="{" ".join(classes)}" data-id={_attribute(tree.ids[child])} '
             f'x1="{x1:.1f}" y1="{y1 + NODE_SIZE:.1f}" x2="{x2:.1f}" y2="{y2 - NODE_SIZE:.1f}" '
             f"{style}/>"
         )
@@ -230,7 +242,7 @@ def _svg_node(
         state = "visited tie"
     paint = f'fill="{fill}" stroke="{stroke}" stroke-width="{stroke_width}"{dash}'
     # data-node-id and data-state are what the web workbench reads (and tests rely on)
-    node_id = quoteattr(tree.ids[index])
+    node_id = _attribute(tree.ids[index])
     hidden = drawn.folds.get(index)
     folded = f' data-collapsed="true" data-hidden="{hidden}"' if hidden is not None else ""
     shown = name(index)
@@ -238,20 +250,20 @@ def _svg_node(
     out = [
         f'<g class="{" ".join(classes)}" data-id={node_id} data-node-id={node_id} '
         f'data-state="{state if solved.solved else ""}"{folded}{focus}>',
-        f"<title>{escape(title)}</title>",
+        f"<title>{_content(title)}</title>",
         _shape(kind, x, y, extent.half, paint),
     ]
     label = solved.labels[index] or ""
     if kind == PLAYER:
         out.append(
             f'<text x="{x:.1f}" y="{y - 5:.1f}" text-anchor="middle" '
-            f'font-size="9" fill="{text_colour}">{escape(_player_name(tree, index))}</text>'
+            f'font-size="9" fill="{text_colour}">{_content(_player_name(tree, index))}</text>'
         )
     if label:
         dy = {MAX: 12, MIN: 1, PLAYER: 11}.get(kind, 4)
         out.append(
             f'<text class="value" x="{x:.1f}" y="{y + dy:.1f}" text-anchor="middle" '
-            f'font-size="12" font-weight="bold" fill="{text_colour}">{escape(label)}</text>'
+            f'font-size="12" font-weight="bold" fill="{text_colour}">{_content(label)}</text>'
         )
     edge = edge_label(tree, index)
     if edge:
@@ -260,7 +272,7 @@ def _svg_node(
         colour = PRUNED_COLOUR if index in grey else "#333333"
         out.append(
             f'<text class="edge-label" x="{right - 1:.1f}" y="{y - 8:.1f}" text-anchor="end" '
-            f'font-size="10" fill="{colour}">{escape(edge)}</text>'
+            f'font-size="10" fill="{colour}">{_content(edge)}</text>'
         )
     if shown:
         # leaves are named below; internal nodes to their right, clear of their edges
@@ -271,7 +283,7 @@ def _svg_node(
         )
         out.append(
             f'<text class="node-id" x="{ix:.1f}" y="{iy:.1f}" text-anchor="{anchor}" '
-            f'font-size="9" fill="#777777">{escape(shown)}</text>'
+            f'font-size="9" fill="#777777">{_content(shown)}</text>'
         )
     if hidden is not None:
         out.append(
@@ -292,8 +304,8 @@ def _svg_toggle(node_id: str, right: float, y: float, folded: bool) -> str:
     cx, cy = left + _TOGGLE / 2, y + 5
     sign = f"M {cx - 3.5:.1f},{cy:.1f} h 7" + (f" M {cx:.1f},{cy - 3.5:.1f} v 7" if folded else "")
     return (
-        f'<g class="toggle" data-toggle={quoteattr(node_id)} role="button" tabindex="0" '
-        f"aria-label={quoteattr(f'{action} the subtree of {node_id}')}>"
+        f'<g class="toggle" data-toggle={_attribute(node_id)} role="button" tabindex="0" '
+        f"aria-label={_attribute(f'{action} the subtree of {node_id}')}>"
         f'<rect x="{left:.1f}" y="{y - 1:.1f}" width="{_TOGGLE:g}" height="{_TOGGLE:g}" rx="2" '
         f'fill="#f4f4f4" stroke="#888888"/><path d="{sign}" stroke="#333333" stroke-width="1.5"/>'
         "</g>"
@@ -349,7 +361,7 @@ def _svg_legend(entries: list[str], top: float, room: float) -> tuple[list[str],
         out.append(
             f'<g class="legend-item" data-legend="{entry}">{_svg_legend_symbol(entry, cx, cy)}'
             f'<text x="{cx + 18:.1f}" y="{cy + 4:.1f}" font-size="11" fill="#333333">'
-            f"{escape(text)}</text></g>"
+            f"{_content(text)}</text></g>"
         )
         x += width
         widest = max(widest, x)

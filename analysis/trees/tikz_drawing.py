@@ -20,6 +20,7 @@ from analysis.trees.drawing import (
     layout,
     legend_entries,
     node_names,
+    printable,
 )
 from games.limits import current_deadline
 from games.trees.model import CHANCE, LEAF, MAX, MIN, PLAYER
@@ -64,8 +65,10 @@ _TIKZ_KIND: Final = {MAX: "max", MIN: "min", CHANCE: "chance", LEAF: "leaf", PLA
 
 
 def tex_text(text: str) -> str:
-    """``text`` safe inside a TikZ node: TeX's special characters escaped, never executed."""
-    return "".join(_TEX_SPECIALS.get(character, character) for character in text)
+    """``text`` safe inside a TikZ node: on one line without control characters
+    (:func:`printable`; a blank line would end the node's paragraph, an error), and TeX's
+    special characters escaped, never executed."""
+    return "".join(_TEX_SPECIALS.get(character, character) for character in printable(text))
 
 
 def render_tikz(solved: SolvedTree, options: DrawingOptions = PLAIN) -> str:

@@ -95,6 +95,20 @@ def test_render_svg_with_alpha_beta(client: FlaskClient) -> None:
     assert 'class="node leaf pruned" data-id="root.1.1"' in svg
 
 
+def test_render_keeps_control_characters_of_ids_and_moves_out(client: FlaskClient) -> None:
+    tree = {
+        "id": "r\u0000",
+        "children": [{"id": "a\u001bb", "move": "m\n\nx\u000c", "value": 1}, 2],
+    }
+    svg = client.post("/v1/trees/render", json={"tree": tree}).get_data(as_text=True)
+    moves = [t.text for t in ET.fromstring(svg).iter("{http://www.w3.org/2000/svg}text")]
+    assert "m  x " in moves
+    dot = client.post("/v1/trees/render", json={"tree": tree, "format": "dot"})
+    assert '"r\\u0000" -> "a\\u001bb" [label="m  x "' in dot.get_data(as_text=True)
+    tikz = client.post("/v1/trees/render", json={"tree": tree, "format": "tikz"})
+    assert "node[edgelabel, midway] {m  x } (n1);" in tikz.get_data(as_text=True)
+
+
 def test_render_tikz_is_what_the_command_line_writes(
     client: FlaskClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
