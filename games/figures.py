@@ -19,6 +19,7 @@ import warnings
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, Final, Literal
+from xml.dom import minidom
 
 import matplotlib as mpl
 from matplotlib.backends.backend_svg import FigureCanvasSVG
@@ -67,7 +68,8 @@ def svg_figure(
 
 
 def svg_text(figure: Figure, tight: bool = False) -> str:
-    """The figure as an SVG document without the XML prolog (it may be embedded in JSON).
+    """The figure as an SVG document without the XML prolog (it may be embedded in JSON),
+    its CSS written as presentation attributes (a page may forbid inline style).
 
     ``tight`` trims the page to what is drawn (a second layout pass: legends placed
     outside the axes are kept whole).
@@ -78,4 +80,37 @@ def svg_text(figure: Figure, tight: bool = False) -> str:
         out, format="svg", metadata={"Date": None}, bbox_inches="tight" if tight else None
     )
     text: str = out.getvalue()
-    return text[text.index("<svg") :]
+    return _presentation_attributes(text[text.index("<svg") :])
+
+
+def _presentation_attributes(svg: str) -> str:
+    """The SVG with matplotlib's CSS written as presentation attributes: each
+    ``style="name: value; ..."`` as ``name="value" ...``, and its one style sheet,
+    ``*{stroke-linejoin: round; stroke-linecap: butt}``, as attributes of the root (both
+    properties are inherited). A page that allows no inline style (the app's
+    Content-Security-Policy) then draws the figure as matplotlib meant, inside the page or
+    opened on its own."""
+    root = minidom.parseString(svg).documentElement
+    assert root is not None
+    for sheet in root.getElementsByTagName("style"):
+        text = "".join(node.data for node in sheet.childNodes if isinstance(node, minidom.Text))
+        selector, _, rule = text.partition("{")
+        holder = sheet.parentNode
+        if selector.strip() != "*" or not isinstance(holder, minidom.Element):
+            continue  # not matplotlib's sheet: left to the page's policy
+        _set_declarations(root, rule.rstrip().removesuffix("}"))
+        holder.removeChild(sheet)
+    for element in root.getElementsByTagName("*"):
+        if element.hasAttribute("style"):
+            declarations = element.getAttribute("style")
+            element.removeAttribute("style")
+            _set_declarations(element, declarations)
+    return root.toxml()
+
+
+def _set_declarations(element: minidom.Element, declarations: str) -> None:
+    """Set each ``name: value`` of the CSS ``declarations`` as an attribute of ``element``."""
+    for declaration in declarations.split(";"):
+        name, _, value = declaration.partition(":")
+        if name.strip():
+            element.setAttribute(name.strip(), value.strip())

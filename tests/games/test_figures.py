@@ -3,6 +3,7 @@ plots of both kinds drawn from many threads at once byte-identical to one at a t
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
 from concurrent.futures import ThreadPoolExecutor
 from fractions import Fraction
 
@@ -15,6 +16,8 @@ from utility.evaluate import evaluate_lottery
 from utility.function import read_utility
 from utility.lottery import from_pairs
 from utility.plot import utility_curve_svg
+
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 def small_figure(label: str) -> str:
@@ -31,6 +34,21 @@ def test_the_same_figure_gives_the_same_bytes_as_text_without_the_prolog() -> No
     assert first.startswith("<svg")
     # text stays text, escaped, and never read as mathtext
     assert "$5 &lt;b&gt;" in first
+
+
+def test_figures_carry_their_css_as_attributes_for_a_page_that_allows_no_inline_style() -> None:
+    root = ET.fromstring(small_figure("x"))
+    assert [e.tag for e in root.iter() if "style" in e.attrib or e.tag == f"{SVG}style"] == []
+    # matplotlib's sheet *{stroke-linejoin: round; stroke-linecap: butt}: inherited from the root
+    assert (root.get("stroke-linejoin"), root.get("stroke-linecap")) == ("round", "butt")
+    # the plotted line and its legend entry, in matplotlib's first colour
+    lines = [p.attrib for p in root.iter(f"{SVG}path") if p.get("stroke") == "#1f77b4"]
+    assert len(lines) == 2
+    assert {(a["fill"], a["stroke-width"], a["stroke-linecap"]) for a in lines} == {
+        ("none", "1.5", "square")
+    }
+    label = next(t for t in root.iter(f"{SVG}text") if t.text == "x")
+    assert label.get("font-size") == "10px" and "DejaVu Sans" in label.get("font-family", "")
 
 
 def test_the_process_settings_are_untouched_and_do_not_leak_in() -> None:
