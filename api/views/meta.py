@@ -33,16 +33,7 @@ _DOCS_PAGE = """<!doctype html>
   <div id="swagger-ui"></div>
   <script src="/docs/assets/swagger-ui-bundle.js"></script>
   <script src="/docs/assets/swagger-ui-standalone-preset.js"></script>
-  <script>
-    window.ui = SwaggerUIBundle({
-      url: "/openapi.yaml",
-      dom_id: "#swagger-ui",
-      presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
-      layout: "StandaloneLayout",
-      validatorUrl: null,
-      tryItOutEnabled: true
-    });
-  </script>
+  <script type="module" src="/workbench/api-docs.js"></script>
 </body>
 </html>
 """

@@ -4,6 +4,7 @@ magnitude caps, error shapes for 404/405/413, security headers and opt-in CORS."
 from __future__ import annotations
 
 import io
+import re
 import time
 
 import pytest
@@ -163,6 +164,49 @@ def test_every_answer_says_nosniff(client: FlaskClient) -> None:
     missing = client.get("/nowhere")
     for response in (good, bad, missing):
         assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/matrices",
+        "/practice",
+        "/lotteries",
+        "/games",
+        "/docs",
+        "/workbench/trees.js",
+        "/workbench/style.css",
+        "/workbench/api-docs.js",
+        "/docs/assets/swagger-ui.css",
+        "/v1/health",
+        "/nowhere",
+    ],
+)
+def test_every_answer_has_the_content_security_policy_and_refuses_framing(
+    client: FlaskClient, path: str
+) -> None:
+    response = client.get(path)
+    policy = [d.strip() for d in response.headers["Content-Security-Policy"].split(";")]
+    assert policy == [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data: blob:",
+        "object-src 'none'",
+        "base-uri 'self'",
+        "frame-ancestors 'none'",
+        "form-action 'self'",
+    ]
+    assert response.headers["X-Frame-Options"] == "DENY"
+    response.close()
+
+
+def test_the_docs_page_runs_no_inline_script(client: FlaskClient) -> None:
+    page = client.get("/docs").get_data(as_text=True)
+    scripts = re.findall(r"<script([^>]*)>(.*?)</script>", page, re.DOTALL)
+    assert len(scripts) == 3 and all("src=" in tag and not body.strip() for tag, body in scripts)
+    assert '<script type="module" src="/workbench/api-docs.js">' in page
 
 
 def test_cors_is_off_by_default(client: FlaskClient) -> None:

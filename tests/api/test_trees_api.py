@@ -306,7 +306,8 @@ def test_unknown_path_and_method_are_problems(client: FlaskClient) -> None:
 def test_health_and_docs(client: FlaskClient) -> None:
     assert client.get("/v1/health").get_json() == {"status": "ok", "version": "0.1.0"}
     page = client.get("/docs")
-    assert page.status_code == 200 and b"/openapi.yaml" in page.data
+    assert page.status_code == 200 and b"/workbench/api-docs.js" in page.data
+    assert b'url: "/openapi.yaml"' in client.get("/workbench/api-docs.js").data
     asset = client.get("/docs/assets/swagger-ui-bundle.js")
     assert asset.status_code == 200 and len(asset.data) > 100_000
     asset.close()
