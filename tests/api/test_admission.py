@@ -34,6 +34,15 @@ def _eventually(condition: Callable[[], bool]) -> None:
         time.sleep(0.005)
 
 
+def _refusal(admission: Admission, client: str) -> tuple[Refusal, float]:
+    """The refusal of a request of ``client``, and the seconds it took to come."""
+    started = time.monotonic()
+    with pytest.raises(Refusal) as refused:
+        with admission.admitted(client):
+            pass
+    return refused.value, time.monotonic() - started
+
+
 def test_a_client_past_its_share_waits_then_is_refused_429() -> None:
     admission = Admission(slots=4, share=1, queue=10, wait=5)
     release = threading.Event()
@@ -48,11 +57,9 @@ def test_a_client_past_its_share_waits_then_is_refused_429() -> None:
     waiter = threading.Thread(target=second, daemon=True)
     waiter.start()
     _eventually(lambda: admission.waiting == 1)
-    with pytest.raises(Refusal) as refused:
-        with admission.admitted("alice"):
-            pass
-    assert refused.value.status == 429
-    assert refused.value.retry_after > 0
+    refusal, _ = _refusal(admission, "alice")
+    assert refusal.status == 429
+    assert refusal.retry_after > 0
     # bob is not held up by alice's waiting request: he runs at once
     with admission.admitted("bob"):
         assert admission.running == 2
@@ -67,13 +74,9 @@ def test_a_full_server_queues_and_refuses_503_past_the_wait() -> None:
     admission = Admission(slots=1, share=5, queue=5, wait=0.2)
     release = threading.Event()
     holder = _hold(admission, "alice", release)
-    started = time.monotonic()
-    with pytest.raises(Refusal) as refused:
-        with admission.admitted("bob"):
-            pass
-    waited = time.monotonic() - started
-    assert refused.value.status == 503
-    assert refused.value.slug == "overloaded"
+    refusal, waited = _refusal(admission, "bob")
+    assert refusal.status == 503
+    assert refusal.slug == "overloaded"
     assert 0.15 <= waited < 2
     release.set()
     holder.join(5)
@@ -83,12 +86,9 @@ def test_a_full_queue_refuses_at_once() -> None:
     admission = Admission(slots=1, share=5, queue=0, wait=30)
     release = threading.Event()
     holder = _hold(admission, "alice", release)
-    started = time.monotonic()
-    with pytest.raises(Refusal) as refused:
-        with admission.admitted("bob"):
-            pass
-    assert refused.value.status == 503
-    assert time.monotonic() - started < 1
+    refusal, waited = _refusal(admission, "bob")
+    assert refusal.status == 503
+    assert waited < 1
     release.set()
     holder.join(5)
 
