@@ -135,7 +135,16 @@ class IsolatedApp:
         """The app's answer to one request, from a process that computes nothing else
         meanwhile."""
         plain = {k: v for k, v in environ.items() if isinstance(v, str)}
-        worker = self._worker(plain, body)
+        try:
+            worker = self._worker(plain, body)
+        except OSError:
+            log.exception("no compute process could take a request")
+            return problem_answer(
+                500,
+                "internal",
+                "Internal error",
+                "the server failed to handle this request; it has been logged",
+            )
         started = time.monotonic()
         if until is None:
             until = started + self.time_limit + GRACE
@@ -159,10 +168,14 @@ class IsolatedApp:
         return status, headers, chunks
 
     def _worker(self, plain: dict[str, str], body: bytes) -> Worker:
-        """A process that has taken this request: an idle one, or a new one."""
+        """A process that has taken this request: an idle one, or a new one.
+
+        :raises OSError: no new process could take it either.
+        """
         while True:
             with self._idle_lock:
                 worker = self._idle.pop() if self._idle else None
+            fresh = worker is None
             if worker is None:
                 worker = Worker(self.context, self.config)
             try:
@@ -171,8 +184,10 @@ class IsolatedApp:
                 return worker
             except OSError:
                 # an idle process that died meanwhile (killed from outside): the request
-                # never reached it, so another takes it
+                # never reached it, so another takes it; a new one that cannot is a fault
                 worker.retire()
+                if fresh:
+                    raise
 
     def _stopped(self, worker: Worker, why: str) -> Answer:
         """The problem for a process killed at its deadline (``why == "time"``) or found

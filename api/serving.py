@@ -137,14 +137,21 @@ def addresses(host: str, port: int) -> list[str]:
     if host not in ("0.0.0.0", "::", ""):
         return [f"http://{'[' + host + ']' if ':' in host else host}:{port}/"]
     found = [f"http://127.0.0.1:{port}/"]
+    ips: list[str] = []
     try:
         name = socket.gethostname()
         for info in socket.getaddrinfo(name, port, socket.AF_INET, socket.SOCK_STREAM):
-            ip = str(info[4][0])
-            if not ip.startswith("127."):
-                found.append(f"http://{ip}:{port}/")
+            ips.append(str(info[4][0]))
     except OSError:
         pass
+    try:
+        # the address this machine would send from: connecting a UDP socket sends nothing
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))
+            ips.append(str(probe.getsockname()[0]))
+    except OSError:
+        pass
+    found += [f"http://{ip}:{port}/" for ip in ips if not ip.startswith(("127.", "0."))]
     return list(dict.fromkeys(found))
 
 

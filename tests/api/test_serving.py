@@ -21,6 +21,7 @@ from typing import Any
 import pytest
 
 from api.isolation import GRACE, LONG_NICENESS
+from api.serving import addresses
 
 ROOT = Path(__file__).resolve().parents[2]
 PROBLEM = "application/problem+json"
@@ -333,3 +334,11 @@ def test_pages_refuse_framing_and_inline_script(server: Server) -> None:
         policy = headers["Content-Security-Policy"]
         assert "frame-ancestors 'none'" in policy and "script-src 'self'" in policy
         assert "unsafe-inline" not in policy.split("script-src")[1].split(";")[0]
+
+
+def test_the_addresses_printed_for_a_class() -> None:
+    assert addresses("127.0.0.1", 8000) == ["http://127.0.0.1:8000/"]
+    assert addresses("::1", 8000) == ["http://[::1]:8000/"]
+    every = addresses("0.0.0.0", 8000)
+    assert every[0] == "http://127.0.0.1:8000/"
+    assert all(re.fullmatch(r"http://[0-9.]+:8000/", address) for address in every)
