@@ -193,6 +193,8 @@ class IsolatedApp:
         """The problem for a process killed at its deadline (``why == "time"``) or found
         dead without an answer."""
         worker.kill()
+        if why != "time":
+            worker.process.join(1)  # for its exit code
         if why == "time" or worker.process.exitcode == -signal.SIGXCPU:
             detail = (
                 f"the computation exceeded the time limit of {self.time_limit} s "
@@ -253,9 +255,9 @@ class Worker:
         self.connection.close()
 
     def kill(self) -> None:
+        """Stop the process at once, whatever it is doing (the fork server reaps it)."""
         self.process.kill()
         self.connection.close()
-        self.process.join(1)
 
 
 _fork_server_lock = threading.Lock()
