@@ -14,7 +14,11 @@ from analysis.search.alpha_beta import alpha_beta_solution
 from analysis.search.expectimax import expectimax_solution
 from analysis.search.minimax import minimax_solution
 from analysis.search.results import GameSolution, MoveChoice, SearchTotals
-from analysis.search.value_iteration import DEFAULT_TOLERANCE, value_iteration_solution
+from analysis.search.value_iteration import (
+    DEFAULT_TOLERANCE,
+    check_tolerance,
+    value_iteration_solution,
+)
 from games.errors import InvalidInputError
 from games.rules.game import CHANCE, Evaluation, Game
 
@@ -181,10 +185,7 @@ def check_options(
             raise InvalidInputError(f"{name} {why}", parameter=name)
     if tolerance != DEFAULT_TOLERANCE and algorithm != "value_iteration":
         raise InvalidInputError("tolerance applies to value_iteration only", parameter="tolerance")
-    if not 0 < tolerance < 1:
-        raise InvalidInputError(
-            f"tolerance must lie between 0 and 1, not {tolerance}", parameter="tolerance"
-        )
+    check_tolerance(tolerance)
 
 
 def chosen_evaluation(

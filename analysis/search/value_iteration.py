@@ -21,6 +21,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Hashable
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any, Final
 
@@ -29,7 +30,7 @@ import numpy.typing as npt
 from scipy import sparse
 
 from analysis.search.results import GameSolution, IterationStats, totals
-from games.errors import LimitExceededError
+from games.errors import InvalidInputError, LimitExceededError
 from games.limits import active_limits, current_deadline
 from games.rules.game import CHANCE, Game
 
@@ -39,6 +40,10 @@ OPPONENT: Final = 2
 RANDOM: Final = 3
 
 DEFAULT_TOLERANCE: Final = Fraction(1, 10**9)
+FINEST_TOLERANCE: Final = Fraction(1, 10**15)
+"""The smallest tolerance taken: the values are doubles, good to about 16 significant digits,
+so a change below about 1e-16 cannot be told from rounding, and the value is reported to the
+decimal places the tolerance shows (a tolerance of 1e-400, a double's 0, would ask for 400)."""
 
 Vector = npt.NDArray[np.float64]
 Indices = npt.NDArray[np.int64]
@@ -157,6 +162,20 @@ class StateGraph:
                 return values, sweeps, residual
 
 
+def check_tolerance(tolerance: Fraction) -> None:
+    """Refuse a tolerance outside [:data:`FINEST_TOLERANCE`, 1).
+
+    :raises InvalidInputError: the tolerance is out of range (``parameter="tolerance"``).
+    """
+    if not FINEST_TOLERANCE <= tolerance < 1:
+        shown = Decimal(tolerance.numerator) / Decimal(tolerance.denominator)
+        raise InvalidInputError(
+            f"tolerance must be at least 1e-15 (the values are doubles, good to about 16 "
+            f"digits) and below 1, not {shown:.6g}",
+            parameter="tolerance",
+        )
+
+
 def value_iteration_solution(
     game: Game[Any, Any], state: Any, *, tolerance: Fraction
 ) -> GameSolution:
@@ -164,7 +183,10 @@ def value_iteration_solution(
 
     The value is rounded to the decimal places the tolerance shows; the best moves are those
     whose successor's value lies within the tolerance of the best one.
+
+    :raises InvalidInputError: the tolerance is below :data:`FINEST_TOLERANCE` or not below 1.
     """
+    check_tolerance(tolerance)
     start = time.perf_counter()
     mover = game.to_move(state)
     player = 0 if mover == CHANCE else mover

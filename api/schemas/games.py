@@ -162,7 +162,8 @@ class GameSolveRequestSchema(Schema):
         allow_none=True,
         metadata={
             "description": "value_iteration: stop when no value changes by more than this "
-            "(an exact number between 0 and 1; left out: the engine's default).",
+            "(an exact number from 1e-15, what the double values can tell, to below 1; left "
+            "out: the engine's default).",
             "openapi": {"allOf": [{"$ref": "#/components/schemas/ExactNumber"}]},
         },
     )

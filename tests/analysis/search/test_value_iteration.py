@@ -8,12 +8,13 @@ import pytest
 
 from analysis.search.solve import solve_game
 from analysis.search.value_iteration import (
+    FINEST_TOLERANCE,
     OPPONENT,
     PLAYER,
     StateGraph,
     value_iteration_solution,
 )
-from games.errors import LimitExceededError
+from games.errors import InvalidInputError, LimitExceededError
 from games.limits import Limits, limited
 from tests.analysis.search.toy_games import CYCLE, DICE, Pig, Subtraction
 
@@ -93,3 +94,22 @@ def test_pig_against_its_equations(goal: int, die: int) -> None:
     solution = solve_game(game, game.initial_state(), algorithm="value_iteration")
     assert abs(float(solution.value) - pig_by_hand(goal, die)) < 1e-7
     assert solution.best_moves == ("roll",)  # holding nothing only hands over the turn
+
+
+@pytest.mark.parametrize(
+    "tolerance",
+    [Fraction(1, 10**400), Fraction(0), Fraction(-1, 10), Fraction(1, 10**16), Fraction(1)],
+)
+def test_a_tolerance_the_doubles_cannot_meet_is_refused(tolerance: Fraction) -> None:
+    # 1e-400 is 0 as a double: it used to reach math.log10(0.0) (a ValueError, a 500)
+    with pytest.raises(InvalidInputError) as caught:
+        solve_game(CYCLE, "A", algorithm="value_iteration", tolerance=tolerance)
+    assert [e.parameter for e in caught.value.errors] == ["tolerance"]
+    with pytest.raises(InvalidInputError):
+        value_iteration_solution(CYCLE, "A", tolerance=tolerance)
+
+
+def test_the_finest_tolerance_reaches_the_fixed_point() -> None:
+    solution = solve_game(CYCLE, "A", algorithm="value_iteration", tolerance=FINEST_TOLERANCE)
+    assert abs(solution.value - Fraction(1, 3)) <= Fraction(1, 10**15)
+    assert solution.residual is not None and solution.residual <= 1e-15
