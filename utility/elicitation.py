@@ -13,6 +13,13 @@ utility units (bounded scalar minimisation):
   ``(v(w+x) - v(w+worst)) / (v(w+best) - v(w+worst))``; needs ``w + worst >= 0``, and
   ``> 0`` for ``g >= 1``.
 
+Amounts may be anywhere within +/-1e300 and as close together as 1e-300, so neither family
+is computed on them in floating point (``1e40 ** 11`` overflows, ``1 + 1e-20`` is 1). Each is
+computed on a coordinate found exactly and rounded once: CARA on ``z = (x - worst) /
+(best - worst)`` in [0, 1], with ``b = a (best - worst)``, so ``U = expm1(-b z) / expm1(-b)``;
+CRRA on ``u = log((w+x) / (w+best))`` <= 0, the ratio of powers written with ``expm1`` of
+non-positive arguments only (CRRA does not change when wealth is rescaled).
+
 Each standard gamble also gets the CARA coefficient that explains it alone. An answer
 is flagged when no single coefficient can explain it together with the others: its
 implied coefficient has the opposite sign (averse vs seeking) to the majority, or it
@@ -23,7 +30,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 
 import numpy as np
 from scipy.optimize import brentq, minimize_scalar
@@ -37,6 +45,8 @@ TOLERANCE = 0.01
 """Largest residual (in normalised utility) for a fit to count as explaining every answer."""
 SPAN = 50.0
 """CARA a is searched in [-SPAN, SPAN] / (best - worst); CRRA gamma in [-SPAN/5, SPAN/5]."""
+NARROWEST = Fraction(1, 10**300)
+"""Least ``best - worst``: CARA's a, up to SPAN / (best - worst), must be a double."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,28 +90,45 @@ class Elicitation:
 
 
 Model = Callable[[np.ndarray, float], np.ndarray]
+"""A family on its coordinates (an array) with its coefficient: normalised utilities."""
+Coordinate = Callable[[Exact], float]
 
 
-def _cara(worst: float, best: float) -> Model:
-    span = best - worst
-
-    def model(x: np.ndarray, a: float) -> np.ndarray:
-        if abs(a * span) < 1e-9:
-            return (x - worst) / span
-        return np.asarray(np.expm1(-a * (x - worst)) / np.expm1(-a * span))
-
-    return model
+def _cara(z: np.ndarray, b: float) -> np.ndarray:
+    """CARA on ``z = (x - worst) / (best - worst)``, with ``b = a (best - worst)``."""
+    if abs(b) < 1e-9:
+        return z
+    return np.asarray(np.expm1(-b * z) / np.expm1(-b))
 
 
-def _crra(worst: float, best: float, wealth: float) -> Model:
-    def model(x: np.ndarray, g: float) -> np.ndarray:
-        low, high, at = wealth + worst, wealth + best, wealth + x
-        if abs(g - 1) < 1e-9:
-            return np.asarray(np.log(at / low) / math.log(high / low))  # low > 0 here
+def _crra(low: float) -> Model:
+    """CRRA on ``u = log((w+x) / (w+best))``, with ``low`` the coordinate of worst (-inf
+    when ``w + worst = 0``). Every ``expm1`` takes a non-positive argument: nothing overflows."""
+
+    def model(u: np.ndarray, g: float) -> np.ndarray:
         k = 1 - g
-        return np.asarray((at**k - low**k) / (high**k - low**k))
+        if abs(k) < 1e-9 and math.isfinite(low):  # log utility
+            return np.asarray(1 - u / low)
+        if k > 0:  # (s^k - r^k) / (1 - r^k), s and r at most 1
+            return np.asarray((np.expm1(k * u) - np.expm1(k * low)) / -np.expm1(k * low))
+        # (1 - (s/r)^k) / (1 - r^-k): both powers at most 1 when k < 0
+        return np.asarray(np.expm1(k * (u - low)) / np.expm1(-k * low))
 
     return model
+
+
+def _log_ratio(value: Exact, top: Exact) -> float:
+    """``log(value / top)`` for ``0 <= value <= top``, ``top > 0`` (-inf at 0), from the exact
+    ratio ``q``: ``log1p(q - 1)`` near 1 (where ``q`` itself may round to 1), a double's
+    logarithm further down, and a difference of integer logarithms below the doubles."""
+    if value == 0:
+        return -math.inf
+    ratio = Fraction(value) / Fraction(top)
+    if ratio > Fraction(1, 2):
+        return math.log1p(float(ratio - 1))
+    if ratio > NARROWEST:
+        return math.log(float(ratio))
+    return math.log(ratio.numerator) - math.log(ratio.denominator)
 
 
 def elicit(
@@ -122,6 +149,13 @@ def elicit(
     """
     if not worst < best:
         raise InvalidInputError("best must exceed worst", parameter="best")
+    span = best - worst
+    if span < NARROWEST:
+        raise InvalidInputError(
+            "best must exceed worst by at least 1e-300 (so that the CARA coefficient, "
+            "per unit of money, is a double)",
+            parameter="best",
+        )
     for i, g in enumerate(gambles):
         if not worst <= g.prize <= best:
             raise InvalidInputError(
@@ -140,46 +174,56 @@ def elicit(
             )
     if not gambles and not stated:
         raise InvalidInputError("give at least one standard gamble or certainty equivalent", "")
-    low, high = to_float(worst), to_float(best)
     points = [(worst, 0.0), *[(g.prize, to_float(g.p)) for g in gambles], (best, 1.0)]
     for s in stated:
         if set(s.lottery.outcomes) <= {worst, best}:
             share = dict(zip(s.lottery.outcomes, s.lottery.probabilities, strict=True))
             points.append((s.ce, to_float(share.get(best, 0))))
-    residual = _residuals(gambles, stated)
-    cara = _fit("cara", _cara(low, high), residual, (-SPAN / (high - low), SPAN / (high - low)))
+
+    def share_of_span(x: Exact) -> float:
+        return to_float(Fraction(x - worst) / span)
+
+    per_money = to_float(span)  # b = a (best - worst)
+    cara_residual = _residuals(gambles, stated, share_of_span)
+    found = _fit("cara", _cara, cara_residual, (-SPAN, SPAN))
+    cara = replace(found, coefficient=found.coefficient / per_money)
     crra: Fit | None = None
     note: str | None = None
-    base = to_float(wealth) + low
-    if base > 0:
-        crra = _fit("crra", _crra(low, high, to_float(wealth)), residual, (-SPAN / 5, SPAN / 5))
-    elif base == 0:
+    base, top = wealth + worst, wealth + best
+    if base >= 0:
         # x^(1-g) at 0 is finite only for g < 1
-        crra = _fit("crra", _crra(low, high, to_float(wealth)), residual, (-SPAN / 5, 1 - 1e-9))
-        note = "wealth + worst = 0, so gamma was searched below 1 only"
+        bounds = (-SPAN / 5, SPAN / 5) if base > 0 else (-SPAN / 5, 1 - 1e-9)
+        model = _crra(_log_ratio(base, top))
+        crra_residual = _residuals(gambles, stated, lambda x: _log_ratio(wealth + x, top))
+        crra = _fit("crra", model, crra_residual, bounds)
+        if base == 0:
+            note = "wealth + worst = 0, so gamma was searched below 1 only"
     else:
         note = "CRRA needs wealth + worst >= 0; set wealth"
     implied = tuple(
-        _implied(_cara(low, high), to_float(g.prize), to_float(g.p), SPAN / (high - low))
-        for g in gambles
+        None if b is None else b / per_money
+        for b in (_implied(_cara, share_of_span(g.prize), to_float(g.p), SPAN) for g in gambles)
     )
     flagged, reasons = _flags(gambles, implied)
     return Elicitation(tuple(sorted(set(points))), cara, crra, note, implied, flagged, reasons)
 
 
 def _residuals(
-    gambles: Sequence[StandardGamble], stated: Sequence[StatedCertaintyEquivalent]
+    gambles: Sequence[StandardGamble],
+    stated: Sequence[StatedCertaintyEquivalent],
+    coordinate: Coordinate,
 ) -> Callable[[Model, float], np.ndarray]:
+    """The residuals of every answer under a family, each amount read as its ``coordinate``."""
     clock = current_deadline()
-    prizes = np.array([to_float(g.prize) for g in gambles], dtype=float)
+    prizes = np.array([coordinate(g.prize) for g in gambles], dtype=float)
     answers = np.array([to_float(g.p) for g in gambles], dtype=float)
     # every stated lottery's outcomes in one array, so each evaluation is vectorised
     sizes = [len(s.lottery) for s in stated]
     clock.spend(sum(sizes) * 2)
-    outcomes = np.array([to_float(o) for s in stated for o in s.lottery.outcomes], dtype=float)
+    outcomes = np.array([coordinate(o) for s in stated for o in s.lottery.outcomes], dtype=float)
     weights = np.array([to_float(p) for s in stated for p in s.lottery.probabilities], dtype=float)
     starts = np.cumsum([0, *sizes[:-1]], dtype=np.int64)
-    equivalents = np.array([to_float(s.ce) for s in stated], dtype=float)
+    equivalents = np.array([coordinate(s.ce) for s in stated], dtype=float)
     cost = 1 + (len(prizes) + len(outcomes) + len(equivalents)) // 32
 
     def residuals(model: Model, c: float) -> np.ndarray:

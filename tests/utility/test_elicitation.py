@@ -8,9 +8,11 @@ Exponential with a = 1/500 on [0, 1000]: U(x) = (1 - exp(-x/500)) / (1 - exp(-2)
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import pytest
 
+from games.errors import InvalidInputError
 from games.numbers import parse_exact
 from utility.elicitation import StandardGamble, StatedCertaintyEquivalent, elicit
 from utility.lottery import parse_lottery
@@ -59,3 +61,56 @@ def test_mixed_attitudes_are_flagged() -> None:
 
 def _exact(text: str):  # type: ignore[no-untyped-def]
     return parse_exact(text, "")
+
+
+# -- amounts far apart, close together, or beyond the doubles ------------------------------
+# Each of these raised (OverflowError from 1e40 ** 11, ZeroDivisionError from a span that
+# rounds to 0, ValueError from infinite search bounds) before the fits moved to exact
+# coordinates.
+
+
+def test_a_huge_span_fits_crra_exactly() -> None:
+    # z = 1e39 / 1e40 = 1/10 and U = z^(1 - g) = 1e-10: g = -9; CARA's b = a * 1e40 solves
+    # expm1(-b/10) / expm1(-b) = 1e-10
+    result = elicit(0, 10**40, [StandardGamble(10**39, _exact("1e-10"))], [])
+    assert result.crra is not None
+    assert result.crra.coefficient == pytest.approx(-9, abs=1e-6)
+    b = result.cara.coefficient * 1e40
+    assert math.expm1(-b / 10) / math.expm1(-b) == pytest.approx(1e-10, rel=1e-6)
+    assert result.cara.explains_all and result.crra.explains_all
+    assert result.implied_cara[0] == pytest.approx(result.cara.coefficient, rel=1e-6)
+
+
+def test_a_span_of_1e_minus_20_is_not_rounded_away() -> None:
+    # 1 and 1 + 1e-20 are one double. U(worst + span/4) = 1/2 under CARA when
+    # (1 - y) / (1 - y^4) = 1/2 with y = exp(-b/4): y^3 + y^2 + y = 1, y = 0.5436890127
+    worst = 1
+    best = 1 + Fraction(1, 10**20)
+    result = elicit(worst, best, [StandardGamble(1 + Fraction(1, 4 * 10**20), Fraction(1, 2))], [])
+    y = 0.5436890126920764
+    assert result.cara.coefficient * 1e-20 == pytest.approx(-4 * math.log(y), rel=1e-6)
+    # CRRA on wealth 1 to 1 + 1e-20 is a straight line to 20 digits: it cannot bend that much
+    assert result.crra is not None and not result.crra.explains_all
+
+
+def test_amounts_at_both_ends_of_the_doubles() -> None:
+    # the prize 1 sits 1e-300 of the way up: no CARA coefficient in range gives it U = 1/2
+    worst, best = Fraction(1, 10**300), 10**300
+    result = elicit(worst, best, [StandardGamble(1, Fraction(1, 2))], [])
+    assert result.flagged == (0,) and result.implied_cara == (None,)
+    assert result.cara.residuals[0] == pytest.approx(-0.5)
+
+
+def test_a_span_below_1e_minus_300_is_refused() -> None:
+    tiny = Fraction(1, 10**320)
+    with pytest.raises(InvalidInputError) as caught:
+        elicit(0, tiny, [StandardGamble(tiny / 2, Fraction(1, 2))], [])
+    assert [e.parameter for e in caught.value.errors] == ["best"]
+
+
+def test_tiny_wealth_above_zero_searches_every_gamma() -> None:
+    # wealth + worst = 1e-400 > 0: not the x^(1-g) at 0 case. sqrt answers still give 1/2
+    gambles = [StandardGamble(90, Fraction(3, 10)), StandardGamble(640, Fraction(4, 5))]
+    result = elicit(0, 1000, gambles, [], Fraction(1, 10**400))
+    assert result.crra is not None and result.crra_note is None
+    assert result.crra.coefficient == pytest.approx(0.5, abs=1e-5)
