@@ -30,6 +30,7 @@ from games.numbers import Exact, exact_text, to_float
 from utility.evaluate import MAX_UTILITY, evaluate_lottery
 from utility.formula import X, rational
 from utility.function import UtilityFunction, compile_numeric, exact_at, make_utility
+from utility.kinks import one_sided_forms, sign_of
 from utility.lottery import Lottery
 
 Curvature = Literal["concave", "convex", "linear", "mixed"]
@@ -227,7 +228,7 @@ def analyze(
         arrow_pratt_absolute=str(absolute),
         arrow_pratt_relative=str(relative),
         at_points=tuple(
-            _at(utility, first, absolute, relative, p, f"/points/{index}")
+            _at(utility, first, absolute, relative, (low, high), p, f"/points/{index}")
             for index, p in enumerate(points)
         ),
         affine=_affine(utility, absolute, lotteries or {}, a, b),
@@ -297,15 +298,24 @@ def _at(
     first: sp.Expr,
     absolute: sp.Expr,
     relative: sp.Expr,
+    domain: tuple[Exact, Exact],
     point: Exact,
     pointer: str,
 ) -> PointValues:
     current_deadline().check()
+    low, high = domain
     here = rational(point)
-    values = [
-        exact_at(e, X, here, utility.pointer, "value at a point")
-        for e in (utility.expr, first, absolute, relative)
-    ]
+    sides = one_sided_forms(utility.expr, here, pointer)
+    if sides is not None:
+        # at an end of the domain only the side within it counts
+        sides = sides[point == low :] if point != high else sides[:1]
+    if sides is None:
+        values = [
+            exact_at(e, X, here, utility.pointer, "value at a point")
+            for e in (utility.expr, first, absolute, relative)
+        ]
+    else:
+        values = _at_joint(utility.expr, sides, here, point, pointer)
     numbers = [_float(value, point, pointer) for value in values]
     if abs(numbers[0]) > MAX_UTILITY:
         message = f"U({_text(point)}) is beyond {MAX_UTILITY:g} in magnitude"
@@ -318,6 +328,57 @@ def _at(
     )
 
 
+def _at_joint(
+    expr: sp.Expr,
+    sides: tuple[sp.Expr, ...],
+    here: sp.Rational,
+    point: Exact,
+    pointer: str,
+) -> list[sp.Expr]:
+    """U, U', -U''/U' and -x U''/U' at a kink candidate (an ``abs`` argument vanishes or a
+    piece ends there), from the one-sided derivatives of the ``sides`` within the domain
+    (one at an end of the domain), which must agree.
+
+    :raises DomainError: U or a derivative is undefined on a side, or U' or U'' differs
+        between the two sides (U is not differentiable there, or the Arrow-Pratt measures
+        are undefined).
+    """
+    where = _text(point)
+    found = []
+    for order in (0, 1, 2):
+        values = [
+            exact_at(sp.diff(side, X, order), X, here, pointer, "value at a point")
+            for side in sides
+        ]
+        if any(sign_of(value) is None for value in values):
+            raise DomainError(f"the utility or a derivative is undefined at x = {where}", pointer)
+        if len(values) == 2 and sign_of(values[0] - values[1]) != 0:
+            shown = f"{_shown(values[0])} from the left and {_shown(values[1])} from the right"
+            if order == 0:
+                message = f"U jumps at x = {where}: it tends to {shown}"
+            elif order == 1:
+                message = (
+                    f"U'({where}) does not exist: U has a kink there (its slope is {shown}); "
+                    "U' and the Arrow-Pratt measures are undefined at a kink"
+                )
+            else:
+                message = (
+                    f"U''({where}) does not exist (it is {shown}), so the Arrow-Pratt "
+                    f"measures -U''/U' and -x U''/U' are undefined at x = {where}"
+                )
+            raise DomainError(message, pointer)
+        found.append(values[-1])
+    slope, bend = found[1], found[2]
+    absolute = -bend / slope
+    return [exact_at(expr, X, here, pointer, "value at a point"), slope, absolute, here * absolute]
+
+
+def _shown(value: sp.Expr) -> str:
+    """A number for a message: exact when short, else to 10 digits."""
+    text = str(value)
+    return text if len(text) <= 40 else str(sp.N(value, 10))
+
+
 def _exact(value: sp.Expr) -> str | None:
     if not value.is_number or value.has(sp.nan, sp.zoo, sp.oo, -sp.oo, sp.I):
         return None
@@ -328,7 +389,10 @@ def _exact(value: sp.Expr) -> str | None:
 
 
 def _float(value: sp.Expr, point: Exact, pointer: str) -> float:
-    number = complex(sp.N(value, 17))
+    try:
+        number = complex(sp.N(value, 17))
+    except TypeError:  # no number: an unevaluated function, such as DiracDelta(0)
+        number = complex(math.nan)
     if number.imag or not math.isfinite(number.real):
         raise DomainError(
             f"the utility or a derivative is undefined at x = {_text(point)}", pointer
