@@ -44,12 +44,17 @@ class Limits:
         Most decimal digits the numerator or the denominator of an exact number may
         reach while it is computed (sums and products of probabilities, backed-up
         values, utilities); past it the computation stops with :class:`ExactSizeError`.
+    max_id_chars
+        Most characters the node ids of a tree built here from a smaller description (a
+        game graph unfolded) may hold together: ids grow with the names they repeat, so
+        a tree well under ``max_nodes`` could otherwise hold gigabytes of id text.
     """
 
     max_nodes: int = 2_000_000
     max_depth: int = 1_000_000
     time_limit: float | None = 60.0
     max_exact_digits: int = 1000
+    max_id_chars: int = 32_000_000
 
     def deadline(self) -> Deadline:
         """The deadline of the computation in progress, or a new one from now."""

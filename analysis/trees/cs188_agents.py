@@ -30,12 +30,12 @@ whose exact form grows past ``Limits.max_exact_digits`` stops it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final
 
 from games.errors import InvalidInputError, LimitExceededError
-from games.formats.cs188 import GraphGame
+from games.formats.cs188 import GraphGame, unfolded_size
 from games.limits import Limits, check_exact_size, current_deadline, spend_on_size
 from games.numbers import Exact, normalize
 
@@ -79,20 +79,25 @@ class GraphSearchResult:
 
 @dataclass(slots=True)
 class _Frame:
-    """A state being expanded: its successors so far and its running value."""
+    """A state being expanded: its successors so far and its running value.
+
+    A deep search holds a frame per ply, so a frame owns nothing it could share: the
+    successors are the state's one tuple, the sum starts as the int 0, and only the root
+    keeps the values its actions returned.
+    """
 
     state: str
     ply: int
     kind: str
-    successors: list[tuple[str, str]]
+    successors: tuple[tuple[str, str], ...]
     alpha: Window
     beta: Window
     value: Window
     slot: int = 0
     best: int = -1
     done: bool = False
-    total: Fraction = field(default_factory=Fraction)
-    returned: list[Exact] = field(default_factory=list)
+    total: Exact = 0
+    returned: list[Exact] | None = None
 
 
 def graph_search(
@@ -115,7 +120,9 @@ def graph_search(
         If no algorithm is known, the start state has no actions, or a scored
         state has no evaluation.
     LimitExceededError
-        If the search generates more states than ``limits.max_nodes``.
+        If the search generates more states than ``limits.max_nodes`` (minimax and
+        expectimax generate the whole unfolded tree, so it is counted before they start),
+        or goes deeper than ``limits.max_depth`` plies.
     ExactSizeError
         If an expectimax average needs more digits than ``Limits.max_exact_digits``.
     TimeLimitError
@@ -144,6 +151,16 @@ def graph_search(
             f"the start state {start!r} has no successors, so the agent has no action to choose",
             pointer,
         )
+    if not pruning:  # every node is generated: refuse a tree past the limits before it
+        unfolded_size(
+            game,
+            max_nodes=limits.max_nodes,
+            max_id_chars=None,
+            max_depth=limits.max_depth,
+            generated=True,
+            pointer=pointer,
+        )
+    successors = {state: tuple(actions.items()) for state, actions in transitions.items()}
     generated = {start}
     order: list[str] = []
     evaluated: list[str] = []
@@ -155,9 +172,10 @@ def graph_search(
     def frame(state: str, ply: int, alpha: Window, beta: Window) -> _Frame:
         kind = "max" if ply % agents == 0 else others
         start_value: Window = float("-inf") if kind == "max" else float("inf")
-        return _Frame(state, ply, kind, list(transitions[state].items()), alpha, beta, start_value)
+        return _Frame(state, ply, kind, successors[state], alpha, beta, start_value)
 
     root = frame(start, 0, float("-inf"), float("inf"))
+    root.returned = []
     stack = [root]
     while stack:
         top = stack[-1]
@@ -173,6 +191,11 @@ def graph_search(
                     pointer,
                 )
             ply = top.ply + 1
+            if ply > limits.max_depth:
+                raise LimitExceededError(
+                    f"the search went deeper than the limit of {limits.max_depth} plies",
+                    pointer,
+                )
             if game.stops_at(following, ply):
                 _fold(top, score(following), pruning, pointer)
             else:
@@ -181,7 +204,7 @@ def graph_search(
         stack.pop()
         deadline.spend(1)
         if top.kind == "chance":
-            result: Exact = normalize(top.total / len(top.successors))
+            result: Exact = normalize(Fraction(top.total) / len(top.successors))
             check_exact_size(result, pointer, f"expectimax value of state {top.state!r}")
             spend_on_size(deadline, result)
         else:
@@ -198,7 +221,7 @@ def graph_search(
         generated=tuple(sorted(generated)),
         generation_order=tuple(order),
         evaluated=tuple(evaluated),
-        action_values=tuple(zip(actions, root.returned, strict=False)),
+        action_values=tuple(zip(actions, root.returned or [], strict=False)),
     )
 
 
@@ -208,7 +231,7 @@ def _fold(top: _Frame, value: Exact, pruning: bool, pointer: str) -> None:
     :raises ExactSizeError: an expectimax sum grows past ``Limits.max_exact_digits``.
     """
     slot = top.slot - 1
-    if top.ply == 0:
+    if top.returned is not None:  # the root
         top.returned.append(value)
     if top.kind == "max":
         if value > top.value:

@@ -245,6 +245,109 @@ def parse_graph_game(text: str, *, pointer: str = "/text") -> GraphGame:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class UnfoldedSize:
+    """The size of a game graph unfolded as the agents search it, counted without building it.
+
+    Attributes
+    ----------
+    nodes
+        Nodes of the tree, the root included (the grader generates one state per other node).
+    id_chars
+        Characters of the nodes' ids together, named as :func:`graph_game_tree` names them
+        (``state``, then ``state#2``, ``state#3``, ...).
+    plies
+        Depth of the deepest node.
+    """
+
+    nodes: int
+    id_chars: int
+    plies: int
+
+
+def unfolded_size(
+    game: GraphGame,
+    *,
+    max_nodes: int,
+    max_id_chars: int | None,
+    max_depth: int,
+    generated: bool = False,
+    pointer: str = "/text",
+) -> UnfoldedSize:
+    """Count the tree :func:`graph_game_tree` would build, a level at a time, by how many of
+    its nodes hold each state: the work and memory go by the states of a level, not the nodes,
+    so an unfolding past the limits is refused before any of it is built.
+
+    Raises
+    ------
+    LimitExceededError
+        As soon as the tree has more than ``max_nodes`` nodes (with ``generated``: below
+        the root, the states the grader's agents generate), ids of more than
+        ``max_id_chars`` characters together (``None``: ids are not counted), or a node
+        deeper than ``max_depth`` plies.
+    """
+    spend = current_deadline().spend
+    level = {game.start_state: 1}
+    held = {game.start_state: 1}
+    nodes = 1
+    id_chars = len(game.start_state)
+    ply = 0
+    while True:
+        below: dict[str, int] = {}
+        for state, count in level.items():
+            actions = game.transitions.get(state)
+            spend(1 + (len(actions) if actions else 0))
+            if not actions or game.stops_at(state, ply):
+                continue
+            for following in actions.values():
+                below[following] = below.get(following, 0) + count
+        if not below:
+            return UnfoldedSize(nodes, id_chars, ply)
+        ply += 1
+        rounds = f"{game.depth} rounds of {game.num_agents} agents"
+        if ply > max_depth:
+            raise LimitExceededError(
+                f"the game graph unfolded to {rounds} is deeper than the limit of "
+                f"{max_depth} plies",
+                pointer,
+            )
+        for state, count in below.items():
+            before = held.get(state, 0)
+            held[state] = before + count
+            id_chars += count * len(state) + _suffix_chars(before + count) - _suffix_chars(before)
+            nodes += count
+        if (nodes - 1 if generated else nodes) > max_nodes:
+            what = "generates more than the limit of" if generated else "has more than the limit of"
+            noun = "states" if generated else "nodes"
+            raise LimitExceededError(
+                f"the game graph unfolded to {rounds} {what} {max_nodes} {noun} (counted "
+                "before any is built)",
+                pointer,
+            )
+        if max_id_chars is not None and id_chars > max_id_chars:
+            raise LimitExceededError(
+                f"the node ids of the game graph unfolded to {rounds} hold more than the limit "
+                f"of {max_id_chars} characters together (each node is named after its state; "
+                "shorten the state names or the depth)",
+                pointer,
+            )
+        level = below
+
+
+def _suffix_chars(count: int) -> int:
+    """Characters of the suffixes ``#2`` ... ``#count`` that tell apart ``count`` nodes
+    named after one state."""
+    total = 0
+    digits = 1
+    low = 2
+    while low <= count:
+        high = min(count, 10**digits - 1)
+        total += (high - low + 1) * (1 + digits)
+        low = 10**digits
+        digits += 1
+    return total
+
+
 def graph_game_tree(
     game: GraphGame,
     *,
@@ -266,9 +369,17 @@ def graph_game_tree(
     InvalidInputError
         If a leaf state has no evaluation.
     LimitExceededError
-        If the unfolded tree has more nodes than ``limits`` allow.
+        If the unfolded tree would have more nodes, levels or id characters than
+        ``limits`` allow (:func:`unfolded_size`, before any node is built).
     """
     limits = limits or Limits()
+    unfolded_size(
+        game,
+        max_nodes=limits.max_nodes,
+        max_id_chars=limits.max_id_chars,
+        max_depth=limits.max_depth,
+        pointer=pointer,
+    )
     other = CHANCE if algorithm == "expectimax" else MIN
     used: dict[str, int] = {}
     nodes: list[dict[str, Any]] = []
@@ -290,11 +401,6 @@ def graph_game_tree(
         children: list[str] = []
         spend(2 * len(actions))
         for action, following in actions.items():
-            if len(queue) >= limits.max_nodes:
-                raise LimitExceededError(
-                    f"the unfolded game tree has more than the limit of {limits.max_nodes} nodes",
-                    pointer,
-                )
             child = {"id": unique_id(following, used), "move": action}
             children.append(child["id"])
             queue.append((following, ply + 1, child))

@@ -11,7 +11,7 @@ import pytest
 from flask.testing import FlaskClient
 
 from analysis.cli import main
-from tests.games.formats.test_cs188 import SMALL, STRICT
+from tests.games.formats.test_cs188 import CYCLE, SMALL, STRICT
 from tests.games.formats.test_efg import DICE_BET
 
 
@@ -244,3 +244,21 @@ def test_export_maxn_fills_in_default_players(client: FlaskClient) -> None:
     assert lines[0] == 'EFG 2 R "Arbiter tree" { "Player 1" "Player 2" "Player 3" }'
     assert [line.split()[2] for line in lines if line.startswith("p ")] == ["1", "2", "3"]
     assert 't "root.0.0.0" 1 "root.0.0.0" { 1, 2, 3 }' in lines
+
+
+@pytest.mark.parametrize(
+    ("url", "body"),
+    [
+        ("/v1/trees/import", {"format": "cs188", "text": CYCLE}),
+        ("/v1/trees/cs188", {"text": CYCLE}),
+        ("/v1/trees/cs188", {"text": CYCLE, "algorithm": "expectimax"}),
+    ],
+)
+def test_a_cyclic_graph_is_refused_at_once(
+    client: FlaskClient, url: str, body: dict[str, Any]
+) -> None:
+    # issue 25: these grew a worker by 530 MB to 2.7 GB before the node limit stopped them
+    response = client.post(url, json=body)
+    assert problem(response, 413) == ["/text"]
+    assert response.get_json()["type"].endswith("/limit-exceeded")
+    assert "counted before any is built" in response.get_json()["detail"]

@@ -5,6 +5,8 @@ Each expected action and generated-state set is derived by hand in comments.
 
 from __future__ import annotations
 
+import tracemalloc
+from collections.abc import Callable
 from fractions import Fraction
 
 import pytest
@@ -15,7 +17,7 @@ from analysis.trees.cs188_agents import graph_search
 from analysis.trees.expectimax import expectimax
 from analysis.trees.minimax import minimax
 from games.errors import InvalidInputError, LimitExceededError
-from games.formats.cs188 import graph_game_tree, parse_graph_game, read_test_file
+from games.formats.cs188 import graph_game_tree, parse_graph_game, read_test_file, unfolded_size
 from games.limits import Limits
 from games.trees.model import CHANCE, MAX, MIN
 
@@ -300,3 +302,63 @@ def test_grader_search_agrees_with_the_unfolded_tree(text: str) -> None:
     assert minimax(unfolded).value == full.value
     chance = graph_game_tree(game, algorithm="expectimax")
     assert expectimax(chance).value == graph_search(game, "expectimax").value
+
+
+@settings(max_examples=80, deadline=None)
+@given(graph_games())
+def test_the_unfolded_size_is_counted_exactly(text: str) -> None:
+    # counted a level at a time by states, it is the tree built node by node
+    game = parse_graph_game(text)
+    size = unfolded_size(game, max_nodes=10**6, max_id_chars=10**8, max_depth=10**6)
+    tree = graph_game_tree(game)
+    assert size.nodes == len(tree) == len(graph_search(game, "minimax").generation_order) + 1
+    assert size.id_chars == sum(len(node_id) for node_id in tree.ids)
+    assert size.plies == tree.max_depth()
+
+
+# A two-action cycle A x A, A y A, one agent, 999,999 rounds: 2^999,999 nodes. Before the
+# count, the unfolding built 2,000,000 node objects (820 MB; 2.7 GB with 1,000-character
+# state names) and the grader's search 2,000,000 frames (530 MB) before the limit stopped them.
+CYCLE = graph_test_text("A x A\nA y A", "A 1", depth="999999", num_agents="1")
+
+
+def _peak_bytes(run: Callable[[], object]) -> int:
+    tracemalloc.start()
+    try:
+        with pytest.raises(LimitExceededError) as caught:
+            run()
+    finally:
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    assert caught.value.errors[0].pointer == "/text"
+    return peak
+
+
+@pytest.mark.parametrize("algorithm", ["minimax", "expectimax"])
+def test_a_cyclic_graph_is_refused_before_it_is_unfolded(algorithm: str) -> None:
+    game = parse_graph_game(CYCLE)
+    assert _peak_bytes(lambda: graph_game_tree(game, algorithm=algorithm)) < 100_000
+    assert _peak_bytes(lambda: graph_search(game, algorithm)) < 100_000
+
+
+def test_long_state_names_are_bounded_by_their_characters() -> None:
+    # 2 + 4 + 8 + 16 + 32 nodes named after a 1,000-character state: a tree of 63 nodes
+    # whose ids hold 63,000 characters and more
+    name = "S" * 1000
+    text = graph_test_text(f"{name} x {name}\n{name} y {name}", f"{name} 1", start_state=name)
+    game = parse_graph_game(
+        text.replace('depth: "1"', 'depth: "5"').replace('agents: "2"', 'agents: "1"')
+    )
+    assert graph_game_tree(game, limits=Limits(max_id_chars=64_000)).max_depth() == 5
+    with pytest.raises(LimitExceededError) as caught:
+        graph_game_tree(game, limits=Limits(max_id_chars=62_000))
+    assert "62000 characters" in caught.value.message
+
+
+def test_the_grader_search_stops_at_the_depth_limit() -> None:
+    # alpha-beta cannot be counted ahead (it prunes), but its stack is one frame per ply
+    chain = graph_test_text("A x A", "A 1", depth="999999", num_agents="1")
+    with pytest.raises(LimitExceededError) as caught:
+        graph_search(parse_graph_game(chain), "alphabeta", limits=Limits(max_depth=1000))
+    assert "deeper than the limit of 1000 plies" in caught.value.message
+    assert graph_search(parse_graph_game(chain.replace("999999", "999")), "alphabeta").value == 1
