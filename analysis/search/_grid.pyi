@@ -33,7 +33,7 @@ class GridSearch:
         max_ply: int,
         node_batch: int,
         node_units: int,
-        table_slots: int,
+        table_entries: int,
     ) -> None: ...
     def root(
         self, mine: int, mask: int, depth: int, previous: Any

@@ -4,9 +4,10 @@
 
 It is :class:`analysis.search.alpha_beta.AlphaBeta` move for move, on 64-bit boards instead of
 the game's Python rules: the same negamax, the same transposition table rules (an entry replaces
-one of no greater depth; proven entries hold at every depth), the same move order (the table's
-move, the ply's two killers, then the rest by history, stably), the same root with its tie window,
-and the same counters. So both find the same values, best moves, lines and node counts; only the
+one of no greater depth; proven entries hold at every depth; at most ``table_entries`` entries,
+though a full table makes room its own way: the shallowest entry on the new one's probe path is
+replaced, or nothing is kept), the same move order (the table's move, the ply's two killers, then the rest by
+history, stably), the same root with its tie window, and the same counters. So both find the same values, best moves, lines and node counts; only the
 time differs (by a factor of thirty or more). With ``shortcuts`` (connect four solved to the end)
 it also skips moves that lose at once, which keeps every score but enters fewer states.
 :mod:`analysis.search.grid` decides when it runs.
@@ -79,7 +80,7 @@ cdef class GridSearch:
     cdef int killers[MOST_PLIES][2]
     cdef int64_t history[2][MOST_MOVES]
     cdef Entry* table
-    cdef size_t slots, used, most_slots
+    cdef size_t slots, used, most_slots, most_entries
     cdef int slot_bits
 
     def __cinit__(self):
@@ -104,7 +105,7 @@ cdef class GridSearch:
         int max_ply,
         int node_batch,
         int node_units,
-        int table_slots,
+        long long table_entries,
     ):
         """Set up a search; ``moves`` are the game's moves in its order of actions, and
         ``move_bits[i]`` is move ``moves[i]``'s cell bit (or, with ``gravity``, its column's
@@ -116,6 +117,8 @@ cdef class GridSearch:
             or not 1 <= k <= 9
         ):
             raise ValueError("the board does not fit the compiled search")
+        if table_entries < 1:
+            raise ValueError("the table needs room for an entry")
         self.columns = columns
         self.rows = rows
         self.k = k
@@ -207,7 +210,11 @@ cdef class GridSearch:
         for i in range(MOST_MOVES):
             self.history[0][i] = 0
             self.history[1][i] = 0
-        self.most_slots = table_slots
+        # the fewest slots (a power of two) that hold table_entries at most 3/4 full
+        self.most_entries = table_entries
+        self.most_slots = 4
+        while 3 * self.most_slots < 4 * self.most_entries:
+            self.most_slots *= 2
         self.slots = 0
         self.used = 0
 
@@ -224,7 +231,7 @@ cdef class GridSearch:
     cdef int grow(self) except -1:
         cdef size_t old_slots = self.slots, i, slot
         cdef Entry* old = self.table
-        cdef size_t slots = 1 << 16 if old_slots == 0 else old_slots * 2
+        cdef size_t slots = min(1 << 16, self.most_slots) if old_slots == 0 else old_slots * 2
         cdef Entry* fresh = <Entry*>calloc(slots, sizeof(Entry))
         if fresh == NULL:
             raise MemoryError
@@ -257,13 +264,20 @@ cdef class GridSearch:
             slot = (slot + 1) & (self.slots - 1)
         return NULL
 
+    cdef inline bint table_full(self) noexcept:
+        """Whether a new key must replace an entry: ``most_entries`` are held, or the slots
+        are three quarters full."""
+        return self.used >= self.most_entries or 4 * (self.used + 1) > 3 * self.slots
+
     cdef int store(self, uint64_t key, int depth, int64_t score, int bound, int move) except -1:
-        """Keep an entry unless one of greater depth is there (a full table replaces the
-        shallowest entry near the key's home)."""
+        """Keep an entry unless one of greater depth is there. A full table replaces the
+        shallowest of the first 32 entries on the key's probe path (so ``find`` still reaches
+        it), or keeps nothing when that path starts at a free slot: a free slot is never
+        taken past the bound, which also leaves ``find`` a free slot to stop at."""
         if 2 * (self.used + 1) > self.slots and self.slots < self.most_slots:
             self.grow()
         cdef size_t slot = self.home(key), probe
-        cdef size_t victim = slot
+        cdef size_t victim = self.slots  # none yet
         cdef uint64_t stored = key + 1
         for probe in range(self.slots):
             if self.table[slot].key == stored:
@@ -271,17 +285,20 @@ cdef class GridSearch:
                     self.write(slot, stored, depth, score, bound, move)
                 return 0
             if not self.table[slot].key:
-                if 4 * (self.used + 1) <= 3 * self.slots:
+                if not self.table_full():
                     self.used += 1
                     self.write(slot, stored, depth, score, bound, move)
                     return 0
                 break
-            if probe < 32 and self.table[slot].depth < self.table[victim].depth:
+            if probe < 32 and (
+                victim == self.slots or self.table[slot].depth < self.table[victim].depth
+            ):
                 victim = slot
-            if probe >= 32 and 4 * (self.used + 1) > 3 * self.slots:
+            if probe >= 32 and self.table_full():
                 break
             slot = (slot + 1) & (self.slots - 1)
-        self.write(victim, stored, depth, score, bound, move)
+        if victim != self.slots:
+            self.write(victim, stored, depth, score, bound, move)
         return 0
 
     cdef inline void write(

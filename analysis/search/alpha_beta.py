@@ -10,10 +10,11 @@ The transposition table maps ``game.key(state)`` to (depth, score, bound, best m
 entry settles a state when its depth is at least the depth still to search and its bound
 decides the window. An entry whose subtree never met the depth cutoff is proven for every
 depth and stored with the depth :data:`PROVEN`; a new entry replaces an old one of no
-greater depth. Moves are tried in this order: the table's move (at the root, the previous
-iteration's best), the two killer moves of the ply (the last moves that cut off there), then
-the rest by the history heuristic (moves that cut off, weighted by depth squared), each
-group in the game's order.
+greater depth. The table holds at most ``table_entries`` entries (a full table drops its
+shallowest quarter: :mod:`analysis.search.table`). Moves are tried in this order: the table's
+move (at the root, the previous iteration's best), the two killer moves of the ply (the last
+moves that cut off there), then the rest by the history heuristic (moves that cut off,
+weighted by depth squared), each group in the game's order.
 
 At the depth cutoff the game's evaluation scores the state, or with quiescence a search of
 the noisy moves only (captures) goes on for at most ``quiescence_plies`` plies, where the
@@ -44,6 +45,7 @@ from analysis.search.scores import (
     to_table,
     too_deep,
 )
+from analysis.search.table import DEFAULT_ENTRIES, TranspositionTable
 from games.rules.game import Evaluation, Game
 
 EXACT: Final = 0
@@ -70,6 +72,7 @@ class AlphaBeta(SearchCounters):
         ordering: bool,
         quiescence_plies: int,
         budget: SearchBudget,
+        table_entries: int = DEFAULT_ENTRIES,
     ):
         super().__init__(budget)
         self.game = game
@@ -79,7 +82,7 @@ class AlphaBeta(SearchCounters):
         self.quiescence_plies = quiescence_plies
         self.win: Score = exact(Fraction(game.win))
         self.infinity: Score = self.win + MAX_PLY + 2
-        self.table: dict[Hashable, Entry] = {}
+        self.table: TranspositionTable[Entry] = TranspositionTable(table_entries)
         self.killers: list[list[Any]] = [[None, None] for _ in range(MAX_PLY + 2)]
         self.history: tuple[defaultdict[Any, int], defaultdict[Any, int]] = (
             defaultdict(int),
@@ -225,9 +228,7 @@ class AlphaBeta(SearchCounters):
     def store(
         self, key: Hashable, depth: int, score: Score, bound: int, move: Any, ply: int
     ) -> None:
-        old = self.table.get(key)
-        if old is None or depth >= old[0]:
-            self.table[key] = (depth, to_table(score, self.win, ply), bound, move)
+        self.table.store(key, (depth, to_table(score, self.win, ply), bound, move))
 
     def root(self, state: Any, depth: int, previous: Any) -> tuple[Score, list[Any], bool]:
         """One iteration: the root's score, every move achieving it, and whether it is exact."""
@@ -298,13 +299,15 @@ def alpha_beta_solution(
     quiescence_plies: int,
     all_best_moves: bool = True,
     compiled: bool = True,
+    table_entries: int | None = None,
 ) -> GameSolution:
     """Iterative deepening to ``depth`` (or to the end), within ``time_limit`` seconds.
 
     With a time limit the deepest finished iteration answers; the first iteration always
     finishes. The caller has checked that the root is not terminal and the options fit. A
     grid game runs compiled (:mod:`analysis.search.grid`) unless ``compiled`` is false: the
-    same answer and counts either way.
+    same answer and counts either way, as long as neither table fills. ``table_entries``
+    bounds the transposition table (``None``: each engine's default, about 256 MB).
     """
     budget = SearchBudget(time_limit)
     fast = (
@@ -316,6 +319,7 @@ def alpha_beta_solution(
             quiescence_plies=quiescence_plies,
             budget=budget,
             all_best_moves=all_best_moves,
+            table_entries=table_entries,
         )
         if compiled
         else None
@@ -332,6 +336,7 @@ def alpha_beta_solution(
             ordering=ordering,
             quiescence_plies=quiescence_plies,
             budget=budget,
+            table_entries=DEFAULT_ENTRIES if table_entries is None else table_entries,
         )
         python.all_best = all_best_moves
         search = counters = python

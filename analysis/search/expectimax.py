@@ -5,7 +5,8 @@ exact: a chance state is worth the probability-weighted sum of its outcomes. Eve
 counts as a ply toward the depth cutoff, a chance level included, as in a drawn tree. With
 the table on, a state's value is remembered with the depth it was searched to (or as proven
 when its subtree never met the cutoff) and reused at no greater depth; the table is keyed by
-the state itself, not ``game.key``, which may be a canonical view equal only to the mover.
+the state itself, not ``game.key``, which may be a canonical view equal only to the mover,
+and holds at most ``table_entries`` entries (:mod:`analysis.search.table`).
 With a time limit the depth deepens one ply at a time and the deepest finished iteration
 answers.
 """
@@ -20,6 +21,7 @@ from analysis.search.budget import SearchBudget
 from analysis.search.deepening import SearchCounters, deepen, schedule_of
 from analysis.search.results import GameSolution
 from analysis.search.scores import MAX_PLY, PROVEN, too_deep
+from analysis.search.table import DEFAULT_ENTRIES, TranspositionTable
 from games.limits import check_exact_size
 from games.rules.game import CHANCE, Evaluation, Game
 
@@ -35,13 +37,14 @@ class Expectimax(SearchCounters):
         *,
         table: bool,
         budget: SearchBudget,
+        table_entries: int = DEFAULT_ENTRIES,
     ):
         super().__init__(budget)
         self.game = game
         self.player = player
         self.evaluate = evaluation
         self.use_table = table
-        self.table: dict[Hashable, tuple[int, Fraction]] = {}
+        self.table: TranspositionTable[tuple[int, Fraction]] = TranspositionTable(table_entries)
 
     def value(self, state: Any, depth: int, ply: int) -> Fraction:
         """The worth of ``state`` to the player, ``depth`` plies deep."""
@@ -58,7 +61,7 @@ class Expectimax(SearchCounters):
             return Fraction(self.evaluate(state, self.player))
         if ply >= MAX_PLY:
             raise too_deep(ply)
-        key = None
+        key: Hashable = None
         if self.use_table:
             # the state itself: values here are one player's, and a canonical key may merge
             # positions that are equal only from the mover's point of view
@@ -83,10 +86,7 @@ class Expectimax(SearchCounters):
             )
             found = max(values) if mover == self.player else min(values)
         if key is not None:
-            stored = PROVEN if self.horizon == horizon else depth
-            old = self.table.get(key)
-            if old is None or stored >= old[0]:
-                self.table[key] = (stored, found)
+            self.table.store(key, (PROVEN if self.horizon == horizon else depth, found))
         return found
 
     def root(self, state: Any, depth: int, ply: int = 0) -> tuple[Fraction, list[Any], bool]:
@@ -114,14 +114,23 @@ def expectimax_solution(
     time_limit: float | None,
     evaluation: Evaluation | None,
     table: bool,
+    table_entries: int | None = None,
 ) -> GameSolution:
     """Expectiminimax to ``depth`` plies (to the end when ``None``), deepening under a time limit.
 
-    The principal variation follows the best moves down to the first chance state.
+    The principal variation follows the best moves down to the first chance state. The table
+    holds at most ``table_entries`` entries (``None``: the default, about 256 MB).
     """
     mover = game.to_move(state)
     player = 0 if mover == CHANCE else mover
-    search = Expectimax(game, player, evaluation, table=table, budget=SearchBudget(time_limit))
+    search = Expectimax(
+        game,
+        player,
+        evaluation,
+        table=table,
+        budget=SearchBudget(time_limit),
+        table_entries=DEFAULT_ENTRIES if table_entries is None else table_entries,
+    )
     schedule = schedule_of(depth, time_limit)
     if time_limit is None and depth is not None:
         schedule = [depth]  # no budget: the one depth asked for

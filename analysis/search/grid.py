@@ -32,9 +32,9 @@ NODE_BATCH: Final = 4096
 NODE_UNITS: Final = 512
 """Deadline units (about a microsecond each) a batch is charged: a compiled node costs about
 0.1 microsecond."""
-TABLE_SLOTS: Final = 1 << 24
-"""Most transposition-table slots (16 bytes each: 256 MB); a full table replaces its
-shallowest entries."""
+TABLE_ENTRIES: Final = 3 << 22
+"""Most transposition-table entries by default: 12,582,912, three quarters of 2^24 slots of
+16 bytes (256 MB); a full table replaces the shallowest entry near a new one's place."""
 
 
 class GridAlphaBeta:
@@ -65,8 +65,13 @@ def grid_search(
     quiescence_plies: int,
     budget: SearchBudget,
     all_best_moves: bool,
+    table_entries: int | None = None,
 ) -> GridAlphaBeta | None:
-    """The compiled search for this game and these options, or None where it cannot run."""
+    """The compiled search for this game and these options, or None where it cannot run.
+
+    The table holds at most ``table_entries`` entries (``None``: :data:`TABLE_ENTRIES`), in
+    the smallest power of two of slots that keeps it at most three quarters full.
+    """
     form: GridForm | None = getattr(game, "grid", None)
     if not COMPILED or form is None or quiescence_plies:
         return None
@@ -96,7 +101,7 @@ def grid_search(
         max_ply=MAX_PLY,
         node_batch=NODE_BATCH,
         node_units=NODE_UNITS,
-        table_slots=TABLE_SLOTS,
+        table_entries=TABLE_ENTRIES if table_entries is None else table_entries,
     )
     kernel.all_best = all_best_moves
     return GridAlphaBeta(kernel, form)

@@ -14,6 +14,7 @@ from analysis.search.alpha_beta import alpha_beta_solution
 from analysis.search.expectimax import expectimax_solution
 from analysis.search.minimax import minimax_solution
 from analysis.search.results import GameSolution, MoveChoice, SearchTotals
+from analysis.search.table import check_table_entries
 from analysis.search.value_iteration import (
     DEFAULT_TOLERANCE,
     check_tolerance,
@@ -41,6 +42,7 @@ def solve_game(
     quiescence: bool = False,
     tolerance: Fraction = DEFAULT_TOLERANCE,
     all_best_moves: bool = True,
+    table_entries: int | None = None,
 ) -> GameSolution:
     """Value ``state`` for the player to move, with its best moves and the search's stats.
 
@@ -65,6 +67,10 @@ def solve_game(
     all_best_moves
         Alphabeta: find every best move of the root (``False``: the first found, for play;
         tic-tac-toe from the empty board takes 3,521 nodes instead of 5,544).
+    table_entries
+        Most entries of the transposition table (alphabeta, expectimax); ``None``: the
+        engine's default, which keeps a search under about 256 MB (750,000 entries in
+        Python, 12,582,912 of 16 bytes compiled). A full table drops its shallowest entries.
 
     :raises InvalidInputError: an unknown algorithm or evaluation, a depth or time limit out
         of range, an option the algorithm does not take, or a game it cannot search.
@@ -75,6 +81,13 @@ def solve_game(
         raise InvalidInputError(
             f"all_best_moves does not apply to {algorithm}", parameter="all_best_moves"
         )
+    if table_entries is not None:
+        check_table_entries(table_entries)
+        if not table or algorithm not in ("alphabeta", "expectimax"):
+            raise InvalidInputError(
+                "table_entries applies to alphabeta and expectimax with the table on",
+                parameter="table_entries",
+            )
     function = chosen_evaluation(game, evaluation, depth, time_limit, algorithm)
     if game.is_terminal(state):
         return terminal_solution(game, state, algorithm)
@@ -89,12 +102,19 @@ def solve_game(
             ordering=ordering,
             quiescence_plies=QUIESCENCE_PLIES if quiescence else 0,
             all_best_moves=all_best_moves,
+            table_entries=table_entries,
         )
     if algorithm == "minimax":
         return minimax_solution(game, state, depth=depth, evaluation=function)
     if algorithm == "expectimax":
         return expectimax_solution(
-            game, state, depth=depth, time_limit=time_limit, evaluation=function, table=table
+            game,
+            state,
+            depth=depth,
+            time_limit=time_limit,
+            evaluation=function,
+            table=table,
+            table_entries=table_entries,
         )
     return value_iteration_solution(game, state, tolerance=tolerance)
 
