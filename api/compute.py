@@ -66,7 +66,7 @@ def _warmed() -> Flask:
             "/v1/grade",
             {"problem": {"type": "minimax", "tree": [[3, 12], [2, 4]]}, "answer": {"value": 3}},
         ),
-        ("/v1/games/solve", {"game": "nim", "params": {"heaps": [1, 2]}}),
+        ("/v1/games/solve", {"game": "nim"}),
     ]
     for path, body in warm_ups:
         client.post(path, json=body)
