@@ -8,16 +8,20 @@ and seed always give the same problem, on any machine. Without a seed one is dra
 from the operating system and returned. Every draw and every search spends on the
 deadline of the computation in progress (:func:`games.limits.current_deadline`), and
 settings that no draw can ever meet are refused before the first one.
+
+Each family's module is imported when a problem of its type is first drawn or checked
+(:data:`_FAMILIES` names it), so that grading a tree problem does not load the SymPy,
+SciPy and matplotlib the lottery, matrix and consistency families need.
 """
 
 from __future__ import annotations
 
+import importlib
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, Final, cast
 
-from analysis.grading.consistency_generator import draw_consistency
 from analysis.grading.generator_settings import (
     LOTTERY_UTILITIES,
     MATRIX_KINDS,
@@ -32,10 +36,6 @@ from analysis.grading.generator_settings import (
     fresh_seed,
     variant_seed,
 )
-from analysis.grading.lottery_generator import draw_lottery
-from analysis.grading.matrix_generator import check_matrix_settings, draw_matrix
-from analysis.grading.preference_generator import draw_preferences
-from analysis.grading.tree_generator import check_tree_settings, draw_tree
 from games.errors import InvalidInputError
 from games.limits import Deadline, current_deadline
 
@@ -48,14 +48,27 @@ __all__ = [
 ]
 
 Family = Callable[[random.Random, ProblemSettings, Deadline], Draft | None]
+Check = Callable[[ProblemSettings], None]
 
-_FAMILIES: Final[dict[str, Family]] = {
-    **{name: draw_tree for name in TREE_TYPES},
-    "matrix": draw_matrix,
-    "lottery": draw_lottery,
-    "preferences": draw_preferences,
-    "eu-consistency": draw_consistency,
+_FAMILIES: Final[dict[str, str]] = {
+    **{name: "analysis.grading.tree_generator:draw_tree" for name in TREE_TYPES},
+    "matrix": "analysis.grading.matrix_generator:draw_matrix",
+    "lottery": "analysis.grading.lottery_generator:draw_lottery",
+    "preferences": "analysis.grading.preference_generator:draw_preferences",
+    "eu-consistency": "analysis.grading.consistency_generator:draw_consistency",
 }
+"""Each type's draw, as ``module:function``, imported on first use."""
+_CHECKS: Final[dict[str, str]] = {
+    **{name: "analysis.grading.tree_generator:check_tree_settings" for name in TREE_TYPES},
+    "matrix": "analysis.grading.matrix_generator:check_matrix_settings",
+}
+"""The checks of the settings only some types have (ranges, what no draw could meet)."""
+
+
+def _resolve(target: str) -> Callable[..., Any]:
+    module, _, name = target.partition(":")
+    found: Callable[..., Any] = getattr(importlib.import_module(module), name)
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,16 +117,14 @@ def _check(settings: ProblemSettings) -> None:
             f"utility is one of {', '.join(LOTTERY_UTILITIES)}, got {settings.utility!r}",
             parameter="utility",
         )
-    if settings.type in TREE_TYPES:
-        check_tree_settings(settings)
-    elif settings.min_pruned_leaves > 0:
+    if settings.type not in TREE_TYPES and settings.min_pruned_leaves > 0:
         raise InvalidInputError(
             f"min_pruned_leaves applies to alphabeta problems; a {settings.type} problem "
             "prunes nothing, so no draw could meet it",
             parameter="min_pruned_leaves",
         )
-    if settings.type == "matrix":
-        check_matrix_settings(settings)
+    if settings.type in _CHECKS:
+        cast(Check, _resolve(_CHECKS[settings.type]))(settings)
 
 
 def generate_problem(
@@ -143,7 +154,7 @@ def generate_problem(
     clock = deadline if deadline is not None else current_deadline()
     seed = fresh_seed() if settings.seed is None else settings.seed
     rng = random.Random(variant_seed(seed, settings.student))
-    draw = _FAMILIES[settings.type]
+    draw = cast(Family, _resolve(_FAMILIES[settings.type]))
     for attempt in range(1, settings.max_attempts + 1):
         clock.check()
         draft = draw(rng, settings, clock)
