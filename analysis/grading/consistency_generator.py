@@ -68,14 +68,20 @@ def draw_consistency(
         return None
     witness = {str(x): u for x, u in utility.items()} if consistent else None
     answer = {"consistent": consistent, "witness": witness}
-    return Draft(problem, answer, _statement(lotteries, [first, second]))
+    # a utility for every amount, not null: the template does not tell whether one exists
+    template = {"consistent": None, "witness": dict.fromkeys(str(x) for x in utility)}
+    return Draft(
+        problem,
+        answer,
+        "Consistent with expected utility?",
+        _statement(lotteries, [first, second]),
+        template,
+    )
 
 
 def _statement(lotteries: dict[str, Any], choices: list[list[str]]) -> str:
     return "\n".join(
         [
-            "## Consistent with expected utility?",
-            "",
             "Four lotteries over amounts of money ([p, amount; ...]):",
             "",
             *lottery_lines(lotteries),
@@ -88,7 +94,8 @@ def _statement(lotteries: dict[str, Any], choices: list[list[str]]) -> str:
             "- whether some increasing expected utility explains both choices "
             "(`consistent`: true or false)",
             "- if one does, a utility for each amount that explains them (`witness`: "
-            '`{"amount": utility}`, amounts written as strings), else `null`',
+            '`{"amount": utility}`, amounts written as strings), else `null` in place of '
+            "the object",
             "",
         ]
     )

@@ -72,11 +72,15 @@ class ProblemSettings:
 @dataclass(frozen=True, slots=True)
 class Draft:
     """One drawn problem that meets the settings: the body, its key as a gradable answer,
-    the statement (Markdown) and a way to draw its figure (drawn once, for the draw kept)."""
+    the statement's title and body (Markdown, without the title), the answer template (every
+    field asked, each with a placeholder that gives nothing of the key away) and a way to
+    draw its figure (drawn once, for the draw kept)."""
 
     problem: dict[str, Any]
     answer: dict[str, Any]
+    title: str
     statement: str
+    template: dict[str, Any]
     figure: Callable[[], str | None] = field(default=lambda: None)
 
 

@@ -61,7 +61,12 @@ def draw_lottery(rng: random.Random, settings: ProblemSettings, deadline: Deadli
     answer["attitude"] = grader.result.attitude
     parsed = parse_lottery(lottery, "/problem/lottery").lottery
     return Draft(
-        problem, answer, _statement(lottery, FORMULAS[utility]), lambda: risk_profile_svg(parsed)
+        problem,
+        answer,
+        "Lottery and attitude to risk",
+        _statement(lottery, FORMULAS[utility]),
+        dict.fromkeys(answer),
+        lambda: risk_profile_svg(parsed),
     )
 
 
@@ -69,8 +74,6 @@ def _statement(lottery: list[dict[str, Any]], formula: str) -> str:
     rows = [f"| {entry['x']} | {entry['p']} |" for entry in lottery]
     return "\n".join(
         [
-            "## Lottery",
-            "",
             f"A lottery pays these amounts with these probabilities; your utility for money "
             f"is U(x) = {formula}.",
             "",

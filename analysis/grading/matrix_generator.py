@@ -25,6 +25,12 @@ from games.trees.document import exact_json
 
 ROW_LABELS: Final = {2: ("T", "B"), 3: ("T", "M", "B")}
 COLUMN_LABELS: Final = {2: ("L", "R"), 3: ("L", "C", "R")}
+TITLES: Final = {
+    "pure": "Nash equilibria of a normal-form game",
+    "mixed": "Mixed-strategy Nash equilibrium",
+    "dominance": "Iterated elimination of dominated strategies",
+}
+"""The statement's title for each kind of game."""
 PAIR_COST: Final = 40
 """Deadline units charged per drawn game (parsing it and finding its equilibria)."""
 
@@ -84,7 +90,13 @@ def draw_matrix(rng: random.Random, settings: ProblemSettings, deadline: Deadlin
             for row, col in mixed
         ],
     }
-    return Draft(problem, answer, _statement(settings.matrix, a, b, labels))
+    return Draft(
+        problem,
+        answer,
+        TITLES[settings.matrix],
+        _statement(settings.matrix, a, b, labels),
+        {"pure_equilibria": [], "equilibria": []},
+    )
 
 
 def _degenerate(a: Any, b: Any, row: Any, col: Any) -> bool:
@@ -116,8 +128,6 @@ def _statement(kind: str, a: Any, b: Any, labels: list[list[str]]) -> str:
     }[kind]
     return "\n".join(
         [
-            "## Matrix game",
-            "",
             f"{intro} The row player picks a row, the column player a column; each cell "
             "gives the row player's payoff, then the column player's.",
             "",

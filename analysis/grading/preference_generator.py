@@ -72,14 +72,20 @@ def draw_preferences(
         "axioms": {name: grader.report.axioms[name].holds for name in AXIOMS},
         "utility": utility if consistent else None,
     }
-    return Draft(problem, answer, _statement(prizes, lotteries, statements))
+    # a utility for every prize, not null: the template does not tell whether one exists
+    template = {"axioms": dict.fromkeys(AXIOMS), "utility": dict.fromkeys(prizes)}
+    return Draft(
+        problem,
+        answer,
+        "Preferences and the axioms of expected utility",
+        _statement(prizes, lotteries, statements),
+        template,
+    )
 
 
 def _statement(prizes: list[str], lotteries: dict[str, Any], statements: list[Any]) -> str:
     return "\n".join(
         [
-            "## Preferences",
-            "",
             f"Prizes: {', '.join(prizes)}. Lotteries over them ([p, prize; ...]):",
             "",
             *lottery_lines(lotteries),
@@ -94,7 +100,7 @@ def _statement(prizes: list[str], lotteries: dict[str, Any], statements: list[An
             "continuity, substitutability, monotonicity, decomposability), whether these "
             "statements satisfy it (`axioms`: `{name: true or false}`)",
             "- a utility for each prize whose expected utilities reproduce every statement "
-            "(`utility`: `{prize: number}`), or `null` if none does",
+            "(`utility`: `{prize: number}`), or `null` in place of the object if none does",
             "",
         ]
     )

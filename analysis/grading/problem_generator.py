@@ -12,12 +12,18 @@ settings that no draw can ever meet are refused before the first one.
 Each family's module is imported when a problem of its type is first drawn or checked
 (:data:`_FAMILIES` names it), so that grading a tree problem does not load the SymPy,
 SciPy and matplotlib the lottery, matrix and consistency families need.
+
+The statement handed out is framed here, the same for every family: the family's title,
+the student whose variant it is (with the seed), the family's text, and the answer
+template as a JSON block to fill in.
 """
 
 from __future__ import annotations
 
 import importlib
+import json
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final, cast
@@ -164,7 +170,7 @@ def generate_problem(
         return GeneratedProblem(
             draft.problem,
             draft.answer,
-            draft.statement,
+            handout(draft, seed, settings.student),
             draft.figure() if figure else None,
             seed,
             settings.student,
@@ -175,3 +181,51 @@ def generate_problem(
         "range or the branching, or ask for fewer pruned leaves",
         parameter="max_attempts",
     )
+
+
+def handout(draft: Draft, seed: int, student: str | None) -> str:
+    """The statement handed out (Markdown): the draft's title, the student whose variant it
+    is with the seed (when it is a student's), the draft's text, and its answer template in
+    a ``json`` block."""
+    lines = [f"## {draft.title}", ""]
+    if student is not None:
+        lines += [f"Variant for student {code_span(student)} (seed {seed}).", ""]
+    template = json.dumps(draft.template, indent=2)
+    fence = "`" * max(3, _longest_backtick_run(template) + 1)
+    fill = []
+    if "null" in template:
+        fill.append("replace each `null` with your answer")
+    if "[]" in template:
+        fill.append("list your answer in each `[]` (leave it empty if there is none)")
+    lines += [
+        draft.statement.strip("\n"),
+        "",
+        f"Hand in your answer as this JSON object, filled in: {', and '.join(fill)}.",
+        "",
+        f"{fence}json",
+        template,
+        fence,
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def code_span(text: str) -> str:
+    """``text`` as a Markdown code span that shows it verbatim, whatever it holds: a fence of
+    more backticks than any run inside, padded with a space where the text begins or ends
+    with a backtick or a space (CommonMark strips one such space each side), and each
+    character that prints nothing (line breaks, controls, direction marks) written as its
+    Python escape (``\\n``, ``\\u202e``), so that no id can end the line or reorder it."""
+    shown = "".join(
+        char if char.isprintable() else char.encode("unicode_escape").decode("ascii")
+        for char in text
+    )
+    fence = "`" * (_longest_backtick_run(shown) + 1)
+    edge = shown[0] + shown[-1] if shown else ""
+    if "`" in edge or (edge == "  " and shown.strip(" ")):
+        shown = f" {shown} "
+    return f"{fence}{shown}{fence}"
+
+
+def _longest_backtick_run(text: str) -> int:
+    return max((len(run) for run in re.findall("`+", text)), default=0)

@@ -169,7 +169,9 @@ def draw_tree(rng: random.Random, settings: ProblemSettings, deadline: Deadline)
     return Draft(
         problem,
         {field: answer[field] for field in asked},
+        tree_title(settings),
         tree_statement(settings, tree),
+        tree_template(tree, asked),
         lambda: render_svg(unsolved_tree(tree)),
     )
 
@@ -207,8 +209,38 @@ def _leaf_text(tree: Tree, node: int) -> str:
     return str(exact_json(value)) if value is not None else "?"
 
 
+NUMBER_WORDS: Final = ("", "one", "two", "three", "four", "five", "six")
+_TITLES: Final = {
+    "minimax": "Minimax",
+    "alphabeta": "Alpha-beta pruning",
+    "expectimax": "Expectimax",
+    "maxn": "Max^n with {players} players",
+}
+
+
+def tree_title(settings: ProblemSettings) -> str:
+    """The statement's title: the search asked for (and, for max^n, how many play)."""
+    return _TITLES[settings.type].format(players=NUMBER_WORDS[settings.players])
+
+
+def tree_template(tree: Tree, asked: Sequence[str]) -> dict[str, Any]:
+    """The answer to fill in: ``null`` for each value and move, an empty list for each list
+    of nodes, and under ``nodes`` every internal node of the tree (not only those the key
+    holds: the template does not tell which nodes a search cuts off)."""
+    internal = [tree.ids[node] for node, kids in enumerate(tree.children) if kids]
+    blank: dict[str, Any] = {
+        "value": None,
+        "best_move": None,
+        "nodes": dict.fromkeys(internal),
+        "principal_variation": [],
+        "pruned_leaves": [],
+    }
+    return {name: blank[name] for name in asked}
+
+
 def tree_statement(settings: ProblemSettings, tree: Tree) -> str:
-    """What the problem asks, in Markdown, with the tree's leaves listed by node id."""
+    """What the problem asks, in Markdown (without its title), with the tree's leaves listed
+    by node id."""
     if settings.type == "maxn":
         movers = (
             f"Players 0 to {settings.players - 1} move in turn, player 0 at the root; "
@@ -232,12 +264,11 @@ def tree_statement(settings: ProblemSettings, tree: Tree) -> str:
         rule = "alpha >= beta" if settings.prune_on_equality else "alpha > beta"
         asks[2] = (
             "the value each internal node the search visits returns (`nodes`; a node cut off "
-            "returns the value it had when it stopped)"
+            "returns the value it had when it stopped; delete from the template the nodes it "
+            "never reaches)"
         )
         asks.append(f"the leaves it never evaluates (`pruned_leaves`), pruning when {rule}")
     lines = [
-        f"## {settings.type} problem",
-        "",
         f"{_TASKS[settings.type]} {movers}",
         "",
         "Give:",
