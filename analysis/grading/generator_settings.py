@@ -9,7 +9,6 @@ fields that concern them and return a :class:`Draft`.
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import random
 import secrets
@@ -84,12 +83,38 @@ class Draft:
     figure: Callable[[], str | None] = field(default=lambda: None)
 
 
+_TREE_SETTINGS: Final = ("depth", "branching", "values", "root", "unique_best_move", "no_ties")
+SETTINGS_OF_TYPE: Final[dict[str, tuple[str, ...]]] = {
+    "minimax": _TREE_SETTINGS,
+    "alphabeta": (*_TREE_SETTINGS, "prune_on_equality", "min_pruned_leaves"),
+    "expectimax": (*_TREE_SETTINGS, "denominators"),
+    # max^n has no MAX or MIN: player 0 moves at the root
+    "maxn": (*(name for name in _TREE_SETTINGS if name != "root"), "players"),
+    "matrix": ("matrix", "values"),
+    "lottery": ("utility", "denominators"),
+    "preferences": ("consistent", "denominators"),
+    "eu-consistency": ("consistent",),
+}
+"""The settings that shape a problem of each type (besides ``type``, ``seed``, ``student``
+and ``max_attempts``, which every type has); the others are not read for that type."""
+
+
 def settings_json(settings: ProblemSettings) -> dict[str, Any]:
-    """The settings as the JSON object :func:`read_settings` reads back (ranges as lists)."""
-    return {
-        name: list(value) if isinstance(value, tuple) else value
-        for name, value in dataclasses.asdict(settings).items()
-    }
+    """The settings as the JSON object :func:`read_settings` reads back (ranges as lists):
+    the type, the seed and the student when given, and the settings of that type only
+    (:data:`SETTINGS_OF_TYPE`, every one written, defaults too, so that a teacher sees what
+    may be set). A setting that no problem of the type reads is left out, whatever its
+    value: it draws the same problems without it."""
+    applies = SETTINGS_OF_TYPE.get(settings.type, ())
+    shaping = [name for name in ProblemSettings.__dataclass_fields__ if name in applies]
+    names = ["type", "seed", "student", *shaping, "max_attempts"]
+    written: dict[str, Any] = {}
+    for name in names:
+        value = getattr(settings, name)
+        if value is None and name in ("seed", "student"):
+            continue
+        written[name] = list(value) if isinstance(value, tuple) else value
+    return written
 
 
 def fresh_seed() -> int:
