@@ -74,8 +74,9 @@ bench: $(VENV)/.dev-installed $(BENCH_VENV)/.installed
 	$(BIN)/python bench/grading.py
 	$(BIN)/python bench/workbench.py
 
-# grading a course: 1,000 students' variants through the CLI (time, peak memory) and the
-# grading endpoints' answers per second (bench/grading.py --help)
+# grading: a fresh `arbiter grade` of one answer against `python -c pass`, a course of 1,000
+# students' variants through the CLI (time, peak memory) and the grading endpoints' answers
+# per second (bench/grading.py --help)
 bench-grading: $(VENV)/.dev-installed
 	$(BIN)/python bench/grading.py
 

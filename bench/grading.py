@@ -1,5 +1,10 @@
 """Benchmark: grading a course, through the command line and through the batch endpoints.
 
+0. Start-up: a fresh ``arbiter grade assignment.json ANSWER.json`` of one student's
+   alpha-beta answer, the median wall time of several runs against the floor of any
+   Python command line, ``python -c pass``, run in turn with it (target: under 1.5 s).
+   Grading a tree imports neither SymPy, SciPy nor matplotlib, which only the other
+   families need (``tests/analysis/cli/test_startup.py`` checks it).
 1. The command line with variants, as an instructor runs it: a roster of N student ids,
    ``arbiter problem generate --roster`` writes one alpha-beta variant per student, the
    benchmark writes each student's answer (right, partly right, or malformed: text that
@@ -19,6 +24,7 @@ The counts of full marks and of malformed answers are checked against what was w
 so a benchmark that graded wrongly would stop rather than report.
 
 Run: .venv/bin/python bench/grading.py [--students N] [--answers N] [--seed S] [--repeats R]
+[--startup-runs N] [--startup-only]
 """
 
 from __future__ import annotations
@@ -29,6 +35,7 @@ import io
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -102,6 +109,58 @@ def run_cli(*argv: str) -> Run:
         return Run(seconds, int(Path(peak.name).read_text()) / 1024, out.read())
 
 
+def arbiter_command() -> list[str]:
+    """The ``arbiter`` script installed beside this Python, else ``python -m analysis.cli``."""
+    script = Path(sys.executable).with_name("arbiter")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "analysis.cli"]
+
+
+def median_wall(commands: dict[str, list[str]], runs: int) -> dict[str, float]:
+    """The median wall seconds of each command, each run a fresh process, the commands run
+    in turn so that they share whatever else the machine is doing."""
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, argv in commands.items():
+            start = time.perf_counter()
+            subprocess.run(argv, cwd=ROOT, stdout=subprocess.DEVNULL, check=True)
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(seconds) for name, seconds in times.items()}
+
+
+def startup_benchmark(runs: int, seed: int) -> None:
+    """Step 0: a fresh ``arbiter grade`` of one alpha-beta answer against its assignment."""
+    with tempfile.TemporaryDirectory(prefix="arbiter-bench-") as temporary:
+        folder = Path(temporary)
+        roster = folder / "roster.txt"
+        roster.write_text("u00000\n")
+        settings = folder / "settings.json"
+        settings.write_text(json.dumps(VARIANTS))
+        variants = folder / "variants"
+        run_cli(
+            "problem", "generate", str(settings), "--seed", str(seed),
+            "--roster", str(roster), "--output", str(variants),
+        )  # fmt: skip
+        key = json.loads((variants / "u00000.json").read_text())["answer"]
+        answer = folder / "u00000.json"
+        answer.write_text(json.dumps(key))
+        assignment = str(variants / "assignment.json")
+        grade = [*arbiter_command(), "grade", assignment, str(answer), "--format", "csv"]
+        rows = list(csv.DictReader(io.StringIO(subprocess.check_output(grade, text=True))))
+        assert rows[0]["score"] == rows[0]["max_score"] != "0", rows  # it really graded
+        floor = "python -c pass (the floor)"
+        commands = {
+            "arbiter grade, one alpha-beta answer": grade,
+            "python -c 'import analysis.cli' (its imports)": [
+                sys.executable, "-c", "import analysis.cli"
+            ],
+            floor: [sys.executable, "-c", "pass"],
+        }  # fmt: skip
+        medians = median_wall(commands, runs)
+        print(f"start-up, a fresh process each, median of {runs} (run in turn; target 1.5 s):")
+        for name, seconds in medians.items():
+            print(f"  {name:46} {seconds:6.3f} s  {seconds / medians[floor]:5.1f}x the floor")
+
+
 KINDS = ("right",) * 4 + ("partly",) * 4 + ("not_json", "bad_field")
 """What the students hand in, in turn: 4 in 10 right, 4 partly right, 2 malformed."""
 
@@ -146,7 +205,8 @@ def check_class(grades: dict[str, Any], kinds: dict[str, str]) -> None:
     for student, kind in kinds.items():
         grade = grades[student]
         full = grade["score"] == grade["max_score"] > 0
-        failed = grade.get("error") is not None
+        # a malformed answer is refused whole (error) or a field at a time (errors)
+        failed = grade.get("error") is not None or bool(grade.get("errors"))
         expected = {
             "right": (True, False),
             "partly": (False, False),
@@ -207,12 +267,6 @@ def cli_benchmark(students: int, seed: int) -> tuple[dict[str, Any], dict[str, A
                 f"peak {result.peak_mib:5.0f} MiB"
             )
         summary = report["summary"]
-        first = min(texts)
-        alone = run_cli("grade", str(assignment), str(answers / f"{first}.json"))
-        print(
-            f"  arbiter {'grade, one student':27} {alone.seconds:6.2f} s  (the fixed cost of a "
-            "run: starting Python, importing the generators)"
-        )
         print(
             f"  mean {summary['mean']:.2f} / {summary['max_score']:g}, "
             f"{summary['full_marks']} full marks, {summary['errors']} malformed"
@@ -325,7 +379,14 @@ def main() -> None:
     )
     parser.add_argument("--seed", type=int, default=2024)
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument(
+        "--startup-runs", type=int, default=9, help="runs of the start-up step (default 9)"
+    )
+    parser.add_argument("--startup-only", action="store_true", help="run the start-up step only")
     args = parser.parse_args()
+    startup_benchmark(args.startup_runs, args.seed)
+    if args.startup_only:
+        return
     assignment, posted = cli_benchmark(args.students, args.seed)
     endpoint_benchmark(args.answers, args.seed, args.repeats, assignment, posted)
 
