@@ -10,13 +10,16 @@ grading agree on any machine, and regrading gives the same grades.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from analysis.grading.generator_settings import ProblemSettings, read_settings
 from analysis.grading.problem_generator import GeneratedProblem, generate_problem
-from analysis.grading.registry import AnswerGrader, make_grader
+from analysis.grading.registry import AnswerGrader, grade_one, make_grader
 from analysis.grading.results import Grade
+from analysis.grading.roster import Roster, Unmatched
 from analysis.grading.rubric import Rubric
 from games.errors import ArbiterError, InvalidInputError, join_pointer
 from games.limits import active_limits, current_deadline
@@ -52,18 +55,12 @@ def student_problem(
 def student_grader(template: ProblemSettings, student: str, pointer: str) -> AnswerGrader:
     """The grader of ``student``'s variant; an error of the template points under
     ``pointer`` (the assignment's place in the document)."""
-    return _variant(template, student, pointer)[0]
-
-
-def _variant(
-    template: ProblemSettings, student: str, pointer: str
-) -> tuple[AnswerGrader, dict[str, Any]]:
     try:
         made = student_problem(template, student, figure=False)
     except ArbiterError as error:
         error.located(lambda parameter: join_pointer(pointer, parameter))
         raise
-    return make_grader(made.problem, active_limits()), made.answer
+    return make_grader(made.problem, active_limits())
 
 
 def grade_assignment(
@@ -74,27 +71,64 @@ def grade_assignment(
     base: str = "/answers",
     assignment: str = "/assignment",
 ) -> dict[str, Grade]:
-    """Grade each student's answer against that student's variant.
+    """Grade each student's answer against that student's variant; ``answers`` is keyed
+    by student id (match names to a roster first: :func:`grade_class`).
 
-    A malformed answer scores 0 out of what the variant's own key scores, with its
-    ``error`` (pointing under ``base``/student); an error of the template (pointing
-    under ``assignment``) or of the deadline is raised, refusing the whole class.
+    An unreadable answer or field scores 0 with its ``error`` (pointing under
+    ``base``/student), as :func:`analysis.grading.registry.grade_one` says; an error of
+    the template (pointing under ``assignment``) or of the deadline is raised, refusing
+    the whole class.
     """
     deadline = current_deadline()
     grades: dict[str, Grade] = {}
     for student, answer in answers.items():
         deadline.check()
-        grader, key = _variant(template, student, assignment)
-        pointer = join_pointer(base, student)
-        try:
-            grades[student] = grader.grade(answer, rubric, diagnose=diagnose, pointer=pointer)
-        except ArbiterError as error:
-            if not all(_within(e.pointer, pointer) for e in error.errors):
-                raise
-            most = grader.grade(key, rubric, diagnose=False).max_score
-            grades[student] = Grade(0.0, most, [], [], error.errors[0])
+        grader = student_grader(template, student, assignment)
+        grades[student] = grade_one(grader, answer, rubric, diagnose, join_pointer(base, student))
     return grades
 
 
-def _within(pointer: str, base: str) -> bool:
-    return pointer == base or pointer.startswith(base + "/")
+@dataclass(frozen=True, slots=True)
+class ClassGrades:
+    """A class graded against its roster: a grade per roster student, in roster order
+    (``missing`` ones scored 0), the answers that belong to no student (not graded), and
+    the rule that matched each student's answer."""
+
+    grades: dict[str, Grade]
+    unmatched: list[Unmatched]
+    rules: dict[str, str]
+    sources: dict[str, str]
+
+
+def grade_class(
+    grader_for: Callable[[str], AnswerGrader],
+    roster: Roster,
+    answers: Mapping[str, Any],
+    rubric: Rubric,
+    diagnose: bool = True,
+    base: str = "/answers",
+) -> ClassGrades:
+    """Match every answer (keyed by its name) to a roster student and grade it with
+    ``grader_for(student)``; never grades an answer no student owns. Pointers of an
+    answer's errors name it as it was handed in (``base``/name)."""
+    deadline = current_deadline()
+    sorted_out = roster.assign(answers)
+    grades: dict[str, Grade] = {}
+    for student in roster.ids:
+        deadline.check()
+        grader = grader_for(student)
+        name = sorted_out.answers.get(student)
+        if name is None:
+            grades[student] = Grade.absent(grader.maximum(rubric))
+            continue
+        pointer = join_pointer(base, name)
+        grades[student] = grade_one(grader, answers[name], rubric, diagnose, pointer)
+    return ClassGrades(grades, sorted_out.unmatched, sorted_out.rules, sorted_out.answers)
+
+
+def variant_grader(
+    template: ProblemSettings, assignment: str = "/assignment"
+) -> Callable[[str], AnswerGrader]:
+    """``student -> grader of that student's variant`` (errors of the template point
+    under ``assignment``)."""
+    return partial(student_grader, template, pointer=assignment)

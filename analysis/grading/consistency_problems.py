@@ -203,6 +203,8 @@ class ConsistencyGrader(FieldsAnswerGrader):
                     "missed_eu_violation",
                     "the choices are not consistent with any expected utility (as in the "
                     f"Allais paradox){why}",
+                    hint="look for choices that no expected utility explains together "
+                    "(as in the Allais paradox)",
                 )
             ]
         if claimed is False and self.result.consistent:
@@ -210,6 +212,7 @@ class ConsistencyGrader(FieldsAnswerGrader):
                 Diagnosis(
                     "spurious_eu_violation",
                     f"an expected utility explains every choice: {self._example_text()}",
+                    hint="look for a utility that explains every choice",
                 )
             ]
         return []

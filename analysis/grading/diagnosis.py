@@ -276,11 +276,10 @@ def diagnose(grader: Grader, answer: Answer, rubric: Rubric) -> list[Diagnosis]:
             if fit == top and code not in reported:
                 reported.add(code)
                 share = "fully" if fit == 1 else f"{float(fit):.0%} of the way"
-                found.append(
-                    Diagnosis(code, f"your answer matches a search that {message} ({share})")
-                )
+                matches = f"your answer matches a search that {message}"
+                found.append(Diagnosis(code, f"{matches} ({share})", hint=matches))
     else:
-        found.append(Diagnosis("no_usual_mistake", NO_USUAL_MISTAKE))
+        found.append(Diagnosis("no_usual_mistake", NO_USUAL_MISTAKE, hint=NO_USUAL_MISTAKE))
     found.extend(_pruned_leaf_evaluated(grader, answer))
     departure = first_departure(grader, answer)
     if departure is not None:
@@ -309,6 +308,7 @@ def _pruned_leaf_evaluated(grader: Grader, answer: Answer) -> list[Diagnosis]:
             f"leaf {name} is pruned, so it is never evaluated; it should not get a value "
             "or be listed as evaluated",
             name,
+            f"you give leaf {name} a value or list it as evaluated; does the search reach it?",
         )
     ]
 
@@ -354,6 +354,10 @@ def _reached(grader: Grader, node: int) -> bool:
     return depth is None or grader.tree.depths[node] <= depth
 
 
+def _departs(node: str) -> str:
+    return f"your answer first departs from the right search at node {node}"
+
+
 def first_departure(grader: Grader, answer: Answer) -> Diagnosis | None:
     """The first step of the correct alpha-beta trace that the answer contradicts."""
     result = grader.traced
@@ -378,6 +382,7 @@ def first_departure(grader: Grader, answer: Answer) -> Diagnosis | None:
                 f"{ids[parent]} has alpha = {_show(event.alpha)} and beta = {_show(event.beta)} "
                 "and no cutoff has happened",
                 ids[node],
+                _departs(ids[node]),
             )
         if event.event == "cutoff" and pruned is not None:
             cut = leaves_under(tree, event.cut, children)
@@ -399,6 +404,7 @@ def first_departure(grader: Grader, answer: Answer) -> Diagnosis | None:
                     f"{player} has {test}, so {', '.join(ids[t] for t in event.cut)} "
                     f"{'is' if len(event.cut) == 1 else 'are'} never evaluated",
                     ids[node],
+                    _departs(ids[node]),
                 )
         if event.event == "return" and node in nodes and children[node]:
             if nodes[node] != event.value:
@@ -407,6 +413,7 @@ def first_departure(grader: Grader, answer: Answer) -> Diagnosis | None:
                     f"node {ids[node]} returns {event.value} (alpha = {_show(event.alpha)}, "
                     f"beta = {_show(event.beta)} when it returns), not {nodes[node]}",
                     ids[node],
+                    _departs(ids[node]),
                 )
     return None
 
@@ -437,5 +444,6 @@ def _first_wrong_value(grader: Grader, answer: Answer) -> Diagnosis | None:
             "first_departure",
             f"node {ids[node]} is worth {key.nodes[node]}, {how}, not {nodes[node]}",
             ids[node],
+            _departs(ids[node]),
         )
     return None

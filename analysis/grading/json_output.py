@@ -9,20 +9,33 @@ grade was made (:class:`analysis.grading.results.Expected`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from analysis.grading.class_report import BatchSummary
+from analysis.grading.feedback import grade_view, hint, status
 from analysis.grading.problem_generator import GeneratedProblem
 from analysis.grading.results import Diagnosis, Grade, GradedItem
+from analysis.grading.roster import Unmatched
+from games.errors import FieldError
 
 
 def diagnosis_json(diagnosis: Diagnosis) -> dict[str, Any]:
-    return {"code": diagnosis.code, "message": diagnosis.message, "node": diagnosis.node}
+    return {
+        "code": diagnosis.code,
+        "message": diagnosis.message,
+        "hint": diagnosis.hint,
+        "node": diagnosis.node,
+    }
+
+
+def _error_json(error: FieldError | None) -> dict[str, str] | None:
+    return None if error is None else {"pointer": error.pointer, "message": error.message}
 
 
 def item_json(item: GradedItem) -> dict[str, Any]:
-    """One graded field; ``expected_exact`` only where a number of ``expected`` is inexact."""
+    """One graded field in full; ``expected_exact`` only where a number of ``expected`` is
+    inexact, ``error`` only for a field that could not be read."""
     out: dict[str, Any] = {
         "field": item.field,
         "score": item.score,
@@ -32,32 +45,45 @@ def item_json(item: GradedItem) -> dict[str, Any]:
         "extra": list(item.extra),
         "wrong": list(item.wrong),
         "feedback": item.feedback,
-        "expected": item.expected,
+        "status": status(item),
     }
+    if item.error is not None:
+        out["error"] = _error_json(item.error)
+    out["expected"] = item.expected
     if item.expected_exact is not None:
         out["expected_exact"] = item.expected_exact
     out["given"] = item.given
+    out["hint"] = hint(item)
     return out
 
 
-def grade_json(grade: Grade) -> dict[str, Any]:
-    """A grade: total, per-field items, the diagnosis, and the error of a malformed answer."""
-    error = grade.error
+def grade_json(grade: Grade, feedback: str = "full") -> dict[str, Any]:
+    """A grade at feedback level ``feedback`` (:mod:`analysis.grading.feedback`); at
+    ``full``: total, ``status``, per-field items with the key's entries, the diagnosis,
+    the error of an answer that is not an object, the errors of unreadable fields."""
+    if feedback != "full":
+        return grade_view(grade, feedback)
     return {
         "score": grade.score,
         "max_score": grade.max_score,
+        "status": grade.status,
         "diagnosis": [diagnosis_json(d) for d in grade.diagnosis],
-        "error": None if error is None else {"pointer": error.pointer, "message": error.message},
+        "error": _error_json(grade.error),
+        "errors": [_error_json(error) for error in grade.errors],
         "ignored": list(grade.ignored),
         "items": [item_json(item) for item in grade.items],
     }
 
 
 def summary_json(summary: BatchSummary) -> dict[str, Any]:
-    """The class summary: count, errors, maximum, mean, median, full marks, distribution."""
+    """The class summary: counts (rows, graded, unreadable, missing, unmatched), maximum,
+    mean, median, full marks, distribution, the commonest mistakes."""
     return {
         "count": summary.count,
+        "graded": summary.graded,
         "errors": summary.errors,
+        "missing": summary.missing,
+        "unmatched": summary.unmatched,
         "max_score": summary.max_score,
         "mean": summary.mean,
         "median": summary.median,
@@ -69,10 +95,17 @@ def summary_json(summary: BatchSummary) -> dict[str, Any]:
     }
 
 
-def grades_json(grades: Mapping[str, Grade], summary: BatchSummary) -> dict[str, Any]:
-    """Every student's full grade and the class summary (``arbiter grade``'s JSON)."""
+def grades_json(
+    grades: Mapping[str, Grade],
+    summary: BatchSummary,
+    feedback: str = "full",
+    unmatched: Sequence[Unmatched] = (),
+) -> dict[str, Any]:
+    """Every student's grade at ``feedback``, the answers that belong to no roster
+    student (``unmatched``: the answer's name and why), and the class summary."""
     return {
-        "results": {student: grade_json(grade) for student, grade in grades.items()},
+        "results": {student: grade_json(grade, feedback) for student, grade in grades.items()},
+        "unmatched": [{"answer": u.answer, "reason": u.reason} for u in unmatched],
         "summary": summary_json(summary),
     }
 

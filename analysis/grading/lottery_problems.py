@@ -125,7 +125,7 @@ class LotteryGrader(FieldsAnswerGrader):
         elif right:
             feedback = "correct"
         else:
-            feedback = f"{name.replace('_', ' ')} is {shown}, not {raw}"
+            feedback = f"your {name.replace('_', ' ')} {raw} is wrong; it is {shown}"
         return graded_item(name, Fraction(1 if right else 0), rubric, expected, raw, feedback)
 
     def _diagnose(self, given: dict[str, Any], raw: Any, rubric: Rubric) -> list[Diagnosis]:
@@ -141,6 +141,8 @@ class LotteryGrader(FieldsAnswerGrader):
                         "emv_as_certainty_equivalent",
                         f"the certainty equivalent given is the EMV ({result.emv}); it is "
                         f"U^-1(E[U]) = {result.certainty_equivalent}",
+                        hint="the certainty equivalent you give is the EMV; the certainty "
+                        "equivalent is U^-1(E[U])",
                     )
                 )
             elif self.matches("expected_utility", ce, raw.get("certainty_equivalent"), rubric):
@@ -149,6 +151,8 @@ class LotteryGrader(FieldsAnswerGrader):
                         "utility_not_inverted",
                         "the certainty equivalent given is the expected utility; apply U^-1 "
                         f"to it: {result.certainty_equivalent}",
+                        hint="the certainty equivalent you give is the expected utility; "
+                        "apply U^-1 to it",
                     )
                 )
         premium = given.get("risk_premium")
@@ -162,6 +166,7 @@ class LotteryGrader(FieldsAnswerGrader):
                     Diagnosis(
                         "risk_premium_sign",
                         f"the risk premium is EMV - CE, not CE - EMV: {result.risk_premium}",
+                        hint="the risk premium is EMV - CE, not CE - EMV",
                     )
                 )
         return found

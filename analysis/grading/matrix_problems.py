@@ -162,6 +162,8 @@ class MatrixGrader(FieldsAnswerGrader):
                         f"at {self._name(profile)} only some players best-respond: player "
                         f"{player} gains by deviating, so it is not an equilibrium",
                         self._name(profile),
+                        f"at {self._name(profile)}, which you list, does every player "
+                        "best-respond?",
                     )
                 )
         return found
@@ -250,6 +252,9 @@ class MatrixGrader(FieldsAnswerGrader):
                         "his own strategies; in an equilibrium each player's mix makes the "
                         "other player indifferent",
                         self._mixed_name(profile),
+                        f"{self._mixed_name(profile)} makes each player indifferent between "
+                        "his own strategies; in an equilibrium whose mix makes whom "
+                        "indifferent?",
                     )
                 ]
         return []

@@ -5,18 +5,15 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
-from analysis.grading.consistency_problems import ConsistencyGrader
-from analysis.grading.lottery_problems import LotteryGrader
-from analysis.grading.matrix_problems import MatrixGrader
-from analysis.grading.preference_problems import PreferenceGrader
 from analysis.grading.results import Diagnosis, FieldScore, Grade, GradedItem
 from analysis.grading.rubric import Rubric, parse_rubric
-from analysis.grading.tree_problems import Grader
 from games.errors import ArbiterError, FieldError, InvalidInputError, join_pointer
 from games.limits import Limits, active_limits, current_deadline
-from games.matrices.parser import MatrixLimits
+
+if TYPE_CHECKING:
+    from games.matrices.parser import MatrixLimits
 
 MAX_LISTED: Final = 50
 """Most entries of ``missing``, ``extra`` and ``wrong`` one student's item lists in a batch
@@ -25,6 +22,10 @@ would otherwise repeat the whole key."""
 
 
 class AnswerGrader(Protocol):
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """The fields a problem of this kind may ask."""
+
     def grade(
         self,
         raw_answer: Any,
@@ -43,18 +44,33 @@ def make_grader(
 ) -> AnswerGrader:
     """A grader for a tree problem (``minimax``, ``alphabeta``, ``expectimax``, ``maxn``)
     or a ``matrix``, ``lottery``, ``preferences`` or ``eu-consistency`` problem; the key is
-    computed here, once."""
-    if isinstance(raw, dict) and raw.get("type") == "lottery":
+    computed here, once.
+
+    Each kind's module is imported here, when a problem of that kind is graded, so that
+    grading a tree from the command line does not load SymPy, SciPy or matplotlib.
+    """
+    kind = raw.get("type") if isinstance(raw, dict) else None
+    if kind == "lottery":
+        from analysis.grading.lottery_problems import LotteryGrader
+
         return LotteryGrader(raw)
-    if isinstance(raw, dict) and raw.get("type") == "preferences":
+    if kind == "preferences":
+        from analysis.grading.preference_problems import PreferenceGrader
+
         return PreferenceGrader(raw)
-    if isinstance(raw, dict) and raw.get("type") == "eu-consistency":
+    if kind == "eu-consistency":
+        from analysis.grading.consistency_problems import ConsistencyGrader
+
         return ConsistencyGrader(raw)
-    if isinstance(raw, dict) and raw.get("type") == "matrix":
+    if kind == "matrix":
+        from analysis.grading.matrix_problems import MatrixGrader
+
         game = {name: value for name, value in raw.items() if name not in ("type", "questions")}
         return MatrixGrader(game, matrix_limits, raw.get("questions"))
     if not isinstance(raw, dict):
         raise InvalidInputError("a problem is an object with a type", "/problem")
+    from analysis.grading.tree_problems import Grader
+
     return Grader.from_json(raw, limits)
 
 
@@ -66,7 +82,91 @@ def grade_answer(problem: Any, answer: Any, rubric: Any = None, diagnose: bool =
     """
     grader = make_grader(problem, active_limits())
     chosen = rubric if isinstance(rubric, Rubric) else parse_rubric(rubric)
-    return grader.grade(answer, chosen, diagnose)
+    return grade_one(grader, answer, chosen, diagnose)
+
+
+def grade_one(
+    grader: AnswerGrader,
+    raw: Any,
+    rubric: Rubric,
+    diagnose: bool = True,
+    pointer: str = "/answer",
+) -> Grade:
+    """Grade one answer field by field: a field that cannot be read (or is not a field of
+    such answers) scores 0 with its own error, in ``errors`` and on its item, and the
+    other fields are graded all the same. Only an answer that is not an object at all (or
+    a tree answer's plain ``{node id: value}`` map with a bad entry) scores 0 as a whole,
+    with its ``error``.
+
+    Errors that point outside the answer (the problem, the rubric, the deadline) are
+    raised. Each field read out costs one more grading of what is left, at most once per
+    field a problem may ask (unknown names are set apart before the first).
+    """
+    most = grader.maximum(rubric)
+    if not isinstance(raw, dict):
+        return Grade.refused(most, FieldError(pointer, "an answer is a JSON object of fields"))
+    known = set(getattr(grader, "answer_fields", grader.fields))
+    answer = dict(raw)
+    failed: dict[str, FieldError] = {}
+    if any(name in known for name in answer):
+        for name in raw:
+            if name not in known:
+                failed[name] = FieldError(
+                    join_pointer(pointer, name),
+                    f"unknown answer field {name!r}; these answers give {', '.join(grader.fields)}",
+                )
+                del answer[name]
+    while True:
+        try:
+            grade = grader.grade(answer, rubric, diagnose=diagnose, pointer=pointer)
+            break
+        except ArbiterError as error:
+            if not all(_within(e.pointer, pointer) for e in error.errors):
+                raise  # the problem, the rubric or the deadline: not the student's doing
+            first = error.errors[0]
+            name = _field_of(first.pointer, pointer)
+            if name is None or name not in answer or name not in known:
+                return Grade.refused(most, first)
+            failed[name] = first
+            del answer[name]
+            if name == "value":
+                answer.pop("value_exact", None)
+    if not failed:
+        return grade
+    return _with_failed(grade, failed, grader.fields)
+
+
+def _field_of(pointer: str, base: str) -> str | None:
+    """The answer field ``pointer`` (under ``base``) points into, unescaped."""
+    if not pointer.startswith(base + "/"):
+        return None
+    token = pointer[len(base) + 1 :].split("/", 1)[0]
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def _with_failed(grade: Grade, failed: dict[str, FieldError], fields: tuple[str, ...]) -> Grade:
+    """``grade`` with each field of ``failed`` scored 0 with its error on its item (the
+    problem asks it), and every error in ``errors``."""
+    items = list(grade.items)
+    at = {item.field: place for place, item in enumerate(items)}
+    for name, error in failed.items():
+        note = f"could not be read: {error.message}"
+        if name in at:
+            item = items[at[name]]
+            items[at[name]] = dataclasses.replace(
+                item,
+                score=0.0,
+                correct=False,
+                given=None,
+                extra=[],
+                wrong=[],
+                missing=[],
+                feedback=note,
+                error=error,
+            )
+    order = {name: place for place, name in enumerate(fields)}
+    items.sort(key=lambda item: order.get(item.field, len(order)))
+    return Grade.of(items, grade.diagnosis, grade.ignored, list(failed.values()))
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,6 +183,7 @@ class BatchItem(FieldScore):
     extra_count: int
     wrong_count: int
     feedback: str
+    error: FieldError | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +197,13 @@ class BatchGrade:
     diagnosis: list[Diagnosis]
     error: FieldError | None = None
     ignored: list[str] = dataclasses.field(default_factory=list)
+    errors: list[FieldError] = dataclasses.field(default_factory=list)
+    missing: bool = False
+
+    @property
+    def status(self) -> str:
+        """``graded``, or ``unreadable`` (not an object: :attr:`error`)."""
+        return "unreadable" if self.error is not None else "graded"
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +229,7 @@ def _brief(item: GradedItem) -> BatchItem:
         extra_count=len(item.extra),
         wrong_count=len(item.wrong),
         feedback=item.feedback,
+        error=item.error,
     )
 
 
@@ -144,35 +253,22 @@ def grade_batch(
     """
     deadline = current_deadline()
     key: dict[str, Any] = {}
-    grades: dict[str, BatchGrade | None] = {}
-    failed: dict[str, ArbiterError] = {}
+    results: dict[str, BatchGrade] = {}
     for student, answer in answers.items():
         deadline.check()
-        pointer = join_pointer(base, student)
-        try:
-            grade = grader.grade(answer, rubric, diagnose=diagnose, pointer=pointer)
-        except ArbiterError as error:
-            if not all(_within(e.pointer, pointer) for e in error.errors):
-                raise
-            grades[student], failed[student] = None, error
-            continue
+        grade = grade_one(grader, answer, rubric, diagnose, join_pointer(base, student))
         for item in grade.items:
             if item.field not in key:
                 key[item.field] = item.expected
                 if item.expected_exact is not None:
                     key[f"{item.field}_exact"] = item.expected_exact
-        grades[student] = BatchGrade(
+        results[student] = BatchGrade(
             grade.score,
             grade.max_score,
             [_brief(item) for item in grade.items],
             grade.diagnosis,
-            None,
+            grade.error,
             grade.ignored,
+            grade.errors,
         )
-    most = grader.maximum(rubric)
-    results: dict[str, BatchGrade] = {}
-    for student, graded in grades.items():
-        if graded is None:
-            graded = BatchGrade(0.0, most, [], [], failed[student].errors[0])
-        results[student] = graded
     return BatchGrades(key, results)

@@ -78,23 +78,31 @@ class GradedItem(FieldScore):
     extra: list[str]
     wrong: list[str]
     feedback: str
+    error: FieldError | None = None
+    """Why the field could not be read (it then scores 0; the other fields are graded)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Diagnosis:
-    """A mistake recognised in the answer, with a stable ``code``."""
+    """A mistake recognised in the answer, with a stable ``code``: ``message`` explains it
+    with the key's numbers, ``hint`` names it from the student's own answer alone (what
+    feedback at the ``hints`` level shows; see :mod:`analysis.grading.feedback`)."""
 
     code: str
     message: str
     node: str | None = None
+    hint: str = ""
 
 
 @dataclass(frozen=True, slots=True)
 class Grade:
     """Total and per-field scores, and the mistakes recognised.
 
-    ``error`` is set (and the score 0) for a malformed answer in a batch; ``ignored``
-    names the fields the answer gives that the problem does not ask (not graded).
+    ``error`` is set (and the score 0) for an answer that is not an object at all;
+    ``ignored`` names the fields the answer gives that the problem does not ask (not
+    graded); ``errors`` are the fields that could not be read (each scores 0, on its item
+    when the problem asks it), the others being graded all the same; ``missing`` marks a
+    roster student who handed in no answer (scored 0).
     """
 
     score: float
@@ -103,6 +111,8 @@ class Grade:
     diagnosis: list[Diagnosis]
     error: FieldError | None = None
     ignored: list[str] = dataclasses.field(default_factory=list)
+    errors: list[FieldError] = dataclasses.field(default_factory=list)
+    missing: bool = False
 
     @classmethod
     def of(
@@ -110,6 +120,7 @@ class Grade:
         items: list[GradedItem],
         diagnosis: Sequence[Diagnosis] = (),
         ignored: Sequence[str] = (),
+        errors: Sequence[FieldError] = (),
     ) -> Grade:
         """The grade whose total and maximum are the sums over ``items``."""
         total = sum(item.score for item in items)
@@ -120,7 +131,25 @@ class Grade:
             list(diagnosis),
             None,
             list(ignored),
+            list(errors),
         )
+
+    @classmethod
+    def refused(cls, max_score: float, error: FieldError) -> Grade:
+        """The grade of an answer that cannot be read at all: 0, with its ``error``."""
+        return cls(0.0, max_score, [], [], error)
+
+    @classmethod
+    def absent(cls, max_score: float) -> Grade:
+        """The grade of a roster student who handed in no answer: 0, marked missing."""
+        return cls(0.0, max_score, [], [], None, missing=True)
+
+    @property
+    def status(self) -> str:
+        """``graded``, ``unreadable`` (not an object: :attr:`error`) or ``missing``."""
+        if self.missing:
+            return "missing"
+        return "unreadable" if self.error is not None else "graded"
 
 
 def graded_item(

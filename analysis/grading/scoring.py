@@ -135,7 +135,7 @@ def _grade_value(
         rubric,
         expected,
         raw,
-        f"the root value is {key.value}, not {given}",
+        f"your root value {given} is wrong; it is {key.value}",
     )
 
 
@@ -162,7 +162,7 @@ def _grade_move(
         rubric,
         expected,
         raw,
-        f"{tree.ids[given]} is not an optimal move; optimal: {moves}",
+        f"your move {tree.ids[given]} is not optimal; optimal: {moves}",
     )
 
 
@@ -199,7 +199,10 @@ def _grade_nodes(
     if wrong:
         notes.append(
             "wrong values at "
-            + ", ".join(f"{ids[n]} (is {key.nodes.get(n, key.statics.get(n))})" for n in wrong[:10])
+            + ", ".join(
+                f"{ids[n]} (yours {given[n]}, right {key.nodes.get(n, key.statics.get(n))})"
+                for n in wrong[:10]
+            )
         )
     if missing:
         notes.append(f"{len(missing)} node(s) missing: " + ", ".join(_ids(tree, missing[:10])))

@@ -59,6 +59,12 @@ class Grader:
             problem.raw.get("questions"), self.fields, default_questions(problem.type, detail)
         )
 
+    @property
+    def answer_fields(self) -> tuple[str, ...]:
+        """The names an answer may use: every tree field (those this problem's answers
+        cannot have are refused with their own error) and ``value_exact``."""
+        return (*FIELDS, "value_exact")
+
     @classmethod
     def from_json(cls, raw: Any, limits: Limits | None = None) -> Grader:
         return cls(parse_problem(raw, limits=limits))

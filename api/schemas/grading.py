@@ -14,6 +14,7 @@ from typing import Any
 from flask import current_app
 from marshmallow import Schema, fields, post_dump, validate
 
+from analysis.grading.feedback import FEEDBACK_LEVELS, hint, status
 from analysis.grading.generator_settings import (
     LOTTERY_UTILITIES,
     MATRIX_KINDS,
@@ -55,6 +56,23 @@ RUBRIC_DOC = (
 )
 
 
+LEVEL_FULL = "At feedback full only."
+FEEDBACK_DOC = (
+    "What the grade shows (docs/grading.md#feedback-levels): score (the total only), "
+    "fields (and each field's points and status), hints (and hints drawn from the "
+    "student's own answer, no value of the key), full (and the key's entries beside the "
+    "student's; the default)."
+)
+
+
+def feedback_field() -> fields.String:
+    return fields.String(
+        load_default="full",
+        validate=validate.OneOf(FEEDBACK_LEVELS),
+        metadata={"description": FEEDBACK_DOC},
+    )
+
+
 class GradeRequestSchema(Schema):
     problem = fields.Raw(required=True, metadata={"description": PROBLEM_DOC})
     answer = fields.Raw(required=True, metadata={"description": ANSWER_DOC})
@@ -63,6 +81,7 @@ class GradeRequestSchema(Schema):
         load_default=True,
         metadata={"description": "Look for the usual mistakes when the answer is wrong."},
     )
+    feedback = feedback_field()
 
 
 class BatchAnswers(fields.Dict):
@@ -101,10 +120,9 @@ class FieldScoreSchema(Schema):
     field = fields.String(required=True, metadata={"description": "Answer field graded."})
     score = fields.Float(required=True)
     max_score = fields.Float(required=True)
-    correct = fields.Boolean(required=True)
+    correct = fields.Boolean(metadata={"description": LEVEL_FULL})
     missing = fields.List(
         fields.String(),
-        required=True,
         metadata={
             "description": "Entries of the key the answer lacks (in a batch the first 50; "
             "missing_count gives how many)."
@@ -112,27 +130,42 @@ class FieldScoreSchema(Schema):
     )
     extra = fields.List(
         fields.String(),
-        required=True,
         metadata={"description": "Entries the key does not have (in a batch the first 50)."},
     )
     wrong = fields.List(
         fields.String(),
-        required=True,
         metadata={
             "description": "Nodes with a wrong value; for preference and EU-consistency "
             "answers, the axioms answered wrongly or the indices of the statements/choices "
             "the given utility does not reproduce (in a batch the first 50)."
         },
     )
-    feedback = fields.String(required=True)
+    feedback = fields.String(metadata={"description": LEVEL_FULL})
+    status = fields.Function(
+        status,
+        required=True,
+        metadata={
+            "description": "right, partly right (some of its points), wrong, not answered, "
+            "or unreadable (error says why; the field scores 0, the others are graded)."
+        },
+    )
+    error = fields.Nested(
+        "AnswerErrorSchema",
+        metadata={"description": "Present when the field could not be read: why, and where."},
+    )
+
+    @post_dump
+    def _error_only_when_set(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        if data.get("error") is None:
+            data.pop("error", None)
+        return data
 
 
 class GradedItemSchema(FieldScoreSchema):
     expected = fields.Raw(
-        required=True,
         metadata={
             "description": "The answer key's entry; its numbers are JSON numbers (exact "
-            "values beside them in expected_exact when needed)."
+            "values beside them in expected_exact when needed). " + LEVEL_FULL
         },
     )
     expected_exact = fields.Raw(
@@ -143,10 +176,16 @@ class GradedItemSchema(FieldScoreSchema):
         }
     )
     given = fields.Raw(
-        required=True,
         metadata={
             "description": "What the student wrote (integers beyond 64 bits as their exact "
-            "strings)."
+            "strings). " + LEVEL_FULL
+        },
+    )
+    hint = fields.Function(
+        hint,
+        metadata={
+            "description": "The field's feedback drawn from the student's own answer (no "
+            "value of the key): at feedback hints and full."
         },
     )
 
@@ -170,8 +209,13 @@ class DiagnosisSchema(Schema):
             "spurious_eu_violation."
         },
     )
-    message = fields.String(required=True)
-    node = fields.String(allow_none=True, required=True)
+    message = fields.String(metadata={"description": "With the key's values. " + LEVEL_FULL})
+    hint = fields.String(
+        metadata={
+            "description": "The mistake named without the key's values: at feedback hints and full."
+        }
+    )
+    node = fields.String(allow_none=True, metadata={"description": LEVEL_FULL})
 
 
 class AnswerErrorSchema(Schema):
@@ -186,29 +230,48 @@ class ScoredSchema(Schema):
 
     score = fields.Float(required=True)
     max_score = fields.Float(required=True)
-    diagnosis = fields.List(fields.Nested(DiagnosisSchema), required=True)
+    status = fields.String(
+        required=True,
+        metadata={
+            "description": "graded; unreadable (the answer is not an object: error says "
+            "why, the score is 0); missing (a roster student without an answer, scored 0)."
+        },
+    )
+    diagnosis = fields.List(
+        fields.Nested(DiagnosisSchema),
+        metadata={"description": "The mistakes recognised: at feedback hints and full."},
+    )
     error = fields.Nested(
         AnswerErrorSchema,
         required=True,
         allow_none=True,
         metadata={
-            "description": "Why this student's answer could not be read in a batch (the "
-            "score is then 0); null otherwise, and always null for a single answer (a "
-            "malformed one is a 422)."
+            "description": "Why the answer could not be read at all (it is not a JSON "
+            "object; the score is then 0); null otherwise."
+        },
+    )
+    errors = fields.List(
+        fields.Nested(AnswerErrorSchema),
+        metadata={
+            "description": "The fields that could not be read, each scored 0 (on its item) "
+            "while the others are graded, and names that are no field of such answers: at "
+            "feedback fields and above."
         },
     )
     ignored = fields.List(
         fields.String(),
-        required=True,
         metadata={
             "description": "Answer fields given that the problem does not ask (its questions, "
-            "or its type's default): not read, not graded."
+            "or its type's default): not read, not graded. At feedback fields and above."
         },
     )
 
 
 class GradeResultSchema(ScoredSchema):
-    items = fields.List(fields.Nested(GradedItemSchema), required=True)
+    items = fields.List(
+        fields.Nested(GradedItemSchema),
+        metadata={"description": "Each field graded: at feedback fields and above."},
+    )
 
 
 class BatchItemSchema(FieldScoreSchema):
@@ -227,10 +290,23 @@ class CodeCountSchema(Schema):
 
 
 class GradeSummarySchema(Schema):
-    count = fields.Integer(required=True)
+    count = fields.Integer(
+        required=True, metadata={"description": "Rows: every roster student, with a roster."}
+    )
+    graded = fields.Integer(required=True, metadata={"description": "Answers graded."})
     errors = fields.Integer(
         required=True,
-        metadata={"description": "Malformed answers (scored 0 in count, mean, distribution)."},
+        metadata={
+            "description": "Answers that are not objects (scored 0 in mean and distribution)."
+        },
+    )
+    missing = fields.Integer(
+        required=True,
+        metadata={"description": "Roster students without an answer (scored 0)."},
+    )
+    unmatched = fields.Integer(
+        required=True,
+        metadata={"description": "Answers that belong to no roster student (not graded)."},
     )
     max_score = fields.Float(required=True)
     mean = fields.Float(allow_none=True, required=True)
@@ -245,7 +321,10 @@ class GradeSummarySchema(Schema):
     common_mistakes = fields.List(
         fields.Nested(CodeCountSchema),
         required=True,
-        metadata={"description": "Diagnosis codes, most frequent first."},
+        metadata={
+            "description": "Diagnosis codes, most frequent first (first_departure, which says "
+            "where an answer goes wrong rather than how, is not counted)."
+        },
     )
 
 
@@ -270,17 +349,30 @@ def dump_batch(key: dict[str, Any], results: Mapping[str, Any], summary: Any) ->
     """:class:`GradeBatchResultSchema`'s dump, fast: each student's grade is written field by
     field with the names the schemas declare (marshmallow's own dump of 5,000 students
     would take seconds), so that nothing the schemas do not name is sent."""
-    grade_names = [n for n in BatchGradeSchema().fields if n not in ("items", "diagnosis", "error")]
-    item_names = list(BatchItemSchema().fields)
+    nested = ("items", "diagnosis", "error", "errors")
+    grade_names = [n for n in BatchGradeSchema().fields if n not in nested]
+    item_names = [n for n in BatchItemSchema().fields if n not in ("status", "error")]
     diagnosis_names = list(DiagnosisSchema().fields)
     error_names = list(AnswerErrorSchema().fields)
+
+    def error_of(error: Any) -> dict[str, Any]:
+        return {n: getattr(error, n) for n in error_names}
+
     written = {}
     for student, grade in results.items():
         entry = {name: getattr(grade, name) for name in grade_names}
-        entry["items"] = [{n: getattr(item, n) for n in item_names} for item in grade.items]
+        items = []
+        for item in grade.items:
+            shown = {n: getattr(item, n) for n in item_names}
+            shown["status"] = status(item)
+            if item.error is not None:
+                shown["error"] = error_of(item.error)
+            items.append(shown)
+        entry["items"] = items
         entry["diagnosis"] = [{n: getattr(d, n) for n in diagnosis_names} for d in grade.diagnosis]
         error = grade.error
-        entry["error"] = None if error is None else {n: getattr(error, n) for n in error_names}
+        entry["error"] = None if error is None else error_of(error)
+        entry["errors"] = [error_of(e) for e in grade.errors]
         written[student] = entry
     body: dict[str, Any] = GradeBatchResultSchema(exclude=("results",)).dump(
         {"key": key, "summary": summary}
@@ -437,6 +529,24 @@ class AssignmentGradeRequestSchema(Schema):
     )
     rubric = fields.Raw(load_default=None, allow_none=True, metadata={"description": RUBRIC_DOC})
     diagnose = StrictBoolean(load_default=True)
+    roster = fields.Raw(
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "The class: a list of student ids, or of {id, email, name, lms_id} "
+            "(id required). Each answer's key is then matched to a student (exact id, then "
+            "case, e-mail, Canvas and Moodle file names: docs/grading.md#roster); an answer "
+            "no student owns is listed in unmatched and graded against nothing, and a "
+            "student without an answer gets a grade with status missing, scored 0. Without "
+            "a roster each key is taken as a student id exactly as given."
+        },
+    )
+    feedback = feedback_field()
+
+
+class UnmatchedSchema(Schema):
+    answer = fields.String(required=True, metadata={"description": "The answer's key."})
+    reason = fields.String(required=True)
 
 
 class AssignmentGradeResultSchema(Schema):
@@ -449,5 +559,10 @@ class AssignmentGradeResultSchema(Schema):
             "student's own variant (expected: that variant's key); a malformed answer "
             "scores 0 out of the variant's maximum, with its error."
         },
+    )
+    unmatched = fields.List(
+        fields.Nested(UnmatchedSchema),
+        required=True,
+        metadata={"description": "Answers that belong to no roster student: not graded."},
     )
     summary = fields.Nested(GradeSummarySchema, required=True)

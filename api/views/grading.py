@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, request
 
-from analysis.grading.assignments import grade_assignment, read_assignment
+from analysis.grading.assignments import (
+    grade_assignment,
+    grade_class,
+    read_assignment,
+    variant_grader,
+)
 from analysis.grading.class_report import grades_csv, summarize
 from analysis.grading.generator_settings import read_settings
 from analysis.grading.json_output import grade_json, grades_json
 from analysis.grading.problem_generator import generate_problem
-from analysis.grading.registry import grade_batch, make_grader
+from analysis.grading.registry import grade_batch, grade_one, make_grader
+from analysis.grading.roster import Unmatched, read_roster
 from analysis.grading.rubric import parse_rubric
 from api.body import load
 from api.openapi.view_docs import operation
@@ -25,6 +31,7 @@ from api.schemas.grading import (
     GradeResultSchema,
     dump_batch,
 )
+from games.errors import InvalidInputError
 from games.limits import active_limits
 
 bp = Blueprint("grading", __name__, url_prefix="/v1")
@@ -51,8 +58,10 @@ def grade_view() -> Response:
     options = load(GradeRequestSchema)
     grader = make_grader(options["problem"], active_limits())
     rubric = parse_rubric(options["rubric"])
-    grade = grader.grade(options["answer"], rubric, diagnose=options["diagnose"])
-    return json_response(grade_json(grade))
+    grade = grade_one(grader, options["answer"], rubric, options["diagnose"])
+    if grade.error is not None:
+        raise InvalidInputError(grade.error.message, grade.error.pointer)
+    return json_response(grade_json(grade, options["feedback"]))
 
 
 @bp.post("/grade/batch")
@@ -87,7 +96,8 @@ def grade_batch_view() -> Response:
     graded = grade_batch(grader, options["answers"], rubric, diagnose=options["diagnose"])
     best = request.accept_mimetypes.best_match(["application/json", "text/csv"])
     if best == "text/csv":
-        return Response(grades_csv(graded.results), mimetype="text/csv")
+        asked = list(grader.rubric_for(rubric).required)
+        return Response(grades_csv(graded.results, asked), mimetype="text/csv")
     return json_response(dump_batch(graded.key, graded.results, summarize(graded.results)))
 
 
@@ -134,5 +144,14 @@ def grade_assignment_view() -> Response:
     options = load(AssignmentGradeRequestSchema)
     template = read_assignment(options["assignment"])
     rubric = parse_rubric(options["rubric"])
-    grades = grade_assignment(template, options["answers"], rubric, options["diagnose"])
-    return json_response(grades_json(grades, summarize(grades)))
+    answers, diagnose = options["answers"], options["diagnose"]
+    if options["roster"] is None:
+        # the caller names each student: every key is a student id as given
+        grades = grade_assignment(template, answers, rubric, diagnose)
+        unmatched: list[Unmatched] = []
+    else:
+        roster = read_roster(options["roster"])
+        graded = grade_class(variant_grader(template), roster, answers, rubric, diagnose)
+        grades, unmatched = graded.grades, graded.unmatched
+    summary = summarize(grades, len(unmatched))
+    return json_response(grades_json(grades, summary, options["feedback"], unmatched))

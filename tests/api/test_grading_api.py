@@ -50,7 +50,7 @@ def test_batch_csv_student_ids_never_run_as_spreadsheet_formulas(client: FlaskCl
     body = {"problem": AIMA, "answers": answers}
     response = client.post("/v1/grade/batch", json=body, headers={"Accept": "text/csv"})
     text = response.data.decode()
-    assert '\n"\'=HYPERLINK(""http://x"",""y"")",1,4,1,' in text
+    assert '\n"\'=HYPERLINK(""http://x"",""y"")",1,4,graded,1,' in text
     rows = {row["student"]: row for row in csv.DictReader(io.StringIO(text))}
     assert set(rows) == {"'" + student for student in answers}
     # the error cell starts with its pointer's "/", naming the student as given
@@ -61,10 +61,7 @@ def test_batch_csv_student_ids_never_run_as_spreadsheet_formulas(client: FlaskCl
 @pytest.mark.parametrize(
     ("body", "pointer"),
     [
-        ({"problem": ASK_ALL, "answer": {"nodes": {"X": 1}}}, "/answer/nodes/X"),
-        ({"problem": ASK_ALL, "answer": {"pruned": [7]}}, "/answer/pruned/0"),
         ({"problem": {**AIMA, "questions": ["score"]}, "answer": {}}, "/problem/questions/0"),
-        ({"problem": AIMA, "answer": {"value": True}}, "/answer/value"),
         ({"problem": AIMA, "answer": []}, "/answer"),
         ({"problem": {"type": "chess", "tree": [1]}, "answer": {}}, "/problem/type"),
         ({"problem": AIMA, "answer": {}, "rubric": {"sets": "bag"}}, "/rubric/sets"),
@@ -77,6 +74,26 @@ def test_malformed_input_422_with_pointer(
     assert response.status_code == 422
     assert response.json["errors"][0]["pointer"] == pointer
 
+
+@pytest.mark.parametrize(
+    ("answer", "field", "pointer"),
+    [
+        ({"value": 3, "nodes": {"X": 1}}, "nodes", "/answer/nodes/X"),
+        ({"value": 3, "pruned": [7]}, "pruned", "/answer/pruned/0"),
+        ({"value": True, "nodes": {"root": 3}}, "value", "/answer/value"),
+    ],
+)
+def test_a_field_that_cannot_be_read_scores_zero_and_the_rest_is_graded(
+    client: FlaskClient, answer: dict[str, Any], field: str, pointer: str
+) -> None:
+    response = client.post("/v1/grade", json={"problem": ASK_ALL, "answer": answer})
+    assert response.status_code == 200
+    body = response.json
+    (bad,) = [item for item in body["items"] if item["field"] == field]
+    assert (bad["score"], bad["status"], bad["error"]["pointer"]) == (0, "unreadable", pointer)
+    assert [e["pointer"] for e in body["errors"]] == [pointer]
+    # the right root value (3) or root node value (3 of 4 nodes' 4 points: 1) still counts
+    assert body["score"] == 1
 
 ANSWERS = {
     "ada": {"value": 3, "pruned_leaves": ["root.1.1", "root.1.2"]},
@@ -130,13 +147,18 @@ def test_batch_malformed_answer_scores_zero_with_pointer(client: FlaskClient) ->
     assert results["ada"]["score"] == 1
     assert results["ada"]["error"] is None
     bob = results["b/o"]
-    # every student is out of the problem's maximum: 1 + 1 + 4 + 2 + 2
-    assert (bob["score"], bob["max_score"], bob["items"]) == (0, 10, [])
-    assert bob["error"]["pointer"] == "/answers/b~1o/best_move"
-    assert "Q" in bob["error"]["message"]
-    assert results["cy"]["error"]["pointer"] == "/answers/cy/pruned_leaves"
-    # ada answered the value only: 1 of 10, not full marks
-    assert (summary["count"], summary["errors"], summary["full_marks"]) == (3, 2, 0)
+    # every student is out of the problem's maximum: 1 + 1 + 4 + 2 + 2; a field that
+    # cannot be read scores 0 with its own error, on its item
+    assert (bob["score"], bob["max_score"], bob["error"]) == (0, 10, None)
+    (move,) = [item for item in bob["items"] if item["field"] == "best_move"]
+    assert move["status"] == "unreadable"
+    assert move["error"]["pointer"] == "/answers/b~1o/best_move"
+    assert "Q" in move["error"]["message"]
+    assert [e["pointer"] for e in bob["errors"]] == ["/answers/b~1o/best_move"]
+    assert results["cy"]["errors"][0]["pointer"] == "/answers/cy/pruned_leaves"
+    # ada answered the value only: 1 of 10, not full marks; an answer that is not an object
+    # is the only one counted among errors
+    assert (summary["count"], summary["errors"], summary["full_marks"]) == (3, 0, 0)
     assert summary["mean"] == pytest.approx(1 / 3)
     assert summary["distribution"]["0-10%"] == 2
 
@@ -146,7 +168,8 @@ def test_batch_csv_reports_errors(client: FlaskClient) -> None:
     response = client.post("/v1/grade/batch", json=body, headers={"Accept": "text/csv"})
     rows = list(csv.DictReader(io.StringIO(response.data.decode())))
     assert rows[0]["error"] == ""
-    assert (rows[1]["score"], rows[1]["value"]) == ("0", "")
+    # bob's value cannot be read: 0 in its column, the reason in the error cell
+    assert (rows[1]["score"], rows[1]["value"], rows[1]["status"]) == ("0", "0", "graded")
     assert rows[1]["error"].startswith("/answers/bob/value: ")
 
 
@@ -239,7 +262,7 @@ def test_matrix_problem_through_the_api(client: FlaskClient) -> None:
     bad = client.post(
         "/v1/grade", json={"problem": problem, "answer": {"pure_equilibria": [[0, 5]]}}
     )
-    assert bad.status_code == 422
+    assert bad.status_code == 200
     assert bad.json["errors"][0]["pointer"] == "/answer/pure_equilibria/0/1"
 
 
@@ -254,7 +277,7 @@ def test_preferences_problem_through_the_api(client: FlaskClient) -> None:
     assert body["score"] == 0
     assert body["items"][0]["expected"]["transitivity"] is False
     bad = client.post("/v1/grade", json={"problem": problem, "answer": {"utility": {"D": 1}}})
-    assert bad.status_code == 422
+    assert bad.status_code == 200
     assert bad.json["errors"][0]["pointer"] == "/answer/utility/D"
 
 
@@ -313,6 +336,14 @@ def _copy(value: Any, kind: type) -> Any:
 class LoudGrader:
     def __init__(self, problem: Any, limits: Any = None) -> None:
         self.grader = make_grader(problem, limits)
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        return self.grader.fields
+
+    @property
+    def answer_fields(self) -> tuple[str, ...]:
+        return tuple(getattr(self.grader, "answer_fields", self.grader.fields))
 
     def maximum(self, rubric: Any = None) -> float:
         return self.grader.maximum(rubric)

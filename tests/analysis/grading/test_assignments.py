@@ -79,13 +79,17 @@ def test_a_class_is_graded_variant_by_variant() -> None:
     template = read_assignment({"type": "lottery", "seed": 5})
     answers = {s: student_problem(template, s, figure=False).answer for s in ("ada", "bob")}
     answers["cyd"] = dict(answers["bob"])  # bob's answer, handed in by cyd
-    answers["dan"] = {"emv": "lots"}
+    # dan's own key with one field he wrote as no number can be
+    answers["dan"] = {**student_problem(template, "dan", figure=False).answer, "emv": "lots"}
     grades = grade_assignment(template, answers, Rubric())
     assert grades["ada"].score == grades["ada"].max_score == 5
     assert grades["bob"].score == 5
     # cyd's variant is another lottery: bob's numbers do not fit it
     assert grades["cyd"].score < 5
-    # dan's answer cannot be read: 0 out of his variant's maximum, the rest graded
+    # dan's emv cannot be read: 0 for it, with its own error; his four other fields,
+    # right, keep their points
     dan = grades["dan"]
-    assert (dan.score, dan.max_score, dan.items) == (0.0, 5.0, [])
-    assert dan.error is not None and dan.error.pointer == "/answers/dan/emv"
+    assert (dan.score, dan.max_score, dan.error) == (4.0, 5.0, None)
+    emv = next(item for item in dan.items if item.field == "emv")
+    assert (emv.score, emv.max_score) == (0.0, 1.0)
+    assert emv.error is not None and emv.error.pointer == "/answers/dan/emv"

@@ -51,19 +51,36 @@ def test_summary() -> None:
         "40-50%": 1,
         "90-100%": 1,
     }
-    # each code counted once per student
-    assert summary.common_mistakes == [
-        {"code": "strict_pruning", "count": 1},
-        {"code": "first_departure", "count": 1},
-    ]
+    # each code counted once per student; first_departure says where an answer goes
+    # wrong, not which mistake it makes: not a common mistake
+    assert summary.common_mistakes == [{"code": "strict_pruning", "count": 1}]
+    assert (summary.graded, summary.missing, summary.unmatched) == (2, 0, 0)
+
+
+def test_summary_counts_missing_students_and_unmatched_answers() -> None:
+    grades = {**GRADES, "dan": Grade.absent(3.0)}
+    summary = summarize(grades, unmatched=2)
+    # dan counts as 0: the mean of 3, 4/3, 0 and 0
+    assert (summary.count, summary.graded, summary.errors) == (4, 2, 1)
+    assert (summary.missing, summary.unmatched) == (1, 2)
+    assert summary.mean == (3 + 4 / 3) / 4 and summary.distribution["0-10%"] == 2
 
 
 def test_csv() -> None:
     assert grades_csv(GRADES).splitlines() == [
-        "student,score,max_score,value,pruned_leaves,diagnosis,error",
-        "ada,3,3,1,2,,",
-        "bob,1.33333,3,0,1.33333,strict_pruning;first_departure,",
-        "cy,0,3,,,,/answers/cy/value: not a number",
+        "student,score,max_score,status,value,pruned_leaves,diagnosis,error",
+        "ada,3,3,graded,1,2,,",
+        "bob,1.33333,3,graded,0,1.33333,strict_pruning;first_departure,",
+        "cy,0,3,unreadable,,,,/answers/cy/value: not a number",
+    ]
+
+
+def test_csv_keeps_the_problems_columns_when_no_answer_can_be_read() -> None:
+    grades = {"cy": GRADES["cy"], "dan": Grade.absent(3.0)}
+    assert grades_csv(grades, ["value", "pruned_leaves"]).splitlines() == [
+        "student,score,max_score,status,value,pruned_leaves,diagnosis,error",
+        "cy,0,3,unreadable,,,,/answers/cy/value: not a number",
+        "dan,0,3,missing,,,,",
     ]
 
 
@@ -93,48 +110,63 @@ def test_csv_text_cells_cannot_start_a_formula_and_numbers_stay_numbers() -> Non
     }
     text = grades_csv(grades)
     # the quote goes inside the csv module's own quoting, which still doubles the quotes
-    assert text.splitlines()[1] == '"\'=HYPERLINK(""http://x"",""y"")",-1.5,3,,,'
+    assert text.splitlines()[1] == '"\'=HYPERLINK(""http://x"",""y"")",-1.5,3,graded,,,'
     rows = list(csv.reader(io.StringIO(text)))
     assert [row[0] for row in rows[1:]] == [
         '\'=HYPERLINK("http://x","y")',
         "'+cmd|' /C calc'!A0",
         "'@bob",
     ]
-    assert (rows[1][1], rows[2][3], rows[2][4]) == ("-1.5", "0", "'-x")
-    assert rows[3][5] == "'=1+1: a pointer as a formula"
+    assert (rows[1][1], rows[2][4], rows[2][5]) == ("-1.5", "0", "'-x")
+    assert rows[3][6] == "'=1+1: a pointer as a formula"
 
 
 ASKED = {"value": 1.0, "pruned_leaves": 2.0}
 
 
 def test_gradescope() -> None:
-    results = gradescope_results(GRADES["bob"], ASKED)
-    assert (results["score"], results["output"]) == (4 / 3, "1.33333 / 3")
+    results = gradescope_results(GRADES["bob"], ASKED, "full", "after_due_date")
+    # the diagnosis goes with the total, not in a 0/0 test that would show as passed
+    assert results["score"] == 4 / 3
+    assert results["output"] == (
+        "1.33333 / 3\n\n"
+        "[strict_pruning] pruned only on strict inequality\n"
+        "[first_departure] at node root.1 ...\n"
+        "[strict_pruning] pruned only on strict inequality"
+    )
+    assert results["visibility"] == "after_due_date"
     assert results["tests"] == [
         {
             "name": "value",
             "score": 0,
             "max_score": 1,
+            "status": "failed",
             "output": "is 3, not 14",
-            "visibility": "visible",
+            "visibility": "after_due_date",
         },
         {
             "name": "pruned_leaves",
             "score": 4 / 3,
             "max_score": 2,
+            "status": "failed",
             "output": "missing",
-            "visibility": "visible",
-        },
-        {
-            "name": "diagnosis",
-            "score": 0,
-            "max_score": 0,
-            "output": "[strict_pruning] pruned only on strict inequality\n"
-            "[first_departure] at node root.1 ...\n"
-            "[strict_pruning] pruned only on strict inequality",
-            "visibility": "visible",
+            "visibility": "after_due_date",
         },
     ]
+
+
+def test_gradescope_feedback_levels() -> None:
+    # score: the total alone; fields: each test's status, no feedback text
+    total = gradescope_results(GRADES["bob"], ASKED, "score")
+    assert total == {"score": 4 / 3, "output": "1.33333 / 3", "visibility": "visible"}
+    fields = gradescope_results(GRADES["ada"], ASKED, "fields")
+    assert [(t["name"], t["status"], t["output"]) for t in fields["tests"]] == [
+        ("value", "passed", "right"),
+        ("pruned_leaves", "passed", "right"),
+    ]
+    bob = gradescope_results(GRADES["bob"], ASKED, "fields")
+    assert [t["output"] for t in bob["tests"]] == ["wrong", "partly right"]
+    assert bob["output"] == "1.33333 / 3"
 
 
 def test_gradescope_malformed_scores_zero_with_the_error() -> None:
@@ -148,7 +180,7 @@ def test_gradescope_malformed_scores_zero_with_the_error() -> None:
 
 
 def test_prairielearn() -> None:
-    results = prairielearn_results(GRADES["bob"], ASKED)
+    results = prairielearn_results(GRADES["bob"], ASKED, "full")
     # 4/3 of 3 points: a score from 0 to 1
     assert (results["gradable"], results["score"]) == (True, 4 / 9)
     assert [(t["name"], t["points"], t["max_points"]) for t in results["tests"]] == [

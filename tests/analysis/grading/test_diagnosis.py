@@ -67,6 +67,7 @@ def test_right_to_left_answer_to_aima() -> None:
         Diagnosis(
             "right_to_left",
             f"your answer matches a search that {MESSAGES['right_to_left']} (fully)",
+            hint=f"your answer matches a search that {MESSAGES['right_to_left']}",
         ),
         # root.1.1 and root.1.2 are pruned yet listed as evaluated: the first is named
         Diagnosis(
@@ -74,13 +75,16 @@ def test_right_to_left_answer_to_aima() -> None:
             "leaf root.1.1 is pruned, so it is never evaluated; it should not get a value "
             "or be listed as evaluated",
             "root.1.1",
+            "you give leaf root.1.1 a value or list it as evaluated; does the search reach it?",
         ),
-        # nothing pruned by the student: the first cut of the trace is the departure
+        # nothing pruned by the student: the first cut of the trace is the departure; the
+        # hint names the node, not the values the key has there
         Diagnosis(
             "first_departure",
             "at node root.1, after leaf root.1.0 = 2, MIN has v = 2 <= alpha = 3, so "
             "root.1.1, root.1.2 are never evaluated",
             "root.1",
+            "your answer first departs from the right search at node root.1",
         ),
     ]
 
@@ -99,12 +103,14 @@ def test_no_pruning_on_equality() -> None:
         Diagnosis(
             "strict_pruning",
             f"your answer matches a search that {MESSAGES['strict_pruning']} (fully)",
+            hint=f"your answer matches a search that {MESSAGES['strict_pruning']}",
         ),
         Diagnosis(
             "first_departure",
             "at node root.1, after leaf root.1.0 = 3, MIN has v = 3 <= alpha = 3, so "
             "root.1.1, root.1.2 are never evaluated",
             "root.1",
+            "your answer first departs from the right search at node root.1",
         ),
     ]
 
@@ -118,13 +124,18 @@ def test_values_only_mistake() -> None:
     grade = grader(AIMA, questions=["nodes"]).grade(answer)
     (nodes,) = grade.items
     assert (nodes.score, nodes.wrong) == (3, ["root.2"])
-    assert nodes.feedback == "wrong values at root.2 (is 2)"
+    assert nodes.feedback == "wrong values at root.2 (yours 5, right 2)"
     assert grade.diagnosis == [
-        Diagnosis("no_usual_mistake", "no usual mistake explains this answer"),
+        Diagnosis(
+            "no_usual_mistake",
+            "no usual mistake explains this answer",
+            hint="no usual mistake explains this answer",
+        ),
         Diagnosis(
             "first_departure",
             "node root.2 returns 2 (alpha = 3, beta = 5 when it returns), not 5",
             "root.2",
+            "your answer first departs from the right search at node root.2",
         ),
     ]
 

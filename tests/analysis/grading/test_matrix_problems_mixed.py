@@ -113,5 +113,8 @@ def test_batch_keeps_problem_errors_fatal() -> None:
         grade_batch(make_grader(big), {"ada": {"equilibria": []}}, Rubric())
     assert caught.value.errors[0].pointer.startswith("/problem")
     grades = grade_batch(make_grader(ASK_MIXED), {"ada": {"equilibria": 1}}, Rubric()).results
-    assert grades["ada"].error is not None
-    assert grades["ada"].error.pointer == "/answers/ada/equilibria"
+    # the field cannot be read: it scores 0 with its own error, the answer is still graded
+    assert grades["ada"].error is None
+    ((item,),) = [grades["ada"].items]
+    assert item.error is not None and item.error.pointer == "/answers/ada/equilibria"
+    assert [e.pointer for e in grades["ada"].errors] == ["/answers/ada/equilibria"]

@@ -76,7 +76,7 @@ def test_batch_has_one_maximum_and_the_csv_too() -> None:
     summary = summarize(graded.results)
     assert (summary.max_score, summary.full_marks, summary.mean) == (4, 1, (4 + 1 + 0) / 3)
     rows = grades_csv(graded.results).splitlines()
-    assert rows[0] == "student,score,max_score,value,best_move,pruned_leaves,diagnosis,error"
+    assert rows[0] == "student,score,max_score,status,value,best_move,pruned_leaves,diagnosis,error"
     assert [row.split(",")[2] for row in rows[1:]] == ["4", "4", "4"]
 
 

@@ -68,10 +68,14 @@ def test_batch_key_once_and_malformed_answers_per_student() -> None:
     assert bob.score == 4 / 3
     (_, _, leaves) = bob.items
     assert (leaves.missing, leaves.missing_count) == (["root.1.1"], 1)
-    # cy scores 0 of the problem's maximum, with the pointer into the batch
+    # cy's value cannot be read: 0 for it with its own error, the pointer into the batch;
+    # the fields he left out score 0 as unanswered
     assert isinstance(cy, BatchGrade)
-    assert (cy.score, cy.max_score, cy.items) == (0, 4, [])
-    assert cy.error is not None and cy.error.pointer == "/answers/cy/value"
+    assert (cy.score, cy.max_score, cy.error) == (0, 4, None)
+    value = cy.items[0]
+    assert value.error is not None and value.error.pointer == "/answers/cy/value"
+    assert value.feedback.startswith("could not be read: 'three' is not a number")
+    assert [e.pointer for e in cy.errors] == ["/answers/cy/value"]
 
 
 def test_batch_key_carries_exact_values() -> None:

@@ -49,7 +49,7 @@ def test_a_wrong_leaf_value_costs() -> None:
 def test_value_move_and_line() -> None:
     items = scored(AIMA, {"value": 14, "best_move": "root.0", "principal_variation": ["root.0"]})
     assert items["value"].score == 0
-    assert items["value"].feedback == "the root value is 3, not 14"
+    assert items["value"].feedback == "your root value 14 is wrong; it is 3"
     assert items["best_move"].correct
     # one right step of a two-step line that stops early: 1 / 2 of 1 point
     line = items["principal_variation"]
