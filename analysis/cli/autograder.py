@@ -4,23 +4,28 @@ an assignment with one variant per student.
     arbiter autograder PROBLEM_OR_ASSIGNMENT.json [--rubric RUBRIC.json]
                        [--student-field email] [--output autograder.zip]
 
-The zip holds ``setup.sh`` (installs the pinned requirements), ``run_autograder`` (grades
-the one ``.json`` answer in the submission with ``arbiter grade --format gradescope``),
-``problem.json`` (the problem and rubric) or ``assignment.json`` (the template with its
-seed, and the rubric), ``requirements.txt`` (the versions installed here) and Arbiter's
-core packages. For an assignment, ``run_autograder`` names the student by Gradescope's
+The zip holds ``setup.sh`` (a virtual environment ``/autograder/venv`` on a Python >= 3.11,
+with the pinned requirements), ``run_autograder`` (grades the one ``.json`` answer in the
+submission with ``arbiter grade --format gradescope``), ``problem.json`` (the problem and
+rubric) or ``assignment.json`` (the template with its seed, and the rubric),
+``requirements.txt`` (the versions installed here) and Arbiter's core packages. For an
+assignment, ``run_autograder`` names the student by Gradescope's
 ``submission_metadata.json`` (the first user's first field of ``--student-field`` that is
 not empty, by default the email) and grades the answer against that student's variant.
-``run_autograder`` reads ``AUTOGRADER_ROOT`` (default ``/autograder``, Gradescope's
-layout) and ``AUTOGRADER_PYTHON`` (default ``python3``).
+Both scripts read ``AUTOGRADER_ROOT`` (default ``/autograder``, Gradescope's layout);
+``run_autograder`` reads ``AUTOGRADER_PYTHON`` (default the venv's), ``setup.sh`` reads
+``UV`` (a uv to use instead of installing the pinned one) and ``AUTOGRADER_APT=no`` (no
+apt-get; not run either when not root). ``docs/gradescope.md`` says what was tried.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
+import sys
 import zipfile
-from importlib.metadata import PackageNotFoundError, version
+from importlib.metadata import PackageNotFoundError, distribution
 from pathlib import Path
 from typing import Final
 
@@ -36,14 +41,51 @@ from games.limits import active_limits
 
 CORE: Final = ("games", "analysis", "utility")
 """The packages the grader runs on (the API and Flask are not needed)."""
-REQUIREMENTS: Final = ("numpy", "scipy", "sympy", "mpmath", "matplotlib")
-"""What the core imports, pinned at the versions installed where the bundle is built."""
+REQUIREMENTS: Final = ("numpy", "scipy", "sympy", "matplotlib", "orjson")
+"""What the core imports; they and all they require are pinned at the versions installed
+where the bundle is built."""
+UV_VERSION: Final = "0.13.8"
+"""The uv that ``setup.sh`` installs from PyPI (the Makefile's)."""
+REQUIRES_PYTHON: Final = ">=3.11"
+"""The project's ``requires-python``: an older system Python is passed over."""
 
 SETUP: Final = """#!/usr/bin/env bash
-# Gradescope runs this once, when it builds the autograder's image
+# Gradescope runs this once, when it builds the autograder's image (docs/gradescope.md).
+# Everything goes into a virtual environment under the root, never into the system's
+# Python: Ubuntu 24.04 refuses a system-wide pip install (PEP 668), and 22.04's Python
+# 3.10 is older than Arbiter needs. Overrides: AUTOGRADER_ROOT (default /autograder);
+# UV, a uv to use instead of installing the pinned one; AUTOGRADER_APT=no, no apt-get
+# (it runs only as root anyway).
 set -euo pipefail
-apt-get update && apt-get install -y python3 python3-pip
-pip3 install -r /autograder/source/requirements.txt
+ROOT="${AUTOGRADER_ROOT:-/autograder}"
+VENV="$ROOT/venv"
+# a Python that uv downloads stays under the root; uv's cache is on another disk
+export UV_PYTHON_INSTALL_DIR="${UV_PYTHON_INSTALL_DIR:-$ROOT/python}"
+export UV_LINK_MODE="${UV_LINK_MODE:-copy}"
+cd "$ROOT"
+if [ "$(id -u)" = 0 ] && [ "${AUTOGRADER_APT:-yes}" != no ]; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends ca-certificates python3 python3-venv
+fi
+if [ -z "${UV:-}" ]; then
+    # the pinned uv from PyPI, into a venv of its own
+    python3 -m venv "$ROOT/bootstrap"
+    "$ROOT/bootstrap/bin/python" -m pip install --quiet --disable-pip-version-check "uv==UV_VERSION"
+    UV="$ROOT/bootstrap/bin/uv"
+fi
+# the system's Python when it is recent enough (Ubuntu 24.04: 3.12), else (22.04: 3.10)
+# a CPython that uv downloads, of the version the requirements were pinned on
+if SYSTEM="$("$UV" python find --system --no-managed-python 'REQUIRES_PYTHON' 2>/dev/null)"
+then
+    "$UV" venv --no-project --clear --python "$SYSTEM" "$VENV"
+else
+    "$UV" venv --no-project --clear --managed-python --python PYTHON_VERSION "$VENV"
+fi
+"$UV" pip install --python "$VENV/bin/python" --requirement "$ROOT/source/requirements.txt"
+# fail here, not on the first submission, when the grader cannot start
+cd "$ROOT/source" && "$VENV/bin/python" -m analysis.cli grade --help > /dev/null
+echo "Arbiter's grader is installed in $VENV"
 """
 
 RUN: Final = """#!/usr/bin/env bash
@@ -51,7 +93,7 @@ RUN: Final = """#!/usr/bin/env bash
 # malformed one (a 0 with the reason)
 set -uo pipefail
 ROOT="${AUTOGRADER_ROOT:-/autograder}"
-PYTHON="${AUTOGRADER_PYTHON:-python3}"
+PYTHON="${AUTOGRADER_PYTHON:-$ROOT/venv/bin/python}"
 mkdir -p "$ROOT/results"
 cd "$ROOT/source"
 "$PYTHON" -m analysis.cli grade GRADED "$ROOT/submission" \\
@@ -97,14 +139,55 @@ def parser(name: str, summary: str) -> ArgumentParser:
 
 
 def requirements() -> str:
-    """``requirements.txt``: each core dependency at the version installed here."""
-    lines = []
-    for name in REQUIREMENTS:
+    """``requirements.txt``: the core's dependencies and everything they require, each at
+    the version installed here, so that Gradescope installs what was tested.
+
+    A requirement for an extra is left out; one under another marker (a platform, a Python)
+    is pinned only when it is installed here, and keeps its marker.
+    """
+    pins: dict[str, str] = {}
+    markers: dict[str, set[str]] = {name: {""} for name in REQUIREMENTS}
+    waiting = list(REQUIREMENTS)
+    while waiting:
+        name = waiting.pop()
+        if name in pins:
+            continue
         try:
-            lines.append(f"{name}=={version(name)}")
+            installed = distribution(name)
         except PackageNotFoundError:
-            raise CommandLineError(name, "not installed; the bundle pins its version") from None
-    return "\n".join(lines) + "\n"
+            if name in REQUIREMENTS:
+                raise CommandLineError(name, "not installed; the bundle pins its version") from None
+            continue  # needed only elsewhere (another platform or Python)
+        pins[name] = f"{installed.metadata['Name']}=={installed.version}"
+        for requirement in installed.requires or ():
+            _, _, marker = requirement.partition(";")
+            if re.search(r"\bextra\s*==", marker):
+                continue
+            required = _distribution_name(requirement)
+            markers.setdefault(required, set()).add(marker.strip())
+            waiting.append(required)
+    lines = []
+    for name, pin in pins.items():
+        when = " or ".join(f"({marker})" for marker in sorted(markers[name]))
+        lines.append(pin if "" in markers[name] else f"{pin} ; {when}")
+    return "\n".join(sorted(lines, key=str.lower)) + "\n"
+
+
+def _distribution_name(requirement: str) -> str:
+    """The normalized name (PEP 503) at the head of a requirement such as ``numpy>=1.25``."""
+    head = re.match(r"[A-Za-z0-9._-]+", requirement.strip())
+    assert head is not None, requirement
+    return re.sub(r"[-_.]+", "-", head.group()).lower()
+
+
+def setup_script() -> str:
+    """``setup.sh``, with the pinned uv and the Python the requirements were pinned on."""
+    built_on = f"{sys.version_info.major}.{sys.version_info.minor}"
+    return (
+        SETUP.replace("UV_VERSION", UV_VERSION)
+        .replace("REQUIRES_PYTHON", REQUIRES_PYTHON)
+        .replace("PYTHON_VERSION", built_on)
+    )
 
 
 def autograder_command(args: argparse.Namespace) -> int:
@@ -134,7 +217,7 @@ def autograder_command(args: argparse.Namespace) -> int:
     root = Path(__file__).resolve().parents[2]
     try:
         with zipfile.ZipFile(args.output, "w", zipfile.ZIP_DEFLATED) as bundle:
-            _add(bundle, "setup.sh", SETUP)
+            _add(bundle, "setup.sh", setup_script())
             _add(bundle, "run_autograder", script.replace("GRADED", graded))
             _add(bundle, graded, json.dumps(content))
             _add(bundle, "requirements.txt", requirements())
