@@ -1,17 +1,21 @@
 """``arbiter autograder``: the zip an instructor uploads to Gradescope for a problem or
 an assignment with one variant per student.
 
-    arbiter autograder PROBLEM_OR_ASSIGNMENT.json [--rubric RUBRIC.json]
+    arbiter autograder PROBLEM_OR_ASSIGNMENT.json [--rubric RUBRIC.json] [--roster FILE]
+                       [--feedback fields] [--visibility visible]
                        [--student-field email] [--output autograder.zip]
 
 The zip holds ``setup.sh`` (a virtual environment ``/autograder/venv`` on a Python >= 3.11,
 with the pinned requirements), ``run_autograder`` (grades the one ``.json`` answer in the
 submission with ``arbiter grade --format gradescope``), ``problem.json`` (the problem and
-rubric) or ``assignment.json`` (the template with its seed, and the rubric),
+rubric) or ``assignment.json`` (the template with its seed, the roster and the rubric),
 ``requirements.txt`` (the versions installed here) and Arbiter's core packages. For an
 assignment, ``run_autograder`` names the student by Gradescope's
 ``submission_metadata.json`` (the first user's first field of ``--student-field`` that is
-not empty, by default the email) and grades the answer against that student's variant.
+not empty, by default the email) matched to a roster student, and grades the answer
+against that student's variant; a submission that matches no student scores 0 with the
+reason. Students see ``--feedback`` (default ``fields``: no value of the key) when
+``--visibility`` says.
 Both scripts read ``AUTOGRADER_ROOT`` (default ``/autograder``, Gradescope's layout);
 ``run_autograder`` reads ``AUTOGRADER_PYTHON`` (default the venv's), ``setup.sh`` reads
 ``UV`` (a uv to use instead of installing the pinned one) and ``AUTOGRADER_APT=no`` (no
@@ -31,11 +35,14 @@ from typing import Final
 
 from analysis.cli.documents import read_document
 from analysis.cli.error_handler import EXIT_OK, CommandLineError, option_name, reading
-from analysis.cli.grade import GRADESCOPE_FIELDS, student_fields
+from analysis.cli.grade import GRADESCOPE_FIELDS, class_roster, student_fields
 from analysis.cli.options import ArgumentParser, command_parser
 from analysis.grading.assignments import read_assignment, student_grader
+from analysis.grading.class_report import VISIBILITIES
+from analysis.grading.feedback import FEEDBACK_LEVELS
 from analysis.grading.generator_settings import settings_json
 from analysis.grading.registry import make_grader
+from analysis.grading.roster import roster_json
 from analysis.grading.rubric import parse_rubric
 from games.limits import active_limits
 
@@ -97,7 +104,11 @@ PYTHON="${AUTOGRADER_PYTHON:-$ROOT/venv/bin/python}"
 mkdir -p "$ROOT/results"
 cd "$ROOT/source"
 "$PYTHON" -m analysis.cli grade GRADED "$ROOT/submission" \\
-    --format gradescope --output "$ROOT/results/results.json"STUDENT
+    --format gradescope --output "$ROOT/results/results.json" \\
+    --feedback FEEDBACK --visibility VISIBILITYSTUDENT
+# a submission matched to no roster student still gets its results.json (a 0 that says
+# why): only a missing results.json is the autograder's failure
+[ -s "$ROOT/results/results.json" ]
 """
 STUDENT: Final = """ \\
     --gradescope-metadata "$ROOT/submission_metadata.json" --student-field FIELDS"""
@@ -128,6 +139,26 @@ def parser(name: str, summary: str) -> ArgumentParser:
         help="for an assignment: the fields of the first user of Gradescope's "
         "submission_metadata.json tried in turn for the student id, comma-separated "
         f"({', '.join(GRADESCOPE_FIELDS)}; default: email, the one field Gradescope documents)",
+    )
+    command.add_argument(
+        "--roster",
+        default=None,
+        metavar="FILE",
+        help="for an assignment: the class its submissions are matched to (one id a line, or "
+        "CSV; default: the roster assignment.json keeps)",
+    )
+    command.add_argument(
+        "--feedback",
+        choices=FEEDBACK_LEVELS,
+        default="fields",
+        help="what students see of each grade: score, fields (each field's points and "
+        "status, no key values), hints, full (default: fields)",
+    )
+    command.add_argument(
+        "--visibility",
+        choices=VISIBILITIES,
+        default="visible",
+        help="when students see the result and its tests (default: visible)",
     )
     command.add_argument(
         "--output",
@@ -201,19 +232,32 @@ def autograder_command(args: argparse.Namespace) -> int:
         rubric = read_document(args.rubric)
     parse_rubric(rubric)
     fields = ",".join(student_fields(args.student_field))  # a typo fails here
+    roster = class_roster(args.roster, document, args.problem)
     if assigned:
         with reading(args.problem, option_name):
             template = read_assignment(document["assignment"])
+        if roster is None:
+            raise CommandLineError(
+                "--roster",
+                "this assignment gives each student a variant: the bundle needs the roster "
+                "its submissions are matched to (--roster FILE, or an assignment.json "
+                "generated with arbiter problem generate --roster)",
+            )
         # one variant drawn here, so that a template no draw can meet fails now
-        student_grader(template, "autograder-check", "/assignment")
+        student_grader(template, roster.ids[0], "/assignment")
         graded = "assignment.json"
-        content = {"assignment": settings_json(template), "rubric": rubric}
+        content = {
+            "assignment": settings_json(template),
+            "roster": roster_json(roster),
+            "rubric": rubric,
+        }
         script = RUN.replace("STUDENT", STUDENT.replace("FIELDS", fields))
     else:
         make_grader(problem, active_limits())  # a malformed problem fails here, not on Gradescope
         graded = "problem.json"
         content = {"problem": problem, "rubric": rubric}
         script = RUN.replace("STUDENT", "")
+    script = script.replace("FEEDBACK", args.feedback).replace("VISIBILITY", args.visibility)
     root = Path(__file__).resolve().parents[2]
     try:
         with zipfile.ZipFile(args.output, "w", zipfile.ZIP_DEFLATED) as bundle:

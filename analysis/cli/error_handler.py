@@ -18,7 +18,10 @@ from typing import Final
 from games.errors import ArbiterError, FieldError, LimitExceededError, TimeLimitError
 
 EXIT_OK: Final = 0
-EXIT_INTERNAL: Final = 1
+EXIT_ATTENTION: Final = 1
+"""Done, but something needs the user's attention: ``arbiter grade`` found answers that
+belong to no roster student (listed, not graded)."""
+EXIT_INTERNAL: Final = 70
 """An unexpected exception: a bug in Arbiter."""
 EXIT_INPUT: Final = 2
 """A usage or input error: a bad option, an unreadable file, bad JSON, an invalid model."""
@@ -31,6 +34,7 @@ EXIT_CLOSED_PIPE: Final = 141
 
 EXIT_CODES: Final = {
     EXIT_OK: "success",
+    EXIT_ATTENTION: "done, but answers match no roster student (arbiter grade: listed apart)",
     EXIT_INTERNAL: "internal error (a bug: please report it)",
     EXIT_INPUT: "usage or input error (bad option, unreadable file, bad JSON, invalid input)",
     EXIT_LIMIT: "a limit stopped the computation (--time-limit, --max-nodes, exact digits)",

@@ -6,11 +6,12 @@
 SETTINGS.json holds the body of ``POST /v1/problems/generate`` (every field optional);
 ``--type``, ``--seed`` and ``--student`` override it. One problem is printed as that
 endpoint answers it (a fresh seed is drawn and printed when none is given). With a roster
-(one student id a line), each student's variant is written to DIR: ``<id>.json`` (the
-problem, its key, statement, figure and seed), ``<id>.md`` (the statement) and
-``<id>.svg`` (the figure, where one fits); and ``assignment.json``, the template and its
-seed, which ``arbiter grade DIR/assignment.json ANSWERS`` grades each student's answer
-against that student's variant with.
+(one student id a line, or a CSV file with an id column: :mod:`analysis.grading.roster`),
+each student's variant is written to DIR: ``<id>.json`` (the problem, its key, statement,
+figure and seed), ``<id>.md`` (the statement) and ``<id>.svg`` (the figure, where one
+fits); and ``assignment.json``, the template with its seed and the roster, with which
+``arbiter grade DIR/assignment.json ANSWERS`` grades each student's answer against that
+student's variant.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from analysis.grading.generator_settings import (
 )
 from analysis.grading.json_output import generated_json
 from analysis.grading.problem_generator import GeneratedProblem, generate_problem
+from analysis.grading.roster import Roster, parse_roster_text, read_roster, roster_json
 
 ACTIONS: Final = ("generate",)
 OPTIONS: Final = {"type": "--type", "seed": "--seed", "student": "--student"}
@@ -104,38 +106,40 @@ def problem_command(args: argparse.Namespace) -> int:
         template = dataclasses.replace(
             settings, seed=fresh_seed() if settings.seed is None else settings.seed
         )
-        students = _roster(args.roster)
-        made = {student: student_problem(template, student) for student in students}
-    _write_variants(Path(args.output), template, made)
+        roster = _roster(args.roster)
+        made = {student: student_problem(template, student) for student in roster.ids}
+    _write_variants(Path(args.output), template, roster, made)
     print(f"{len(made)} variants of seed {template.seed} written to {args.output}")
     return EXIT_OK
 
 
-def _roster(source: str) -> list[str]:
+def _roster(source: str) -> Roster:
+    """The roster file ``source`` (one id a line, or CSV: :mod:`analysis.grading.roster`);
+    each id names the student's files, so it must be a safe file name."""
     try:
-        lines = Path(source).read_text().splitlines()
-    except OSError as error:
-        raise CommandLineError(source, error.strerror or str(error)) from None
-    students = [line.strip() for line in lines if line.strip()]
-    if not students:
-        raise CommandLineError(source, "the roster lists no student")
-    for number, student in enumerate(students, 1):
-        if not FILE_NAME.fullmatch(student):
+        text = Path(source).read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = error.strerror if isinstance(error, OSError) else "not UTF-8 text"
+        raise CommandLineError(source, reason or str(error)) from None
+    with reading(source, lambda parameter: parameter):
+        roster = read_roster(parse_roster_text(text), "")
+    for number, student in enumerate(roster.ids, 1):
+        if not FILE_NAME.fullmatch(student) or student in (".", ".."):
             raise CommandLineError(
-                f"{source}:{number}",
+                f"{source}#/{number - 1}",
                 f"student id {student!r} is not a safe file name (letters, digits, . _ @ + -)",
             )
-    if len(set(students)) != len(students):
-        raise CommandLineError(source, "a student id is listed twice")
-    return students
+    return roster
 
 
-def _write_variants(folder: Path, template: Any, made: dict[str, GeneratedProblem]) -> None:
+def _write_variants(
+    folder: Path, template: Any, roster: Roster, made: dict[str, GeneratedProblem]
+) -> None:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise CommandLineError(str(folder), error.strerror or str(error)) from None
-    assignment = {"assignment": settings_json(template)}
+    assignment = {"assignment": settings_json(template), "roster": roster_json(roster)}
     write_file(str(folder / "assignment.json"), json.dumps(assignment, indent=2) + "\n")
     for student, problem in made.items():
         body = json.dumps(generated_json(problem), indent=2) + "\n"

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
+import importlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol, cast
 
 from analysis.grading.results import Diagnosis, FieldScore, Grade, GradedItem
 from analysis.grading.rubric import Rubric, parse_rubric
@@ -39,39 +40,37 @@ class AnswerGrader(Protocol):
     def rubric_for(self, rubric: Rubric | None = None) -> Rubric: ...
 
 
+GRADERS: Final = {
+    "lottery": "analysis.grading.lottery_problems:LotteryGrader",
+    "preferences": "analysis.grading.preference_problems:PreferenceGrader",
+    "eu-consistency": "analysis.grading.consistency_problems:ConsistencyGrader",
+    "matrix": "analysis.grading.matrix_problems:MatrixGrader",
+    "tree": "analysis.grading.tree_problems:Grader",
+}
+"""Each kind's grader as ``module:class``, imported when a problem of that kind is graded,
+so that grading a tree from the command line loads no SymPy, SciPy or matplotlib."""
+
+
+def _grader_class(kind: str) -> Any:
+    module, name = GRADERS[kind].split(":")
+    return getattr(importlib.import_module(module), name)
+
+
 def make_grader(
     raw: Any, limits: Limits | None = None, matrix_limits: MatrixLimits | None = None
 ) -> AnswerGrader:
     """A grader for a tree problem (``minimax``, ``alphabeta``, ``expectimax``, ``maxn``)
     or a ``matrix``, ``lottery``, ``preferences`` or ``eu-consistency`` problem; the key is
-    computed here, once.
-
-    Each kind's module is imported here, when a problem of that kind is graded, so that
-    grading a tree from the command line does not load SymPy, SciPy or matplotlib.
-    """
-    kind = raw.get("type") if isinstance(raw, dict) else None
-    if kind == "lottery":
-        from analysis.grading.lottery_problems import LotteryGrader
-
-        return LotteryGrader(raw)
-    if kind == "preferences":
-        from analysis.grading.preference_problems import PreferenceGrader
-
-        return PreferenceGrader(raw)
-    if kind == "eu-consistency":
-        from analysis.grading.consistency_problems import ConsistencyGrader
-
-        return ConsistencyGrader(raw)
-    if kind == "matrix":
-        from analysis.grading.matrix_problems import MatrixGrader
-
-        game = {name: value for name, value in raw.items() if name not in ("type", "questions")}
-        return MatrixGrader(game, matrix_limits, raw.get("questions"))
+    computed here, once."""
     if not isinstance(raw, dict):
         raise InvalidInputError("a problem is an object with a type", "/problem")
-    from analysis.grading.tree_problems import Grader
-
-    return Grader.from_json(raw, limits)
+    kind = raw.get("type")
+    if kind == "matrix":
+        game = {name: value for name, value in raw.items() if name not in ("type", "questions")}
+        return cast(AnswerGrader, _grader_class(kind)(game, matrix_limits, raw.get("questions")))
+    if kind in ("lottery", "preferences", "eu-consistency"):
+        return cast(AnswerGrader, _grader_class(kind)(raw))
+    return cast(AnswerGrader, _grader_class("tree").from_json(raw, limits))
 
 
 def grade_answer(problem: Any, answer: Any, rubric: Any = None, diagnose: bool = True) -> Grade:

@@ -175,12 +175,28 @@ def test_the_assignment_bundle_names_the_student_by_the_metadata(
     names = zipfile.ZipFile(assignment_bundle).namelist()
     assert "assignment.json" in names and "problem.json" not in names
     bundled = json.loads(zipfile.ZipFile(assignment_bundle).read("assignment.json"))
-    assert bundled["assignment"]["seed"] == 5 and bundled["assignment"]["student"] is None
+    assert bundled["assignment"]["seed"] == 5 and "student" not in bundled["assignment"]
+    # the roster its submissions are matched to goes with it
+    assert bundled["roster"] == [ADA, BOB, "s1001"]
     script = zipfile.ZipFile(assignment_bundle).read("run_autograder").decode()
     assert '--gradescope-metadata "$ROOT/submission_metadata.json"' in script
-    assert script.rstrip().endswith("--student-field email")
+    assert "--student-field email\n" in script
+    # students see each field's status and points, never the key, by default
+    assert "--feedback fields --visibility visible" in script
     script = zipfile.ZipFile(sid_bundle).read("run_autograder").decode()
-    assert script.rstrip().endswith("--student-field sid,email")
+    assert "--student-field sid,email\n" in script
+
+
+def test_a_submitter_not_on_the_roster_scores_zero_with_the_reason(
+    assignment_bundle: Path, tmp_path: Path
+) -> None:
+    # a Gradescope user the roster does not list is graded against no variant
+    answer = {"answer.json": json.dumps(variant_key(ADA))}
+    results = run(assignment_bundle, tmp_path / "stranger", answer, metadata(email="zed@x.edu"))
+    check_fields(results)
+    assert results["score"] == 0
+    assert "could not be matched to a student on the assignment's roster" in results["output"]
+    assert "'zed@x.edu' names no student on the roster" in results["output"]
 
 
 @pytest.mark.parametrize(("owner", "other"), [(ADA, BOB), (BOB, ADA)])
@@ -236,7 +252,7 @@ def test_a_malformed_submission_to_an_assignment_scores_zero_with_the_reason(
 
 def test_a_bad_student_field_fails_when_the_bundle_is_built(tmp_path: Path) -> None:
     assignment = tmp_path / "assignment.json"
-    assignment.write_text(json.dumps({"assignment": ASSIGNMENT}))
+    assignment.write_text(json.dumps({"assignment": ASSIGNMENT, "roster": [ADA]}))
     args = parser("autograder", "").parse_args(
         [str(assignment), "--student-field", "sid,phone", "--output", str(tmp_path / "a.zip")]
     )

@@ -38,7 +38,13 @@ def problem(tmp_path: Path) -> str:
 
 def test_the_parser_defaults() -> None:
     args = parser("grade", "grade answers").parse_args(["p.json", "answers"])
-    assert (args.format, args.rubric, args.output) == ("json", None, "results.json")
+    assert (args.format, args.rubric, args.output) == ("json", None, None)
+    assert (args.roster, args.allow_unmatched, args.feedback, args.visibility) == (
+        None,
+        False,
+        "full",
+        "visible",
+    )
     assert args.run is grade_command
     assert (args.student, args.gradescope_metadata, args.student_field) == (None, None, "email")
 

@@ -34,7 +34,7 @@ def test_one_problem_as_the_endpoint_gives_it(
     assert made["answer"]["value"] == 3
     assert made["answer"]["pruned_leaves"] == ["root.1.1", "root.1.2"]
     assert made["seed"] == 4 and made["student"] is None
-    assert made["figure"].startswith("<svg") and "## alphabeta problem" in made["statement"]
+    assert made["figure"].startswith("<svg") and "## Alpha-beta pruning" in made["statement"]
     # options override the file; a student's variant is another tree
     assert main(["problem", "generate", str(settings), "--student", "ada"]) == 0
     ada = json.loads(capsys.readouterr().out)
@@ -114,5 +114,6 @@ def test_unsafe_student_ids_refused(tmp_path: Path, capsys: pytest.CaptureFixtur
     roster.write_text("ada\n../etc\n")
     argv = ["problem", "generate", "--roster", str(roster), "--output", str(tmp_path / "o")]
     assert main(argv) == 2
-    assert f"{roster}:2" in capsys.readouterr().err
+    # the second student, /1 from 0
+    assert f"{roster}#/1: student id '../etc' is not a safe file name" in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
