@@ -7,7 +7,7 @@ The levels, least first (:data:`FEEDBACK_LEVELS`):
 * ``fields``: and each field's points and status (:func:`status`): ``right``,
   ``partly right``, ``wrong``, ``not answered`` or ``unreadable`` (with the reason).
 * ``hints``: and for each field a hint built from the student's own answer alone: which
-  of their entries are wrong or should not be there, how many entries are missing; and
+  of their entries are wrong or should not be there, whether some are missing; and
   each diagnosis as its ``hint``, which names the mistake without the key's values.
 * ``full``: everything: the key's entry beside the student's, every missing entry, each
   diagnosis with the key's numbers.
@@ -58,7 +58,8 @@ def _named(entries: list[str]) -> str:
 
 def hint(item: GradedItem) -> str:
     """One field's feedback at the ``hints`` level: its status, the student's own entries
-    judged wrong or out of place, and how many entries are missing (not which)."""
+    judged wrong or out of place, and whether entries are missing (not which, nor how
+    many: the count of pruned leaves is part of the key)."""
     state = status(item)
     if state == "unreadable" and item.error is not None:
         return f"could not be read: {item.error.message}"
@@ -66,11 +67,11 @@ def hint(item: GradedItem) -> str:
         return state
     notes = []
     if item.wrong:
-        notes.append(f"wrong: {_named(item.wrong)}")
+        notes.append(f"{_named(item.wrong)} {'is' if len(item.wrong) == 1 else 'are'} wrong")
     if item.extra:
-        notes.append(f"should not be there: {_named(item.extra)}")
+        notes.append(f"{_named(item.extra)} should not be there")
     if item.missing:
-        notes.append(f"{len(item.missing)} missing")
+        notes.append("some entries are missing")
     return f"{state}: {'; '.join(notes)}" if notes else state
 
 
