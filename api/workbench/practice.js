@@ -310,7 +310,16 @@ async function check() {
   const problem = { ...current, questions: Object.keys(marks.points) };
   const body = { problem, answer: studentAnswer(), rubric: marks };
   try {
-    showGrade(await (await post("/v1/grade", body)).json());
+    const grade = await (await post("/v1/grade", body)).json();
+    showGrade(grade);
+    // a part that cannot be read scores 0 with its own error; the rest is graded
+    let first = null;
+    for (const error of grade.errors || []) {
+      const [element, control] = answerErrorFor(error.pointer);
+      showError(element, control, { detail: error.message, pointer: error.pointer });
+      first = first || control;
+    }
+    if (first) first.focus();
   } catch (problem) {
     clearGrade();
     const [element, control] = answerErrorFor(problem.pointer || "");
