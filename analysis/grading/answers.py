@@ -108,6 +108,8 @@ def _value_map(tree: Tree, raw: Any, pointer: str) -> dict[int, Value]:
     spend = current_deadline().spend
     for name, entry in raw.items():
         spend(2)
+        if entry is None:
+            continue  # a node the answer template names and the student left blank
         where = join_pointer(pointer, name)
         try:
             index = tree.index_of(name)

@@ -95,7 +95,8 @@ def grade_one(
     such answers) scores 0 with its own error, in ``errors`` and on its item, and the
     other fields are graded all the same. Only an answer that is not an object at all (or
     a tree answer's plain ``{node id: value}`` map with a bad entry) scores 0 as a whole,
-    with its ``error``.
+    with its ``error``. A field left ``null`` where ``null`` is no answer (the answer
+    template's placeholder) is not answered, not unreadable.
 
     Errors that point outside the answer (the problem, the rubric, the deadline) are
     raised. Each field read out costs one more grading of what is left, at most once per
@@ -126,7 +127,9 @@ def grade_one(
             name = _field_of(first.pointer, pointer)
             if name is None or name not in answer or name not in known:
                 return Grade.refused(most, first)
-            failed[name] = first
+            if answer[name] is not None:
+                failed[name] = first
+            # else a placeholder of the answer template left as it was: not answered
             del answer[name]
             if name == "value":
                 answer.pop("value_exact", None)

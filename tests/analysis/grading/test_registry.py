@@ -10,7 +10,7 @@ from analysis.grading.consistency_problems import ConsistencyGrader
 from analysis.grading.lottery_problems import LotteryGrader
 from analysis.grading.matrix_problems import MatrixGrader
 from analysis.grading.preference_problems import PreferenceGrader
-from analysis.grading.registry import BatchGrade, grade_batch, make_grader
+from analysis.grading.registry import BatchGrade, grade_batch, grade_one, make_grader
 from analysis.grading.rubric import Rubric, parse_rubric
 from analysis.grading.tree_problems import Grader
 from games.errors import InvalidInputError
@@ -92,3 +92,21 @@ def test_batch_key_carries_exact_values() -> None:
         "nodes": {"root": 5 / 3},
         "nodes_exact": {"root": "5/3"},
     }
+
+
+def test_a_template_placeholder_left_null_is_not_answered() -> None:
+    # the statement's answer template: null for values and moves, every internal node
+    # named; the student filled in the root only
+    answer = {
+        "value": None,
+        "best_move": None,
+        "nodes": {"root": 3, "root.0": None, "root.1": None, "root.2": None},
+        "pruned_leaves": [],
+    }
+    problem = {**AIMA, "questions": ["value", "best_move", "nodes", "pruned_leaves"]}
+    grade = grade_one(make_grader(problem), answer, Rubric())
+    feedback = {item.field: item.feedback for item in grade.items}
+    assert (feedback["value"], feedback["best_move"]) == ("not answered", "not answered")
+    # one of the four values backed up: 1 of the 4 points; none of the 2 pruned leaves
+    assert feedback["nodes"] == "3 node(s) missing: root.0, root.1, root.2"
+    assert (grade.score, grade.errors) == (1, [])
