@@ -131,11 +131,44 @@ def test_a_class_graded_variant_by_variant(client: FlaskClient) -> None:
     assert results["ada"]["score"] == results["ada"]["max_score"] == 4
     # ada's equilibrium is not bob's: bob's own variant grades it
     assert results["bob"]["score"] < 4
+    # cyd's one field cannot be read: 0 with its own error, the answer is still graded
     assert results["cyd"]["score"] == 0 and results["cyd"]["max_score"] == 4
-    assert results["cyd"]["error"]["pointer"] == "/answers/cyd/equilibria"
-    assert response.json["summary"]["errors"] == 1
+    assert results["cyd"]["errors"][0]["pointer"] == "/answers/cyd/equilibria"
+    assert response.json["summary"]["errors"] == 0
+    assert response.json["unmatched"] == []
     again = client.post("/v1/assignments/grade", json=body)
     assert again.data == response.data
+
+
+def test_a_class_graded_against_its_roster(client: FlaskClient) -> None:
+    template = {"type": "lottery", "seed": 5}
+    ada = _generate(client, {**template, "student": "ada"})["answer"]
+    roster = [{"id": "ada", "email": "ada@uni.edu"}, "bob", "cyd"]
+    # ada's answer under her address; a stray answer no student owns; bob and cyd none
+    answers = {"ADA@uni.edu": ada, "zed": ada}
+    body = {"assignment": template, "answers": answers, "roster": roster, "feedback": "fields"}
+    response = client.post("/v1/assignments/grade", json=body)
+    assert response.status_code == 200
+    results = response.json["results"]
+    assert list(results) == ["ada", "bob", "cyd"]
+    assert results["ada"]["score"] == results["ada"]["max_score"] == 5
+    # fields feedback: status and points, no key
+    shown = {"field", "score", "max_score", "status"}
+    assert all(set(item) == shown for item in results["ada"]["items"])
+    assert [results[s]["status"] for s in ("bob", "cyd")] == ["missing", "missing"]
+    assert response.json["unmatched"] == [
+        {"answer": "zed", "reason": "names no student on the roster"}
+    ]
+    summary = response.json["summary"]
+    assert (summary["count"], summary["graded"], summary["missing"], summary["unmatched"]) == (
+        3,
+        1,
+        2,
+        1,
+    )
+    refused = client.post("/v1/assignments/grade", json={**body, "roster": ["ada", "ada"]})
+    assert refused.status_code == 422
+    assert refused.json["errors"][0]["pointer"] == "/roster/1"
 
 
 def test_an_assignment_without_a_seed_is_refused(client: FlaskClient) -> None:

@@ -4,14 +4,21 @@ graders above them, the registry and the reports on top, with no cycle."""
 from __future__ import annotations
 
 import ast
+import re
 from graphlib import CycleError, TopologicalSorter
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[3] / "analysis" / "grading"
 
 
+LAZY = re.compile(r"analysis\.grading\.(\w+):\w+")
+"""A module imported on first use, named as ``module:name`` (the registry's graders, the
+generator's families)."""
+
+
 def grading_imports() -> dict[str, set[str]]:
-    """Module name -> the grading modules it imports (anywhere in the file)."""
+    """Module name -> the grading modules it imports (anywhere in the file, or on first
+    use through a ``module:name`` string)."""
     graph: dict[str, set[str]] = {}
     for path in PACKAGE.glob("*.py"):
         found = set()
@@ -20,6 +27,8 @@ def grading_imports() -> dict[str, set[str]]:
                 "analysis.grading."
             ):
                 found.add((node.module or "").rsplit(".", 1)[1])
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                found.update(LAZY.findall(node.value))
         graph[path.stem] = found
     return graph
 
