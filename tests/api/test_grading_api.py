@@ -95,6 +95,7 @@ def test_a_field_that_cannot_be_read_scores_zero_and_the_rest_is_graded(
     # the right root value (3) or root node value (3 of 4 nodes' 4 points: 1) still counts
     assert body["score"] == 1
 
+
 ANSWERS = {
     "ada": {"value": 3, "pruned_leaves": ["root.1.1", "root.1.2"]},
     "bob": {"value": 3, "pruned_leaves": ["root.1.2"]},
