@@ -6,6 +6,7 @@ the fields an object lists; a list as a whole)."""
 
 from __future__ import annotations
 
+import csv
 import json
 import re
 from dataclasses import dataclass
@@ -61,7 +62,7 @@ def session(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, list[str]]:
 def test_the_page_walks_through_an_assignment() -> None:
     commands = "\n".join(step.command for step in steps())
     for needed in (
-        "arbiter problem generate settings.json --seed 12 --roster roster.txt --output hw1",
+        "arbiter problem generate settings.json --seed 12 --roster roster.csv --output hw1",
         "arbiter grade hw1/assignment.json answers --format csv",
         "--format gradescope",
         "--format prairielearn",
@@ -88,18 +89,18 @@ def test_step_prints_what_the_page_shows(session: tuple[Path, list[str]], step: 
         assert answer == shown
 
 
-def test_the_figure_shown_is_bobs(session: tuple[Path, list[str]]) -> None:
+def test_the_figure_shown_is_frances(session: tuple[Path, list[str]]) -> None:
     work, _ = session
-    shown = ROOT / "docs" / "images" / "instructors-bob.svg"
-    assert (work / "hw1" / "bob.svg").read_bytes() == shown.read_bytes()
+    shown = ROOT / "docs" / "images" / "instructors-frances.svg"
+    assert (work / "hw1" / "s2400136.svg").read_bytes() == shown.read_bytes()
 
 
 def test_the_class_csv_adds_up(session: tuple[Path, list[str]]) -> None:
     """The gradebook's scores are the sums of its fields' points, worked by hand on the page:
-    Bob 1 + 1 + 4 * 3/4 + 1 + 0 = 6, and with the rubric 1 + 1 + 2 * 3/4 + 1 + 0 = 4.5."""
+    Frances 1 + 1 + 4 * 2/4 + 1 + 0 = 5, and with the rubric 1 + 1 + 2 * 2/4 + 1 + 0 = 4."""
     work, _ = session
-    rows = (work / "grades.csv").read_text().splitlines()
-    bob = dict(zip(rows[0].split(","), rows[2].split(","), strict=False))
-    assert bob["student"] == "bob"
     fields = ("value", "best_move", "nodes", "principal_variation", "pruned_leaves")
-    assert sum(float(bob[name]) for name in fields) == float(bob["score"]) == 6
+    for name, total in (("grades.csv", 5), ("regraded.csv", 4)):
+        with (work / name).open(newline="") as table:
+            frances = next(row for row in csv.DictReader(table) if row["student"] == "s2400136")
+        assert sum(float(frances[field]) for field in fields) == float(frances["score"]) == total
