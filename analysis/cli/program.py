@@ -65,6 +65,10 @@ COMMANDS: Final = {
     "autograder": Command(
         "analysis.cli.autograder", "build the Gradescope autograder zip for a problem"
     ),
+    "prairielearn": Command(
+        "analysis.cli.prairielearn",
+        "write a PrairieLearn question graded by Arbiter, with variants drawn ahead",
+    ),
     "problem": Command(
         "analysis.cli.problems",
         "generate problems with statement, figure and key; one variant per student",
