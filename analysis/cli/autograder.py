@@ -126,7 +126,7 @@ def parser(name: str, summary: str) -> ArgumentParser:
     command.set_defaults(run=autograder_command)
     command.add_argument(
         "problem",
-        help="problem JSON file, {problem, rubric}, or {assignment, rubric} "
+        help="problem JSON file, {problem, rubric}, or {assignment, roster, rubric} "
         "(arbiter problem generate --roster writes one)",
     )
     command.add_argument(

@@ -108,10 +108,11 @@ def parser(name: str, summary: str) -> ArgumentParser:
     command.add_argument(
         "--feedback",
         choices=FEEDBACK_LEVELS,
-        default="full",
+        default=None,
         help="what each grade shows: score (total only), fields (each field's points and "
         "status), hints (and hints from the student's own answer), full (and the key's "
-        "entries) (default: full)",
+        "entries) (default: fields for gradescope and prairielearn, which students see; "
+        "full otherwise)",
     )
     command.add_argument(
         "--visibility",
@@ -248,20 +249,36 @@ def grade_command(args: argparse.Namespace) -> int:
             return grader
 
     one = args.format in ("gradescope", "prairielearn")
+    if args.feedback is None:
+        args.feedback = "fields" if one else "full"
     names = _submission_names(args)
-    if one or names is not None:
+    source = Path(args.answers)
+    answers = _answers(source)
+    if one or names is not None or (not source.is_dir() and not _is_class(source, answers)):
+        # one submission, named by --student, Gradescope, or its file's name
         return _grade_submission(args, names, roster, grader_for, rubric)
-    answers = _answers(Path(args.answers))
     fields: list[str] | None = None
     if roster is not None:
-        graded = grade_class(grader_for, roster, answers, rubric)
+        unreadable = {
+            name: f"{answer.where}: {answer.message}"
+            for name, answer in answers.items()
+            if isinstance(answer, CommandLineError)
+        }
+        graded = grade_class(grader_for, roster, answers, rubric, unreadable=unreadable)
         fields = _asked(grader_for(roster.ids[0]), rubric)
     else:
         graded = ClassGrades(_grade_each(grader_for, answers, rubric), [], {}, {})
         fields = _asked(grader_for(next(iter(answers), "")), rubric) if answers else None
     grades, unmatched = graded.grades, graded.unmatched
-    _write(args, grades, fields, unmatched)
+    matched = {s: (graded.sources[s], graded.rules[s]) for s in graded.sources}
+    _write(args, grades, fields, unmatched, matched)
     return _report_unmatched(unmatched, args.allow_unmatched)
+
+
+def _is_class(source: Path, answers: dict[str, Any]) -> bool:
+    """Whether the file ``source`` holds a class's answers (``{"answers": {...}}``)
+    rather than one answer (named by the file)."""
+    return list(answers) != [source.stem]
 
 
 def _write(
@@ -269,6 +286,7 @@ def _write(
     grades: dict[str, Grade],
     fields: list[str] | None,
     unmatched: list[Unmatched],
+    matched: dict[str, tuple[str, str]] | None = None,
 ) -> None:
     """Print the grades as ``--format`` csv or json says, or write them to ``--output``."""
     if args.format == "csv":
@@ -277,7 +295,7 @@ def _write(
             sys.stdout.write(text)
     else:
         summary = summarize(grades, len(unmatched))
-        document = grades_json(grades, summary, args.feedback, unmatched)
+        document = grades_json(grades, summary, args.feedback, unmatched, matched)
         if args.output is None:
             print_document(document)
         text = json.dumps(document, indent=2) + "\n"
@@ -295,6 +313,7 @@ def _report_unmatched(unmatched: list[Unmatched], allowed: bool) -> int:
     they are ``allowed``."""
     if not unmatched:
         return EXIT_OK
+    sys.stdout.flush()  # what was written comes first, piped or not
     count = len(unmatched)
     print(
         f"arbiter: {count} answer{'s' if count > 1 else ''} matched no roster student and "
@@ -336,13 +355,13 @@ def _grade_submission(
         raise CommandLineError("--student", message)
     if names is None:
         names = [source.stem] if not source.is_dir() else list(answers) or [source.name]
-    student, why = _whose(names, roster)
+    student, why, how = _whose(names, roster)
     grader = grader_for(student if student is not None else roster.ids[0] if roster else "")
     chosen = grader.rubric_for(rubric)
     asked = {name: float(chosen.points_for(name)) for name in chosen.required}
     if student is None:
-        # graded against nothing: a 0 that says why, so that the student can ask
-        grade = Grade.refused(grader.maximum(rubric), FieldError("/answers", why))
+        # graded against nothing: a 0 that says why (about no field: the pointer is empty)
+        grade = Grade.refused(grader.maximum(rubric), FieldError("", why))
     elif len(answers) != 1:
         message = f"expected one .json answer file, found {len(answers)}"
         grade = Grade.refused(grader.maximum(rubric), FieldError("/answers", message))
@@ -360,27 +379,31 @@ def _grade_submission(
     elif student is None:
         _write(args, {}, list(asked), [Unmatched(", ".join(names), why)])
     else:
-        _write(args, {student: grade}, list(asked), [])
+        _write(args, {student: grade}, list(asked), [], None if how is None else {student: how})
     if student is None:
         return _report_unmatched([Unmatched(", ".join(names), why)], args.allow_unmatched)
     return EXIT_OK
 
 
-def _whose(names: list[str], roster: Roster | None) -> tuple[str | None, str]:
+def _whose(
+    names: list[str], roster: Roster | None
+) -> tuple[str | None, str, tuple[str, str] | None]:
     """The roster student the first of ``names`` that matches one is (without a roster:
-    the first name), or ``None`` and why."""
+    the first name), and that name with the rule that matched it; or ``None`` and why."""
     if roster is None:
-        return names[0], ""
+        return names[0], "", None
     reasons = []
     for name in names:
         found = roster.match(name)
         if found.student is not None:
-            return found.student, ""
+            return found.student, "", (name, found.rule or "")
         reasons.append(f"{name!r} {found.reason}")
-    return None, (
+    return (
+        None,
         "this submission could not be matched to a student on the assignment's roster ("
         + "; ".join(reasons)
-        + "): ask your instructor"
+        + "): ask your instructor",
+        None,
     )
 
 

@@ -72,7 +72,8 @@ def parser(name: str, summary: str) -> ArgumentParser:
         "--roster",
         default=None,
         metavar="FILE",
-        help="one student id a line: write each student's variant to --output",
+        help="the class: one student id a line, or a CSV file with an id column (Canvas, "
+        "Gradescope or Arbiter columns); write each student's variant to --output",
     )
     command.add_argument(
         "--output", default=None, metavar="DIR", help="where --roster writes the variants"

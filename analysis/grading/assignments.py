@@ -21,7 +21,7 @@ from analysis.grading.registry import AnswerGrader, grade_one, make_grader
 from analysis.grading.results import Grade
 from analysis.grading.roster import Roster, Unmatched
 from analysis.grading.rubric import Rubric
-from games.errors import ArbiterError, InvalidInputError, join_pointer
+from games.errors import ArbiterError, FieldError, InvalidInputError, join_pointer
 from games.limits import active_limits, current_deadline
 
 
@@ -107,10 +107,12 @@ def grade_class(
     rubric: Rubric,
     diagnose: bool = True,
     base: str = "/answers",
+    unreadable: Mapping[str, str] | None = None,
 ) -> ClassGrades:
     """Match every answer (keyed by its name) to a roster student and grade it with
     ``grader_for(student)``; never grades an answer no student owns. Pointers of an
-    answer's errors name it as it was handed in (``base``/name)."""
+    answer's errors name it as it was handed in (``base``/name); ``unreadable`` maps the
+    names of answers that could not be read at all (a file that is not JSON) to why."""
     deadline = current_deadline()
     sorted_out = roster.assign(answers)
     grades: dict[str, Grade] = {}
@@ -122,6 +124,10 @@ def grade_class(
             grades[student] = Grade.absent(grader.maximum(rubric))
             continue
         pointer = join_pointer(base, name)
+        if unreadable and name in unreadable:
+            failed = FieldError(pointer, unreadable[name])
+            grades[student] = Grade.refused(grader.maximum(rubric), failed)
+            continue
         grades[student] = grade_one(grader, answers[name], rubric, diagnose, pointer)
     return ClassGrades(grades, sorted_out.unmatched, sorted_out.rules, sorted_out.answers)
 

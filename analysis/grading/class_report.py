@@ -207,7 +207,7 @@ def gradescope_results(
     return results
 
 
-_UNGRADED: Final = "not graded: the answer could not be read (see above)"
+_UNGRADED: Final = "not graded (see above)"
 
 
 def prairielearn_results(

@@ -141,14 +141,19 @@ def _fresh_root_windows(problem: TreeProblem) -> AnswerKey:
             best, best_value = kid, kid_value
     assert best_value is not None
     values[0] = best_value
+    line = lines[best]
+    # the line this search plays, step by step, so that a student who follows it is
+    # scored as following it (an empty map would make every line's first step wrong)
+    optimal = {0: frozenset({best})}
+    optimal.update((node, frozenset({kid})) for node, kid in zip(line, line[1:], strict=False))
     return AnswerKey(
         value=best_value,
         best_move=best,
         best_moves=frozenset({best}),
         nodes=values,
         statics=statics,
-        principal_variation=lines[best],
-        optimal={},
+        principal_variation=line,
+        optimal=optimal,
         pruned=pruned,
         pruned_leaves=pruned_leaves,
         evaluated_leaves=evaluated,

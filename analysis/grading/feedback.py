@@ -141,6 +141,8 @@ def summary_line(grade: Grade) -> str:
     """``6 / 9`` (and what was not graded), or why the answer could not be read."""
     if grade.missing:
         return f"no answer handed in: 0 / {grade.max_score:g}"
+    if grade.error is not None and not grade.error.pointer:
+        return grade.error.message  # not about the answer: whose it is (no roster match)
     if grade.error is not None:
         return f"your answer could not be read: {grade.error.pointer}: {grade.error.message}"
     line = f"{grade.score:g} / {grade.max_score:g}"

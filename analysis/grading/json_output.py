@@ -100,11 +100,18 @@ def grades_json(
     summary: BatchSummary,
     feedback: str = "full",
     unmatched: Sequence[Unmatched] = (),
+    matched: Mapping[str, tuple[str, str]] | None = None,
 ) -> dict[str, Any]:
-    """Every student's grade at ``feedback``, the answers that belong to no roster
-    student (``unmatched``: the answer's name and why), and the class summary."""
+    """Every student's grade at ``feedback``; with a roster, which answer each student's
+    is and by which rule (``matched``: student -> (answer's name, rule)) and the answers
+    that belong to no student (``unmatched``: the answer's name and why); the class
+    summary."""
     return {
         "results": {student: grade_json(grade, feedback) for student, grade in grades.items()},
+        "matched": {
+            student: {"answer": answer, "rule": rule}
+            for student, (answer, rule) in (matched or {}).items()
+        },
         "unmatched": [{"answer": u.answer, "reason": u.reason} for u in unmatched],
         "summary": summary_json(summary),
     }

@@ -11,14 +11,16 @@ names exactly one student:
 3. ``email``: the name is a student's e-mail address (any case), or an address whose
    part before ``@`` is a student's id;
 4. ``canvas``: a file name as Canvas downloads submissions,
-   ``<lastfirst>[_LATE]_<user id>_<submission id>_<file>``: the user id is a student's
-   ``lms_id``, or else ``lastfirst`` is a student's name written as Canvas writes it
-   (family name then given names, lower case, letters and digits only);
+   ``<lastfirst>[_LATE]_<user id>_<submission id>_<file>``, whose user id is a student's
+   ``lms_id``; or else (``canvas name``) whose ``lastfirst`` is a student's name written
+   as Canvas writes it (family name then given names, lower case, letters and digits);
 5. ``moodle``: a folder or file name as Moodle downloads them,
    ``<Full Name>_<participant id>_assignsubmission_<plugin>[_<file>]``: the full name is a
    student's name (any case, either order of the names).
 
-Anything else is unmatched, with the reason, and graded against nothing.
+Anything else is unmatched, with the reason, and graded against nothing. When several
+answers name one student, the one matched most closely (:data:`RANKS`) is theirs; when
+the closest tie, none is.
 
 A roster file is either one student id a line, or a CSV file with a header row: the id
 column is the first of ``id`` (Arbiter's own), ``SIS User ID`` (Canvas), ``SID``
@@ -44,8 +46,11 @@ MAX_ROSTER: Final = 5000
 MAX_ID_CHARS: Final = 200
 """Longest student id, e-mail address, name or LMS id kept."""
 
-RULES: Final = ("exact", "case", "email", "canvas", "moodle")
+RULES: Final = ("exact", "case", "email", "canvas", "canvas name", "moodle")
 """The matching rules, strongest first (:meth:`Roster.match`)."""
+RANKS: Final = {"exact": 0, "case": 1, "email": 2, "canvas": 2, "canvas name": 3, "moodle": 3}
+"""How closely each rule ties an answer to its student: an e-mail address and a Canvas
+user id are as good as each other, so two answers matched by them tie."""
 
 _CANVAS: Final = re.compile(r"(?P<name>[a-z0-9]+)(?:_LATE)?_(?P<user>\d+)_(?P<submission>\d+)_.+")
 _MOODLE: Final = re.compile(r"(?P<name>.+?)_(?P<participant>\d+)_assignsubmission_\w+")
@@ -161,8 +166,11 @@ class Roster:
             tried.append(("email", found))
         canvas = _CANVAS.fullmatch(name)
         if canvas is not None:
-            found = self._lms.get(canvas["user"], [])
-            tried.append(("canvas", found or self._canvas.get(canvas["name"], [])))
+            by_id = self._lms.get(canvas["user"], [])
+            if by_id:
+                tried.append(("canvas", by_id))
+            else:
+                tried.append(("canvas name", self._canvas.get(canvas["name"], [])))
         moodle = _MOODLE.match(name)
         if moodle is not None:
             tried.append(("moodle", self._full.get(_fold(moodle["name"]), [])))
@@ -185,7 +193,7 @@ class Roster:
             if found.student is None or found.rule is None:
                 unmatched.append(Unmatched(name, found.reason or "names no student"))
                 continue
-            claims.setdefault(found.student, []).append((RULES.index(found.rule), name, found.rule))
+            claims.setdefault(found.student, []).append((RANKS[found.rule], name, found.rule))
         answers: dict[str, str] = {}
         rules: dict[str, str] = {}
         for student in self.ids:

@@ -111,6 +111,9 @@ class Grader:
         items = score_answer(self.tree, self.key, answer, rubric, self.shown)
         items = settle_unanswered(items, answer.present())
         found: list[Diagnosis] = []
-        if diagnose and any(not item.correct for item in items):
+        # a mistake is looked for in what the answer gives: fields left out (or set apart
+        # as unreadable) are not mistakes a search could explain
+        given = set(answer.present())
+        if diagnose and any(not item.correct and item.field in given for item in items):
             found = diagnose_answer(self, answer, rubric)
         return Grade.of(items, found, answer.ignored)

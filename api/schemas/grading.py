@@ -544,6 +544,11 @@ class AssignmentGradeRequestSchema(Schema):
     feedback = feedback_field()
 
 
+class MatchedSchema(Schema):
+    answer = fields.String(required=True, metadata={"description": "The answer's key."})
+    rule = fields.String(required=True)
+
+
 class UnmatchedSchema(Schema):
     answer = fields.String(required=True, metadata={"description": "The answer's key."})
     reason = fields.String(required=True)
@@ -558,6 +563,15 @@ class AssignmentGradeResultSchema(Schema):
             "description": "Each student's grade as /v1/grade gives it, against the "
             "student's own variant (expected: that variant's key); a malformed answer "
             "scores 0 out of the variant's maximum, with its error."
+        },
+    )
+    matched = fields.Dict(
+        keys=fields.String(),
+        values=fields.Nested(MatchedSchema),
+        required=True,
+        metadata={
+            "description": "With a roster: each student's answer (its key) and the rule that "
+            "matched it (exact, case, email, canvas, canvas name, moodle); empty without."
         },
     )
     unmatched = fields.List(

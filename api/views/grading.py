@@ -149,9 +149,12 @@ def grade_assignment_view() -> Response:
         # the caller names each student: every key is a student id as given
         grades = grade_assignment(template, answers, rubric, diagnose)
         unmatched: list[Unmatched] = []
+        matched: dict[str, tuple[str, str]] = {}
     else:
         roster = read_roster(options["roster"])
         graded = grade_class(variant_grader(template), roster, answers, rubric, diagnose)
         grades, unmatched = graded.grades, graded.unmatched
+        matched = {s: (graded.sources[s], graded.rules[s]) for s in graded.sources}
     summary = summarize(grades, len(unmatched))
-    return json_response(grades_json(grades, summary, options["feedback"], unmatched))
+    feedback = options["feedback"]
+    return json_response(grades_json(grades, summary, feedback, unmatched, matched))

@@ -42,7 +42,7 @@ def test_the_parser_defaults() -> None:
     assert (args.roster, args.allow_unmatched, args.feedback, args.visibility) == (
         None,
         False,
-        "full",
+        None,  # fields for gradescope and prairielearn, full otherwise
         "visible",
     )
     assert args.run is grade_command
@@ -183,3 +183,78 @@ def test_unusable_gradescope_metadata_is_refused(
         grade(problem, answer, "--gradescope-metadata", metadata, "--student-field", fields)
     with pytest.raises(CommandLineError, match="either --student or --gradescope-metadata"):
         grade(problem, answer, "--gradescope-metadata", metadata, "--student", "ada")
+
+
+ASSIGNMENT = {"type": "minimax", "depth": 2, "branching": 2, "seed": 7}
+
+
+@pytest.fixture
+def assignment(tmp_path: Path) -> str:
+    roster = [{"id": "ada", "email": "ada@uni.edu", "lms_id": "501"}, "bob", "cyd"]
+    return write(tmp_path / "assignment.json", {"assignment": ASSIGNMENT, "roster": roster})
+
+
+def test_a_class_against_its_roster(
+    tmp_path: Path, assignment: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "download"
+    folder.mkdir()
+    write(folder / "lovelaceada_501_9_answer.json", {"value": 1})  # Canvas: ada's user id
+    (folder / "BOB.json").write_text('{"value": 9,')  # not JSON
+    write(folder / "stray.json", {"value": 1})
+    assert grade(assignment, str(folder)) == 1  # an answer no student owns
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert list(out["results"]) == ["ada", "bob", "cyd"]
+    assert out["matched"] == {
+        "ada": {"answer": "lovelaceada_501_9_answer", "rule": "canvas"},
+        "bob": {"answer": "BOB", "rule": "case"},
+    }
+    # bob's file is not JSON: the reason, not "an answer is an object"
+    assert "not valid JSON" in out["results"]["bob"]["error"]["message"]
+    assert out["results"]["cyd"]["status"] == "missing"
+    assert out["unmatched"] == [{"answer": "stray", "reason": "names no student on the roster"}]
+    assert captured.err.splitlines() == [
+        "arbiter: 1 answer matched no roster student and was not graded:",
+        "  stray: names no student on the roster",
+    ]
+    summary = out["summary"]
+    assert [summary[k] for k in ("count", "graded", "errors", "missing", "unmatched")] == [
+        3,
+        1,
+        1,
+        1,
+        1,
+    ]
+    assert grade(assignment, str(folder), "--allow-unmatched", "--format", "csv") == 0
+
+
+def test_an_assignment_needs_a_roster(tmp_path: Path) -> None:
+    bare = write(tmp_path / "bare.json", {"assignment": ASSIGNMENT})
+    answer = write(tmp_path / "ada.json", {"value": 1})
+    with pytest.raises(CommandLineError, match="give --roster FILE") as caught:
+        grade(bare, answer)
+    assert caught.value.where == "--roster"
+
+
+def test_one_answer_file_is_one_submission_not_a_class(
+    tmp_path: Path, assignment: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    answer = write(tmp_path / "ADA@uni.edu.json", {"value": 1})
+    assert grade(assignment, answer) == 0
+    out = json.loads(capsys.readouterr().out)
+    # no rows for the 2 students who are not in it
+    assert list(out["results"]) == ["ada"] and out["summary"]["missing"] == 0
+    assert out["matched"] == {"ada": {"answer": "ADA@uni.edu", "rule": "email"}}
+
+
+def test_a_gradescope_submitter_not_on_the_roster(tmp_path: Path, assignment: str) -> None:
+    answer = write(tmp_path / "answer.json", {"value": 1})
+    output = tmp_path / "results.json"
+    argv = [assignment, answer, "--format", "gradescope", "--student", "zed"]
+    assert grade(*argv, "--output", str(output)) == 1
+    results = json.loads(output.read_text())
+    assert results["score"] == 0
+    # about whose the submission is, not about the answer, which was never read
+    assert results["output"].startswith("this submission could not be matched to a student")
+    assert {test["output"] for test in results["tests"]} == {"not graded (see above)"}

@@ -34,6 +34,11 @@ def test_gradescope_results(
     assert results["score"] == pytest.approx(1 + 4 / 3)
     tests = {test["name"]: test for test in results["tests"]}
     assert tests["value"]["max_score"] == 1
+    # students see each field's status by default, never the key's leaves
+    assert tests["pruned_leaves"]["output"] == "partly right"
+    args += ["--feedback", "full"]
+    assert main(args) == 0
+    tests = {test["name"]: test for test in json.loads(output.read_text())["tests"]}
     assert tests["pruned_leaves"]["output"] == "missing: root.1.1"
 
 

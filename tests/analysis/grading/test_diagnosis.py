@@ -13,6 +13,7 @@ from typing import Any
 from analysis.grading.answer_key import correct_key, parse_problem
 from analysis.grading.answers import parse_answer
 from analysis.grading.diagnosis import MESSAGES, diagnose, first_departure, mistaken_keys
+from analysis.grading.registry import grade_one
 from analysis.grading.results import Diagnosis
 from analysis.grading.rubric import Rubric, parse_rubric
 from analysis.grading.tree_problems import Grader
@@ -310,3 +311,28 @@ def test_minimax_first_wrong_value_explained() -> None:
     (departure,) = [d for d in grade.diagnosis if d.code == "first_departure"]
     assert departure.node == "root.1"
     assert "smallest of root.1.0 = 2, root.1.1 = 4, root.1.2 = 6, not 4" in departure.message
+
+
+def test_a_fresh_window_at_every_root_child_explains_its_own_answer_fully() -> None:
+    # [[9, 14, 7], [8, 4, 2], [12, 5, 6]] pruning on equality: the right search cuts
+    # root.1 at 4 <= 7 and root.2 at 5 <= 7. With a fresh window per root child nothing is
+    # cut, root.1 returns 2 and root.2 returns 5; the line is root.0, root.0.2 either way.
+    tree = [[9, 14, 7], [8, 4, 2], [12, 5, 6]]
+    answer = {
+        "value": 7,
+        "best_move": "root.0",
+        "nodes": {"root": 7, "root.0": 7, "root.1": 2, "root.2": 5},
+        "principal_variation": ["root.0", "root.0.2"],
+        "pruned_leaves": [],
+    }
+    questions = ["value", "best_move", "nodes", "principal_variation", "pruned_leaves"]
+    grade = grader(tree, questions=questions).grade(answer)
+    first = grade.diagnosis[0]
+    assert first.code == "alpha_not_passed_at_root"
+    assert first.message.endswith("(fully)")
+
+
+def test_a_right_answer_with_an_unreadable_field_has_no_mistake_to_diagnose() -> None:
+    answer = {"value": "three", "best_move": "root.0", "pruned_leaves": ["root.1.1", "root.1.2"]}
+    grade = grade_one(grader(AIMA), answer, Rubric())
+    assert (grade.score, grade.diagnosis) == (3, [])

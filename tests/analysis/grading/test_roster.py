@@ -40,8 +40,8 @@ CLASS = Roster(
         ("smithbob_12345_67890_answer", "bob", "canvas"),
         ("whoever_LATE_12345_67890_answer", "bob", "canvas"),
         # Canvas without a known user id: family name then given names
-        ("lovelaceada_777_888_answer", "ada", "canvas"),
-        ("smithbob_999_1_hw1", "bob", "canvas"),
+        ("lovelaceada_777_888_answer", "ada", "canvas name"),
+        ("smithbob_999_1_hw1", "bob", "canvas name"),
         # Moodle: the full name, either order, any case
         ("Bob Smith_42_assignsubmission_file_", "bob", "moodle"),
         ("ada lovelace_7_assignsubmission_file_answer", "ada", "moodle"),
@@ -60,7 +60,7 @@ def test_an_answer_name_matches_one_student(name: str, student: str, rule: str) 
         ("bobby", "names no student on the roster"),
         ("smithjohn_1_2_answer", "names no student on the roster"),
         # two students share a name: refused, not guessed
-        ("leejo_5_6_answer", "could be any of jo1, jo2 (canvas); rename it"),
+        ("leejo_5_6_answer", "could be any of jo1, jo2 (canvas name); rename it"),
         ("Jo Lee_3_assignsubmission_file_", "could be any of jo1, jo2 (moodle); rename it"),
     ],
 )
@@ -84,6 +84,14 @@ def test_assign_keeps_the_closest_match_and_lists_the_rest() -> None:
         "ada@uni.edu": "one of several answers for ada (ADA@uni.edu, ada@uni.edu)",
         "ADA@uni.edu": "one of several answers for ada (ADA@uni.edu, ada@uni.edu)",
     }
+
+
+def test_an_email_and_a_canvas_user_id_tie() -> None:
+    # both tie the answer to bob as closely: the instructor decides, not the order
+    assigned = CLASS.assign(["smithbob_12345_1_answer", "bob.smith@uni.edu"])
+    assert "bob" in assigned.missing
+    tied = [u.answer for u in assigned.unmatched]
+    assert tied == ["bob.smith@uni.edu", "smithbob_12345_1_answer"]
 
 
 def test_plain_roster_file() -> None:
