@@ -13,12 +13,12 @@ generate``. DIR becomes a question folder, to copy under a course's ``questions/
   entrypoint; its uuid is derived from the settings and seed unless ``--uuid`` gives one.
 - ``variants/variant-<k>.json``: ``--variants`` variants drawn ahead (variant ``k`` is
   :func:`~analysis.grading.assignments.student_problem` of the template for the student
-  ``variant-<k>``): the name, the statement (Markdown), the figure (SVG) and the answer
-  template of each; no key.
+  ``variant-<k>``): the name, the statement (Markdown), the figure (SVG), how to fill
+  in the answer and the answer template of each; no key.
 - ``server.py``: ``generate(data)`` puts variant ``variant_seed % N`` into ``params``.
   PrairieLearn runs it in its own Python, without Arbiter: it reads ``variants/`` only.
-- ``question.html``: the statement and figure, an editor for ``answer.json`` holding the
-  answer template, and the grader's results with the submitted file.
+- ``question.html``: the statement, the figure, an editor for ``answer.json`` holding
+  the answer template, and the grader's results with the submitted file.
 - ``tests/assignment.json`` (the template with its seed, the variants as its roster, the
   rubric) and ``tests/run``, the entrypoint: ``arbiter grade --format prairielearn`` of
   ``/grade/student/answer.json`` as the variant ``data.json``'s params name, at
@@ -80,8 +80,9 @@ HANDOUT: Final = re.compile(
 """A statement as :func:`analysis.grading.problem_generator.handout` writes it."""
 
 QUESTION_HTML: Final = """\
-{{! Written by arbiter prairielearn: server.py puts the variant's statement, figure and
-    answer template into params; tests/run grades answer.json against that variant. }}
+{{! Written by arbiter prairielearn: server.py puts the variant's statement, figure,
+    instructions and answer template into params; tests/run grades answer.json against
+    that variant. }}
 <pl-question-panel>
 <markdown>
 {{{params.statement}}}
@@ -89,6 +90,9 @@ QUESTION_HTML: Final = """\
 {{#params.figure}}
 <div class="text-center my-3">{{{params.figure}}}</div>
 {{/params.figure}}
+<markdown>
+{{{params.instructions}}}
+</markdown>
 <pl-file-editor file-name="answer.json" ace-mode="ace/mode/json">
 {{params.answer_template}}
 </pl-file-editor>
@@ -104,9 +108,8 @@ SERVER: Final = '''\
 """This question's variants, written by arbiter prairielearn (Arbiter's
 docs/prairielearn.md). PrairieLearn runs this file in its own Python, without Arbiter:
 generate() picks one of the VARIANTS variants drawn ahead into variants/ by
-PrairieLearn's variant seed and puts its name, statement, figure and answer template
-into params. Nothing here holds a key: the grader (tests/run) recomputes it from the
-variant's name."""
+PrairieLearn's variant seed and puts what its page shows into params. Nothing here
+holds a key: the grader (tests/run) recomputes it from the variant's name."""
 
 import json
 from pathlib import Path
@@ -350,14 +353,15 @@ def question_uuid(template: ProblemSettings) -> str:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Handout:
-    """A variant as a PrairieLearn page shows it: the title, the statement (Markdown,
-    ending with how to fill in the answer), the figure (SVG or empty), and the answer
+    """A variant as a PrairieLearn page shows it: the title, the statement (Markdown),
+    the figure (SVG or empty), how to fill in the answer (Markdown) and the answer
     template (JSON text) the editor starts from."""
 
     name: str
     title: str
     statement: str
     figure: str
+    instructions: str
     answer_template: str
 
     def params(self) -> dict[str, str]:
@@ -366,6 +370,7 @@ class Handout:
             "variant": self.name,
             "statement": self.statement,
             "figure": self.figure,
+            "instructions": self.instructions,
             "answer_template": self.answer_template,
         }
 
@@ -386,8 +391,14 @@ def handout(made: GeneratedProblem) -> Handout:
         raise ValueError(f"the statement of {made.student!r} is not in the form handout() writes")
     template = found["template"]
     json.loads(template)  # what the editor starts from must be JSON
-    statement = f"{found['body']}\n\nFill in `answer.json` below: {found['fill']}\n"
-    return Handout(made.student or "", found["title"], statement, made.figure or "", template)
+    return Handout(
+        made.student or "",
+        found["title"],
+        found["body"] + "\n",
+        made.figure or "",
+        f"Fill in `answer.json` below: {found['fill']}\n",
+        template,
+    )
 
 
 def prairielearn_command(args: argparse.Namespace) -> int:

@@ -180,7 +180,9 @@ def test_server_py_picks_the_variant_by_prairielearns_seed(question: Path) -> No
         data = generate(question, seed)
         assert data["params"]["variant"] == f"variant-{seed % VARIANTS}"
         assert data["correct_answers"] == {}
-        assert set(data["params"]) == {"variant", "statement", "figure", "answer_template"}
+        assert set(data["params"]) == {
+            "variant", "statement", "figure", "instructions", "answer_template",
+        }  # fmt: skip
         assert generate(question, seed) == data  # the same seed, the same page
         seen[data["params"]["variant"]] = data["params"]
     assert len(seen) == VARIANTS
@@ -191,18 +193,25 @@ def test_server_py_picks_the_variant_by_prairielearns_seed(question: Path) -> No
 def test_the_page_shows_the_statement_and_holds_the_template(question: Path) -> None:
     page = (question / "question.html").read_text()
     panel = page[page.index("<pl-question-panel>") : page.index("</pl-question-panel>")]
-    assert "<markdown>\n{{{params.statement}}}\n</markdown>" in panel
-    assert "{{{params.figure}}}" in panel
-    assert '<pl-file-editor file-name="answer.json"' in panel
-    assert "{{params.answer_template}}\n</pl-file-editor>" in panel
+    # statement, figure, how to answer, and the editor, in that order
+    shown = [
+        "<markdown>\n{{{params.statement}}}\n</markdown>",
+        "{{{params.figure}}}",
+        "<markdown>\n{{{params.instructions}}}\n</markdown>",
+        '<pl-file-editor file-name="answer.json" ace-mode="ace/mode/json">\n'
+        "{{params.answer_template}}\n</pl-file-editor>",
+    ]
+    assert all(part in panel for part in shown)
+    assert [panel.index(part) for part in shown] == sorted(panel.index(part) for part in shown)
     results = page[page.index("<pl-submission-panel>") :]
     assert "<pl-external-grader-results>" in results and "<pl-file-preview>" in results
     params = generate(question, 3)["params"]
     statement = params["statement"]
     assert statement.startswith("Run **alpha-beta** search on the tree")
-    assert statement.endswith("Fill in `answer.json` below: replace each `null` with your "
-                              "answer, and list your answer in each `[]` (leave it empty if "
-                              "there is none).\n")  # fmt: skip
+    assert params["instructions"] == (
+        "Fill in `answer.json` below: replace each `null` with your answer, and list your "
+        "answer in each `[]` (leave it empty if there is none).\n"
+    )
     # neither the variant's name nor the seed: with the seed, Arbiter would draw the key
     assert "variant-3" not in statement and "seed" not in statement
     assert "```" not in statement  # the template is in the editor, not in the statement
