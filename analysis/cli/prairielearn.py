@@ -427,12 +427,13 @@ def prairielearn_command(args: argparse.Namespace) -> int:
         pages = [handout(student_problem(template, variant_name(k))) for k in range(args.variants)]
     rubric = None if args.rubric is None else read_document(args.rubric)
     with reading(args.rubric or "", option_name):
-        parse_rubric(rubric)
+        parse_rubric(rubric, "")  # the file is the rubric: its pointers start at its root
     image = args.image or f"arbiter-grader:{version()}"
     folder = Path(args.output)
     _write_question(folder, args, template, pages, rubric, image)
     print(
-        f"PrairieLearn question, {len(pages)} variants of seed {template.seed}, written to {folder}"
+        f"PrairieLearn question, {len(pages)} variant{'s' if len(pages) > 1 else ''} of seed "
+        f"{template.seed}, written to {folder}"
     )
     print(f"build its grader: docker build --platform linux/amd64 -t {image} {folder / 'grader'}")
     return EXIT_OK

@@ -389,3 +389,21 @@ def test_every_problem_type_makes_a_page(kind: str) -> None:
     assert page.title and "Variant for student" not in page.statement
     assert list(json.loads(page.answer_template)) == list(made.answer)
     assert empty(json.loads(page.answer_template))
+
+
+def test_the_rubric_reaches_the_grader(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rubric = tmp_path / "rubric.json"
+    rubric.write_text(json.dumps({"points": {"value": 5}}))
+    question = write_question(
+        tmp_path / "weighted", "--seed", "4", "--variants", "1", "--rubric", str(rubric)
+    )
+    params = generate(question, 0)["params"]
+    right = json.dumps(key_of(question, params["variant"]))
+    tests = grade(question, tmp_path / "grade", params, right)["tests"]
+    assert {test["name"]: test["max_points"] for test in tests}["value"] == 5
+    rubric.write_text(json.dumps({"points": {"value": -1}}))
+    source = tmp_path / "settings.json"
+    source.write_text(json.dumps(SETTINGS))
+    args = ["prairielearn", str(source), "--output", str(tmp_path / "q"), "--rubric", str(rubric)]
+    assert main(args) == 2
+    assert f"{rubric}#/points/value" in capsys.readouterr().err
