@@ -253,10 +253,10 @@ def grade_command(args: argparse.Namespace) -> int:
         args.feedback = "fields" if one else "full"
     names = _submission_names(args)
     source = Path(args.answers)
-    answers = _answers(source)
-    if one or names is not None or (not source.is_dir() and not _is_class(source, answers)):
+    answers, whole_class = _answers(source)
+    if one or names is not None or not whole_class:
         # one submission, named by --student, Gradescope, or its file's name
-        return _grade_submission(args, names, roster, grader_for, rubric)
+        return _grade_submission(args, names, roster, grader_for, rubric, answers)
     fields: list[str] | None = None
     if roster is not None:
         unreadable = {
@@ -273,12 +273,6 @@ def grade_command(args: argparse.Namespace) -> int:
     matched = {s: (graded.sources[s], graded.rules[s]) for s in graded.sources}
     _write(args, grades, fields, unmatched, matched)
     return _report_unmatched(unmatched, args.allow_unmatched)
-
-
-def _is_class(source: Path, answers: dict[str, Any]) -> bool:
-    """Whether the file ``source`` holds a class's answers (``{"answers": {...}}``)
-    rather than one answer (named by the file)."""
-    return list(answers) != [source.stem]
 
 
 def _write(
@@ -341,11 +335,11 @@ def _grade_submission(
     roster: Roster | None,
     grader_for: Callable[[str], AnswerGrader],
     rubric: Rubric,
+    answers: dict[str, Any],
 ) -> int:
-    """Grade one submission (a file, or a folder with one ``.json`` file) as the student
-    ``names`` name, and write it as ``args.format`` says."""
+    """Grade one submission (``answers``: of a file, or of a folder with one ``.json``
+    file) as the student ``names`` name, and write it as ``args.format`` says."""
     source = Path(args.answers)
-    answers = _answers(source)
     if not source.is_dir() and len(answers) != 1:
         # a file of several answers is the instructor's mistake, not a student's
         if args.format in ("gradescope", "prairielearn"):
@@ -435,10 +429,12 @@ def _read_answer(path: Path) -> Any:
         return error
 
 
-def _answers(source: Path) -> dict[str, Any]:
-    """The answers under ``source`` by name: a directory's ``<name>.json`` files and
-    folders holding one ``.json`` file each (named by the folder; a folder with none or
-    several is an unreadable answer), one file by its name, or ``{"answers": {...}}``."""
+def _answers(source: Path) -> tuple[dict[str, Any], bool]:
+    """The answers under ``source`` by name, and whether they are a class's (a directory
+    or ``{"answers": {...}}``) rather than one answer file's: a directory's
+    ``<name>.json`` files and folders holding one ``.json`` file each (named by the
+    folder; a folder with none or several is an unreadable answer), one file by its name,
+    or ``{"answers": {...}}``."""
     if source.is_dir():
         found: dict[str, Any] = {}
         for path in sorted(source.iterdir()):
@@ -452,11 +448,11 @@ def _answers(source: Path) -> dict[str, Any]:
                     found[path.name] = CommandLineError(
                         str(path), f"expected one .json answer file, found {len(inside)}"
                     )
-        return found
+        return found, True
     document = _read_answer(source)
     if isinstance(document, dict) and set(document) == {"answers"}:
         answers = document["answers"]
         if not isinstance(answers, dict):
             raise InvalidInputError("answers maps student ids to answers", "/answers")
-        return answers
-    return {source.stem: document}
+        return answers, True
+    return {source.stem: document}, False
