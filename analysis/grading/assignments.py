@@ -116,13 +116,18 @@ def grade_class(
     deadline = current_deadline()
     sorted_out = roster.assign(answers)
     grades: dict[str, Grade] = {}
+    # every variant asks the same questions: a student without an answer is scored out of
+    # the maximum of one variant, drawn once, not of their own
+    absent: float | None = None
     for student in roster.ids:
         deadline.check()
-        grader = grader_for(student)
         name = sorted_out.answers.get(student)
         if name is None:
-            grades[student] = Grade.absent(grader.maximum(rubric))
+            if absent is None:
+                absent = grader_for(roster.ids[0]).maximum(rubric)
+            grades[student] = Grade.absent(absent)
             continue
+        grader = grader_for(student)
         pointer = join_pointer(base, name)
         if unreadable and name in unreadable:
             failed = FieldError(pointer, unreadable[name])
