@@ -36,10 +36,9 @@ from typing import Final
 from analysis.cli.documents import read_document
 from analysis.cli.error_handler import EXIT_OK, CommandLineError, option_name, reading
 from analysis.cli.grade import GRADESCOPE_FIELDS, class_roster, student_fields
-from analysis.cli.options import ArgumentParser, command_parser
+from analysis.cli.options import ArgumentParser, add_student_feedback, command_parser
 from analysis.grading.assignments import read_assignment, student_grader
 from analysis.grading.class_report import VISIBILITIES
-from analysis.grading.feedback import FEEDBACK_LEVELS
 from analysis.grading.generator_settings import settings_json
 from analysis.grading.registry import make_grader
 from analysis.grading.roster import roster_json
@@ -147,13 +146,7 @@ def parser(name: str, summary: str) -> ArgumentParser:
         help="for an assignment: the class its submissions are matched to (one id a line, or "
         "CSV; default: the roster assignment.json keeps)",
     )
-    command.add_argument(
-        "--feedback",
-        choices=FEEDBACK_LEVELS,
-        default="fields",
-        help="what students see of each grade: score, fields (each field's points and "
-        "status, no key values), hints, full (default: fields)",
-    )
+    add_student_feedback(command)
     command.add_argument(
         "--visibility",
         choices=VISIBILITIES,

@@ -9,6 +9,8 @@ import re
 from typing import Any, Final, NoReturn
 
 from analysis.cli.error_handler import CommandLineError
+from analysis.grading.feedback import FEEDBACK_LEVELS
+from analysis.grading.generator_settings import PROBLEM_TYPES
 from games.errors import ArbiterError
 from games.limits import Limits
 from games.numbers import Exact, parse_exact
@@ -101,3 +103,23 @@ def count_option(text: str) -> int:
     if count < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {text!r}")
     return count
+
+
+def add_draw_options(command: argparse.ArgumentParser) -> None:
+    """``--type`` and ``--seed``, which override a generator settings file."""
+    command.add_argument("--type", choices=PROBLEM_TYPES, default=None, help="problem type")
+    command.add_argument(
+        "--seed", type=int, default=None, metavar="N", help="the seed (default: a fresh one)"
+    )
+
+
+def add_student_feedback(command: argparse.ArgumentParser) -> None:
+    """``--feedback`` of what students see (a bundle graded where they read it): by
+    default ``fields``, which writes no value of the key."""
+    command.add_argument(
+        "--feedback",
+        choices=FEEDBACK_LEVELS,
+        default="fields",
+        help="what students see of each grade: score, fields (each field's points and "
+        "status, no key values), hints, full (default: fields)",
+    )

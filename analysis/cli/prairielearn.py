@@ -46,12 +46,15 @@ from typing import Any, Final
 from analysis.cli.autograder import CORE, requirements
 from analysis.cli.documents import read_document, write_file
 from analysis.cli.error_handler import EXIT_OK, CommandLineError, option_name, reading
-from analysis.cli.options import ArgumentParser, command_parser
+from analysis.cli.options import (
+    ArgumentParser,
+    add_draw_options,
+    add_student_feedback,
+    command_parser,
+)
 from analysis.cli.program import version
 from analysis.grading.assignments import student_problem
-from analysis.grading.feedback import FEEDBACK_LEVELS
 from analysis.grading.generator_settings import (
-    PROBLEM_TYPES,
     ProblemSettings,
     fresh_seed,
     read_settings,
@@ -254,10 +257,7 @@ def parser(name: str, summary: str) -> ArgumentParser:
     command.add_argument(
         "--output", required=True, metavar="DIR", help="the question folder to write"
     )
-    command.add_argument("--type", choices=PROBLEM_TYPES, default=None, help="problem type")
-    command.add_argument(
-        "--seed", type=int, default=None, metavar="N", help="the seed (default: a fresh one)"
-    )
+    add_draw_options(command)
     command.add_argument(
         "--variants",
         type=_variant_count,
@@ -265,13 +265,7 @@ def parser(name: str, summary: str) -> ArgumentParser:
         metavar="N",
         help=f"how many variants to draw ahead, 1 to {MAX_VARIANTS} (default: {DEFAULT_VARIANTS})",
     )
-    command.add_argument(
-        "--feedback",
-        choices=FEEDBACK_LEVELS,
-        default="fields",
-        help="what students see of each grade: score, fields (each field's points and "
-        "status, no key values), hints, full (default: fields)",
-    )
+    add_student_feedback(command)
     command.add_argument(
         "--rubric", default=None, metavar="FILE", help="rubric JSON file for the grader"
     )

@@ -25,10 +25,9 @@ from typing import Any, Final
 
 from analysis.cli.documents import print_document, read_document, write_file
 from analysis.cli.error_handler import EXIT_OK, CommandLineError, reading
-from analysis.cli.options import ArgumentParser, command_parser
+from analysis.cli.options import ArgumentParser, add_draw_options, command_parser
 from analysis.grading.assignments import student_problem
 from analysis.grading.generator_settings import (
-    PROBLEM_TYPES,
     fresh_seed,
     read_settings,
     settings_json,
@@ -61,10 +60,7 @@ def parser(name: str, summary: str) -> ArgumentParser:
         help="JSON file of generator settings, as the body of POST /v1/problems/generate "
         "(- for standard input; none: the defaults)",
     )
-    command.add_argument("--type", choices=PROBLEM_TYPES, default=None, help="problem type")
-    command.add_argument(
-        "--seed", type=int, default=None, metavar="N", help="the seed (default: a fresh one)"
-    )
+    add_draw_options(command)
     command.add_argument(
         "--student", default=None, metavar="ID", help="generate this student's variant"
     )
