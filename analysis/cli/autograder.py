@@ -251,20 +251,29 @@ def autograder_command(args: argparse.Namespace) -> int:
         content = {"problem": problem, "rubric": rubric}
         script = RUN.replace("STUDENT", "")
     script = script.replace("FEEDBACK", args.feedback).replace("VISIBILITY", args.visibility)
-    root = Path(__file__).resolve().parents[2]
     try:
         with zipfile.ZipFile(args.output, "w", zipfile.ZIP_DEFLATED) as bundle:
             _add(bundle, "setup.sh", setup_script())
             _add(bundle, "run_autograder", script.replace("GRADED", graded))
             _add(bundle, graded, json.dumps(content))
             _add(bundle, "requirements.txt", requirements())
-            for package in CORE:
-                for path in sorted((root / package).rglob("*.py")):
-                    bundle.write(path, path.relative_to(root).as_posix())
+            for path, name in core_sources():
+                bundle.write(path, name)
     except OSError as error:
         raise CommandLineError(args.output, error.strerror or str(error)) from None
     print(f"autograder for Gradescope written to {args.output}")
     return EXIT_OK
+
+
+def core_sources() -> list[tuple[Path, str]]:
+    """The Python files of Arbiter's core packages (:data:`CORE`), each with its path
+    inside a bundle or an image's build context."""
+    root = Path(__file__).resolve().parents[2]
+    return [
+        (path, path.relative_to(root).as_posix())
+        for package in CORE
+        for path in sorted((root / package).rglob("*.py"))
+    ]
 
 
 def _add(bundle: zipfile.ZipFile, name: str, text: str) -> None:

@@ -267,12 +267,10 @@ def grade_command(args: argparse.Namespace) -> int:
         graded = grade_class(grader_for, roster, answers, rubric, unreadable=unreadable)
         fields = _asked(grader_for(roster.ids[0]), rubric)
     else:
-        graded = ClassGrades(_grade_each(grader_for, answers, rubric), [], {}, {})
+        graded = ClassGrades(_grade_each(grader_for, answers, rubric), [], {})
         fields = _asked(grader_for(next(iter(answers), "")), rubric) if answers else None
-    grades, unmatched = graded.grades, graded.unmatched
-    matched = {s: (graded.sources[s], graded.rules[s]) for s in graded.sources}
-    _write(args, grades, fields, unmatched, matched)
-    return _report_unmatched(unmatched, args.allow_unmatched)
+    _write(args, graded.grades, fields, graded.unmatched, graded.matched)
+    return _report_unmatched(graded.unmatched, args.allow_unmatched)
 
 
 def _write(

@@ -4,13 +4,17 @@ and exact numbers as option values."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import re
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, Final, NoReturn
 
-from analysis.cli.error_handler import CommandLineError
+from analysis.cli.documents import read_document
+from analysis.cli.error_handler import CommandLineError, option_name, reading
 from analysis.grading.feedback import FEEDBACK_LEVELS
-from analysis.grading.generator_settings import PROBLEM_TYPES
+from analysis.grading.generator_settings import PROBLEM_TYPES, ProblemSettings, read_settings
 from games.errors import ArbiterError
 from games.limits import Limits
 from games.numbers import Exact, parse_exact
@@ -111,6 +115,25 @@ def add_draw_options(command: argparse.ArgumentParser) -> None:
     command.add_argument(
         "--seed", type=int, default=None, metavar="N", help="the seed (default: a fresh one)"
     )
+
+
+@contextmanager
+def drawn_settings(args: argparse.Namespace, overrides: Sequence[str]) -> Iterator[ProblemSettings]:
+    """The generator settings of ``args.settings`` (a JSON file, ``-`` for standard input,
+    none: the defaults) with the options named in ``overrides`` (``type``, ``seed``,
+    ``student``) that were given over them. An error raised inside points at what set the
+    setting it concerns: the option, or the file's field (``settings.json#/depth``)."""
+    raw: Any = {} if args.settings is None else read_document(args.settings)
+    source = args.settings or ""
+    given = {name: getattr(args, name) for name in overrides if getattr(args, name) is not None}
+
+    def option_of(parameter: str) -> str:
+        if parameter in given or not source:
+            return option_name(parameter)
+        return f"{source}#/{parameter}"
+
+    with reading(source or "-", option_of):
+        yield dataclasses.replace(read_settings(raw), **given)
 
 
 def add_student_feedback(command: argparse.ArgumentParser) -> None:

@@ -43,7 +43,7 @@ import uuid
 from pathlib import Path
 from typing import Any, Final
 
-from analysis.cli.autograder import CORE, requirements
+from analysis.cli.autograder import CORE, core_sources, requirements
 from analysis.cli.documents import read_document, write_file
 from analysis.cli.error_handler import EXIT_OK, CommandLineError, option_name, reading
 from analysis.cli.options import (
@@ -51,13 +51,13 @@ from analysis.cli.options import (
     add_draw_options,
     add_student_feedback,
     command_parser,
+    drawn_settings,
 )
 from analysis.cli.program import version
 from analysis.grading.assignments import student_problem
 from analysis.grading.generator_settings import (
     ProblemSettings,
     fresh_seed,
-    read_settings,
     settings_json,
 )
 from analysis.grading.problem_generator import GeneratedProblem, code_span
@@ -397,21 +397,10 @@ def handout(made: GeneratedProblem) -> Handout:
 
 def prairielearn_command(args: argparse.Namespace) -> int:
     """Draw the variants and write the question folder."""
-    raw: Any = {} if args.settings is None else read_document(args.settings)
-    source = args.settings or ""
-    given = {name: getattr(args, name) for name in ("type", "seed")}
-    given = {name: value for name, value in given.items() if value is not None}
-
-    def option_of(parameter: str) -> str:
-        if parameter in given or not source:
-            return option_name(parameter)
-        return f"{source}#/{parameter}"
-
-    with reading(source or "-", option_of):
-        settings = dataclasses.replace(read_settings(raw), **given)
+    with drawn_settings(args, ("type", "seed")) as settings:
         if settings.student is not None:
             raise CommandLineError(
-                option_of("student"),
+                f"{args.settings}#/student",
                 "a PrairieLearn question is for every student, with variants of its own: "
                 "leave student out",
             )
@@ -518,14 +507,13 @@ def _write_json(path: Path, document: Any) -> None:
 
 def _copy_core(context: Path) -> None:
     """Arbiter's core packages (their Python source) into the image's build context."""
-    root = Path(__file__).resolve().parents[2]
     try:
         for package in CORE:
             shutil.rmtree(context / package, ignore_errors=True)
-            for path in sorted((root / package).rglob("*.py")):
-                target = context / path.relative_to(root)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copyfile(path, target)
+        for path, name in core_sources():
+            target = context / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
     except OSError as error:
         raise CommandLineError(
             str(error.filename or context), error.strerror or str(error)

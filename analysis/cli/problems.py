@@ -23,13 +23,12 @@ import re
 from pathlib import Path
 from typing import Any, Final
 
-from analysis.cli.documents import print_document, read_document, write_file
+from analysis.cli.documents import print_document, write_file
 from analysis.cli.error_handler import EXIT_OK, CommandLineError, reading
-from analysis.cli.options import ArgumentParser, add_draw_options, command_parser
+from analysis.cli.options import ArgumentParser, add_draw_options, command_parser, drawn_settings
 from analysis.grading.assignments import student_problem
 from analysis.grading.generator_settings import (
     fresh_seed,
-    read_settings,
     settings_json,
 )
 from analysis.grading.json_output import generated_json
@@ -37,7 +36,6 @@ from analysis.grading.problem_generator import GeneratedProblem, generate_proble
 from analysis.grading.roster import Roster, parse_roster_text, read_roster, roster_json
 
 ACTIONS: Final = ("generate",)
-OPTIONS: Final = {"type": "--type", "seed": "--seed", "student": "--student"}
 FILE_NAME: Final = re.compile(r"[A-Za-z0-9._@+-]+")
 """Student ids that are safe as file names on every system (no separators, no spaces)."""
 
@@ -79,18 +77,7 @@ def parser(name: str, summary: str) -> ArgumentParser:
 
 def problem_command(args: argparse.Namespace) -> int:
     """Generate one problem, or a roster's variants, as ``args`` say."""
-    raw: Any = {} if args.settings is None else read_document(args.settings)
-    source = args.settings or ""
-
-    def option_of(parameter: str) -> str:
-        if parameter in OPTIONS and getattr(args, parameter) is not None:
-            return OPTIONS[parameter]
-        return f"{source}#/{parameter}" if source else OPTIONS.get(parameter, parameter)
-
-    with reading(source or "-", option_of):
-        settings = read_settings(raw)
-        changes = {name: getattr(args, name) for name in OPTIONS if getattr(args, name) is not None}
-        settings = dataclasses.replace(settings, **changes)
+    with drawn_settings(args, ("type", "seed", "student")) as settings:
         if args.roster is None:
             if args.output is not None:
                 raise CommandLineError("--output", "is for --roster: one file set per student")

@@ -92,12 +92,12 @@ def grade_assignment(
 class ClassGrades:
     """A class graded against its roster: a grade per roster student, in roster order
     (``missing`` ones scored 0), the answers that belong to no student (not graded), and
-    the rule that matched each student's answer."""
+    each student's answer with the rule that matched it (``matched``: student -> (the
+    answer's name, rule))."""
 
     grades: dict[str, Grade]
     unmatched: list[Unmatched]
-    rules: dict[str, str]
-    sources: dict[str, str]
+    matched: dict[str, tuple[str, str]]
 
 
 def grade_class(
@@ -134,7 +134,8 @@ def grade_class(
             grades[student] = Grade.refused(grader.maximum(rubric), failed)
             continue
         grades[student] = grade_one(grader, answers[name], rubric, diagnose, pointer)
-    return ClassGrades(grades, sorted_out.unmatched, sorted_out.rules, sorted_out.answers)
+    matched = {s: (name, sorted_out.rules[s]) for s, name in sorted_out.answers.items()}
+    return ClassGrades(grades, sorted_out.unmatched, matched)
 
 
 def variant_grader(

@@ -41,6 +41,9 @@ class Scored(Protocol):
     @property
     def missing(self) -> bool: ...
 
+    @property
+    def status(self) -> str: ...
+
 
 @dataclass(frozen=True, slots=True)
 class BatchSummary:
@@ -138,13 +141,12 @@ def grades_csv(grades: Mapping[str, Scored], fields: Sequence[str] | None = None
         deadline.spend(1 + len(grade.items))
         by_field = {item.field: item.score for item in grade.items}
         errors = [grade.error] if grade.error is not None else list(grade.errors)
-        status = "missing" if grade.missing else "unreadable" if grade.error else "graded"
         writer.writerow(
             [
                 csv_text(student),
                 f"{grade.score:g}",
                 f"{grade.max_score:g}",
-                status,
+                grade.status,
                 *(f"{by_field[n]:g}" if n in by_field else "" for n in fields),
                 csv_text(";".join(dict.fromkeys(d.code for d in grade.diagnosis))),
                 csv_text(" | ".join(f"{e.pointer}: {e.message}" for e in errors)),

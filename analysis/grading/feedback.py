@@ -97,7 +97,8 @@ def diagnosis_text(diagnosis: Diagnosis, level: str) -> str | None:
     return None
 
 
-def _error(error: FieldError | None) -> dict[str, str] | None:
+def error_json(error: FieldError | None) -> dict[str, str] | None:
+    """A field error as JSON, ``{"pointer", "message"}`` (``None`` for none)."""
     return None if error is None else {"pointer": error.pointer, "message": error.message}
 
 
@@ -110,7 +111,7 @@ def item_view(item: GradedItem, level: str) -> dict[str, Any]:
         "status": status(item),
     }
     if item.error is not None:
-        out["error"] = _error(item.error)
+        out["error"] = error_json(item.error)
     if level == "hints":
         out["hint"] = hint(item)
     return out
@@ -124,11 +125,11 @@ def grade_view(grade: Grade, level: str) -> dict[str, Any]:
         "score": grade.score,
         "max_score": grade.max_score,
         "status": grade.status,
-        "error": _error(grade.error),
+        "error": error_json(grade.error),
     }
     if shows(level, "fields"):
         out["items"] = [item_view(item, level) for item in grade.items]
-        out["errors"] = [_error(error) for error in grade.errors]
+        out["errors"] = [error_json(error) for error in grade.errors]
         out["ignored"] = list(grade.ignored)
     if shows(level, "hints"):
         out["diagnosis"] = [

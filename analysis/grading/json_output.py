@@ -13,11 +13,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from analysis.grading.class_report import BatchSummary
-from analysis.grading.feedback import grade_view, hint, status
+from analysis.grading.feedback import error_json, grade_view, hint, status
 from analysis.grading.problem_generator import GeneratedProblem
 from analysis.grading.results import Diagnosis, Grade, GradedItem
 from analysis.grading.roster import Unmatched
-from games.errors import FieldError
 
 
 def diagnosis_json(diagnosis: Diagnosis) -> dict[str, Any]:
@@ -27,10 +26,6 @@ def diagnosis_json(diagnosis: Diagnosis) -> dict[str, Any]:
         "hint": diagnosis.hint,
         "node": diagnosis.node,
     }
-
-
-def _error_json(error: FieldError | None) -> dict[str, str] | None:
-    return None if error is None else {"pointer": error.pointer, "message": error.message}
 
 
 def item_json(item: GradedItem) -> dict[str, Any]:
@@ -48,7 +43,7 @@ def item_json(item: GradedItem) -> dict[str, Any]:
         "status": status(item),
     }
     if item.error is not None:
-        out["error"] = _error_json(item.error)
+        out["error"] = error_json(item.error)
     out["expected"] = item.expected
     if item.expected_exact is not None:
         out["expected_exact"] = item.expected_exact
@@ -68,8 +63,8 @@ def grade_json(grade: Grade, feedback: str = "full") -> dict[str, Any]:
         "max_score": grade.max_score,
         "status": grade.status,
         "diagnosis": [diagnosis_json(d) for d in grade.diagnosis],
-        "error": _error_json(grade.error),
-        "errors": [_error_json(error) for error in grade.errors],
+        "error": error_json(grade.error),
+        "errors": [error_json(error) for error in grade.errors],
         "ignored": list(grade.ignored),
         "items": [item_json(item) for item in grade.items],
     }

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, Protocol, cast
 
-from analysis.grading.results import Diagnosis, FieldScore, Grade, GradedItem
+from analysis.grading.results import Diagnosis, FieldScore, Grade, GradedItem, grade_status
 from analysis.grading.rubric import Rubric, parse_rubric
 from games.errors import ArbiterError, FieldError, InvalidInputError, join_pointer
 from games.limits import Limits, active_limits, current_deadline
@@ -102,9 +102,9 @@ def grade_one(
     raised. Each field read out costs one more grading of what is left, at most once per
     field a problem may ask (unknown names are set apart before the first).
     """
-    most = grader.maximum(rubric)
     if not isinstance(raw, dict):
-        return Grade.refused(most, FieldError(pointer, "an answer is a JSON object of fields"))
+        refusal = FieldError(pointer, "an answer is a JSON object of fields")
+        return Grade.refused(grader.maximum(rubric), refusal)
     known = set(getattr(grader, "answer_fields", grader.fields))
     answer = dict(raw)
     failed: dict[str, FieldError] = {}
@@ -126,7 +126,7 @@ def grade_one(
             first = error.errors[0]
             name = _field_of(first.pointer, pointer)
             if name is None or name not in answer or name not in known:
-                return Grade.refused(most, first)
+                return Grade.refused(grader.maximum(rubric), first)
             if answer[name] is not None:
                 failed[name] = first
             # else a placeholder of the answer template left as it was: not answered
@@ -204,8 +204,8 @@ class BatchGrade:
 
     @property
     def status(self) -> str:
-        """``graded``, or ``unreadable`` (not an object: :attr:`error`)."""
-        return "unreadable" if self.error is not None else "graded"
+        """As :attr:`analysis.grading.results.Grade.status`."""
+        return grade_status(self.error, self.missing)
 
 
 @dataclass(frozen=True, slots=True)

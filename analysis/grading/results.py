@@ -147,9 +147,14 @@ class Grade:
     @property
     def status(self) -> str:
         """``graded``, ``unreadable`` (not an object: :attr:`error`) or ``missing``."""
-        if self.missing:
-            return "missing"
-        return "unreadable" if self.error is not None else "graded"
+        return grade_status(self.error, self.missing)
+
+
+def grade_status(error: FieldError | None, missing: bool) -> str:
+    """A grade's status from its ``error`` and whether its student handed in nothing."""
+    if missing:
+        return "missing"
+    return "unreadable" if error is not None else "graded"
 
 
 def graded_item(

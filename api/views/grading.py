@@ -153,8 +153,7 @@ def grade_assignment_view() -> Response:
     else:
         roster = read_roster(options["roster"])
         graded = grade_class(variant_grader(template), roster, answers, rubric, diagnose)
-        grades, unmatched = graded.grades, graded.unmatched
-        matched = {s: (graded.sources[s], graded.rules[s]) for s in graded.sources}
+        grades, unmatched, matched = graded.grades, graded.unmatched, graded.matched
     summary = summarize(grades, len(unmatched))
     feedback = options["feedback"]
     return json_response(grades_json(grades, summary, feedback, unmatched, matched))
