@@ -19,12 +19,14 @@ import os
 import resource
 import socket
 import sys
+import threading
 import time
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from waitress.channel import HTTPChannel
-from waitress.server import create_server
+from waitress.parser import HTTPRequestParser
+from waitress.server import BaseWSGIServer, create_server
 from waitress.task import ErrorTask
 from waitress.utilities import BadRequest
 
@@ -44,12 +46,17 @@ FRONT_THREADS = 8
 """Threads besides one per computation slot and queued request: pages and assets."""
 
 
-class ProblemErrorTask(ErrorTask):  # type: ignore[misc]  # waitress ships no type information
+class ProblemErrorTask(ErrorTask):
     """Waitress's own error answers (a bad request line, header or chunk; a body past the
     limit) as problems, like the app's."""
 
+    # what waitress sets, where types-waitress says less: a list, not any sequence
+    response_headers: list[tuple[str, str]]
+
     def execute(self) -> None:
-        error = self.request.error
+        # waitress makes an error task of the request's parser (types-waitress: its Error)
+        error = cast(HTTPRequestParser, self.request).error
+        assert error is not None, "an error task for a request without an error"
         slug = error.reason.lower().replace(" ", "-")
         detail = str(error.body)
         if error.code == 413:
@@ -64,16 +71,19 @@ class ProblemErrorTask(ErrorTask):  # type: ignore[misc]  # waitress ships no ty
         self.write(body[0])
 
 
-class ProblemChannel(HTTPChannel):  # type: ignore[misc]
+class ProblemChannel(HTTPChannel):
     """Waitress's connection, with its errors as problems, and a 400 for a request whose
     client ends its side of the connection before the request is complete (Waitress would
     close the connection without a word)."""
 
     error_task_class = ProblemErrorTask
+    # what waitress's HTTPChannel sets, where types-waitress omits it or says less
+    requests_lock: threading.Lock
+    requests: list[HTTPRequestParser]
 
     def handle_read(self) -> None:
         partial = self.request
-        if partial is None or partial.completed:
+        if partial is None or partial.completed or self.socket is None:
             super().handle_read()
             return
         try:
@@ -94,7 +104,8 @@ class ProblemChannel(HTTPChannel):  # type: ignore[misc]
             self.request = None
             self.requests.append(partial)
             if len(self.requests) == 1:
-                self.server.add_task(self)
+                # waitress queues the channel itself: its service() runs the requests
+                self.server.add_task(self)  # type: ignore[arg-type]
 
 
 def server_options(config: dict[str, Any], app: IsolatedApp) -> dict[str, Any]:
@@ -167,8 +178,14 @@ def main(argv: Sequence[str] | None = None) -> None:
     app = IsolatedApp()
     options = server_options(config, app)
     _open_enough_files(options["connection_limit"])
-    server = create_server(app, host=arguments.host, port=arguments.port, **options)
-    server.channel_class = ProblemChannel
+    # waitress registers a server per address the host resolves to ("localhost" may give
+    # two) in its socket map, and returns a wrapper without channel_class when there are
+    # several: every one of them must accept connections as ProblemChannels
+    socket_map: dict[int, Any] = {}
+    server = create_server(app, map=socket_map, host=arguments.host, port=arguments.port, **options)
+    for listener in list(socket_map.values()):
+        if isinstance(listener, BaseWSGIServer):
+            listener.channel_class = ProblemChannel
     print("Arbiter: loading the app into the computation server...", flush=True)
     app.start()
     admission = app.admission

@@ -53,7 +53,7 @@ _REFUSALS = {
 """What the production server answers a computation it does not admit (docs/limits.md)."""
 
 
-def _raw_field_schema(_converter: Any, field: fields.Field, **_: Any) -> dict[str, Any]:
+def _raw_field_schema(_converter: Any, field: fields.Field[Any], **_: Any) -> dict[str, Any]:
     """Let a field state its own JSON schema in ``metadata["openapi"]``."""
     schema = field.metadata.get("openapi")
     return dict(schema) if schema else {}

@@ -47,9 +47,9 @@ def exact_companion(of: str) -> fields.String:
     )
 
 
-def exact_list_companion(of: str, nesting: int = 1) -> fields.List:
+def exact_list_companion(of: str, nesting: int = 1) -> fields.List[Any]:
     """The ``<of>_exact`` field of a list of numbers (``nesting`` levels deep)."""
-    inner: fields.Field = fields.String(metadata=_COMPANION)
+    inner: fields.Field[Any] = fields.String(metadata=_COMPANION)
     for _ in range(nesting - 1):
         inner = fields.List(inner)
     return fields.List(
@@ -73,7 +73,7 @@ def exact_map_companion(of: str) -> fields.Dict:
     )
 
 
-class IntegersOrInteger(fields.Field):
+class IntegersOrInteger(fields.Field[list[int]]):
     """A list of integers within ``[low, high]``, or one integer standing for ``repeat``
     copies of itself (``"branching": 3`` is ``[3, 3]``, ``"denominators": 4`` is ``[4]``).
 

@@ -100,7 +100,7 @@ class TreeInputSchema(Schema):
     )
 
 
-def _node_ids(description: str) -> fields.List:
+def _node_ids(description: str) -> fields.List[str]:
     """A list of node ids (the drawing options that name nodes)."""
     return fields.List(
         fields.String(),

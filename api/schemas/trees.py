@@ -7,6 +7,8 @@ limit); here it is a raw field documented by the ``Tree`` component.
 
 from __future__ import annotations
 
+from typing import Any, TypeVar
+
 from marshmallow import Schema, fields, validate
 
 from api.schemas.fields import (
@@ -59,7 +61,7 @@ class TreeRequestSchema(TreeInputSchema):
     )
 
 
-def layout_field() -> fields.Field:
+def layout_field() -> fields.String:
     return fields.String(
         load_default="map",
         validate=validate.OneOf(["map", "columns"]),
@@ -126,14 +128,21 @@ class StatsSchema(Schema):
 _WINDOW = {"oneOf": [{"type": "number"}, {"type": "string", "enum": ["-inf", "inf"]}]}
 
 
-class CutoffSchema(Schema):
-    node = fields.String(required=True)
+class CutoffWindowSchema(Schema):
+    """A cutoff's window and value, alike in both layouts; a subclass names the nodes."""
+
     alpha = fields.Raw(required=True, metadata={"openapi": _WINDOW})
     beta = fields.Raw(required=True, metadata={"openapi": _WINDOW})
     alpha_exact = exact_companion("alpha")
     beta_exact = exact_companion("beta")
     value = fields.Float(required=True, metadata={"description": "v at the cut."})
     value_exact = exact_companion("value")
+
+
+class CutoffSchema(CutoffWindowSchema):
+    """A cutoff in the map layout: nodes named by id."""
+
+    node = fields.String(required=True)
     after = fields.String(
         required=True, metadata={"description": "Child whose value caused the cut."}
     )
@@ -239,11 +248,23 @@ class MoveOrderingSchema(Schema):
 
 
 class TreeResultSchema(Schema):
+    """What a tree search answers in either layout; a subclass names the nodes."""
+
     value = fields.Float(required=True, metadata={"description": "Value of the root."})
     value_exact = exact_companion("value")
     root_kind = fields.String(
         required=True, validate=validate.OneOf(["max", "min", "chance", "player", "leaf"])
     )
+    best_move_label = fields.String(
+        allow_none=True, metadata={"description": "The move label of `best_move`, if given."}
+    )
+    depth = fields.Integer(allow_none=True, required=True)
+    stats = fields.Nested(StatsSchema, required=True)
+
+
+class MapResultSchema(TreeResultSchema):
+    """An answer in the map layout: nodes named by id."""
+
     best_move = fields.String(
         required=True,
         allow_none=True,
@@ -251,9 +272,6 @@ class TreeResultSchema(Schema):
             "description": "Id of the root's optimal child (leftmost among ties); null "
             "when the root is scored statically."
         },
-    )
-    best_move_label = fields.String(
-        allow_none=True, metadata={"description": "The move label of that child, if given."}
     )
     principal_variation = fields.List(
         fields.String(),
@@ -266,11 +284,14 @@ class TreeResultSchema(Schema):
         required=True,
         metadata={"description": "Value of every node searched, by id."},
     )
-    depth = fields.Integer(allow_none=True, required=True)
-    stats = fields.Nested(StatsSchema, required=True)
 
 
-def best_moves_field(name: fields.Field) -> fields.Field:
+NodeName = TypeVar("NodeName")
+"""How an answer names a node: by id (str, the map layout) or by breadth-first index (int,
+the columns layout)."""
+
+
+def best_moves_field(name: fields.Field[NodeName]) -> fields.List[NodeName]:
     return fields.List(
         name,
         required=True,
@@ -278,11 +299,11 @@ def best_moves_field(name: fields.Field) -> fields.Field:
     )
 
 
-class MinimaxResultSchema(TreeResultSchema):
+class MinimaxResultSchema(MapResultSchema):
     best_moves = best_moves_field(fields.String())
 
 
-class AlphaBetaResultSchema(TreeResultSchema):
+class AlphaBetaResultSchema(MapResultSchema):
     prune_on_equality = fields.Boolean(required=True)
     pruned = fields.List(
         fields.String(),
@@ -313,16 +334,16 @@ RUNS_DESCRIPTION = (
 )
 
 
-def runs_field(description: str, **kwargs: object) -> fields.Field:
+def runs_field(description: str) -> fields.List[list[int | None]]:
     return fields.List(
         fields.List(fields.Integer(), validate=validate.Length(equal=2)),
+        required=True,
         metadata={"description": f"{description} {RUNS_DESCRIPTION}"},
-        **kwargs,  # type: ignore[arg-type]
     )
 
 
 class ColumnsSchema(Schema):
-    node = runs_field("The nodes with a value, in index order.", required=True)
+    node = runs_field("The nodes with a value, in index order.")
     value = fields.List(
         fields.Float(),
         required=True,
@@ -337,7 +358,9 @@ class ColumnsSchema(Schema):
     )
 
 
-class ColumnsCutoffSchema(CutoffSchema):
+class ColumnsCutoffSchema(CutoffWindowSchema):
+    """A cutoff in the columns layout: nodes named by breadth-first index."""
+
     node = fields.Integer(required=True)
     after = fields.Integer(
         required=True, metadata={"description": "Child whose value caused the cut."}
@@ -351,9 +374,6 @@ class ColumnsCutoffSchema(CutoffSchema):
 
 class ColumnsResultSchema(TreeResultSchema):
     """An answer in the columns layout: nodes named by breadth-first index."""
-
-    class Meta:
-        exclude = ("nodes",)
 
     best_move = fields.Integer(
         required=True,
@@ -378,9 +398,9 @@ class MinimaxColumnsResultSchema(ColumnsResultSchema):
 
 class AlphaBetaColumnsResultSchema(ColumnsResultSchema):
     prune_on_equality = fields.Boolean(required=True)
-    pruned = runs_field("Topmost pruned subtrees, left to right.", required=True)
-    pruned_leaves = runs_field("Leaves never evaluated, left to right.", required=True)
-    evaluated_leaves = runs_field("Leaves in evaluation order.", required=True)
+    pruned = runs_field("Topmost pruned subtrees, left to right.")
+    pruned_leaves = runs_field("Leaves never evaluated, left to right.")
+    evaluated_leaves = runs_field("Leaves in evaluation order.")
     cutoffs = fields.List(fields.Nested(ColumnsCutoffSchema), required=True)
     move_ordering = fields.Nested(
         MoveOrderingSchema, metadata={"description": "Present when requested."}
@@ -390,7 +410,7 @@ class AlphaBetaColumnsResultSchema(ColumnsResultSchema):
 _EXACT = {"openapi": {"allOf": [ref("ExactNumber")]}}
 
 
-def bounds_field(description: str) -> fields.Field:
+def bounds_field(description: str) -> fields.List[Any]:
     """``[lo, hi]`` bounds on leaf values, as exact numbers."""
     return fields.List(
         fields.Raw(metadata=_EXACT),
@@ -401,7 +421,7 @@ def bounds_field(description: str) -> fields.Field:
     )
 
 
-def tie_break_field(description: str) -> fields.Field:
+def tie_break_field(description: str) -> fields.String:
     return fields.String(
         load_default="leftmost",
         validate=validate.OneOf(["leftmost", "rightmost"]),
@@ -409,7 +429,7 @@ def tie_break_field(description: str) -> fields.Field:
     )
 
 
-def max_sum_field(description: str) -> fields.Field:
+def max_sum_field(description: str) -> fields.Raw:
     return fields.Raw(
         load_default=None, allow_none=True, metadata={"description": description, **_EXACT}
     )
@@ -447,7 +467,7 @@ class ChanceOutcomesSchema(Schema):
     outcomes = fields.List(fields.Nested(OutcomeSchema), required=True)
 
 
-class ExpectimaxResultSchema(TreeResultSchema):
+class ExpectimaxResultSchema(MapResultSchema):
     best_moves = fields.List(
         fields.String(),
         metadata={"description": "Every optimal root move (without bounds)."},
