@@ -12,9 +12,7 @@ from typing import Any
 from flask import Flask, Response
 from flask_cors import CORS
 
-from api.allocator import keep_freed_memory
 from api.config import limits_from, settings
-from api.gc_pause import gc_paused
 from api.problems import register_error_handlers
 from api.views import (
     games,
@@ -35,7 +33,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the Arbiter app; ``config`` overrides defaults and ``ARBITER_*`` variables."""
     app = Flask(__name__, static_folder=None)
     app.config.update(settings(config))
-    keep_freed_memory(app.config["ARBITER_KEEP_FREED_MB"])
     register_error_handlers(app)
     _run_under_limits(app)
     _set_headers(app)
@@ -65,10 +62,7 @@ def _run_under_limits(app: Flask) -> None:
     inner = app.wsgi_app
 
     def wsgi_app(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
-        # the collector is paused for the whole request, and back on only once the view's
-        # objects are freed: switched on inside the view, its first collection would scan
-        # everything the request built (most of the time of a small tree request)
-        with limited(limits_from(app.config)), gc_paused():
+        with limited(limits_from(app.config)):
             return inner(environ, start_response)
 
     app.wsgi_app = wsgi_app  # type: ignore[method-assign]

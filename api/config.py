@@ -33,9 +33,6 @@ DEFAULTS: dict[str, Any] = {
     "ARBITER_MAX_GAME_DEPTH": 64,
     # Most nodes of a tree unfolded by /v1/games/tree (its answer is the whole tree).
     "ARBITER_MAX_GAME_TREE_NODES": 100_000,
-    # Megabytes of freed memory a worker keeps for its next requests rather than returning
-    # them to the kernel (glibc only; 0: off). See api/allocator.py.
-    "ARBITER_KEEP_FREED_MB": 256,
     # Megabytes a request's computation may add to its process (the address space it maps
     # past what it starts with); past it the request answers 413 memory-limit.
     "ARBITER_MAX_MEMORY_MB": 1024,
@@ -72,7 +69,6 @@ _TYPES = {
     "ARBITER_MAX_GAME_TIME_LIMIT": float,
     "ARBITER_MAX_GAME_DEPTH": int,
     "ARBITER_MAX_GAME_TREE_NODES": int,
-    "ARBITER_KEEP_FREED_MB": int,
     "ARBITER_CORS_ORIGINS": str,
     "ARBITER_MAX_MEMORY_MB": int,
     "ARBITER_WORKERS": int,

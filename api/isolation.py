@@ -80,7 +80,7 @@ class IsolatedApp:
     def __init__(self, config: Mapping[str, Any] | None = None):
         self.config = dict(config or {})
         # the front keeps no freed memory for later: it holds no large request's data
-        self.front: Flask = create_app({**self.config, "ARBITER_KEEP_FREED_MB": 0})
+        self.front: Flask = create_app(self.config)
         settings = self.front.config
         self.time_limit = float(settings["ARBITER_TIME_LIMIT"])
         self.memory_mb = int(settings["ARBITER_MAX_MEMORY_MB"])

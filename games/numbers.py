@@ -227,6 +227,15 @@ def put_number(target: dict[str, Any], name: str, value: Number | None) -> None:
                 target[f"{name}_exact"] = text
 
 
+def put_bound(target: dict[str, Any], name: str, value: Number | None) -> None:
+    """:func:`put_number` for an end of a search's window (an alpha or a beta), which may be
+    infinite: +/- infinity is written as the string ``"inf"`` or ``"-inf"``."""
+    if isinstance(value, float) and math.isinf(value):
+        target[name] = "inf" if value > 0 else "-inf"
+    else:
+        put_number(target, name, value)
+
+
 def put_numbers(target: dict[str, Any], name: str, values: Numbers) -> None:
     """Write a list, tuple or map of numbers (nested to any depth) as ``name`` and ``name_exact``.
 
@@ -240,9 +249,22 @@ def put_numbers(target: dict[str, Any], name: str, values: Numbers) -> None:
     :raises ExactSizeError: an entry is too long to write exactly (past
         :data:`MAX_EXACT_TEXT_BITS`; computed numbers are bounded well before).
     """
+    if isinstance(values, list | tuple) and _machine_integers(values):
+        target[name] = list(values)  # (the common case, checked in C: written as they are)
+        return
     target[name] = _shape(values, _number)
     if not _all_exact(values):
         target[f"{name}_exact"] = _shape(values, exact_entry)
+
+
+def _machine_integers(values: Sequence[Any]) -> bool:
+    """Whether ``values`` are all ints within 64 bits, which the rule writes as they are."""
+    return (
+        bool(values)
+        and set(map(type, values)) == {int}
+        and -JSON_INT_LIMIT <= min(values)
+        and max(values) < JSON_INT_LIMIT
+    )
 
 
 def read_exact_form(approx: float, text: str | None) -> Number:

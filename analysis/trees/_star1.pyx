@@ -17,32 +17,17 @@ It also holds :func:`analysis.trees.expectimax.scaled_back_up`'s loop on the sam
 writers (Star1 as a column of machine integers, the back-up as int objects, each made once).
 """
 
+from array import array
 from fractions import Fraction
 
-from cpython.array cimport array, resize
 from cpython.bytes cimport PyBytes_FromStringAndSize
-from cpython.list cimport PyList_New, PyList_SET_ITEM
 from cpython.long cimport PyLong_AsLongLongAndOverflow
 from cpython.object cimport PyObject
-from cpython.ref cimport Py_INCREF
 from libc.stdint cimport int64_t, INT64_MAX
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy
 
 from analysis.trees.alpha_beta import NEG_INF, POS_INF
-from games.trees.model import IntColumn
-
-from games.trees._columns cimport (
-    Interned,
-    interned,
-    interned_free,
-    push,
-    range_length,
-    range_start,
-    range_step,
-    table_find,
-    table_put,
-)
 
 cdef extern from *:
     ctypedef long long int128 "__int128"
@@ -202,12 +187,12 @@ def scaled_star1(
     cdef Frame* stack = <Frame*>malloc((depth + 2) * sizeof(Frame))
     cdef int64_t* numbers = <int64_t*>malloc(count * sizeof(int64_t))
     cdef unsigned char* codes = <unsigned char*>calloc(count, 1)
-    cdef Interned table = Interned(NULL, NULL, 0, 0)
+    cdef dict table = {}
     try:
         if stack == NULL or numbers == NULL or codes == NULL:
             raise MemoryError()
         return _search(
-            stack, numbers, codes, &table, count, children, kinds, probabilities, shares,
+            stack, numbers, codes, table, count, children, kinds, probabilities, shares,
             node_weights, static, low, high, common, factor, strict, spend, chance_kind,
             max_kind,
         )
@@ -215,25 +200,13 @@ def scaled_star1(
         free(stack)
         free(numbers)
         free(codes)
-        interned_free(&table)
 
 
-cdef object as_exact(int64_t num, int64_t den, int64_t factor, dict known, Interned* exacts):
+cdef object as_exact(int64_t num, int64_t den, int64_t factor, dict known):
     """num / (den * factor) as the fractions search writes it (an int when integral);
-    values repeat, so each is made once (``exacts`` by num when den is 1, else ``known``
-    by num and den)."""
-    cdef object key, value
-    cdef PyObject* found
-    if den == 1:
-        found = table_find(exacts, num)
-        if found != NULL:
-            return <object>found
-        value = Fraction(num, <object>factor)
-        if value.denominator == 1:
-            value = value.numerator
-        return table_put(exacts, num, value)
-    key = (num, den)
-    value = known.get(key)
+    values repeat, so each is made once (``known`` by num and den)."""
+    cdef object key = (num, den)
+    cdef object value = known.get(key)
     if value is None:
         value = Fraction(num, den * <object>factor)
         if value.denominator == 1:
@@ -275,9 +248,9 @@ cdef inline int enter(Frame* frame, list children, list kinds, int64_t node, Rat
     frame.likeliest_weight = -1
     frame.fail_low = infinite(-1)
     frame.fail_high = infinite(1)
-    frame.start = range_start(kids)
-    frame.step = range_step(kids)
-    frame.count = range_length(kids)
+    frame.start = kids.start
+    frame.step = kids.step
+    frame.count = len(kids)
     return 0
 
 
@@ -285,7 +258,7 @@ cdef object _search(
     Frame* stack,
     int64_t* numbers,
     unsigned char* codes,
-    Interned* table,
+    dict table,
     Py_ssize_t count,
     list children,
     list kinds,
@@ -302,11 +275,11 @@ cdef object _search(
     str chance_kind,
     str max_kind,
 ):
-    cdef object best_column = IntColumn.filled(-1, count)
+    cdef object best_column = array("q", [-1]) * count
     cdef int64_t[:] best_child = best_column
-    cdef array evaluated = IntColumn()
+    cdef list evaluated = []
     cdef list cutoffs = []
-    cdef array pruned = IntColumn()
+    cdef list pruned = []
     cdef int64_t first, last, cut
     cdef Py_ssize_t top = 0
     cdef Frame* frame
@@ -402,7 +375,7 @@ cdef object _search(
                 if weight > frame.likeliest_weight:
                     frame.likeliest, frame.likeliest_weight = child, weight
                 if weight == 0:
-                    push(pruned, child)  # cannot change the expectation
+                    pruned.append(child)  # cannot change the expectation
                     continue
                 frame.rest -= weight
                 wide = <int128>frame.v + <int128>high * frame.rest
@@ -448,7 +421,7 @@ cdef object _search(
             score = <int64_t>leaf * factor
             numbers[child] = score
             codes[child] = STATIC_LEAF | (1 + EXACT)
-            push(evaluated, child)
+            evaluated.append(child)
             visited += 1
             returned, returned_bound, has_returned = score, EXACT, True
             break
@@ -475,11 +448,11 @@ cdef object _search(
                 last = frame.start + frame.step * frame.count
                 # the numbers as keys, the cut as a range (``CutoffRows`` makes the record)
                 cutoffs.append(
-                    (node, key_of(frame.alpha), key_of(frame.beta), interned(table, value),
+                    (node, key_of(frame.alpha), key_of(frame.beta), table.setdefault(value, value),
                      child, range(first, last, frame.step))
                 )
                 for cut in range(frame.slot, frame.count):
-                    push(pruned, frame.start + frame.step * cut)
+                    pruned.append(frame.start + frame.step * cut)
             bound = result_bound
         elif frame.kind == CHANCE_NODE:
             bound = EXACT
@@ -505,10 +478,10 @@ cdef object _search(
 
 cdef object array_from(int64_t* data, Py_ssize_t size):
     """An ``array('q')`` of ``data[:size]`` (unset entries are whatever they hold)."""
-    cdef array column = IntColumn("q")
-    resize(column, size)
+    cdef object column = array("q", bytes(size * sizeof(int64_t)))
+    cdef int64_t[:] view = column
     if size:
-        memcpy(column.data.as_longlongs, data, size * sizeof(int64_t))
+        memcpy(&view[0], data, size * sizeof(int64_t))
     return column
 
 
@@ -561,18 +534,15 @@ def scaled_back_up(
     ``spend``, two at chance nodes, as in Python.
     """
     cdef Nodes n
-    cdef Py_ssize_t i, k, kid, total = len(values), pending = 0, cached = 0, c
+    cdef Py_ssize_t i, k, kid, pending = 0, cached = 0, c
     cdef int64_t value, sum_, product, best, best_weight
     cdef int overflow = 0
     cdef object kids, kind, chance, made
     cdef PyObject* seen_address[SHARE_CACHE]
     cdef int64_t seen_share[SHARE_CACHE]
     cdef dict known = {}
-    cdef list keys
     cdef const int64_t[:] given
     cdef bint weighed = node_weights is not None
-    cdef Interned table = Interned(NULL, NULL, 0, 0)
-    cdef Interned exacts = Interned(NULL, NULL, 0, 0)
     if covered == 0 or common <= 0:
         return None
     if weighed:
@@ -678,16 +648,11 @@ def scaled_back_up(
             if not n.count[i]:
                 continue
             if n.kind[i] == CHANCE_NODE:
-                values[i] = as_exact(n.scaled[i], 1, factor, known, &exacts)
+                values[i] = as_exact(n.scaled[i], 1, factor, known)
             else:
                 values[i] = values[n.best[i]]
             best_child[i] = n.best[i]
-        keys = PyList_New(total)
-        for i in range(total):
-            made = interned(&table, n.scaled[i]) if i < covered else None
-            Py_INCREF(made)
-            PyList_SET_ITEM(keys, i, made)
-        return keys
+        return True
     finally:
         free(n.scaled)
         free(n.start)
@@ -696,5 +661,3 @@ def scaled_back_up(
         free(n.weight)
         free(n.best)
         free(n.kind)
-        interned_free(&table)
-        interned_free(&exacts)

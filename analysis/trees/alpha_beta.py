@@ -1,51 +1,47 @@
 """Alpha-beta pruning over an explicit tree, with everything a student writes down.
 
-Children are searched left to right. ``prune_on_equality=True`` cuts when
-``v >= beta`` at MAX and ``v <= alpha`` at MIN (AIMA, most lecture slides);
-``False`` cuts only on strict inequality (the Berkeley CS188 autograder).
+The search is AIMA's ALPHA-BETA-SEARCH (Figure 5.7): ``max_value`` and ``min_value`` call
+each other down the tree with the window ``(alpha, beta)``, children left to right, and a
+node stops as soon as its value ``v`` makes the rest of its children irrelevant.
+``prune_on_equality=True`` cuts when ``v >= beta`` at MAX and ``v <= alpha`` at MIN (AIMA,
+most lecture slides); ``False`` cuts only on strict inequality (the Berkeley CS188
+autograder).
 
-The search is fail-soft: a node that stops early returns the value it had,
-which is a bound on its true value. Each node's result carries whether it is
-exact, a lower bound (MAX stopped at ``v >= beta``) or an upper bound (MIN
-stopped at ``v <= alpha``, or every child it saw was itself an upper bound).
-The root's best move is the leftmost child whose *exact* value achieves the
-root value, so a later child returning a bound equal to alpha never replaces it.
+The search is fail-soft: a node that stops early returns the value it had, which is a
+bound on its true value. Each node's result carries whether it is exact, a lower bound
+(MAX stopped at ``v >= beta``) or an upper bound (MIN stopped at ``v <= alpha``, or every
+child it saw was itself an upper bound). A node's best child is the leftmost whose *exact*
+value achieves its value, so a later child returning a bound equal to it never replaces
+it. On request the search records each step (:class:`TraceEvent`) as it goes.
+
+The functions are generators run by :func:`analysis.trees.recursion.run`, so a tree may be
+deeper than Python's stack. Where the set-up compiled it,
+:func:`analysis.trees._kernels.alpha_beta` makes the same search, step for step, without
+the trace (:mod:`games.compiled` says which runs); the tests hold it to this one.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
 from functools import cached_property
-from typing import Any, Final, NamedTuple, cast, overload
+from typing import Final, NamedTuple
 
-from analysis.trees.horizon import Horizon, horizon, numeric
+from analysis.trees.horizon import Horizon, horizon
+from analysis.trees.minimax import KERNELS, listed, principal_variation
+from analysis.trees.recursion import Call, run
 from analysis.trees.search_stats import SearchStats
 from games.errors import LimitExceededError
 from games.limits import Deadline, current_deadline
-from games.numbers import Exact, normalize
-from games.trees.compiled_reader import walkable
+from games.numbers import Exact
 from games.trees.model import (
     CHANCE,
     DECISION_KINDS,
-    LEAF,
     MAX,
     TWO_PLAYER_HINT,
-    IntColumn,
     Tree,
     leaves_below_all,
 )
-
-try:
-    from analysis.trees._kernels import alpha_beta_walk
-except ImportError:  # not built (no C compiler): the Python loop below answers alone
-    alpha_beta_walk = None  # type: ignore[assignment]
-
-COMPILED: Final = alpha_beta_walk is not None and os.environ.get("ARBITER_PURE_PYTHON") != "1"
-"""Whether the compiled loops of :mod:`analysis.trees._kernels` are there to use
-(``ARBITER_PURE_PYTHON=1`` forces the Python loops, which give the same answers)."""
 
 EXACT: Final = "exact"
 LOWER: Final = "lower"
@@ -59,8 +55,7 @@ Bound = Exact | float
 
 
 class Cutoff(NamedTuple):
-    """A node that stopped early (a named tuple: searches make thousands of them, and
-    a frozen dataclass costs several times as much to build).
+    """A node that stopped early.
 
     Attributes
     ----------
@@ -84,187 +79,6 @@ class Cutoff(NamedTuple):
     value: Exact
     after: int
     cut: tuple[int, ...]
-
-
-class CutoffRows(Sequence[Cutoff]):
-    """Cutoff records kept as plain tuples, given out as :class:`Cutoff` records when read.
-
-    The compiled walks make their records so: making and freeing a million-node search's
-    named-tuple instances took a quarter of its time, and most answers only write the
-    records out (from :attr:`rows`). Equal to the list of the same records.
-
-    With ``factor`` (Star1 on a common scale) a row holds its alpha, beta and value as keys
-    on that scale (see :func:`value_of_key`) and its ``cut`` as a ``range``: the numbers and
-    the tuple are made only for the records read (:attr:`keys` gives the rows as they are).
-    """
-
-    __slots__ = ("_listed", "factor", "keys")
-
-    def __init__(self, rows: list[tuple[Any, ...]], factor: int | None = None) -> None:
-        self.keys = rows
-        self.factor = factor
-        self._listed: list[tuple[Any, ...]] | None = rows if factor is None else None
-
-    @property
-    def rows(self) -> list[tuple[Any, ...]]:
-        """The records as plain tuples of :class:`Cutoff`'s fields."""
-        if self._listed is None:
-            self._listed = [self._row(row) for row in self.keys]
-        return self._listed
-
-    def _row(self, row: tuple[Any, ...]) -> tuple[Any, ...]:
-        if self.factor is None:
-            return row
-        node, alpha, beta, value, after, cut = row
-        factor = self.factor
-        return (
-            node,
-            value_of_key(alpha, factor),
-            value_of_key(beta, factor),
-            value_of_key(value, factor),
-            after,
-            tuple(cut),
-        )
-
-    def __len__(self) -> int:
-        return len(self.keys)
-
-    @overload
-    def __getitem__(self, index: int) -> Cutoff: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[Cutoff]: ...
-    def __getitem__(self, index: int | slice) -> Cutoff | list[Cutoff]:
-        if isinstance(index, slice):
-            return [Cutoff._make(self._row(row)) for row in self.keys[index]]
-        return Cutoff._make(self._row(self.keys[index]))
-
-    def __iter__(self) -> Any:
-        return map(Cutoff._make, self.rows)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, CutoffRows):
-            return self.rows == other.rows
-        if isinstance(other, list):
-            return self.rows == other  # a named tuple equals the tuple of its fields
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"CutoffRows({list(self)!r})"
-
-
-def value_of_key(key: Any, factor: int) -> Exact | float:
-    """The number a key on a common scale stands for: ``key / factor`` for an int key,
-    ``num / (den * factor)`` for a key ``(num, den)``, an infinity as itself; exact, an int
-    when integral (:class:`analysis.trees.star1.ScaledKeys`)."""
-    if type(key) is float:
-        return key
-    if type(key) is tuple:
-        return normalize(Fraction(key[0], key[1] * factor))
-    return normalize(Fraction(key, factor))
-
-
-BOUND_BITS: Final = 3
-"""The low bits of a compiled search's code byte per node (alpha-beta's on machine integers,
-:func:`analysis.trees._kernels.alpha_beta_walk`, and Star1's,
-:func:`analysis.trees._star1.scaled_star1`): 0 where the node has no value, else its
-bound's index in :data:`BOUND_NAMES`."""
-STATIC_LEAF: Final = 4
-"""The bit of that byte set where the value is the node's static value (the search also
-marks a chance node's expectation, with 8, which the columns do not need)."""
-BOUND_NAMES: Final = (None, EXACT, LOWER, UPPER)
-
-
-class BoundColumn(Sequence[str | None]):
-    """Per node, the bound of the value a compiled search gave it (None: no value), read
-    from its code byte a node (see :data:`BOUND_BITS`). Equal to the list of the same names."""
-
-    __slots__ = ("codes",)
-
-    def __init__(self, codes: bytes) -> None:
-        self.codes = codes
-
-    def __len__(self) -> int:
-        return len(self.codes)
-
-    @overload
-    def __getitem__(self, index: int) -> str | None: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[str | None]: ...
-    def __getitem__(self, index: int | slice) -> str | None | list[str | None]:
-        if isinstance(index, slice):
-            return [BOUND_NAMES[code & BOUND_BITS] for code in self.codes[index]]
-        return BOUND_NAMES[self.codes[index] & BOUND_BITS]
-
-    def __iter__(self) -> Iterator[str | None]:
-        return (BOUND_NAMES[code & BOUND_BITS] for code in self.codes)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (list, BoundColumn)):
-            return len(self) == len(other) and list(self) == list(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"BoundColumn({list(self)!r})"
-
-
-class ScaledValues(Sequence[Exact | None]):
-    """Per node, the value a compiled search gave it (None: no value), made when read from
-    the search's numbers on a common scale (each value times ``factor``: Star1's, or 1 for
-    alpha-beta on machine integers) and code bytes (see :data:`BOUND_BITS`): a static value
-    is the tree's own, any other an exact number, made once per distinct number. Equal to
-    the list of the same values."""
-
-    __slots__ = ("_made", "codes", "factor", "numbers", "static")
-
-    def __init__(
-        self, numbers: Sequence[int], codes: bytes, static: Sequence[Any], factor: int
-    ) -> None:
-        self.numbers = numbers
-        self.codes = codes
-        self.static = static
-        self.factor = factor
-        self._made: dict[int, Exact] = {}
-
-    def __len__(self) -> int:
-        return len(self.codes)
-
-    def _value(self, index: int) -> Exact | None:
-        code = self.codes[index]
-        if not code:
-            return None
-        if code & STATIC_LEAF:
-            return cast(Exact, self.static[index])
-        number = self.numbers[index]
-        made = self._made.get(number)
-        if made is None:
-            made = self._made[number] = cast(Exact, value_of_key(number, self.factor))
-        return made
-
-    @overload
-    def __getitem__(self, index: int) -> Exact | None: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[Exact | None]: ...
-    def __getitem__(self, index: int | slice) -> Exact | None | list[Exact | None]:
-        if isinstance(index, slice):
-            return [self._value(i) for i in range(*index.indices(len(self)))]
-        return self._value(index)
-
-    def __iter__(self) -> Iterator[Exact | None]:
-        return map(self._value, range(len(self)))
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (list, ScaledValues)):
-            return len(self) == len(other) and list(self) == list(other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"ScaledValues({list(self)!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,12 +137,29 @@ class AlphaBetaResult:
     depth: int | None
     stats: SearchStats
     search_children: Sequence[Sequence[int]] = field(repr=False, default=())
+    found_pruned_leaves: list[int] | None = field(repr=False, default=None)
+    """The pruned leaves, where the search listed them as it cut (the kernel does)."""
 
     @cached_property
     def pruned_leaves(self) -> list[int]:
-        # Listing them touches every pruned leaf (often most of the tree), so it
-        # is done on demand rather than as part of the search.
+        # Listing them touches every pruned leaf (often most of the tree), so the textbook
+        # search leaves it to be done on demand.
+        if self.found_pruned_leaves is not None:
+            return self.found_pruned_leaves
         return leaves_below_all(self.tree, self.pruned, self.search_children)
+
+
+def refuse_large_trace(tree: Tree, trace: bool, max_trace_nodes: int | None) -> None:
+    """A step-by-step trace is offered for trees of up to ``max_trace_nodes`` nodes.
+
+    :raises LimitExceededError: ``trace`` is asked for a larger tree (naming ``trace``).
+    """
+    if trace and max_trace_nodes is not None and len(tree) > max_trace_nodes:
+        raise LimitExceededError(
+            f"a step-by-step trace is offered for trees of up to {max_trace_nodes} nodes; "
+            f"this one has {len(tree)}",
+            parameter="trace",
+        )
 
 
 def alpha_beta(
@@ -339,8 +170,12 @@ def alpha_beta(
     trace: bool = False,
     deadline: Deadline | None = None,
     max_trace_nodes: int | None = None,
+    compiled: bool = True,
 ) -> AlphaBetaResult:
     """Search ``tree`` with alpha-beta pruning; see the module docstring.
+
+    ``compiled=False`` runs the textbook search even where the kernel is built (the tests
+    compare the two); a trace is always the textbook search's.
 
     Raises
     ------
@@ -351,24 +186,19 @@ def alpha_beta(
     TimeLimitError
         If ``deadline`` (by default the one of the computation in progress) passes.
     """
-    if trace and max_trace_nodes is not None and len(tree) > max_trace_nodes:
-        raise LimitExceededError(
-            f"a step-by-step trace is offered for trees of up to {max_trace_nodes} nodes; "
-            f"this one has {len(tree)}",
-            parameter="trace",
-        )
+    refuse_large_trace(tree, trace, max_trace_nodes)
     tree.require(kinds=DECISION_KINDS, tuples=False, endpoint=TWO_PLAYER_HINT)
     seen = horizon(tree, depth)
     clock = deadline if deadline is not None else current_deadline()
     clock.check()
-    return _search(tree, seen, seen.children, prune_on_equality, trace, clock)
+    return _search(tree, seen, seen.children, prune_on_equality, trace, clock, compiled)
 
 
 def count_evaluations(
     tree: Tree, seen: Horizon, children: Sequence[Sequence[int]], prune_on_equality: bool
 ) -> int:
     """Static evaluations alpha-beta makes when children are taken in the order given."""
-    search = _search(tree, seen, children, prune_on_equality, False, current_deadline())
+    search = _search(tree, seen, children, prune_on_equality, False, current_deadline(), True)
     return len(search.evaluated_leaves)
 
 
@@ -378,249 +208,191 @@ def _search(
     children: Sequence[Sequence[int]],
     prune_on_equality: bool,
     tracing: bool,
-    deadline: Deadline,
+    clock: Deadline,
+    compiled: bool,
 ) -> AlphaBetaResult:
-    static = numeric(seen.static)
-    spend = deadline.spend
-    if COMPILED and not tracing and children[0]:
-        return _walk(tree, seen, children, static, prune_on_equality, spend)
-    # a traced step builds two events; every step costs more when values are fractions
-    step_cost = 4 if tracing else 1
-    kinds = tree.kinds
-    count = len(tree)
-    best_child = IntColumn.filled(-1, count)
-    evaluated: list[int] = []
-    cutoffs: list[Cutoff] = []
-    events: list[TraceEvent] | None = [] if tracing else None
-    log = events.append if events is not None else None
-    record = evaluated.append
-    strict = not prune_on_equality
-
-    root_max = kinds[0] == MAX
-    # A frame: [node, alpha, beta, v, next slot, best child, bound of best, is MAX]
-    start = NEG_INF if root_max else POS_INF
-    frame: list[Any] = [0, NEG_INF, POS_INF, start, 0, -1, EXACT, root_max]
-    stack = [frame]
-    values: list[Exact | None] = [None] * count
-    bounds: list[str | None] = [None] * count
-    if not children[0]:
-        # a single static node: nothing to search
-        values[0] = static[0]
-        bounds[0] = EXACT
-        record(0)
-        if log:
-            log(TraceEvent("evaluate", 0, NEG_INF, POS_INF, static[0]))
-        return search_result(
-            tree, seen, values, bounds, best_child, evaluated, cutoffs, events, prune_on_equality, 1
-        )
-    if log:
-        log(TraceEvent("enter", 0, NEG_INF, POS_INF, None))
-    returned: Exact | None = None  # value of the internal child just searched, to fold in
-    child = -1
-    child_bound = EXACT
-    entered = 1
-    while True:
-        node, alpha, beta, v, slot, best, best_bound, is_max = frame
-        kids = children[node]
-        left = len(kids)
-        first_slot = slot
-        cut = False
-        if returned is not None:
-            # fold the internal child's value into v and the window
-            if is_max:
-                if returned > v or (
-                    returned == v and child_bound is EXACT and best_bound is not EXACT
-                ):
-                    v, best, best_bound = returned, child, child_bound
-                if (v > beta) if strict else (v >= beta):
-                    cut = slot < left
-                elif v > alpha:
-                    alpha = v
-            else:
-                if returned < v or (
-                    returned == v and child_bound is EXACT and best_bound is not EXACT
-                ):
-                    v, best, best_bound = returned, child, child_bound
-                if (v < alpha) if strict else (v <= alpha):
-                    cut = slot < left
-                elif v < beta:
-                    beta = v
-            if log:
-                log(TraceEvent("update", node, alpha, beta, v, child=child))
-            returned = None
-        descend = -1
-        # Static children are read and folded in a tight loop (one per kind of node:
-        # this is where most of the time goes) until an internal child turns up.
-        if cut:
-            pass
-        elif is_max:
-            while slot < left:
-                child = kids[slot]
-                slot += 1
-                if children[child]:
-                    descend = child
-                    break
-                score = static[child]
-                values[child] = score
-                bounds[child] = EXACT
-                record(child)
-                if log:
-                    log(TraceEvent("evaluate", child, alpha, beta, score))
-                if score > v or (score == v and best_bound is not EXACT):
-                    v, best, best_bound = score, child, EXACT
-                if (v > beta) if strict else (v >= beta):
-                    cut = slot < left
-                elif v > alpha:
-                    alpha = v
-                if log:
-                    log(TraceEvent("update", node, alpha, beta, v, child=child))
-                if cut:
-                    break
-        else:
-            while slot < left:
-                child = kids[slot]
-                slot += 1
-                if children[child]:
-                    descend = child
-                    break
-                score = static[child]
-                values[child] = score
-                bounds[child] = EXACT
-                record(child)
-                if log:
-                    log(TraceEvent("evaluate", child, alpha, beta, score))
-                if score < v or (score == v and best_bound is not EXACT):
-                    v, best, best_bound = score, child, EXACT
-                if (v < alpha) if strict else (v <= alpha):
-                    cut = slot < left
-                elif v < beta:
-                    beta = v
-                if log:
-                    log(TraceEvent("update", node, alpha, beta, v, child=child))
-                if cut:
-                    break
-        spend((slot - first_slot + 1) * step_cost)
-        if descend != -1:
-            frame[1:7] = (alpha, beta, v, slot, best, best_bound)
-            entered += 1
-            child_max = kinds[descend] == MAX
-            frame = [
-                descend,
-                alpha,
-                beta,
-                NEG_INF if child_max else POS_INF,
-                0,
-                -1,
-                EXACT,
-                child_max,
-            ]
-            stack.append(frame)
-            if log:
-                log(TraceEvent("enter", descend, alpha, beta, None))
-            continue
-        if cut:
-            skipped = tuple(kids[slot:])
-            cutoffs.append(Cutoff(node, alpha, beta, v, child, skipped))
-            if log:
-                log(TraceEvent("cutoff", node, alpha, beta, v, child=child, cut=skipped))
-            bound = LOWER if is_max else UPPER
-        else:
-            bound = best_bound
-        values[node] = v
-        bounds[node] = bound
-        best_child[node] = best
-        if log:
-            log(TraceEvent("return", node, alpha, beta, v, bound=bound))
-        stack.pop()
-        if not stack:
-            break
-        returned, child_bound, child = v, bound, node
-        frame = stack[-1]
-    visited = entered + len(evaluated)
-    return search_result(
-        tree,
-        seen,
-        values,
-        bounds,
-        best_child,
-        evaluated,
-        cutoffs,
-        events,
-        prune_on_equality,
-        visited,
-    )
-
-
-def _walk(
-    tree: Tree,
-    seen: Horizon,
-    children: Sequence[Sequence[int]],
-    static: Sequence[Any],
-    prune_on_equality: bool,
-    spend: Any,
-) -> AlphaBetaResult:
-    """:func:`_search` without a trace, step for step, compiled (analysis/trees/_kernels.pyx):
-    first with values compared as C integers, each visited node's value and bound kept in
-    columns (nothing made or counted a node: :class:`ScaledValues` and :class:`BoundColumn`
-    give them out when read); again with Python's comparisons and lists if a static value is
-    not such an integer."""
-    walk_children = walkable(children)
-    walk_static = static if isinstance(static, list) else list(static)
-    count = len(tree)
-    best_child = IntColumn.filled(-1, count)
-    pruned: list[int] = []
-    rows: list[tuple[Any, ...]] = []
-    for ints in (True, False):
-        leaves = IntColumn()  # machine integers: no int object per leaf evaluated
-        rows.clear()
-        pruned.clear()
-        values: list[Exact | None] | None = None if ints else [None] * count
-        bounds: list[str | None] | None = None if ints else [None] * count
-        numbers = IntColumn() if ints else None
-        codes = bytearray(count) if ints else None
-        entered = alpha_beta_walk(
-            walk_children,
-            walk_static,
-            tree.kinds,
+    if compiled and KERNELS is not None and not tracing:
+        count = len(tree)
+        values: list[Exact | None] = [None] * count
+        bounds: list[str | None] = [None] * count
+        best_child = [-1] * count
+        evaluated: list[int] = []
+        rows: list[tuple[int, Bound, Bound, Exact, int, tuple[int, ...]]] = []
+        pruned_leaves: list[int] = []
+        entered = KERNELS.alpha_beta(
+            children,
+            listed(seen.static),
+            listed(tree.kinds),
             MAX,
             not prune_on_equality,
+            (EXACT, LOWER, UPPER),
             values,
             bounds,
             best_child,
-            leaves,
+            evaluated,
             rows,
-            pruned,
-            (EXACT, LOWER, UPPER),
-            spend,
-            ints,
-            LEAF,
-            # (the static values are the leaves', which the reader may hold as integers)
-            tree.leaf_words if static is tree.values else None,
-            numbers,
-            codes,
+            pruned_leaves,
+            clock.spend,
         )
-        if entered >= 0:
-            break
-    if numbers is not None and codes is not None:
-        kept = bytes(codes)
-        found_values: Sequence[Exact | None] = ScaledValues(numbers, kept, walk_static, 1)
-        found_bounds: Sequence[str | None] = BoundColumn(kept)
-    else:
-        assert values is not None and bounds is not None
-        found_values, found_bounds = values, bounds
-    return search_result(
-        tree,
-        seen,
-        found_values,
-        found_bounds,
-        best_child,
-        leaves,
-        CutoffRows(rows),
-        None,
-        prune_on_equality,
-        entered + len(leaves),
-        pruned,
-    )
+        cutoffs = [Cutoff._make(row) for row in rows]
+        return search_result(
+            tree,
+            seen,
+            values,
+            bounds,
+            best_child,
+            evaluated,
+            cutoffs,
+            None,
+            prune_on_equality,
+            entered + len(evaluated),
+            pruned_leaves=pruned_leaves,
+        )
+    search = _AlphaBeta(tree, seen, children, prune_on_equality, tracing)
+    run(search.value(0, NEG_INF, POS_INF), clock.spend)
+    return search.result()
+
+
+class _AlphaBeta:
+    """One alpha-beta search (AIMA Figure 5.7), recording what it finds as it returns."""
+
+    def __init__(
+        self,
+        tree: Tree,
+        seen: Horizon,
+        children: Sequence[Sequence[int]],
+        prune_on_equality: bool,
+        tracing: bool,
+    ) -> None:
+        self.tree = tree
+        self.seen = seen
+        self.kinds = tree.kinds
+        self.children = children
+        self.static = seen.static
+        self.prune_on_equality = prune_on_equality
+        count = len(tree)
+        self.values: list[Exact | None] = [None] * count
+        self.bounds: list[str | None] = [None] * count
+        self.best_child = [-1] * count
+        self.evaluated: list[int] = []
+        self.cutoffs: list[Cutoff] = []
+        self.trace: list[TraceEvent] | None = [] if tracing else None
+        self.entered = 0
+
+    def value(self, node: int, alpha: Bound, beta: Bound) -> Call:
+        """``node``'s value within the window, for the player who moves there."""
+        if self.kinds[node] == MAX:
+            return self.max_value(node, alpha, beta)
+        return self.min_value(node, alpha, beta)
+
+    def max_value(self, node: int, alpha: Bound, beta: Bound) -> Call:
+        kids = self.children[node]
+        if not kids:  # the terminal test
+            return self.utility(node, alpha, beta)
+        self.enter(node, alpha, beta)
+        v: Bound = NEG_INF
+        best, best_bound = -1, EXACT
+        for slot, child in enumerate(kids, 1):
+            value, bound = yield self.value(child, alpha, beta)
+            if value > v or (value == v and bound is EXACT and best_bound is not EXACT):
+                v, best, best_bound = value, child, bound
+            if v > beta or (v == beta and self.prune_on_equality):
+                if slot < len(kids):
+                    self.log("update", node, alpha, beta, v, child=child)
+                    return self.cut(node, alpha, beta, v, child, kids[slot:], LOWER, best)
+            elif v > alpha:
+                alpha = v
+            self.log("update", node, alpha, beta, v, child=child)
+        return self.returned(node, alpha, beta, v, best, best_bound)
+
+    def min_value(self, node: int, alpha: Bound, beta: Bound) -> Call:
+        kids = self.children[node]
+        if not kids:
+            return self.utility(node, alpha, beta)
+        self.enter(node, alpha, beta)
+        v: Bound = POS_INF
+        best, best_bound = -1, EXACT
+        for slot, child in enumerate(kids, 1):
+            value, bound = yield self.value(child, alpha, beta)
+            if value < v or (value == v and bound is EXACT and best_bound is not EXACT):
+                v, best, best_bound = value, child, bound
+            if v < alpha or (v == alpha and self.prune_on_equality):
+                if slot < len(kids):
+                    self.log("update", node, alpha, beta, v, child=child)
+                    return self.cut(node, alpha, beta, v, child, kids[slot:], UPPER, best)
+            elif v < beta:
+                beta = v
+            self.log("update", node, alpha, beta, v, child=child)
+        return self.returned(node, alpha, beta, v, best, best_bound)
+
+    def utility(self, node: int, alpha: Bound, beta: Bound) -> tuple[Exact, str]:
+        """A static node's value: a leaf's utility or, at the depth cutoff, its eval."""
+        score = self.static[node]
+        assert score is not None and not isinstance(score, tuple)
+        self.values[node] = score
+        self.bounds[node] = EXACT
+        self.evaluated.append(node)
+        self.log("evaluate", node, alpha, beta, score)
+        return score, EXACT
+
+    def enter(self, node: int, alpha: Bound, beta: Bound) -> None:
+        self.entered += 1
+        self.log("enter", node, alpha, beta, None)
+
+    def cut(
+        self,
+        node: int,
+        alpha: Bound,
+        beta: Bound,
+        v: Bound,
+        after: int,
+        rest: Sequence[int],
+        bound: str,
+        best: int,
+    ) -> tuple[Bound, str]:
+        """``node`` stops after child ``after``: the children ``rest`` are pruned."""
+        skipped = tuple(rest)
+        self.cutoffs.append(Cutoff(node, alpha, beta, v, after, skipped))  # type: ignore[arg-type]
+        self.log("cutoff", node, alpha, beta, v, child=after, cut=skipped)
+        return self.returned(node, alpha, beta, v, best, bound)
+
+    def returned(
+        self, node: int, alpha: Bound, beta: Bound, v: Bound, best: int, bound: str
+    ) -> tuple[Bound, str]:
+        self.values[node] = v  # type: ignore[assignment]
+        self.bounds[node] = bound
+        self.best_child[node] = best
+        self.log("return", node, alpha, beta, v, bound=bound)
+        return v, bound
+
+    def log(
+        self,
+        event: str,
+        node: int,
+        alpha: Bound,
+        beta: Bound,
+        value: Bound | None,
+        *,
+        child: int = -1,
+        bound: str = EXACT,
+        cut: tuple[int, ...] = (),
+    ) -> None:
+        if self.trace is not None:
+            self.trace.append(TraceEvent(event, node, alpha, beta, value, child, bound, cut))  # type: ignore[arg-type]
+
+    def result(self) -> AlphaBetaResult:
+        return search_result(
+            self.tree,
+            self.seen,
+            self.values,
+            self.bounds,
+            self.best_child,
+            self.evaluated,
+            self.cutoffs,
+            self.trace,
+            self.prune_on_equality,
+            self.entered + len(self.evaluated),
+        )
 
 
 def search_result(
@@ -635,20 +407,16 @@ def search_result(
     prune_on_equality: bool,
     visited: int,
     pruned: Sequence[int] | None = None,
+    *,
+    pruned_leaves: list[int] | None = None,
 ) -> AlphaBetaResult:
     """The result of an alpha-beta or Star1 search from what it found: its principal
     variation and counts are worked out here, and ``pruned``, when not given, from the
     cutoffs."""
     # The search runs left to right and each cut skips the rest of one node's
-    # children, so cutoffs come in left-to-right order, and so do their subtrees
-    # (which the compiled walk lists as it goes).
+    # children, so cutoffs come in left-to-right order, and so do their subtrees.
     if pruned is None:
         pruned = [index for cutoff in cutoffs for index in cutoff.cut]
-    line: list[int] = []
-    step = best_child[0]
-    while step != -1:
-        line.append(step)
-        step = best_child[step]
     root_value = values[0]
     assert root_value is not None
     stats = SearchStats(
@@ -662,7 +430,7 @@ def search_result(
         tree=tree,
         value=root_value,
         best_move=best_child[0] if tree.kinds[0] != CHANCE else -1,
-        principal_variation=line,
+        principal_variation=principal_variation(best_child),
         values=values,
         bounds=bounds,
         best_child=best_child,
@@ -674,4 +442,5 @@ def search_result(
         depth=seen.depth,
         stats=stats,
         search_children=seen.children,
+        found_pruned_leaves=pruned_leaves,
     )

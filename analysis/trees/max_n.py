@@ -22,7 +22,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, Final, cast
 
-from analysis.trees.expectimax import refuse_large_trace
+from analysis.trees.alpha_beta import refuse_large_trace
 from analysis.trees.horizon import Horizon, horizon, static_nodes, static_pointer
 from analysis.trees.search_stats import SearchStats
 from games.errors import InvalidInputError

@@ -11,8 +11,8 @@ chance node fail low or high,
 
 (clipped to ``[lo, hi]``), and the node stops as soon as an outcome returns at
 most ``A_i`` (its value is then an upper bound) or at least ``B_i`` (a lower
-bound). MAX and MIN nodes prune as in alpha-beta. The search is fail-soft and
-iterative, and the root value always equals full expectiminimax. Outcomes of
+bound). MAX and MIN nodes prune as in alpha-beta (AIMA Figure 5.7). The search is
+fail-soft, and the root value always equals full expectiminimax. Outcomes of
 probability 0 never affect the value and are never searched.
 
 The running sums and the windows are exact and grow with every division by a
@@ -24,13 +24,18 @@ outcome is searched with (``A_i`` and ``B_i`` clipped to ``[lo, hi]``), ``update
 chance node the running ``sum(p v)``, and a chance node's ``cutoff`` its bound
 (``upper``: the unseen outcomes cannot lift it above alpha; ``lower``: nor lower it
 below beta).
+
+``max_value``, ``min_value`` and ``chance_value`` are generators run by
+:func:`analysis.trees.recursion.run`, so a tree may be deeper than Python's stack. Where
+the set-up compiled it and the tree's numbers fit 64-bit integers on one common scale,
+:func:`analysis.trees._star1.scaled_star1` makes the same search in integers (same values,
+bounds, cutoffs and pruned nodes; :mod:`games.compiled` says which runs); the tests hold it
+to this one.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
 from fractions import Fraction
 from functools import partial
 from operator import is_not
@@ -43,39 +48,32 @@ from analysis.trees.alpha_beta import (
     POS_INF,
     UPPER,
     AlphaBetaResult,
-    BoundColumn,
+    Bound,
     Cutoff,
-    CutoffRows,
-    ScaledValues,
     TraceEvent,
+    refuse_large_trace,
     search_result,
-    value_of_key,
 )
 from analysis.trees.expectimax import (
+    CHANCE_KERNELS,
     EXPECTIMAX_HINT,
     EXPECTIMAX_KINDS,
+    WORD_BITS,
     common_scale,
-    refuse_large_trace,
 )
 from analysis.trees.horizon import Horizon, horizon, numeric, static_nodes, static_pointer
-from analysis.trees.star1_integers import integer_star1
+from analysis.trees.minimax import listed
+from analysis.trees.recursion import Call, run
 from games.errors import InvalidInputError
 from games.limits import Deadline, active_limits, check_exact_size, current_deadline
 from games.numbers import Exact, normalize
-from games.trees.model import CHANCE, MAX, MIN, Tree
+from games.trees.model import CHANCE, MAX, Tree
 
-try:
-    from analysis.trees._star1 import scaled_star1
-except ImportError:  # not compiled (no C compiler at install): the fraction search runs
-    scaled_star1 = None  # type: ignore[assignment]
-
-COMPILED: Final = scaled_star1 is not None and os.environ.get("ARBITER_PURE_PYTHON") != "1"
-"""Whether :func:`star1` may run the compiled integer loop (``ARBITER_PURE_PYTHON=1``
-keeps it to the fraction search, which the tests also run)."""
-
-WORD_BITS: Final = 62
-"""Largest magnitude (in bits) of a scaled bound times ``Q`` the compiled loop starts
-with; it gives up (and the fraction search runs) if a number grows past 64 bits."""
+BOUND_NAMES: Final = (EXACT, LOWER, UPPER)
+"""The bounds in the order of the compiled search's codes (a node's code is 1 + its index,
+0 where the search gave it no value, plus :data:`STATIC_VALUE`)."""
+STATIC_VALUE: Final = 4
+"""The bit of a compiled code set where the node's value is its static value."""
 
 
 def star1(
@@ -87,8 +85,12 @@ def star1(
     deadline: Deadline | None = None,
     trace: bool = False,
     max_trace_nodes: int | None = None,
+    compiled: bool = True,
 ) -> AlphaBetaResult:
     """Expectiminimax with pruning at MAX, MIN and chance nodes.
+
+    ``compiled=False`` runs the textbook search even where the kernel is built (the tests
+    compare the two); a trace is always the textbook search's.
 
     Raises
     ------
@@ -108,148 +110,17 @@ def star1(
     clock = deadline if deadline is not None else current_deadline()
     _check_bounds(tree, seen, low, high, clock)
     clock.check()
-    if not trace:
-        search = _on_common_scale(tree, seen, low, high, prune_on_equality, clock, COMPILED)
-        if search is not None:
-            return search
-    return _Search(tree, seen, low, high, prune_on_equality, clock, trace).run()
-
-
-def _on_common_scale(
-    tree: Tree,
-    seen: Horizon,
-    low: Exact,
-    high: Exact,
-    prune_on_equality: bool,
-    clock: Deadline,
-    compiled: bool,
-) -> AlphaBetaResult | None:
-    """Star1 in integers over the tree's common scale (the same result as the fraction
-    search), by the compiled loop or its Python twin
-    (:mod:`analysis.trees.star1_integers`); None where it does not apply: no chance node,
-    a fractional leaf or a bound off the scale, numbers past 64 bits (compiled) or
-    ``Limits.max_exact_digits`` (Python), or, compiled, a digit limit so low that the
-    fraction search could refuse a number the loop would keep."""
-    children = seen.children
-    bits = active_limits().max_exact_bits
-    if not children[0] or (compiled and bits < 2 * 64 + 2):
-        return None
-    if not isinstance(children, list):
-        return None
-    if not compiled and set(map(type, children)) != {range}:
-        return None  # (the compiled loop checks each node's as it enters it)
-    scale = common_scale(tree, seen)
-    if scale is None:
-        return None
-    common, factor = scale.common, scale.scale
-    scaled_low, scaled_high = low * factor, high * factor
-    if not (type(scaled_low) is int and type(scaled_high) is int):
-        scaled_low, scaled_high = Fraction(scaled_low), Fraction(scaled_high)
-        if scaled_low.denominator != 1 or scaled_high.denominator != 1:
-            return None
-        scaled_low, scaled_high = scaled_low.numerator, scaled_high.numerator
-    # (bounds on the scale of Q: then a chance node's bound, sum(w v) + hi * rest, is a
-    # whole multiple of Q, as its value is)
-    if scaled_low % common or scaled_high % common:
-        return None
-    largest = max(abs(scaled_low), abs(scaled_high), scale.largest * factor)
-    if not compiled:
-        found = integer_star1(
-            children,
-            tree.kinds,
-            tree.probabilities,
-            scale.shares,
-            list(seen.static),
-            scaled_low,
-            scaled_high,
-            common,
-            factor,
-            not prune_on_equality,
-            bits,
-            clock.spend,
-        )
-    elif (largest * common).bit_length() > WORD_BITS:
-        return None
-    else:
-        assert scaled_star1 is not None
-        found = scaled_star1(
-            children,
-            tree.kinds,
-            tree.probabilities,
-            scale.shares,
-            scale.nodes,
-            seen.static if type(seen.static) is list else list(seen.static),
-            scaled_low,
-            scaled_high,
-            common,
-            factor,
-            not prune_on_equality,
-            tree.max_depth(),
-            clock.spend,
-            CHANCE,
-            MAX,
-        )
-    if found is None:
-        return None
-    if not compiled:
-        values, bounds, best_child, evaluated, cutoffs, pruned, visited = found
-        return search_result(
-            tree, seen, values, bounds, best_child, evaluated, cutoffs, None,
-            prune_on_equality, visited, pruned,
-        )  # fmt: skip
-    numbers, codes, best_child, evaluated, rows, pruned, visited = found
-    result = search_result(
-        tree,
-        seen,
-        ScaledValues(numbers, codes, seen.static, factor),
-        BoundColumn(codes),
-        best_child,
-        evaluated,
-        CutoffRows(rows, factor),  # (plain tuples, with their numbers as keys on the scale)
-        None,
-        prune_on_equality,
-        visited,
-        pruned,
-    )
-    return Star1Result(
-        **{name.name: getattr(result, name.name) for name in fields(AlphaBetaResult)},
-        scaled=ScaledKeys(numbers, codes, rows, factor),
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class ScaledKeys:
-    """The numbers of a search on a common scale as keys that hash in C (a writer's cache
-    of what it wrote for each number would otherwise hash fractions, in Python): a key is
-    the number times ``factor``, an int, or ``(num, den)`` for ``num / den`` times it, or an
-    infinity as itself (see :func:`value_of_key`)."""
-
-    numbers: Sequence[int]
-    """Per node: its value's key, an int (where its code says it has a value)."""
-    codes: bytes
-    """Per node: its code byte (see :data:`BOUND_BITS`)."""
-    cutoffs: list[tuple[Any, ...]]
-    """Per cutoff: its :class:`Cutoff`'s fields with the keys of its alpha, beta and value,
-    and its ``cut`` as a ``range`` (:attr:`CutoffRows.keys`)."""
-    factor: int
-
-    def value_of(self, key: Any) -> Exact | float:
-        """The number of ``key``, exact (integral as int) or an infinity."""
-        return value_of_key(key, self.factor)
-
-
-@dataclass(frozen=True)
-class Star1Result(AlphaBetaResult):
-    """A Star1 result; from the search on a common scale, with its numbers as keys."""
-
-    scaled: ScaledKeys | None = None
+    if compiled and not trace:
+        found = _compiled(tree, seen, low, high, prune_on_equality, clock)
+        if found is not None:
+            return found
+    search = _Star1(tree, seen, low, high, prune_on_equality, clock, trace)
+    run(search.value(0, NEG_INF, POS_INF), clock.spend)
+    return search.result()
 
 
 def _check_bounds(tree: Tree, seen: Horizon, low: Exact, high: Exact, clock: Deadline) -> None:
     static = numeric(seen.static)
-    extremes = tree.leaf_range if static is tree.values else None
-    if extremes is not None and low <= extremes[0] and extremes[1] <= high:
-        return  # (the leaves' extremes, as the reader recorded them)
     # every static value within the bounds: the smallest and the largest are (whole-list
     # operations; internal nodes hold None); else find the first outside, node by node
     present = cast(list[Exact], list(filter(partial(is_not, None), static[: seen.covered])))
@@ -269,8 +140,8 @@ def _check_bounds(tree: Tree, seen: Horizon, low: Exact, high: Exact, clock: Dea
             )
 
 
-class _Search:
-    """One iterative Star1 search; frames are lists, see ``run``."""
+class _Star1:
+    """One Star1 search, recording what it finds as it returns."""
 
     def __init__(
         self,
@@ -280,14 +151,19 @@ class _Search:
         high: Exact,
         prune_on_equality: bool,
         deadline: Deadline,
-        tracing: bool = False,
-    ):
+        tracing: bool,
+    ) -> None:
         self.tree = tree
         self.seen = seen
+        self.kinds = tree.kinds
+        self.probabilities = tree.probabilities
+        self.children = seen.children
+        self.static = numeric(seen.static)
         self.low = low
         self.high = high
         self.strict = not prune_on_equality
-        self.deadline = deadline
+        self.spend = deadline.spend
+        self.bits = active_limits().max_exact_bits
         count = len(tree)
         self.values: list[Exact | None] = [None] * count
         self.bounds: list[str | None] = [None] * count
@@ -295,181 +171,167 @@ class _Search:
         self.evaluated: list[int] = []
         self.cutoffs: list[Cutoff] = []
         self.pruned: list[int] = []
-        self.events: list[TraceEvent] | None = [] if tracing else None
+        self.trace: list[TraceEvent] | None = [] if tracing else None
+        self.visited = 0
 
-    def frame(self, node: int, alpha: Any, beta: Any) -> list[Any]:
-        # [node, alpha, beta, v (or sum of p*v), next slot, best, bound of best,
-        #  unseen probability mass, A and B of the outcome being searched]
-        kind = self.tree.kinds[node]
-        start = NEG_INF if kind == MAX else POS_INF if kind == MIN else 0
-        return [node, alpha, beta, start, 0, -1, EXACT, 1, None, None]
+    def value(self, node: int, alpha: Any, beta: Any) -> Call:
+        """``node``'s value within the window: the side to move's, or the expectation."""
+        kind = self.kinds[node]
+        if kind == CHANCE:
+            return self.chance_value(node, alpha, beta)
+        if kind == MAX:
+            return self.max_value(node, alpha, beta)
+        return self.min_value(node, alpha, beta)
 
-    def run(self) -> AlphaBetaResult:
-        tree, seen = self.tree, self.seen
-        children, static, kinds = seen.children, numeric(seen.static), tree.kinds
-        probabilities = tree.probabilities
-        low, high, strict = self.low, self.high, self.strict
-        values, bounds, best_child = self.values, self.bounds, self.best_child
-        spend = self.deadline.spend
-        bits = active_limits().max_exact_bits
-        visited = 1
-        log = self.events.append if self.events is not None else None
-        if not children[0]:
-            values[0], bounds[0] = static[0], EXACT
-            self.evaluated.append(0)
-            if log:
-                log(TraceEvent("evaluate", 0, NEG_INF, POS_INF, static[0]))
-            return self.result(visited)
-        if log:
-            log(TraceEvent("enter", 0, NEG_INF, POS_INF, None))
-        stack = [self.frame(0, NEG_INF, POS_INF)]
-        returned: Any = None
-        returned_bound = EXACT
-        child = -1
-        while stack:
-            frame = stack[-1]
-            node, alpha, beta, v, slot, best, best_bound, rest, fail_low, fail_high = frame
-            kind = kinds[node]
-            kids = children[node]
-            stop = False
-            result_bound = EXACT
-            if returned is not None:
-                # fold the value of the child just searched
-                if kind == CHANCE:
-                    # a bound at the edge of [lo, hi] is the value itself
-                    if returned_bound == LOWER and returned >= high:
-                        returned_bound = EXACT
-                    elif returned_bound == UPPER and returned <= low:
-                        returned_bound = EXACT
-                    v = v + probabilities[child] * returned
-                    size = _bits(v)
-                    if size > bits:
-                        self.refuse(v, node)
-                    spend(1 + size // 256)
-                    if log:
-                        log(TraceEvent("update", node, alpha, beta, _exact(v), child=child))
-                    exact_end = rest == 0 and returned_bound == EXACT
-                    if returned_bound == UPPER or (
-                        returned < fail_low if strict else returned <= fail_low
-                    ):
-                        if not exact_end:
-                            stop, v, result_bound = True, v + high * rest, UPPER
-                    elif returned_bound == LOWER or (
-                        returned > fail_high if strict else returned >= fail_high
-                    ):
-                        if not exact_end:
-                            stop, v, result_bound = True, v + low * rest, LOWER
-                else:
-                    better = returned > v if kind == MAX else returned < v
-                    if better or (
-                        returned == v and returned_bound == EXACT and best_bound != EXACT
-                    ):
-                        v, best, best_bound = returned, child, returned_bound
-                    if kind == MAX:
-                        if (v > beta) if strict else (v >= beta):
-                            stop, result_bound = True, LOWER
-                        elif v > alpha:
-                            alpha = v
-                    else:
-                        if (v < alpha) if strict else (v <= alpha):
-                            stop, result_bound = True, UPPER
-                        elif v < beta:
-                            beta = v
-                    if log:
-                        log(TraceEvent("update", node, alpha, beta, v, child=child))
-                    if stop and slot >= len(kids):
-                        stop = False  # every child was searched: nothing is cut
-                returned = None
-            descend = -1
-            while not stop and slot < len(kids):
-                child = kids[slot]
-                slot += 1
-                if kind == CHANCE:
-                    chance = probabilities[child]
-                    assert chance is not None
-                    if chance == 0:
-                        self.pruned.append(child)  # cannot change the expectation
-                        continue
-                    rest = rest - chance
-                    fail_low = _divide(alpha - v - high * rest, chance)
-                    fail_high = _divide(beta - v - low * rest, chance)
-                    size = max(_bits(fail_low), _bits(fail_high))
-                    if size > bits:
-                        self.refuse_window(fail_low, fail_high, child)
-                    spend(1 + size // 128)
-                    # Outcomes all lie in [lo, hi]: when even hi (lo) cannot lift the sum
-                    # above alpha (below beta), the node is cut before this outcome. Searched
-                    # in the empty window instead, a bound of the outcome could pass for
-                    # the opposite bound of its parent.
-                    if (fail_low > high) if strict else (fail_low >= high):
-                        stop, result_bound = True, UPPER
-                    elif (fail_high < low) if strict else (fail_high <= low):
-                        stop, result_bound = True, LOWER
-                    if stop:
-                        slot, rest = slot - 1, rest + chance
-                        v = v + (high if result_bound == UPPER else low) * rest
-                        child = kids[slot - 1] if slot else node
-                        break
-                    window = (max(fail_low, low), min(fail_high, high))
-                else:
-                    window = (alpha, beta)
-                if children[child]:
-                    descend = child
-                    break
-                score = static[child]
-                values[child], bounds[child] = score, EXACT
-                self.evaluated.append(child)
-                if log:
-                    log(TraceEvent("evaluate", child, _bound(window[0]), _bound(window[1]), score))
-                visited += 1
-                returned, returned_bound = score, EXACT
-                break
-            frame[1:10] = [alpha, beta, v, slot, best, best_bound, rest, fail_low, fail_high]
-            spend(1)
-            if descend != -1:
-                visited += 1
-                stack.append(self.frame(descend, *window))
-                if log:
-                    log(TraceEvent("enter", descend, _bound(window[0]), _bound(window[1]), None))
-                continue
-            if returned is not None:
-                continue  # fold the static child just read
-            # the node is done
-            if stop:
+    def max_value(self, node: int, alpha: Any, beta: Any) -> Call:
+        kids = self.children[node]
+        if not kids:  # the terminal test
+            return self.utility(node, alpha, beta)
+        self.enter(node, alpha, beta)
+        v: Any = NEG_INF
+        best, best_bound = -1, EXACT
+        for slot, child in enumerate(kids, 1):
+            value, bound = yield self.value(child, alpha, beta)
+            if value > v or (value == v and bound == EXACT and best_bound != EXACT):
+                v, best, best_bound = value, child, bound
+            if v > beta or (v == beta and not self.strict):
                 if slot < len(kids):
-                    cut = tuple(kids[slot:])
-                    # (window ends exact and integral as int, as the integer searches give)
-                    self.cutoffs.append(
-                        Cutoff(node, _bound(alpha), _bound(beta), _exact(v), child, cut)
-                    )
-                    self.pruned.extend(cut)
-                    if log:
-                        log(
-                            TraceEvent(
-                                "cutoff",
-                                node,
-                                alpha,
-                                beta,
-                                _exact(v),
-                                child=child,
-                                bound=result_bound,
-                                cut=cut,
-                            )
-                        )
-                bound = result_bound
-            elif kind == CHANCE:
+                    self.log("update", node, alpha, beta, v, child=child)
+                    return self.cut(node, alpha, beta, v, child, kids[slot:], LOWER, best)
+            elif v > alpha:
+                alpha = v
+            self.log("update", node, alpha, beta, v, child=child)
+        return self.returned(node, alpha, beta, v, best, best_bound)
+
+    def min_value(self, node: int, alpha: Any, beta: Any) -> Call:
+        kids = self.children[node]
+        if not kids:
+            return self.utility(node, alpha, beta)
+        self.enter(node, alpha, beta)
+        v: Any = POS_INF
+        best, best_bound = -1, EXACT
+        for slot, child in enumerate(kids, 1):
+            value, bound = yield self.value(child, alpha, beta)
+            if value < v or (value == v and bound == EXACT and best_bound != EXACT):
+                v, best, best_bound = value, child, bound
+            if v < alpha or (v == alpha and not self.strict):
+                if slot < len(kids):
+                    self.log("update", node, alpha, beta, v, child=child)
+                    return self.cut(node, alpha, beta, v, child, kids[slot:], UPPER, best)
+            elif v < beta:
+                beta = v
+            self.log("update", node, alpha, beta, v, child=child)
+        return self.returned(node, alpha, beta, v, best, best_bound)
+
+    def chance_value(self, node: int, alpha: Any, beta: Any) -> Call:
+        kids = self.children[node]
+        if not kids:
+            return self.utility(node, alpha, beta)
+        self.enter(node, alpha, beta)
+        low, high, strict = self.low, self.high, self.strict
+        v: Any = 0  # the sum of p * v over the outcomes searched
+        rest: Any = 1  # the probability not yet searched
+        for slot, child in enumerate(kids):
+            chance = self.probabilities[child]
+            assert chance is not None
+            if chance == 0:
+                self.pruned.append(child)  # cannot change the expectation
+                continue
+            rest = rest - chance
+            fail_low = _divide(alpha - v - high * rest, chance)  # A_i
+            fail_high = _divide(beta - v - low * rest, chance)  # B_i
+            size = max(_bits(fail_low), _bits(fail_high))
+            if size > self.bits:
+                self.refuse_window(fail_low, fail_high, child)
+            self.spend(1 + size // 128)
+            # Outcomes all lie in [lo, hi]: when even hi (lo) cannot lift the sum above alpha
+            # (below beta), the node is cut before this outcome. Searched in the empty window
+            # instead, a bound of the outcome could pass for the opposite bound of its parent.
+            if fail_low > high or (fail_low == high and not strict):
+                rest = rest + chance
+                after = kids[slot - 1] if slot else node
+                return self.cut(node, alpha, beta, v + high * rest, after, kids[slot:], UPPER)
+            if fail_high < low or (fail_high == low and not strict):
+                rest = rest + chance
+                after = kids[slot - 1] if slot else node
+                return self.cut(node, alpha, beta, v + low * rest, after, kids[slot:], LOWER)
+            value, bound = yield self.value(child, max(fail_low, low), min(fail_high, high))
+            # a bound at the edge of [lo, hi] is the value itself
+            if (bound == LOWER and value >= high) or (bound == UPPER and value <= low):
                 bound = EXACT
-                weights = [probabilities[kid] for kid in kids]
-                best = kids[weights.index(max(weights))]  # type: ignore[type-var]
-            else:
-                bound = best_bound
-            value = _exact(v)
-            values[node], bounds[node], best_child[node] = value, bound, best
-            if log:
-                log(TraceEvent("return", node, alpha, beta, value, bound=bound))
-            stack.pop()
-            returned, returned_bound, child = value, bound, node
-        return self.result(visited)
+            v = v + chance * value
+            size = _bits(v)
+            if size > self.bits:
+                self.refuse(v, node)
+            self.spend(1 + size // 256)
+            self.log("update", node, alpha, beta, _exact(v), child=child)
+            if rest == 0 and bound == EXACT:
+                continue  # the last outcome, exact: the expectation is the value
+            if bound == UPPER or value < fail_low or (value == fail_low and not strict):
+                return self.cut(node, alpha, beta, v + high * rest, child, kids[slot + 1 :], UPPER)
+            if bound == LOWER or value > fail_high or (value == fail_high and not strict):
+                return self.cut(node, alpha, beta, v + low * rest, child, kids[slot + 1 :], LOWER)
+        weights = [self.probabilities[kid] for kid in kids]
+        likeliest = kids[weights.index(max(weights))]  # type: ignore[type-var]
+        return self.returned(node, alpha, beta, _exact(v), likeliest, EXACT)
+
+    def utility(self, node: int, alpha: Any, beta: Any) -> tuple[Exact, str]:
+        """A static node's value: a leaf's utility or, at the depth cutoff, its eval."""
+        score = self.static[node]
+        assert score is not None
+        self.values[node], self.bounds[node] = score, EXACT
+        self.evaluated.append(node)
+        self.visited += 1
+        self.log("evaluate", node, _bound(alpha), _bound(beta), score)
+        return score, EXACT
+
+    def enter(self, node: int, alpha: Any, beta: Any) -> None:
+        self.visited += 1
+        self.log("enter", node, _bound(alpha), _bound(beta), None)
+
+    def cut(
+        self,
+        node: int,
+        alpha: Any,
+        beta: Any,
+        v: Any,
+        after: int,
+        rest: Sequence[int],
+        bound: str,
+        best: int = -1,
+    ) -> tuple[Exact, str]:
+        """``node`` stops with the bound ``v``: the children ``rest`` are pruned (none, when
+        it stopped at its last child)."""
+        value = _exact(v)
+        if rest:
+            cut = tuple(rest)
+            # (window ends exact and integral as int, as the integer search gives them)
+            self.cutoffs.append(Cutoff(node, _bound(alpha), _bound(beta), value, after, cut))
+            self.pruned.extend(cut)
+            self.log("cutoff", node, alpha, beta, value, child=after, bound=bound, cut=cut)
+        return self.returned(node, alpha, beta, value, best, bound)
+
+    def returned(
+        self, node: int, alpha: Any, beta: Any, value: Exact, best: int, bound: str
+    ) -> tuple[Exact, str]:
+        self.values[node], self.bounds[node], self.best_child[node] = value, bound, best
+        self.log("return", node, alpha, beta, value, bound=bound)
+        return value, bound
+
+    def log(
+        self,
+        event: str,
+        node: int,
+        alpha: Bound,
+        beta: Bound,
+        value: Any,
+        *,
+        child: int = -1,
+        bound: str = EXACT,
+        cut: tuple[int, ...] = (),
+    ) -> None:
+        if self.trace is not None:
+            self.trace.append(TraceEvent(event, node, alpha, beta, value, child, bound, cut))
 
     def refuse(self, value: Exact, node: int) -> None:
         """The running sum of chance node ``node`` is too large: stop, pointing at it."""
@@ -488,7 +350,7 @@ class _Search:
                 f"Star1 window of outcome {self.tree.ids[child]!r}",
             )
 
-    def result(self, visited: int) -> AlphaBetaResult:
+    def result(self) -> AlphaBetaResult:
         return search_result(
             self.tree,
             self.seen,
@@ -497,11 +359,105 @@ class _Search:
             self.best_child,
             self.evaluated,
             self.cutoffs,
-            self.events,
+            self.trace,
             not self.strict,
-            visited,
+            self.visited,
             self.pruned,
         )
+
+
+def _compiled(
+    tree: Tree,
+    seen: Horizon,
+    low: Exact,
+    high: Exact,
+    prune_on_equality: bool,
+    clock: Deadline,
+) -> AlphaBetaResult | None:
+    """Star1 by the compiled search on the tree's common scale (the same result as the
+    search in fractions), or None where it is not built or does not apply: no chance node,
+    a fractional leaf or a bound off the scale, numbers past 64 bits, or a digit limit so
+    low that the fraction search could refuse a number the integer search would keep."""
+    children = seen.children
+    if CHANCE_KERNELS is None or not children[0]:
+        return None
+    if active_limits().max_exact_bits < 2 * 64 + 2:
+        return None
+    scale = common_scale(tree, seen)
+    if scale is None:
+        return None
+    common, factor = scale.common, scale.scale
+    scaled_low, scaled_high = Fraction(low * factor), Fraction(high * factor)
+    if scaled_low.denominator != 1 or scaled_high.denominator != 1:
+        return None
+    lowest, highest = scaled_low.numerator, scaled_high.numerator
+    # (bounds on the scale of Q: then a chance node's bound, sum(w v) + hi * rest, is a
+    # whole multiple of Q, as its value is)
+    if lowest % common or highest % common:
+        return None
+    largest = max(abs(lowest), abs(highest), scale.largest * factor)
+    if (largest * common).bit_length() > WORD_BITS:
+        return None
+    static = listed(seen.static)
+    found = CHANCE_KERNELS.scaled_star1(
+        listed(children),
+        listed(tree.kinds),
+        listed(tree.probabilities),
+        scale.shares,
+        None,
+        static,
+        lowest,
+        highest,
+        common,
+        factor,
+        not prune_on_equality,
+        tree.max_depth(),
+        clock.spend,
+        CHANCE,
+        MAX,
+    )
+    if found is None:
+        return None
+    numbers, codes, best_child, evaluated, rows, pruned, visited = found
+    clock.spend(len(codes) // 16)
+    made: dict[Any, Exact | float] = {}
+
+    def number(key: Any) -> Any:
+        """The number a key on the scale stands for (made once per distinct key): ``key /
+        factor`` for an int, ``num / (den * factor)`` for a pair, an infinity as itself."""
+        found = made.get(key)
+        if found is None:
+            if type(key) is float:
+                found = key
+            elif type(key) is tuple:
+                found = normalize(Fraction(key[0], key[1] * factor))
+            else:
+                found = normalize(Fraction(key, factor))
+            made[key] = found
+        return found
+
+    values: list[Exact | None] = [
+        None if not code else cast(Exact, static[i]) if code & STATIC_VALUE else number(numbers[i])
+        for i, code in enumerate(codes)
+    ]
+    bounds: list[str | None] = [BOUND_NAMES[(code & 3) - 1] if code else None for code in codes]
+    cutoffs = [
+        Cutoff(node, number(alpha), number(beta), number(value), after, tuple(cut))
+        for node, alpha, beta, value, after, cut in rows
+    ]
+    return search_result(
+        tree,
+        seen,
+        values,
+        bounds,
+        best_child.tolist(),
+        evaluated,
+        cutoffs,
+        None,
+        prune_on_equality,
+        visited,
+        pruned,
+    )
 
 
 def _bits(value: Any) -> int:

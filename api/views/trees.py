@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response
 
-from analysis.trees.json_output import MAP, solution_json, written_apart
+from analysis.trees.json_output import MAP, solution_json
 from analysis.trees.solve import TreeSolution
 from api.body import load
 from api.openapi.view_docs import operation
@@ -28,11 +28,8 @@ bp = Blueprint("trees", __name__, url_prefix="/v1/trees")
 
 
 def answered(solution: TreeSolution, layout: str = MAP) -> Response:
-    """The answer for ``solution`` in ``layout``; its large members, written by the compiled
-    writers, are sent as chunks of their own (see :func:`api.responses.json_response`)."""
-    with written_apart() as parts:
-        answer = solution_json(solution, fragments=True, layout=layout)
-    return json_response(answer, parts=parts)
+    """The answer for ``solution`` in ``layout``."""
+    return json_response(solution_json(solution, layout=layout))
 
 
 @bp.post("/minimax")

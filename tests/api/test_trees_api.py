@@ -8,7 +8,6 @@ import orjson
 import pytest
 from flask.testing import FlaskClient
 
-import analysis.trees.alpha_beta as alpha_beta_module
 import games.trees.compiled_reader as compiled_reader
 from api import create_app
 
@@ -329,13 +328,9 @@ def test_time_limit_is_413(path: str) -> None:
 
 WIDE = [[(i * 7) % 201 - 100 for i in range(j, j + 60)] for j in range(0, 24_000, 60)]
 """400 MIN nodes of 60 leaves: a node map of about 1 MB and a column of values of about
-90 kB, past the size from which the compiled writers' members are sent as chunks of their
-own."""
+90 kB, past the size from which an answer is gzipped for a client that accepts it."""
 
 
-@pytest.mark.skipif(
-    not alpha_beta_module.COMPILED, reason="the compiled writers set large members apart"
-)
 @pytest.mark.parametrize(
     ("path", "algorithm", "layout"),
     [
@@ -346,25 +341,31 @@ own."""
         ("/v1/trees/expectimax", "expectimax", "map"),
     ],
 )
-def test_a_large_answer_is_sent_in_chunks_with_the_bytes_of_the_answer(
+def test_a_large_answer_is_gzipped_for_a_client_that_accepts_it(
     client: FlaskClient, path: str, algorithm: str, layout: str
 ) -> None:
+    import gzip
+
     from analysis.trees.json_output import solution_json
     from analysis.trees.solve import solve_tree
     from games.limits import Limits, limited
     from games.trees.parser import parse_tree
 
     body: dict[str, Any] = {"tree": WIDE} | ({"layout": layout} if layout != "map" else {})
-    response = client.post(path, json=body)
-    assert response.status_code == 200
-    chunks = list(response.iter_encoded())
-    # the node map (or column) set aside, between the rest of the answer's two pieces
-    assert len(chunks) >= 3 and max(map(len, chunks)) > 65_536
-    sent = b"".join(chunks)
-    assert response.headers["Content-Length"] == str(len(sent))
-    with limited(Limits()):  # the answer as the Python writers build it, dumped whole
-        answer = solution_json(solve_tree(parse_tree(WIDE), algorithm), layout=layout)
-    assert sent == orjson.dumps(answer)
+    with limited(Limits()):  # the answer as the writers build it
+        answer = orjson.dumps(solution_json(solve_tree(parse_tree(WIDE), algorithm), layout=layout))
+    assert len(answer) > 65_536
+    zipped = client.post(path, json=body, headers={"Accept-Encoding": "br;q=1, gzip;q=0.5"})
+    assert zipped.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in zipped.headers["Vary"]
+    sent = zipped.get_data()
+    assert len(sent) < len(answer) // 4 and gzip.decompress(sent) == answer
+    for refused in ("", "identity", "gzip;q=0, *;q=1"):
+        plain = client.post(path, json=body, headers={"Accept-Encoding": refused})
+        assert "Content-Encoding" not in plain.headers and plain.get_data() == answer
+    # a small answer is never compressed
+    small = client.post(path, json={"tree": [[1, 2], [3]]}, headers={"Accept-Encoding": "gzip"})
+    assert "Content-Encoding" not in small.headers and small.get_json()["value"] == 3
 
 
 @pytest.mark.skipif(not compiled_reader.COMPILED, reason="the compiled scan reads such bodies")

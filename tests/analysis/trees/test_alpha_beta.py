@@ -15,10 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.trees.alpha_beta import EXACT, LOWER, UPPER, Cutoff, CutoffRows, alpha_beta
+from analysis.trees.alpha_beta import EXACT, LOWER, UPPER, Cutoff, alpha_beta
 from analysis.trees.minimax import minimax
 from games.errors import InvalidInputError, LimitExceededError
-from games.trees.model import IntColumn
 from games.trees.parser import parse_tree
 from tests.reference import alpha_beta_leaves, assert_bounds_hold, leaf_names, minimax_value
 from tests.strategies import shorthand_trees
@@ -230,37 +229,10 @@ def test_reported_bounds_hold(raw: Any, root: str, equality: bool) -> None:
     assert all(result.bounds[i] == EXACT for i in result.principal_variation)
 
 
-def test_cutoff_rows_give_out_cutoff_records_and_equal_their_list() -> None:
-    rows = CutoffRows([(2, 3, math.inf, 2, 7, (8, 9))])
-    record = Cutoff(node=2, alpha=3, beta=math.inf, value=2, after=7, cut=(8, 9))
-    assert rows == [record] and [record] == rows and rows != [record, record]
-    assert rows[0] == record and rows[0].after == 7 and rows[-1].cut == (8, 9)
-    assert list(rows) == [record] and rows[:1] == [record] and len(rows) == 1
-    # what the search gives: the AIMA tree's one cut, at its second MIN node
+def test_the_aima_tree_is_cut_once_at_its_second_min_node() -> None:
     found = alpha_beta(parse_tree([[3, 12, 8], [2, 4, 6], [14, 5, 2]])).cutoffs
-    assert [(cut.node, cut.value, cut.after, cut.cut) for cut in found] == [(2, 2, 7, (8, 9))]
+    assert found == [Cutoff(node=2, alpha=3, beta=math.inf, value=2, after=7, cut=(8, 9))]
 
 
-def test_keyed_cutoff_rows_make_their_numbers_from_keys_on_the_scale() -> None:
-    # on the scale 6: alpha 1/2 is the key 3, beta 7/6 the key (7, 1) over 6, value
-    # -1/3 the key (-4, 2) over 6 (= -4/12); the cut children 5, 7, 9 a range
-    keys = [
-        (4, 3, math.inf, (7, 1), 5, range(5, 11, 2)),
-        (0, -math.inf, (-4, 2), 12, 1, range(2, 3)),
-    ]
-    rows = CutoffRows(keys, factor=6)
-    first = Cutoff(
-        node=4, alpha=Fraction(1, 2), beta=math.inf, value=Fraction(7, 6), after=5, cut=(5, 7, 9)
-    )
-    second = Cutoff(node=0, alpha=-math.inf, beta=Fraction(-1, 3), value=2, after=1, cut=(2,))
-    assert rows == [first, second] and rows[1] == second and rows[0].cut == (5, 7, 9)
-    assert type(rows[1].value) is int and rows.keys is keys and len(rows) == 2
-    assert rows.rows == [tuple(first), tuple(second)]
-
-
-def test_int_columns_equal_the_lists_of_their_integers() -> None:
-    column = IntColumn.filled(-1, 3)
-    column[1] = 5
-    assert column == [-1, 5, -1] and column != [-1, 5] and list(column) == [-1, 5, -1]
-    # MAX over MIN(1, 2) (node 1: leaves 3, 4) and MIN(3) (node 2: leaf 5)
+def test_best_children_name_the_child_that_set_each_value() -> None:
     assert alpha_beta(parse_tree([[1, 2], [3]])).best_child == [2, 3, 5, -1, -1, -1]

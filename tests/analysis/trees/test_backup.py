@@ -7,7 +7,7 @@ from fractions import Fraction
 from hypothesis import given
 from hypothesis import strategies as st
 
-from analysis.trees.backup import weighted_sum
+from analysis.trees.expectimax import weighted_sum
 
 
 @given(

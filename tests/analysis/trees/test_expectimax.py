@@ -6,20 +6,15 @@ import os
 from fractions import Fraction
 from typing import Any
 
-import orjson
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.trees import expectimax as expectimax_module
-from analysis.trees.backup import back_up
-from analysis.trees.expectimax import common_scale, expectimax, scaled_back_up
+from analysis.trees.expectimax import CHANCE_KERNELS, common_scale, expectimax
 from analysis.trees.horizon import horizon
-from analysis.trees.json_output import explain, solution_json
 from analysis.trees.minimax import minimax
-from analysis.trees.solve import solve_tree
 from analysis.trees.star1 import star1
-from games.limits import current_deadline
+from analysis.trees.trace_text import explain
 from games.trees.parser import parse_tree
 from tests.strategies import chance_trees, shorthand_trees
 
@@ -224,50 +219,24 @@ def test_fractional_leaves_take_the_fraction_back_up() -> None:
 
 
 @settings(max_examples=300)
-@given(chance_trees(max_depth=5), st.booleans(), st.integers(0, 5) | st.none())
-def test_integer_back_up_equals_the_fraction_back_up(raw: Any, reverse: bool, depth: Any) -> None:
-    # evals at every internal node, so any depth cutoff can score its frontier
-    tree = parse_tree(raw)
-    tree = tree.replace(evals=[0 if kids else None for kids in tree.children])
-    if reverse:
-        tree = tree.reversed_children()
-    seen = horizon(tree, depth)
-    scale = common_scale(tree, seen)
-    if scale is None:
-        return  # no chance node within the cutoff: nothing to compare
-    clock = current_deadline()
-    assert scaled_back_up(tree, seen, scale, clock)[:2] == back_up(tree, seen, clock)
-
-
-def test_the_set_up_built_the_compiled_back_up() -> None:
-    if os.environ.get("ARBITER_PURE_PYTHON") == "1":
-        pytest.skip("the pure-Python loops were asked for")
-    assert expectimax_module.COMPILED
-
-
-@pytest.mark.skipif(not expectimax_module.COMPILED, reason="the compiled back-up is not built")
-@settings(max_examples=300)
 @given(chance_trees(max_depth=5, low=-20, high=20), st.booleans(), st.integers(0, 5) | st.none())
-def test_compiled_back_up_mirrors_the_python_loop(raw: Any, reverse: bool, depth: Any) -> None:
+def test_the_kernel_values_every_node_as_the_textbook_search_does(
+    raw: Any, reverse: bool, depth: Any
+) -> None:
+    # evals at every internal node, so any depth cutoff can score its frontier
     tree = parse_tree(raw)
     tree = tree.replace(evals=[7 if kids else None for kids in tree.children])
     if reverse:
         tree = tree.reversed_children()
-    seen = horizon(tree, depth)
-    scale = common_scale(tree, seen)
-    if scale is None:
-        return
-    clock = current_deadline()
-    mine = scaled_back_up(tree, seen, scale, clock, compiled=True)
-    theirs = scaled_back_up(tree, seen, scale, clock, compiled=False)
-    assert mine == theirs
-    # MAX and MIN nodes hold their best child's value object, as in the Python loop
-    values, best_child, keys = mine
-    for node, child in enumerate(best_child):
-        if child >= 0 and tree.kinds[node] != "chance":
-            assert values[node] is values[child]
-    # the keys are the values on the scale
-    assert [None if key is None else Fraction(key, scale.scale) for key in keys] == values
+    kernel = expectimax(tree, depth=depth)
+    textbook = expectimax(tree, depth=depth, compiled=False)
+    assert kernel == textbook
+
+
+def test_the_set_up_built_the_compiled_back_up() -> None:
+    if os.environ.get("ARBITER_PURE_PYTHON") == "1":
+        pytest.skip("the pure-Python searches were asked for")
+    assert CHANCE_KERNELS is not None
 
 
 def test_compiled_back_up_hands_large_numbers_to_the_python_loop() -> None:
@@ -278,7 +247,7 @@ def test_compiled_back_up_hands_large_numbers_to_the_python_loop() -> None:
     )
     result = expectimax(tree)
     assert result.value == Fraction(big + 3, 4)
-    assert result.scaled == ([big + 3, big * 4, 4], 4)
+    assert result.values == [Fraction(big + 3, 4), big, 1]
 
 
 def chance_chain(levels: int) -> dict[str, Any]:
@@ -290,46 +259,10 @@ def chance_chain(levels: int) -> dict[str, Any]:
 
 
 def test_a_long_chain_of_chance_nodes_is_backed_up_in_fractions() -> None:
-    # scale 3 ** levels: 3 ** 300 has 476 bits, within SCALE_BITS; 3 ** 700 has 1,110.
-    # The chain's value is 1 - (2/3) ** levels either way (the leaf 1 unless every step
-    # goes on, to the 0 at the end).
-    for levels, integers in ((300, True), (700, False)):
+    # scale 3 ** levels: 3 ** 20 times Q = 3 has 33 bits, within the kernel's 62 bits;
+    # 3 ** 700 has 1,110. The chain's value is 1 - (2/3) ** levels either way (the leaf 1
+    # unless every step goes on, to the 0 at the end).
+    for levels, integers in ((20, True), (700, False)):
         tree = parse_tree(chance_chain(levels))
         assert (common_scale(tree, horizon(tree, None)) is not None) is integers
         assert expectimax(tree).value == 1 - Fraction(2, 3) ** levels
-
-
-NAMES = st.text(
-    st.sampled_from(["a", "7", ".", '"', "\\", "\n", "\x00", "\x1f", "\x7f", "é", "😀", " "]),
-    min_size=1,
-    max_size=3,
-)
-
-
-@settings(max_examples=200, deadline=None)
-@given(
-    chance_trees(max_depth=5, low=-30, high=30),
-    st.sampled_from([None, (-30, 30)]),
-    st.integers(0, 4) | st.none(),
-    st.none() | st.lists(NAMES, min_size=400, max_size=400, unique=True),
-)
-def test_written_chance_answers_are_what_orjson_writes(
-    raw: Any, bounds: Any, depth: int | None, names: list[str] | None
-) -> None:
-    # the compiled writers (nodes and cutoffs by their numbers on the common scale,
-    # decisions) against orjson's output of the answer's dicts, for expectimax and Star1
-    # alike; ids that need every JSON escape, or the default ids
-    if names is not None:
-        given_ids = iter(names)
-        stack = [raw]
-        while stack:
-            node = stack.pop()
-            if isinstance(node, dict):
-                node["id"] = next(given_ids)
-                stack.extend(node.get("children", []))
-    tree = parse_tree(raw)
-    tree = tree.replace(evals=[3 if kids else None for kids in tree.children])
-    solution = solve_tree(tree, "expectimax", bounds=bounds, depth=depth)
-    assert orjson.dumps(solution_json(solution, fragments=True)) == orjson.dumps(
-        solution_json(solution)
-    )

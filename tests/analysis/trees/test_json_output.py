@@ -1,7 +1,5 @@
 """The columns layout of tree answers (analysis/trees/json_output.py): the same answer as the
-documented map layout, with nodes named by breadth-first index and long lists as runs; and the
-compiled writers of it byte for byte what orjson writes for the Python lists. Large written
-members set aside for a server to send as they are go back in their places."""
+documented map layout, with nodes named by breadth-first index and long lists as runs."""
 
 from __future__ import annotations
 
@@ -12,16 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.trees.json_output import (
-    COLUMNS,
-    COMPILED,
-    PART_FLOOR,
-    answer_chunks,
-    fragment,
-    runs,
-    solution_json,
-    written_apart,
-)
+from analysis.trees.json_output import COLUMNS, runs, solution_json
 from analysis.trees.solve import solve_tree
 from games.trees.model import Tree
 from games.trees.parser import parse_tree
@@ -123,21 +112,17 @@ def test_the_columns_answer_is_the_map_answer_by_index(
     if algorithm == "alphabeta":
         options["prune_on_equality"] = prune_on_equality
     solution = solve_tree(tree, algorithm, **options)
-    written = orjson.dumps(solution_json(solution, fragments=True, layout=COLUMNS))
-    plain = solution_json(solution, layout=COLUMNS)
-    # the compiled writers give the Python lists' bytes (with the fallback, the same lists)
-    assert written == orjson.dumps(plain)
+    written = orjson.dumps(solution_json(solution, layout=COLUMNS))
     mapped = orjson.loads(orjson.dumps(solution_json(solution)))
     assert as_map(orjson.loads(written), tree) == mapped
 
 
-@pytest.mark.skipif(not COMPILED, reason="the compiled writers are not built")
 def test_runs_of_a_pruned_subtree_with_leaves_at_several_depths_are_walked() -> None:
     # root.1 is cut with a subtree whose leaves lie at depths 2 and 3: its leaves, left to
     # right, are 7 (depth 2), then 9 and 10 (depth 3)
     tree = parse_tree([[5], [[1, [2, 3]], 0], [4]])
     solution = solve_tree(tree, "alphabeta")
-    answer = orjson.loads(orjson.dumps(solution_json(solution, fragments=True, layout=COLUMNS)))
+    answer = orjson.loads(orjson.dumps(solution_json(solution, layout=COLUMNS)))
     assert [tree.ids[i] for i in expanded(answer["pruned_leaves"])] == [
         tree.ids[i]
         for i in solution.search.pruned_leaves  # type: ignore[union-attr]
@@ -169,7 +154,7 @@ def test_pruned_leaves_of_a_tree_with_every_leaf_on_its_last_level(
     solution = solve_tree(tree, "alphabeta", prune_on_equality=prune_on_equality)
     search = solution.search
     for layout in ("map", COLUMNS):
-        written = orjson.loads(orjson.dumps(solution_json(solution, fragments=True, layout=layout)))
+        written = orjson.loads(orjson.dumps(solution_json(solution, layout=layout)))
         # the leaves below each pruned subtree, walked node by node (Tree.leaves_below_all)
         expected = list(search.pruned_leaves)  # type: ignore[union-attr]
         if layout == COLUMNS:
@@ -182,29 +167,3 @@ def test_leaves_on_the_last_level() -> None:
     assert parse_tree([[1, 2], [3]]).leaves_on_last_level()
     assert not parse_tree([[1, 2], 3]).leaves_on_last_level()
     assert parse_tree([1, 2]).leaves_on_last_level()
-
-
-def test_members_set_aside_go_back_in_their_places_once_each() -> None:
-    big, small = b"[" + b"1," * PART_FLOOR + b"1]", b"[2]"
-    with written_apart() as parts:
-        later = fragment(big.replace(b"1", b"3"))  # (set aside first, written last)
-        answer = {
-            "a": fragment(big),
-            "b": {"c": fragment(small), "d": later},
-            "e": "x\x00y",  # (orjson writes the string's NUL escaped)
-        }
-    assert len(parts) == 2 and parts[1] == big
-    rest = orjson.dumps(answer)
-    assert len(rest) < 100
-    joined = b"".join(answer_chunks(rest, parts))
-    assert orjson.loads(joined) == {
-        "a": orjson.loads(big),
-        "b": {"c": [2], "d": [3] * (PART_FLOOR + 1)},
-        "e": "x\x00y",
-    }
-    # outside the block every member is written in place
-    assert orjson.dumps({"a": fragment(big)}) == b'{"a":' + big + b"}"
-    with pytest.raises(ValueError):  # a member's mark missing
-        answer_chunks(orjson.dumps({"a": answer["a"]}), parts)
-    with pytest.raises(ValueError):  # a mark twice
-        answer_chunks(orjson.dumps({"a": answer["a"], "b": answer["a"]}), parts)

@@ -7,10 +7,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.trees.json_output import explain_maxn
 from analysis.trees.max_n import maxn
 from analysis.trees.minimax import minimax
 from analysis.trees.solve import solve_tree
+from analysis.trees.trace_text import explain_maxn
 from games.trees.parser import parse_tree
 from tests.strategies import multiplayer_trees, shorthand_trees
 

@@ -1,5 +1,5 @@
-"""Minimax: published answers, the level-by-level numpy minimax against the exact loop and
-a textbook oracle, and the refusal of chance nodes.
+"""Minimax: published answers, the textbook search and its kernel against an independent
+oracle, and the refusal of chance nodes.
 """
 
 from __future__ import annotations
@@ -11,11 +11,8 @@ from typing import Any
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
-from analysis.trees.backup import back_up
-from analysis.trees.horizon import horizon
-from analysis.trees.minimax import _levels_numpy, minimax
+from analysis.trees.minimax import minimax
 from games.errors import InvalidInputError
 from games.trees.parser import parse_tree
 from tests.reference import minimax_value
@@ -45,49 +42,27 @@ def test_minimax_matches_published_answer(case: dict[str, Any]) -> None:
     assert [tree.ids[i] for i in result.principal_variation] == case["principal_variation"]
 
 
-@given(shorthand_trees(max_depth=5), st.sampled_from(["max", "min"]))
-def test_numpy_levels_agree_with_the_exact_loop(raw: Any, root: str) -> None:
-    tree = parse_tree(raw, root=root)
-    seen = horizon(tree, None)
-    assert _levels_numpy(tree, seen, len(tree), smallest=0) == back_up(tree, seen, None)
-
-
 @pytest.mark.parametrize("seed", range(12))
-def test_numpy_levels_match_the_loop_and_the_oracle(seed: int) -> None:
+@pytest.mark.parametrize("compiled", [True, False], ids=["kernel", "textbook"])
+def test_minimax_matches_the_oracle_on_random_trees(seed: int, compiled: bool) -> None:
     rng = random.Random(seed)
     raw = random_tree(rng, depth=7, leaf_chance=0.15)
     root = "min" if seed % 2 else "max"
     tree = parse_tree(raw, root=root)
-    seen = horizon(tree, None)
-    covered = len(tree)
-    fast = _levels_numpy(tree, seen, covered, smallest=0)
-    assert fast is not None
-    assert fast == back_up(tree, seen, None)
-    assert minimax(tree).value == minimax_value(raw, maximizing=root == "max")
+    assert minimax(tree, compiled=compiled).value == minimax_value(raw, maximizing=root == "max")
 
 
-def test_numpy_levels_with_a_depth_cutoff() -> None:
-    rng = random.Random(99)
-
-    def with_evals(node: Any) -> Any:
-        if isinstance(node, list):
-            return {"eval": rng.randint(-9, 9), "children": [with_evals(kid) for kid in node]}
-        return {"value": node}
-
-    tree = parse_tree(with_evals(random_tree(rng, depth=8, leaf_chance=0.1)))
-    for depth in (3, 5):
-        seen = horizon(tree, depth)
-        covered = sum(1 for d in tree.depths if d <= depth)
-        fast = _levels_numpy(tree, seen, covered, smallest=0)
-        assert fast is not None
-        assert fast == back_up(tree, seen, None)
-
-
-def test_big_integers_and_fractions_use_the_exact_loop() -> None:
+@pytest.mark.parametrize("compiled", [True, False], ids=["kernel", "textbook"])
+def test_big_integers_and_fractions_are_compared_exactly(compiled: bool) -> None:
     raw = [[2**70, 1] * 3000, ["1/3", 0] * 3000]
-    tree = parse_tree(raw)
-    assert _levels_numpy(tree, horizon(tree, None), len(tree), smallest=0) is None
-    assert minimax(tree).value == 1
+    assert minimax(parse_tree(raw), compiled=compiled).value == 1
+
+
+def test_a_chain_deeper_than_python_s_stack_is_searched() -> None:
+    nodes = [{"id": f"n{i}", "children": [f"n{i + 1}"]} for i in range(20_000)]
+    nodes.append({"id": "n20000", "value": 7})
+    tree = parse_tree({"root": "n0", "nodes": nodes})
+    assert minimax(tree, compiled=False).value == 7
 
 
 def test_minimax_endpoint_refuses_chance_nodes() -> None:

@@ -12,18 +12,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.trees.alpha_beta import EXACT, NEG_INF, POS_INF, UPPER, BoundColumn, ScaledValues
-from analysis.trees.expectimax import common_scale, expectimax
+from analysis.trees.alpha_beta import EXACT, UPPER
+from analysis.trees.expectimax import CHANCE_KERNELS, common_scale, expectimax
 from analysis.trees.horizon import horizon
-from analysis.trees.json_output import explain, put_number, put_scaled_number
-from analysis.trees.star1 import (
-    COMPILED,
-    _on_common_scale,
-    _Search,
-    star1,
-    value_of_key,
-)
-from analysis.trees.star1_integers import integer_star1
+from analysis.trees.star1 import _compiled, star1
+from analysis.trees.trace_text import explain
 from games.errors import InvalidInputError, LimitExceededError
 from games.limits import current_deadline
 from games.trees.parser import parse_tree
@@ -203,10 +196,13 @@ def test_every_chance_cut_in_the_trace_is_true_as_explained(raw: Any, equality: 
 
 
 def fraction_star1(tree: Any, bounds: Any, **options: Any) -> Any:
-    """Star1 by the fraction search, whether or not the compiled loop is built."""
-    seen = horizon(tree, options.pop("depth", None))
-    equality = options.pop("prune_on_equality", True)
-    return _Search(tree, seen, *bounds, equality, current_deadline()).run()
+    """Star1 by the textbook search in fractions, whether or not the kernel is built."""
+    return star1(tree, bounds, compiled=False, **options)
+
+
+def on_common_scale(tree: Any, seen: Any, low: Any, high: Any, equality: bool) -> Any:
+    """Star1 by the compiled search on the common scale, or None where it does not apply."""
+    return _compiled(tree, seen, low, high, equality, current_deadline())
 
 
 def same_search(one: Any, other: Any) -> None:
@@ -220,32 +216,32 @@ def test_the_set_up_built_the_compiled_star1_loop() -> None:
     # the README set-up compiles it; a silent fallback would hide a broken build
     if os.environ.get("ARBITER_PURE_PYTHON") == "1":
         pytest.skip("the pure-Python searches were asked for")
-    assert COMPILED
+    assert CHANCE_KERNELS is not None
 
 
-LOOPS = [False, pytest.param(True, marks=pytest.mark.skipif(not COMPILED, reason="not built"))]
+KERNEL = pytest.mark.skipif(CHANCE_KERNELS is None, reason="the kernel is not built")
 
 
-@pytest.mark.parametrize("compiled", LOOPS)
+@KERNEL
 @settings(max_examples=300, deadline=None)
 @given(chance_trees(max_depth=5), st.booleans(), st.booleans(), st.integers(0, 5) | st.none())
 def test_star1_in_integers_mirrors_the_fraction_search(
-    compiled: bool, raw: Any, equality: bool, reverse: bool, depth: int | None
+    raw: Any, equality: bool, reverse: bool, depth: int | None
 ) -> None:
-    # the compiled loop and its Python twin, against the fraction search, on random trees
-    # with depth cutoffs (evals 0), children searched in either order, both conventions
+    # the kernel against the textbook search, on random trees with depth cutoffs (evals 0),
+    # children searched in either order, both conventions
     tree = parse_tree(raw)
     tree = tree.replace(evals=[0 if kids else None for kids in tree.children])
     if reverse:
         tree = tree.reversed_children()
     seen = horizon(tree, depth)
-    search = _on_common_scale(tree, seen, -5, 5, equality, current_deadline(), compiled)
+    search = on_common_scale(tree, seen, -5, 5, equality)
     if search is None:
-        # only where no chance node is searched (integer leaves and bounds here), or,
-        # compiled, the numbers may outgrow 64 bits: a common scale Q ** K past 2 ** 40,
-        # windows dividing by probabilities on top of it
+        # only where no chance node is searched (integer leaves and bounds here), or the
+        # numbers may outgrow 64 bits: a common scale Q ** K past 2 ** 40, windows dividing
+        # by probabilities on top of it
         scale = common_scale(tree, seen)
-        assert scale is None or (compiled and (5 * scale.scale * scale.common).bit_length() > 40)
+        assert scale is None or (5 * scale.scale * scale.common).bit_length() > 40
         return
     same_search(search, fraction_star1(tree, (-5, 5), depth=depth, prune_on_equality=equality))
 
@@ -258,41 +254,33 @@ DECIMAL_TREE: Any = {
 }
 
 
-@pytest.mark.parametrize("compiled", LOOPS)
-def test_star1_in_integers_on_decimal_probabilities(compiled: bool) -> None:
+@KERNEL
+def test_star1_in_integers_on_decimal_probabilities() -> None:
     # Probabilities 0.35/0.65 and 0.5/0.5 (Q = 20), bounds -10 and 10 (on the scale of Q);
     # the first chance node is worth 0.35 * 10 + 0.65 * (-4) = 9/10, which becomes alpha.
     tree = parse_tree(DECIMAL_TREE)
     seen = horizon(tree, None)
-    search = _on_common_scale(tree, seen, -10, 10, True, current_deadline(), compiled)
+    search = on_common_scale(tree, seen, -10, 10, True)
     assert search is not None
     same_search(search, fraction_star1(tree, (-10, 10)))
     # -10 on the first outcome leaves at most 0.5 * (-10) + 0.5 * 10 = 0 <= 9/10: cut
     assert search.value == Fraction(9, 10)
     assert [tree.ids[i] for i in search.pruned] == ["root.1.1"]
     # a bound off the scale of Q (1/3) leaves the search to fractions
-    assert (
-        _on_common_scale(tree, seen, Fraction(-31, 3), 10, True, current_deadline(), compiled)
-        is None
-    )
+    assert on_common_scale(tree, seen, Fraction(-31, 3), 10, True) is None
 
 
-@pytest.mark.skipif(not COMPILED, reason="not built")
-def test_the_compiled_search_gives_its_values_and_bounds_as_columns() -> None:
+@KERNEL
+def test_the_compiled_search_gives_values_bounds_and_cuts() -> None:
     # The tree above: the first chance node is worth 9/10 exactly; the second is cut after
     # its first outcome, at most 0.5 * (-10) + 0.5 * 10 = 0 (an upper bound), and its
     # second outcome (node 6) is never valued.
     tree = parse_tree(DECIMAL_TREE)
-    result = star1(tree, (-10, 10))
-    values, bounds = result.values, result.bounds
-    assert isinstance(values, ScaledValues) and isinstance(bounds, BoundColumn)
+    result = on_common_scale(tree, horizon(tree, None), -10, 10, True)
     nine_tenths = Fraction(9, 10)
-    assert values == [nine_tenths, nine_tenths, 0, 10, -4, -10, None]
-    assert bounds == [EXACT, EXACT, UPPER, EXACT, EXACT, EXACT, None]
-    assert values[-1] is None and values[1:3] == [nine_tenths, 0] and type(values[2]) is int
-    assert bounds[-2:] == [EXACT, None] and list(bounds) == bounds[:] and len(bounds) == 7
-    assert values[0] is values[1]  # one object per distinct number
-    assert values != [nine_tenths] * 7 and bounds != [EXACT] * 7
+    assert result.values == [nine_tenths, nine_tenths, 0, 10, -4, -10, None]
+    assert result.bounds == [EXACT, EXACT, UPPER, EXACT, EXACT, EXACT, None]
+    assert type(result.values[2]) is int
     (cutoff,) = result.cutoffs
     assert (cutoff.node, cutoff.alpha, cutoff.value, cutoff.after, cutoff.cut) == (
         2,
@@ -304,28 +292,10 @@ def test_the_compiled_search_gives_its_values_and_bounds_as_columns() -> None:
     assert result.pruned == [6] and result.evaluated_leaves == [3, 4, 5]
 
 
-def test_the_python_integer_search_on_its_own() -> None:
-    # The first example above on the integer scale: uniform thirds, so Q = 3 and, one level
-    # of chance nodes, G = 3; the bounds 0 and 15 become 0 and 45. The value 8 and the cut
-    # of root.1.2 come out as the fraction search finds them.
-    tree = parse_tree(max_over_chance([3, 12, 9], [2, 4, 6], [15, 6, 0]))
-    seen = horizon(tree, None)
-    scale = common_scale(tree, seen)
-    assert scale is not None and (scale.common, scale.scale) == (3, 3)
-    run = [tree.children, tree.kinds, tree.probabilities, scale.shares, list(tree.values)]
-    found = integer_star1(*run, 0, 45, 3, 3, False, 3323, lambda units: None)
-    assert found is not None
-    values, bounds, _, evaluated, cutoffs, pruned, visited = found
-    assert values[0] == 8 and values[tree.index_of("root.1")] == 7
-    assert bounds[tree.index_of("root.1")] == UPPER
-    assert [tree.ids[i] for i in pruned] == ["root.1.2"]
-    assert (len(evaluated), visited, len(cutoffs)) == (8, 12, 1)
-    # with room for no multiplier at all it gives the tree back to the fraction search
-    assert integer_star1(*run, 0, 45, 3, 3, False, 8, lambda units: None) is None
-
-
-@pytest.mark.parametrize("compiled", [None, *LOOPS])
-def test_a_certain_outcome_keeps_the_windows_exact(compiled: bool | None) -> None:
+@pytest.mark.parametrize(
+    "compiled", [False, pytest.param(True, marks=KERNEL)], ids=["textbook", "kernel"]
+)
+def test_a_certain_outcome_keeps_the_windows_exact(compiled: bool) -> None:
     # MAX over the leaf 2 and a chance node A whose one outcome (p = 1) is a chance node B
     # over 1, 0, 0 (a third each); bounds -5 and 5. After the 2, A is searched with
     # alpha = 2 and its outcome with A_1 = (2 - 0 - 5 * 0) / 1 = 2. In B, after 1 and 0,
@@ -343,10 +313,10 @@ def test_a_certain_outcome_keeps_the_windows_exact(compiled: bool | None) -> Non
     b = tree.index_of("root.1.0")
     for equality, value, pruned in ((False, Fraction(1, 3), []), (True, 2, ["root.1.0.2"])):
         seen = horizon(tree, None)
-        if compiled is None:  # the fraction search
-            search = _Search(tree, seen, -5, 5, equality, current_deadline()).run()
+        if compiled:
+            search = on_common_scale(tree, seen, -5, 5, equality)
         else:
-            search = _on_common_scale(tree, seen, -5, 5, equality, current_deadline(), compiled)
+            search = fraction_star1(tree, (-5, 5), prune_on_equality=equality)
         assert search is not None
         assert search.value == 2
         assert search.values[b] == value
@@ -408,33 +378,8 @@ def test_the_fraction_search_gives_integral_window_ends_as_integers() -> None:
         ],
     }
     tree = parse_tree(raw)
-    seen = horizon(tree, None)
-    search = _Search(tree, seen, -30, 30, True, current_deadline()).run()
-    twin = _on_common_scale(tree, seen, -30, 30, True, current_deadline(), False)
-    assert twin is not None and len(search.cutoffs) == 3
+    search = fraction_star1(tree, (-30, 30))
+    assert len(search.cutoffs) == 3
     ends = [end for cutoff in search.cutoffs for end in (cutoff.alpha, cutoff.beta)]
-    assert ends == [end for cutoff in twin.cutoffs for end in (cutoff.alpha, cutoff.beta)]
-    assert ends[4] == -30
-    assert [type(end) for end in ends] == [
-        type(end) for cutoff in twin.cutoffs for end in (cutoff.alpha, cutoff.beta)
-    ]
+    assert ends[4] == -30 and type(ends[4]) is int
     assert not any(type(end) is Fraction and end.denominator == 1 for end in ends)
-
-
-@given(
-    st.one_of(
-        st.integers(-(2**70), 2**70),
-        st.integers(-(2**1100), 2**1100),
-        st.tuples(st.integers(-(2**80), 2**80), st.integers(1, 2**40)),
-        st.sampled_from([NEG_INF, POS_INF, 0, 2**63 - 1, -(2**63), 2**63, 12 * 2**63]),
-    ),
-    st.sampled_from([1, 2, 3, 12, 20**4, 7**30]),
-)
-def test_numbers_on_the_scale_are_written_as_their_values_are(key: Any, factor: int) -> None:
-    # the answers' writer of keys against the one writer of numbers, given the value
-    mine: dict[str, Any] = {}
-    put_scaled_number(mine, "alpha", key, factor)
-    theirs: dict[str, Any] = {}
-    put_number(theirs, "alpha", value_of_key(key, factor))
-    assert mine == theirs
-    assert [type(value) for value in mine.values()] == [type(value) for value in theirs.values()]
