@@ -1,9 +1,10 @@
 """Memory a worker needs per request, as a multiple of the request body.
 
 Each case runs in a fresh process: the app is created, warmed up with a tiny request,
-then handles one request of the case; the growth of the peak resident set (VmHWM)
-over the warmed-up process is divided by the body size. Prints one line per case and
-the largest factor, which docs/limits.md states.
+then handles one request of the case and writes its answer out; the growth of the peak
+resident set (VmHWM) over the warmed-up process is divided by the body size. Prints one
+line per case and the largest factor, which docs/limits.md states. ``bench/trees.py``
+measures its requests with :func:`request_growth`.
 
     python bench/memory.py [--mib 8]
 """
@@ -15,12 +16,13 @@ import json
 import random
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
 CHILD = r"""
-import json, sys
+import sys
 sys.path.insert(0, {root!r})
 from api import create_app
 
@@ -30,15 +32,36 @@ def peak():
             return int(line.split()[1]) * 1024
     raise RuntimeError("no VmHWM")
 
-path = sys.argv[1]
-body = open(sys.argv[2], "rb").read()
+path, body_file, warm_path, warm_body = sys.argv[1:5]
+body = open(body_file, "rb").read()
 client = create_app({{"TESTING": True, "MAX_CONTENT_LENGTH": 1 << 30}}).test_client()
-client.post("/v1/trees/minimax", json={{"tree": [[1, 2], [3]]}})
+warm = client.post(warm_path, data=warm_body, content_type="application/json")
+assert warm.status_code == 200, warm.get_data()
 before = peak()
 response = client.post(path, data=body, content_type="application/json")
-after = peak()
-print(json.dumps({{"status": response.status_code, "growth": after - before}}))
+for chunk in response.iter_encoded():  # the answer, chunk by chunk as a server writes it
+    pass
+print(response.status_code, peak() - before)
 """
+
+WARM_UP = ("/v1/trees/minimax", '{"tree": [[1, 2], [3]]}')
+"""The request that warms a fresh app up before the measured one: path and body."""
+
+
+def request_growth(path: str, body: bytes, warm_up: tuple[str, str] = WARM_UP) -> tuple[int, int]:
+    """Status and peak-memory growth in bytes of one POST of ``body`` to ``path`` in a fresh
+    process, over the same process warmed up by ``warm_up``."""
+    with tempfile.NamedTemporaryFile(suffix=".json") as scratch:
+        scratch.write(body)
+        scratch.flush()
+        result = subprocess.run(
+            [sys.executable, "-c", CHILD.format(root=str(ROOT)), path, scratch.name, *warm_up],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+    status, growth = result.stdout.split()[-2:]
+    return int(status), int(growth)
 
 
 def _shorthand(target: int) -> dict[str, object]:
@@ -107,25 +130,16 @@ def main() -> None:
     parser.add_argument("--mib", type=float, nargs="*", default=[1, 8])
     args = parser.parse_args()
     worst = 0.0
-    scratch = ROOT / ".venv" / "memory-bench-body.json"
     for mib in args.mib:
         for name, (path, make) in CASES.items():
             body = json.dumps(make(int(mib * (1 << 20)))).encode()
-            scratch.write_bytes(body)
-            result = subprocess.run(
-                [sys.executable, "-c", CHILD.format(root=str(ROOT)), path, str(scratch)],
-                capture_output=True,
-                text=True,
-                check=True,
-            )
-            measured = json.loads(result.stdout.strip().splitlines()[-1])
-            factor = measured["growth"] / len(body)
+            status, growth = request_growth(path, body)
+            factor = growth / len(body)
             worst = max(worst, factor)
             print(
-                f"{name:20} body {len(body) / (1 << 20):6.2f} MiB  status {measured['status']}  "
-                f"growth {measured['growth'] / (1 << 20):7.1f} MiB  factor {factor:5.1f}x"
+                f"{name:20} body {len(body) / (1 << 20):6.2f} MiB  status {status}  "
+                f"growth {growth / (1 << 20):7.1f} MiB  factor {factor:5.1f}x"
             )
-    scratch.unlink(missing_ok=True)
     print(f"largest factor: {worst:.1f}x the body")
 
 
