@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from analysis.equilibria.deviation import DeviationCheck
+from analysis.equilibria.equilibrium_set import EquilibriumSet, MixedEquilibrium
 from analysis.equilibria.indifference import Indifference
 from analysis.equilibria.iterated_dominance import DominanceResult
 from analysis.equilibria.lemke_howson import LemkeHowsonResult
 from analysis.equilibria.pure import BestResponses
 from analysis.equilibria.report import MatrixReport
-from analysis.equilibria.vertex_enumeration import EquilibriumSet, MixedEquilibrium
 from analysis.equilibria.zero_sum import SecurityLevel, ZeroSumSolution
 from games.limits import current_deadline
 from games.matrices.model import NormalFormGame

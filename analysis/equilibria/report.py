@@ -13,6 +13,7 @@ from typing import Final
 
 from analysis.equilibria.deviation import DeviationCheck, deviation_check, float_deviation_check
 from analysis.equilibria.drawing import matrix_plot_svg
+from analysis.equilibria.equilibrium_set import EquilibriumSet
 from analysis.equilibria.indifference import Indifference, explainable, indifference_equations
 from analysis.equilibria.iterated_dominance import DominanceResult, iterated_elimination
 from analysis.equilibria.lemke_howson import LemkeHowsonResult, lemke_howson
@@ -22,11 +23,7 @@ from analysis.equilibria.pure import (
     best_responses,
     pure_nash_equilibria,
 )
-from analysis.equilibria.vertex_enumeration import (
-    MAX_STRATEGIES,
-    EquilibriumSet,
-    extreme_equilibria,
-)
+from analysis.equilibria.vertex_enumeration import MAX_STRATEGIES, extreme_equilibria
 from analysis.equilibria.zero_sum import (
     SecurityLevel,
     ZeroSumSolution,

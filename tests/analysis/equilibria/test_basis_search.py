@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.equilibria import basis_search, vertex_enumeration
+from analysis.equilibria import basis_search, best_response_polytopes
 from analysis.equilibria.basis_search import (
     PythonBasisSearch,
     exact_vertices,
@@ -230,7 +230,7 @@ def test_equilibria_components_and_degeneracy_match_the_qhull_path(
     game = bimatrix(*degenerate_game(seed, size, levels))
     found = extreme_equilibria(game)
     assert found.degenerate or levels > 3
-    first = vertex_enumeration._positive_integers(game.row_payoffs, UNLIMITED)
+    first = best_response_polytopes.positive_integers(game.row_payoffs, UNLIMITED)
     assert fits_in_64_bits(first) == (levels == 3)
     assert all(p.exact_points is not None for p in _polytopes(game))
     monkeypatch.setattr(basis_search, "COMPILED", False)
@@ -239,14 +239,14 @@ def test_equilibria_components_and_degeneracy_match_the_qhull_path(
     assert repr(extreme_equilibria(game)) == repr(found)
 
 
-def _polytopes(game: NormalFormGame) -> list[vertex_enumeration._Polytope]:
+def _polytopes(game: NormalFormGame) -> list[best_response_polytopes.BestResponsePolytope]:
     # the exact mode's two polytopes as extreme_equilibria builds them
-    first = vertex_enumeration._positive_integers(game.row_payoffs, UNLIMITED)
-    second = vertex_enumeration._positive_integers(game.col_payoffs, UNLIMITED)
+    first = best_response_polytopes.positive_integers(game.row_payoffs, UNLIMITED)
+    second = best_response_polytopes.positive_integers(game.col_payoffs, UNLIMITED)
     search = basis_search.COMPILED
     return [
-        vertex_enumeration._polytope(second.T, True, UNLIMITED, search),
-        vertex_enumeration._polytope(first, False, UNLIMITED, search),
+        best_response_polytopes.best_response_polytope(second.T, True, UNLIMITED, search),
+        best_response_polytopes.best_response_polytope(first, False, UNLIMITED, search),
     ]
 
 
@@ -264,7 +264,7 @@ def test_the_search_charges_the_deadline() -> None:
 
 def float_polytope(seed: int, size: tuple[int, int]) -> np.ndarray:
     # random payoffs in [1, 2] with four decimals, each column scaled to at most 1 (as
-    # vertex_enumeration scales them): a simple polytope with probability one
+    # best_response_polytopes scales them): a simple polytope with probability one
     rng = np.random.default_rng(seed)
     payoff = np.round(rng.random(size), 4) + 1.0
     return np.ascontiguousarray(payoff / payoff.max(axis=0)[None, :])
@@ -276,7 +276,7 @@ def qhull_vertices(payoff: np.ndarray, own_first: bool) -> dict[int, list[float]
     none = np.empty((0, dimension), dtype=object)
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(basis_search, "COMPILED", False)  # float_vertices declines: qhull
-        polytope = vertex_enumeration._float_polytope(
+        polytope = best_response_polytopes.float_polytope(
             payoff, own_first, rhs, none, np.ones(dimension), UNLIMITED
         )
     assert polytope.exact_points is None
@@ -342,7 +342,7 @@ def test_a_search_that_gives_up_midway_leaves_the_game_to_qhull(
     first = [[big, 1, 3], [5, big, 7], [1, 2, big]]
     second = [[2, big, 1], [big, 3, 1], [1, 1, big]]
     game = bimatrix(first, second)
-    matrix = vertex_enumeration._positive_integers(game.row_payoffs, UNLIMITED)
+    matrix = best_response_polytopes.positive_integers(game.row_payoffs, UNLIMITED)
     for compiled in implementations():
         assert exact_vertices(matrix, False, UNLIMITED, compiled) is None
     found = extreme_equilibria(game)

@@ -23,8 +23,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.equilibria import vertex_enumeration
-from analysis.equilibria.vertex_enumeration import extreme_equilibria, most_vertices
+from analysis.equilibria.equilibrium_set import EquilibriumSet
+from analysis.equilibria.qhull_vertices import most_vertices, single_threaded_product
+from analysis.equilibria.vertex_enumeration import extreme_equilibria
 from games.errors import DomainError, ExactSizeError, LimitExceededError
 from games.limits import Limits, limited
 from games.matrices.model import bimatrix
@@ -36,7 +37,7 @@ from tests.strategies import bimatrices
 CASES = json.loads((Path(__file__).with_name("classic_games.json")).read_text())["games"]
 
 
-def as_set(found: Any) -> set[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]]:
+def as_set(found: EquilibriumSet) -> set[tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]]:
     return {
         (
             tuple(str(p) for p in e.row),
@@ -276,6 +277,6 @@ def test_blocked_product_is_the_matrix_product(vertices: int) -> None:
     # blocks of 200_000 // (12 * 24) = 694 rows: on both sides of a block's end
     rng = np.random.default_rng(vertices)
     left, right = rng.random((vertices, 12)), rng.random((12, 24))
-    blocked = vertex_enumeration._single_threaded_product(left, right)
+    blocked = single_threaded_product(left, right)
     assert blocked.shape == (vertices, 24)
     assert np.allclose(blocked, left @ right, rtol=1e-14, atol=0.0)
