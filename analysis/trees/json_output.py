@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from itertools import compress, count, islice, repeat
-from operator import is_not, sub
+from operator import eq, getitem, is_not, sub
 from typing import Any, Final
 
-from analysis.trees.alpha_beta import EXACT, AlphaBetaResult, Cutoff
+from analysis.trees.alpha_beta import EXACT, LOWER, UPPER, AlphaBetaResult, Cutoff
 from analysis.trees.cs188_agents import GraphSearchResult
 from analysis.trees.expectimax import ExpectimaxResult
 from analysis.trees.max_n import MaxnResult
@@ -56,35 +56,45 @@ def node_map(
 ) -> dict[str, Any]:
     """``{id: {"value", "value_exact"?, "bound"}}`` for every node with a value.
 
-    One entry object is built per distinct (value, bound) pair and shared, so the per-node
-    work is a lookup, and every pass over the nodes runs in C (``map``, ``zip``,
-    ``compress``).
+    One entry object is written per distinct value and bound and shared, so the per-node
+    work is two lookups, and every pass over the nodes runs in C (``set``, ``map``,
+    ``compress``, ``dict``).
     """
     spend = current_deadline().spend
-    keys: Sequence[Any] = values if bounds is None else list(zip(values, bounds, strict=True))
-    # hashing a Fraction costs about a microsecond, so the keys are taken a chunk at a time
-    distinct: set[Any] = set()
-    for start in range(0, len(keys), CHUNK):
-        distinct.update(keys[start : start + CHUNK])
+    # hashing a Fraction costs about a microsecond, so the values are taken a chunk at a time
+    distinct: set[Exact | None] = set()
+    for start in range(0, len(values), CHUNK):
+        distinct.update(values[start : start + CHUNK])
         spend(CHUNK)
-    entries: dict[Any, dict[str, Any] | None] = {}
-    gaps = False
-    for key in distinct:
-        value, bound = (key, EXACT) if bounds is None else key
-        spend(1 + _size(value) // 64)
+    if bounds is None:
+        entries: Iterable[Any] = map(_entries(distinct, EXACT).__getitem__, values)
+    else:
+        tables = {EXACT: _entries(distinct, EXACT), None: {None: None}}
+        for name in (LOWER, UPPER):  # (the values of the nodes so bounded: the few cut ones)
+            spend(len(values) // 16)
+            tables[name] = _entries(set(compress(values, map(eq, bounds, repeat(name)))), name)
+        entries = map(getitem, map(tables.__getitem__, bounds), values)
+    spend(len(values) // 16)
+    named = zip(tree.ids, entries, strict=True)
+    if None not in distinct:
+        return dict(named)
+    return dict(compress(named, map(is_not, values, repeat(None))))
+
+
+def _entries(values: Iterable[Exact | None], bound: str) -> dict[Exact | None, Any]:
+    """The entry of each of ``values`` with ``bound`` (None for None)."""
+    spend = current_deadline().spend
+    entries: dict[Exact | None, Any] = {}
+    for value in values:
         if value is None:
-            entries[key] = None
-            gaps = True
+            entries[None] = None
             continue
+        spend(1 + _size(value) // 64)
         entry: dict[str, Any] = {}
         put_number(entry, "value", value)
         entry["bound"] = bound
-        entries[key] = entry
-    spend(len(keys) // 16)
-    named = zip(tree.ids, map(entries.__getitem__, keys), strict=True)
-    if not gaps:
-        return dict(named)
-    return dict(compress(named, map(is_not, values, repeat(None))))
+        entries[value] = entry
+    return entries
 
 
 def runs(indices: Sequence[int]) -> list[list[int]]:
