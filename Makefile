@@ -19,7 +19,7 @@ export UV_PYTHON_DOWNLOADS := never
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 SYNC := $(UV) sync --frozen --inexact --python $(PYTHON)
 
-.PHONY: serve test lint check bench bench-games bench-matrices bench-grading load spec lock clean screenshot
+.PHONY: serve test test-pure lint check bench bench-games bench-matrices bench-grading load spec lock clean screenshot
 
 $(UV):
 	$(PYTHON) -m venv $(TOOLS)
@@ -46,13 +46,27 @@ serve: $(VENV)/.serve-installed
 test: $(VENV)/.dev-installed
 	$(BIN)/python -m pytest -n auto
 
+# the compiled modules, whose .pyi stubs mypy's stubtest checks against what was built
+COMPILED := analysis.trees._kernels analysis.trees._star1 games.trees._reader \
+	analysis.search._grid analysis.equilibria._basis_search analysis.equilibria._maxmin_simplex
+
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/python -m mypy.stubtest --mypy-config-file pyproject.toml \
+	    --allowlist .ci/stubtest-allowlist $(COMPILED)
 
-# what CI runs (.ci/run): the README test command, then the lint
-check: test lint
+PURE_TESTS := tests/analysis/trees tests/api/test_trees_api.py tests/api/test_chance_api.py \
+	tests/games/trees tests/analysis/search tests/analysis/equilibria
+
+# the searches' and readers' tests again with the compiled kernels off (ARBITER_PURE_PYTHON=1):
+# what a machine without a C compiler runs
+test-pure: $(VENV)/.dev-installed
+	ARBITER_PURE_PYTHON=1 $(BIN)/python -m pytest -n auto $(PURE_TESTS)
+
+# what CI runs (.ci/run): the README test command, the pure-Python run, then the lint
+check: test test-pure lint
 
 # the README's picture of the workbench (tests/browser/screenshot.py; needs chromium)
 screenshot: $(VENV)/.dev-installed

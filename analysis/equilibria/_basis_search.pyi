@@ -1,7 +1,9 @@
 # The compiled basis search's interface (analysis/equilibria/_basis_search.pyx), for type checkers.
 import numpy as np
 import numpy.typing as npt
+from typing_extensions import disjoint_base
 
+@disjoint_base
 class CompiledBasisSearch:
     pivots: int
     overflowed: bool
@@ -11,6 +13,7 @@ class CompiledBasisSearch:
         self,
     ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64], npt.NDArray[np.int64]]: ...
 
+@disjoint_base
 class CompiledFloatSearch:
     nodes: int
     degenerate: bool

@@ -2,8 +2,11 @@
 from collections.abc import Sequence
 from typing import Any
 
+from typing_extensions import disjoint_base
+
 from analysis.search.budget import SearchBudget
 
+@disjoint_base
 class GridSearch:
     budget: SearchBudget
     nodes: int

@@ -1,13 +1,16 @@
-# The compiled Star1 loop's interface (analysis/trees/_star1.pyx), for type checkers.
+# The compiled chance kernels' interface (analysis/trees/_star1.pyx), for type checkers;
+# checked against the built module by mypy's stubtest (make lint).
 from collections.abc import Callable
 from typing import Any
+
+NEG_INF: float
+POS_INF: float
 
 def scaled_star1(
     children: list[range],
     kinds: list[str],
     probabilities: list[Any],
     shares: dict[int, int],
-    node_weights: Any,
     static: list[Any],
     low: int,
     high: int,
@@ -24,7 +27,6 @@ def scaled_back_up(
     kinds: list[str],
     probabilities: list[Any],
     shares: dict[int, int],
-    node_weights: Any,
     static: Any,
     values: list[Any],
     best_child: list[int],
@@ -34,4 +36,4 @@ def scaled_back_up(
     spend: Callable[[int], None],
     chance_kind: str,
     max_kind: str,
-) -> list[int | None] | None: ...
+) -> bool | None: ...

@@ -1,8 +1,9 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 # cython: initializedcheck=False
-"""The compiled loop of Star1 (:mod:`analysis.trees.star1`) on integers.
+"""The compiled kernels of Star1 (:mod:`analysis.trees.star1`) and expectimax
+(:mod:`analysis.trees.expectimax`) on integers.
 
-It is :class:`analysis.trees.star1._Search` step for step, on 64-bit integers instead of
+``scaled_star1`` is the textbook Star1 search step for step, on 64-bit integers instead of
 fractions: values are the exact values times a common scale ``G`` (see
 :class:`analysis.trees.expectimax.CommonScale`: every value a search returns, bounds
 included, is then an integer), a chance node's running ``sum(p v)`` is kept times ``Q``
@@ -12,9 +13,9 @@ same comparisons, in the same order, with the same outcomes: the same values, bo
 best children, evaluated leaves, cutoffs and pruned nodes. A number that would leave
 64 bits makes it give up (``None``), and the caller runs the search in fractions.
 
-It also holds :func:`analysis.trees.expectimax.scaled_back_up`'s loop on the same scale
-(``scaled_back_up`` below); both give every node's number on the scale for the answer's
-writers (Star1 as a column of machine integers, the back-up as int objects, each made once).
+``scaled_back_up`` values every node as the textbook expectimax does, bottom up on the same
+scale. Both read a node's children ``range`` through its public attributes, and the caller
+makes the numbers it returns into the search's result.
 """
 
 from array import array
@@ -148,7 +149,6 @@ def scaled_star1(
     list kinds,
     list probabilities,
     dict shares,
-    object node_weights,
     list static,
     int64_t low,
     int64_t high,
@@ -161,27 +161,20 @@ def scaled_star1(
     str max_kind,
 ):
     """Star1 over the nodes of ``children`` (ranges): static values (ints) in ``static``,
-    probabilities in ``probabilities`` with ``shares`` giving ``common`` times each (by
-    the ``id`` of the probability object; or, when given, ``node_weights[node]``), the
-    bounds ``low`` and ``high`` and every value the search returns times ``factor``. The
-    caller makes sure that the scaled static values and bounds, times ``common``, fit 63
-    bits.
+    probabilities in ``probabilities`` with ``shares`` giving ``common`` times each (by the
+    ``id`` of the probability object), the bounds ``low`` and ``high`` and every value the
+    search returns times ``factor``. The caller makes sure that the scaled static values
+    and bounds, times ``common``, fit 63 bits.
 
     Returns ``(numbers, codes, best_child, evaluated, cutoffs, pruned, visited)``: per node
     its value times ``factor`` (an ``array('q')``; a key on the scale, see ``key_of``) and a
     code byte (0: the search gave it no value; else 1 + its bound, 0 exact, 1 lower, 2 upper,
     plus 4 where its value is its static value and 8 where it is a chance node's
-    expectation); then as :class:`analysis.trees.star1._Search` fills them, best children,
-    evaluated leaves and pruned nodes as ``IntColumn`` values, and each cutoff's record
-    ``(node, alpha, beta, value, after, cut)`` with its numbers as keys on the scale
-    (:class:`analysis.trees.alpha_beta.CutoffRows` turns them into numbers when read) and
-    ``cut`` a ``range``. None when a number would leave 64 bits, or a node's children are
-    not a range.
-
-    The search keeps its answers in C arrays, which the result reads as columns
-    (:class:`analysis.trees.star1.ScaledValues`): written as the search went, a value, a
-    key and a bound object per node were scattered writes into three lists of the tree's
-    size, and made and freed, more than half of the search's time.
+    expectation); then as the textbook search finds them, best children (an ``array('q')``),
+    evaluated leaves and pruned nodes (lists), and each cutoff's record ``(node, alpha, beta,
+    value, after, cut)`` with its numbers as keys on the scale (``analysis.trees.star1``
+    makes the numbers) and ``cut`` a ``range``. None when a number would leave 64 bits, or
+    a node's children are not a range.
     """
     cdef Py_ssize_t count = len(children)
     cdef Frame* stack = <Frame*>malloc((depth + 2) * sizeof(Frame))
@@ -193,7 +186,7 @@ def scaled_star1(
             raise MemoryError()
         return _search(
             stack, numbers, codes, table, count, children, kinds, probabilities, shares,
-            node_weights, static, low, high, common, factor, strict, spend, chance_kind,
+            static, low, high, common, factor, strict, spend, chance_kind,
             max_kind,
         )
     finally:
@@ -264,7 +257,6 @@ cdef object _search(
     list kinds,
     list probabilities,
     dict shares,
-    object node_weights,
     list static,
     int64_t low,
     int64_t high,
@@ -292,10 +284,6 @@ cdef object _search(
     cdef Ratio fail_low, fail_high
     cdef Py_ssize_t steps = 0
     cdef Py_ssize_t index
-    cdef const int64_t[:] given
-    cdef bint weighed = node_weights is not None
-    if weighed:
-        given = node_weights
     if type(children[0]) is not range:
         return None
     enter(&stack[0], children, kinds, 0, infinite(-1), infinite(1), common, chance_kind, max_kind)
@@ -370,7 +358,7 @@ cdef object _search(
             child = frame.start + frame.step * frame.slot
             frame.slot += 1
             if frame.kind == CHANCE_NODE:
-                weight = given[child] if weighed else share(probabilities, shares, child)
+                weight = share(probabilities, shares, child)
                 frame.weight = weight
                 if weight > frame.likeliest_weight:
                     frame.likeliest, frame.likeliest_weight = child, weight
@@ -510,7 +498,6 @@ def scaled_back_up(
     list kinds,
     list probabilities,
     dict shares,
-    object node_weights,
     object static,
     list values,
     list best_child,
@@ -521,17 +508,16 @@ def scaled_back_up(
     str chance_kind,
     str max_kind,
 ):
-    """:func:`analysis.trees.expectimax.scaled_back_up` in 64-bit integers, in place.
+    """The textbook expectimax's values, bottom up in 64-bit integers, in place.
 
     ``values`` holds each reachable node's static value on entry (and None beyond);
     ``children`` are ranges; a chance outcome's probability times ``common`` is
-    ``node_weights[node]`` when given (else ``shares[id(probability)]``). Fills ``values`` (a MAX or MIN node takes its best child's
-    value object, a chance node a fraction made once per distinct value) and
-    ``best_child``, and returns every node's value times ``factor`` (None where the search
-    does not reach); or returns None, with ``values`` and ``best_child`` untouched, when a
-    child list is not a range, a static value is not an integer or a number would leave 64
-    bits (the caller then backs up in Python integers). Each child read costs a unit of
-    ``spend``, two at chance nodes, as in Python.
+    ``shares[id(probability)]``. Fills ``values`` (a MAX or MIN node takes its best
+    child's value object, a chance node a fraction made once per distinct value) and
+    ``best_child``, and returns True; or returns None, with ``values`` and ``best_child``
+    untouched, when a child list is not a range, a static value is not an integer or a
+    number would leave 64 bits (the textbook search then answers in fractions). Each child
+    read costs a unit of ``spend``, two at chance nodes.
     """
     cdef Nodes n
     cdef Py_ssize_t i, k, kid, pending = 0, cached = 0, c
@@ -541,12 +527,8 @@ def scaled_back_up(
     cdef PyObject* seen_address[SHARE_CACHE]
     cdef int64_t seen_share[SHARE_CACHE]
     cdef dict known = {}
-    cdef const int64_t[:] given
-    cdef bint weighed = node_weights is not None
     if covered == 0 or common <= 0:
         return None
-    if weighed:
-        given = node_weights
     n.scaled = <int64_t*>malloc(covered * sizeof(int64_t))
     n.start = <int64_t*>malloc(covered * sizeof(int64_t))
     n.step = <int64_t*>malloc(covered * sizeof(int64_t))
@@ -582,9 +564,6 @@ def scaled_back_up(
                 value = PyLong_AsLongLongAndOverflow(made, &overflow)
                 if overflow or mul_overflow(value, factor, &n.scaled[i]):
                     return None
-            if weighed:
-                n.weight[i] = given[i]
-                continue
             chance = probabilities[i]
             if chance is None:
                 n.weight[i] = 0

@@ -364,7 +364,6 @@ def _compiled(
         listed(tree.kinds),
         listed(tree.probabilities),
         scale.shares,
-        None,
         listed(seen.static),
         values,
         best_child,

@@ -13,7 +13,7 @@ computation in progress: a million distinct fractions take seconds to hash and w
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import compress, count, islice, repeat
 from operator import eq, getitem, is_not, sub
 from typing import Any, Final
@@ -69,16 +69,23 @@ def node_map(
     if bounds is None:
         entries: Iterable[Any] = map(_entries(distinct, EXACT).__getitem__, values)
     else:
-        tables = {EXACT: _entries(distinct, EXACT), None: {None: None}}
+        tables: dict[str | None, dict[Exact | None, Any]] = {
+            EXACT: _entries(distinct, EXACT),
+            None: {None: None},
+        }
         for name in (LOWER, UPPER):  # (the values of the nodes so bounded: the few cut ones)
             spend(len(values) // 16)
             tables[name] = _entries(set(compress(values, map(eq, bounds, repeat(name)))), name)
-        entries = map(getitem, map(tables.__getitem__, bounds), values)
+        entries = map(_lookup, map(tables.__getitem__, bounds), values)
     spend(len(values) // 16)
     named = zip(tree.ids, entries, strict=True)
     if None not in distinct:
         return dict(named)
     return dict(compress(named, map(is_not, values, repeat(None))))
+
+
+_lookup: Callable[[dict[Exact | None, Any], Exact | None], Any] = getitem
+"""``table[value]`` (``operator.getitem``, typed for the node maps' tables)."""
 
 
 def _entries(values: Iterable[Exact | None], bound: str) -> dict[Exact | None, Any]:

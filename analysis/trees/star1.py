@@ -404,7 +404,6 @@ def _compiled(
         listed(tree.kinds),
         listed(tree.probabilities),
         scale.shares,
-        None,
         static,
         lowest,
         highest,
