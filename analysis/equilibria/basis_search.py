@@ -34,23 +34,21 @@ is needed. :class:`CompiledFloatSearch` runs it in C, :class:`PythonFloatSearch`
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from typing import Final, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
+from games.compiled import kernel
 from games.limits import Deadline
 from games.matrices.model import FloatArray, ObjectArray
 
-try:
-    from analysis.equilibria._basis_search import CompiledBasisSearch, CompiledFloatSearch
-except ImportError:  # not built: qhull answers instead
-    CompiledBasisSearch = None  # type: ignore[assignment,misc]
-    CompiledFloatSearch = None  # type: ignore[assignment,misc]
+KERNEL: Final = kernel("analysis.equilibria._basis_search")
+"""The compiled searches, where the set-up built them (:mod:`games.compiled`); else qhull
+answers instead."""
 
-COMPILED: Final = CompiledBasisSearch is not None and os.environ.get("ARBITER_PURE_PYTHON") != "1"
+COMPILED: Final = KERNEL is not None
 """Whether the compiled search is there to use."""
 
 PIVOTS_PER_CHECK: Final = 2048
@@ -137,7 +135,8 @@ def exact_vertices(
         return None
     search: BasisSearch
     if compiled:
-        search = CompiledBasisSearch(np.ascontiguousarray(matrix, dtype=np.int64), own_first)
+        assert KERNEL is not None
+        search = KERNEL.CompiledBasisSearch(np.ascontiguousarray(matrix, dtype=np.int64), own_first)
     else:
         search = PythonBasisSearch(matrix.tolist(), own_first)
     done = False
@@ -176,7 +175,8 @@ def float_vertices(
         return None
     search: FloatSearch
     if compiled:
-        search = CompiledFloatSearch(
+        assert KERNEL is not None
+        search = KERNEL.CompiledFloatSearch(
             np.ascontiguousarray(payoff, dtype=np.float64), own_first, FLOAT_TOLERANCE
         )
     else:

@@ -20,20 +20,19 @@ must meet within :data:`GAP_TOLERANCE`, else the caller falls back to HiGHS.
 
 from __future__ import annotations
 
-import os
 from typing import Final
 
 import numpy as np
 
+from games.compiled import kernel
 from games.limits import Deadline
 from games.matrices.model import FloatArray
 
-try:
-    from analysis.equilibria._maxmin_simplex import compiled_maxmin
-except ImportError:  # not built: the numpy mirror answers alone
-    compiled_maxmin = None  # type: ignore[assignment]
+KERNEL: Final = kernel("analysis.equilibria._maxmin_simplex")
+"""The compiled simplex, where the set-up built it (:mod:`games.compiled`); else the numpy
+mirror answers alone."""
 
-COMPILED: Final = compiled_maxmin is not None and os.environ.get("ARBITER_PURE_PYTHON") != "1"
+COMPILED: Final = KERNEL is not None
 """Whether the compiled simplex is there to use."""
 
 MAX_CELLS: Final = 300 * 300
@@ -65,8 +64,8 @@ def simplex_maxmin(
     """
     rows, cols = values.shape
     use_compiled = COMPILED if compiled is None else compiled
-    if use_compiled and compiled_maxmin is not None:
-        answer = compiled_maxmin(np.ascontiguousarray(values), max_pivots(rows, cols))
+    if use_compiled and KERNEL is not None:
+        answer = KERNEL.compiled_maxmin(np.ascontiguousarray(values), max_pivots(rows, cols))
     else:
         answer = python_maxmin(values, max_pivots(rows, cols))
     status, value, x, y, pivots, gap = answer

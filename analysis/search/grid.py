@@ -11,20 +11,22 @@ was not built (no C compiler), the Python engine runs. ``ARBITER_PURE_PYTHON=1``
 
 from __future__ import annotations
 
-import os
 from fractions import Fraction
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from analysis.search.budget import SearchBudget
 from analysis.search.scores import MAX_PLY, Score, exact
+from games.compiled import kernel
 from games.rules.game import Evaluation, Game, GridForm
 
-try:
+if TYPE_CHECKING:
     from analysis.search._grid import GridSearch
-except ImportError:  # not built: the Python engine answers alone
-    GridSearch = None  # type: ignore[assignment, misc]
 
-COMPILED: Final = GridSearch is not None and os.environ.get("ARBITER_PURE_PYTHON") != "1"
+KERNEL: Final = kernel("analysis.search._grid")
+"""The compiled search, where the set-up built it (:mod:`games.compiled`); else the Python
+engine answers alone."""
+
+COMPILED: Final = KERNEL is not None
 """Whether the compiled search is there to use."""
 
 NODE_BATCH: Final = 4096
@@ -40,11 +42,11 @@ TABLE_ENTRIES: Final = 3 << 22
 class GridAlphaBeta:
     """The compiled search behind the Python engine's interface (``root``, ``win``, counters)."""
 
-    def __init__(self, kernel: GridSearch, form: GridForm):
-        self.counters = kernel
+    def __init__(self, search: GridSearch, form: GridForm):
+        self.counters = search
         self.form = form
         self.win: Score = 1
-        self._kernel = kernel
+        self._kernel = search
 
     def root(self, state: Any, depth: int, previous: Any) -> tuple[Score, list[Any], bool]:
         mine, mask = self.form.position(state)
@@ -84,7 +86,8 @@ def grid_search(
         if not names or names[0] not in form.evaluations:
             return None
         kind, denominator = form.evaluations[names[0]]
-    kernel = GridSearch(
+    assert KERNEL is not None
+    search = KERNEL.GridSearch(
         columns=form.columns,
         rows=form.rows,
         k=form.k,
@@ -103,5 +106,5 @@ def grid_search(
         node_units=NODE_UNITS,
         table_entries=TABLE_ENTRIES if table_entries is None else table_entries,
     )
-    kernel.all_best = all_best_moves
-    return GridAlphaBeta(kernel, form)
+    search.all_best = all_best_moves
+    return GridAlphaBeta(search, form)

@@ -187,7 +187,8 @@ def test_compiled_search_is_the_python_mirror_pivot_for_pivot(seed: int, own_fir
     rng = np.random.default_rng(seed)
     rows = rng.integers(1, 4, (9, 8)).tolist()
     python = PythonBasisSearch(rows, own_first)
-    compiled = basis_search.CompiledBasisSearch(np.array(rows, dtype=np.int64), own_first)
+    assert basis_search.KERNEL is not None
+    compiled = basis_search.KERNEL.CompiledBasisSearch(np.array(rows, dtype=np.int64), own_first)
     while not python.advance(50):
         assert not compiled.advance(50)
         assert compiled.pivots == python.pivots
@@ -323,7 +324,8 @@ def test_compiled_float_search_is_the_python_mirror(seed: int) -> None:
         pytest.skip("the compiled search is not built (or ARBITER_PURE_PYTHON=1)")
     payoff = float_polytope(seed, (7, 6))
     python = basis_search.PythonFloatSearch(payoff.tolist(), False, 1e-9)
-    compiled = basis_search.CompiledFloatSearch(payoff, False, 1e-9)
+    assert basis_search.KERNEL is not None
+    compiled = basis_search.KERNEL.CompiledFloatSearch(payoff, False, 1e-9)
     while not python.advance(10):
         assert not compiled.advance(10)
         assert compiled.nodes == python.nodes

@@ -95,7 +95,8 @@ def test_compiled_simplex_is_the_numpy_mirror_pivot_for_pivot(
     if not maxmin_simplex.COMPILED:
         pytest.skip("the compiled simplex is not built (or ARBITER_PURE_PYTHON=1)")
     values = np.random.default_rng(seed).integers(0, spread, (rows, cols)).astype(np.float64)
-    compiled = maxmin_simplex.compiled_maxmin(values, max_pivots(rows, cols))
+    assert maxmin_simplex.KERNEL is not None
+    compiled = maxmin_simplex.KERNEL.compiled_maxmin(values, max_pivots(rows, cols))
     mirror = python_maxmin(values, max_pivots(rows, cols))
     assert compiled[0] == mirror[0] == 0
     assert compiled[4] == mirror[4]  # the same number of pivots
