@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
 from functools import cache
-from threading import Lock
-from typing import Any, Final
+from typing import Any
 
 import orjson
 from flask import current_app, request
@@ -16,8 +14,7 @@ from werkzeug.wsgi import get_content_length
 
 from api.problems import ApiProblem
 from games.errors import FieldError
-from games.limits import active_limits, current_deadline
-from games.trees.compiled_reader import ScannedShorthand, scan_shorthand
+from games.limits import current_deadline
 
 
 def json_body() -> Any:
@@ -84,23 +81,6 @@ def decode(data: bytes) -> Any:
             f"the body is not valid JSON: {error} (at byte {error.pos})",
             [FieldError("", f"invalid JSON at byte {error.pos}")],
         ) from None
-
-
-@dataclass(frozen=True, slots=True)
-class ScannedTree:
-    """A body's plain ``tree``, read from its bytes by the compiled scanner (see
-    :func:`load`), and where its text lies in the body (for a reader that needs the decoded
-    JSON after all: the text is copied out only then). ``scanned`` is None for a plain tree
-    of more nodes than the limit allows, refused without being decoded."""
-
-    scanned: ScannedShorthand | None
-    body: bytes
-    start: int
-    end: int
-
-    @property
-    def text(self) -> bytes:
-        return self.body[self.start : self.end]
 
 
 # A run of 19 digits may be an integer beyond 64 bits, which orjson would turn into a
@@ -212,40 +192,9 @@ def _schema(kind: type[Schema]) -> Schema:
     return kind()
 
 
-def load(schema: type[Schema], *, scan_tree: bool = False) -> Any:
-    """Decode the JSON body and validate its envelope with (an instance of) ``schema``.
-
-    With ``scan_tree``, a plain ``tree`` member (nested arrays of integers, and objects
-    whose one member is ``children`` or ``value``) is read straight from the body's bytes
-    into columns, and only the rest of the body is decoded: the member is then a
-    :class:`ScannedTree` (see :func:`api.tree_requests.read_tree`). A large plain tree costs
-    its decoder more than the scan costs in all. Any body the scanner does not take whole
-    (another tree form, a syntax error anywhere, the depth limit passed) is decoded as usual,
-    so its answer and errors are the same either way. A plain tree past the node limit is
-    refused by the reader at ``/tree`` without being decoded: decoded, such a body took some
-    20 times its size in memory and a second of work before the readers refused it.
-
-    The rest of such a body is most often the same few bytes request after request
-    (``{"tree":0}``, ``{"tree":0,"layout":"columns"}``): its envelope, once validated, is kept
-    by its exact text (see :data:`ENVELOPES_KEPT`), and the same text is not decoded and
-    validated again (most of the fixed cost of a small tree request after Flask's own).
-    """
-    data = body_bytes()
-    found = _scanned(data) if scan_tree else None
-    if found is not None:
-        text, tree = found
-        kept = _envelopes.get((schema, text))
-        if kept is not None:
-            current_deadline().check()
-            return {**kept, "tree": tree}
-        rest = _rest(text)
-        if rest is not None:
-            current_deadline().check()
-            rest["tree"] = tree
-            loaded = _schema(schema).load(rest)
-            _keep(schema, text, loaded)
-            return loaded
-    decoded = decode(data)
+def load(schema: type[Schema]) -> Any:
+    """Decode the JSON body and validate its envelope with (an instance of) ``schema``."""
+    decoded = json_body()
     current_deadline().check()
     if not isinstance(decoded, dict):
         raise ApiProblem(
@@ -256,54 +205,3 @@ def load(schema: type[Schema], *, scan_tree: bool = False) -> Any:
             [FieldError("", "expected an object")],
         )
     return _schema(schema).load(decoded)
-
-
-def _scanned(data: bytes) -> tuple[bytes, ScannedTree] | None:
-    """The body's shorthand ``tree`` scanned (see :func:`load`), with the rest of the body,
-    the tree's text replaced by a placeholder; or None."""
-    found = scan_shorthand(data, active_limits())
-    if found is None:
-        return None
-    scanned, start, end = found
-    return data[:start] + b"0" + data[end:], ScannedTree(scanned, data, start, end)
-
-
-def _rest(text: bytes) -> dict[str, Any] | None:
-    """The rest of a scanned body (see :func:`_scanned`) decoded, or None: the whole body is
-    then decoded, for the answer or the error that gives."""
-    if _LONG_RUN in text.translate(_DIGITS_AS_ZERO):
-        return None  # (the exact decoder, whose nesting limit is Python's, reads it all)
-    try:
-        rest = orjson.loads(text)
-    except orjson.JSONDecodeError:
-        return None  # (decoded whole, for the error's byte position)
-    return rest if isinstance(rest, dict) else None
-
-
-ENVELOPES_KEPT: Final = 256
-"""Validated envelopes of tree requests kept, by schema and the exact text of the body
-around the tree (of at most :data:`ENVELOPE_TEXT` bytes, every member a plain value), the
-oldest dropped first. Only schemas whose validation reads nothing but the body qualify
-(the tree endpoints' do: no limit of the app's configuration is read there)."""
-
-ENVELOPE_TEXT: Final = 256
-"""Longest text of a kept envelope (see :data:`ENVELOPES_KEPT`), in bytes."""
-
-_PLAIN: Final = (type(None), bool, int, float, str)
-_envelopes: dict[tuple[type[Schema], bytes], dict[str, Any]] = {}
-_envelopes_lock = Lock()
-
-
-def _keep(schema: type[Schema], text: bytes, loaded: Any) -> None:
-    """Keep ``loaded``, the envelope validated from ``text``, but its tree (see
-    :data:`ENVELOPES_KEPT`): only where every other member is a plain value, which a request
-    reading it cannot change for the next."""
-    if len(text) > ENVELOPE_TEXT or not isinstance(loaded, dict):
-        return
-    envelope = {name: value for name, value in loaded.items() if name != "tree"}
-    if not all(type(value) in _PLAIN for value in envelope.values()):
-        return
-    with _envelopes_lock:
-        if len(_envelopes) >= ENVELOPES_KEPT:
-            del _envelopes[next(iter(_envelopes))]
-        _envelopes[(schema, text)] = envelope

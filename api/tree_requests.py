@@ -13,33 +13,22 @@ from flask import current_app
 
 from analysis.trees.json_output import COLUMNS, MAP
 from analysis.trees.solve import TreeSolution, solve_tree
-from api.body import ScannedTree, decode
 from games.errors import InvalidInputError
 from games.limits import active_limits
 from games.numbers import Exact, parse_exact
-from games.trees.compiled_reader import scanned_shorthand_tree
-from games.trees.grammar import too_many_nodes
-from games.trees.model import MAX, MIN, Tree
+from games.trees.model import Tree
 from games.trees.parser import parse_tree
 
 
 def read_tree(options: dict[str, Any], root: str = "max") -> Tree:
     """The posted tree, under this request's limits; the request's ``root`` wins over ``root``.
 
-    A tree the body's scanner read (:class:`api.body.ScannedTree`) is built from its
-    columns; where that cannot be (a ``root`` no plain tree has), its text is decoded and
-    read as any tree is, with the same answer or error. One it found past the node limit is
-    refused, pointing at ``/tree``.
+    The decoded tree is taken out of ``options``, so that it is freed once read: a large one
+    would otherwise stay for the search and the answer (a 100k-node tree of objects decodes
+    to some 30 MB).
     """
-    raw, kind = options["tree"], str(options.get("root", root))
-    if isinstance(raw, ScannedTree):
-        if raw.scanned is None:
-            raise too_many_nodes(active_limits(), "/tree")
-        tree = scanned_shorthand_tree(raw.scanned, kind, "/tree") if kind in (MAX, MIN) else None
-        if tree is not None:
-            return tree
-        raw = decode(raw.text)
-    return parse_tree(raw, root=kind, limits=active_limits())
+    kind = str(options.get("root", root))
+    return parse_tree(options.pop("tree"), root=kind, limits=active_limits())
 
 
 def read_layout(options: dict[str, Any]) -> str:

@@ -45,7 +45,7 @@ def answered(solution: TreeSolution, layout: str = MAP) -> Response:
     example={"tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]]},
 )
 def minimax_view() -> Response:
-    options = load(MinimaxRequestSchema, scan_tree=True)
+    options = load(MinimaxRequestSchema)
     layout = read_layout(options)
     solution = solve_request(read_tree(options), "minimax", options)
     return answered(solution, layout)
@@ -65,7 +65,7 @@ def minimax_view() -> Response:
     example={"tree": [[3, 12, 8], [2, 4, 6], [14, 5, 2]], "prune_on_equality": True},
 )
 def alpha_beta_view() -> Response:
-    options = load(AlphaBetaRequestSchema, scan_tree=True)
+    options = load(AlphaBetaRequestSchema)
     layout = read_layout(options)
     solution = solve_request(read_tree(options), "alphabeta", options)
     return answered(solution, layout)

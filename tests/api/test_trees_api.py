@@ -8,7 +8,6 @@ import orjson
 import pytest
 from flask.testing import FlaskClient
 
-import games.trees.compiled_reader as compiled_reader
 from api import create_app
 
 AIMA = [[3, 12, 8], [2, 4, 6], [14, 5, 2]]
@@ -366,83 +365,3 @@ def test_a_large_answer_is_gzipped_for_a_client_that_accepts_it(
     # a small answer is never compressed
     small = client.post(path, json={"tree": [[1, 2], [3]]}, headers={"Accept-Encoding": "gzip"})
     assert "Content-Encoding" not in small.headers and small.get_json()["value"] == 3
-
-
-@pytest.mark.skipif(not compiled_reader.COMPILED, reason="the compiled scan reads such bodies")
-def test_a_plain_tree_past_the_node_limit_is_refused_at_tree_without_being_decoded(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    import api.body
-
-    client = create_app({"ARBITER_MAX_NODES": 10}).test_client()
-    wide = [[1, 2, 3]] * 5  # 1 + 5 + 15 = 21 nodes
-    objects = {"children": [{"children": [{"value": 1}, [2], 3]}] * 5}
-    with monkeypatch.context() as patched:  # the body is never decoded whole
-        patched.setattr(api.body, "decode", lambda data: pytest.fail("decoded"))
-        for tree in (wide, objects):
-            for path in ("/v1/trees/minimax", "/v1/trees/alphabeta"):
-                body = problem(client.post(path, json={"tree": tree, "root": "min"}), 413)
-                message = "the tree has more than the limit of 10 nodes"
-                assert body["errors"] == [{"pointer": "/tree", "message": message}]
-        # the envelope is checked first, as for any body
-        body = problem(client.post("/v1/trees/minimax", json={"tree": wide, "layout": "x"}), 422)
-        assert body["errors"][0]["pointer"] == "/layout"
-    # a syntax error anywhere, and a tree that is not plain, are the decoder's and readers'
-    text = orjson.dumps({"tree": wide})[:-1] + b', "layout": }'
-    body = problem(
-        client.post("/v1/trees/minimax", data=text, content_type="application/json"), 400
-    )
-    assert body["type"].endswith("/malformed-json")
-    body = problem(client.post("/v1/trees/minimax", json={"tree": [*wide, [0.5]]}), 413)
-    assert body["errors"][0]["pointer"].startswith("/tree/")
-
-
-@pytest.mark.skipif(not compiled_reader.COMPILED, reason="the compiled scan reads such bodies")
-def test_a_tree_envelope_is_validated_once_for_the_same_text(
-    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import api.body
-
-    monkeypatch.setattr(api.body, "_envelopes", {})
-    decoded: list[bytes] = []  # the rests of bodies decoded and validated
-    rest = api.body._rest
-    monkeypatch.setattr(api.body, "_rest", lambda text: decoded.append(text) or rest(text))
-
-    def answer(path: str, body: dict[str, Any] | bytes) -> Any:
-        text = body if isinstance(body, bytes) else orjson.dumps(body)
-        response = client.post(path, data=text, content_type="application/json")
-        assert response.status_code == 200, response.get_data(as_text=True)
-        return response.get_json()
-
-    # AIMA figure 5.5 and its mirror: the same options, each tree its own answer
-    aima, mirrored = [[3, 12, 8], [2, 4, 6], [14, 5, 2]], [[14, 5, 2], [2, 4, 6], [3, 12, 8]]
-    first = answer("/v1/trees/alphabeta", {"tree": aima, "prune_on_equality": False})
-    second = answer("/v1/trees/alphabeta", {"tree": mirrored, "prune_on_equality": False})
-    assert decoded == [b'{"tree":0,"prune_on_equality":false}']  # (the second was kept)
-    assert first["value"] == second["value"] == 3
-    assert first["best_move"] == "root.0" and second["best_move"] == "root.2"
-    assert first["prune_on_equality"] is second["prune_on_equality"] is False
-    # AIMA's 4 and 6 are cut (2 < 3) under strict cuts too; mirrored, C's first leaf only
-    # ties alpha (2), so nothing is cut
-    assert first["pruned"] == ["root.1.1", "root.1.2"] and second["pruned"] == []
-    # kept by schema: the same text validated again for another endpoint
-    assert "prune_on_equality" not in answer("/v1/trees/minimax", {"tree": aima})
-    assert "prune_on_equality" in answer("/v1/trees/alphabeta", {"tree": aima})
-    assert len(decoded) == 3 and decoded[1] == decoded[2] == b'{"tree":0}'
-    # a wrong envelope is refused every time, never kept
-    for _ in range(2):
-        wrong = orjson.dumps({"tree": aima, "trace": 1})
-        body = problem(
-            client.post("/v1/trees/alphabeta", data=wrong, content_type="application/json"), 422
-        )
-        assert body["errors"][0]["pointer"] == "/trace"
-    assert len(decoded) == 5 and len(api.body._envelopes) == 3
-    # a long text is not kept; and at most ENVELOPES_KEPT are, the oldest dropped first
-    padded = b'{"tree": [[1, 2], [3]],' + b" " * api.body.ENVELOPE_TEXT + b'"layout": "map"}'
-    assert answer("/v1/trees/minimax", padded)["value"] == 3
-    assert len(api.body._envelopes) == 3
-    monkeypatch.setattr(api.body, "ENVELOPES_KEPT", 3)
-    # (a MIN root: MIN(12, 6, 14))
-    assert answer("/v1/trees/minimax", {"tree": aima, "root": "min"})["value"] == 6
-    kept = [text for _, text in api.body._envelopes]
-    assert len(kept) == 3 and b'{"tree":0,"prune_on_equality":false}' not in kept
