@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from typing import Any
 
@@ -53,11 +56,18 @@ def body_bytes() -> bytes:
 
 
 def decode(data: bytes) -> Any:
-    """``data`` decoded as JSON, or a 400 (malformed) or 413 (nested too deeply) problem."""
+    """``data`` decoded as JSON, or a 400 (malformed) or 413 (nested too deeply) problem.
+
+    The cyclic garbage collector is paused while it decodes: a large body is hundreds of
+    thousands of new lists and dicts, and the collections their allocation sets off rescan
+    them all (decoding a 3.9 MB tree of 100,000 objects took 198 ms with the collector on,
+    80 ms off; a 200,000-node flat tree passed its time limit in the decoder alone).
+    """
     try:
-        if _LONG_RUN in data.translate(_DIGITS_AS_ZERO):
-            return _exact_loads(data)
-        return orjson.loads(data)
+        with collector_paused():
+            if _LONG_RUN in data.translate(_DIGITS_AS_ZERO):
+                return _exact_loads(data)
+            return orjson.loads(data)
     except RecursionError:
         raise _too_deep() from None
     except _NotJson as error:
@@ -120,6 +130,20 @@ def _exact_loads(data: bytes) -> Any:
     return json.loads(
         data, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_refuse_constant
     )
+
+
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector for the block, and switch it back on after if it
+    was on before (what the block builds is freed by reference counting). For blocks that
+    build a container or more per node of a large tree: see :func:`decode`."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_on:
+            gc.enable()
 
 
 def _too_deep() -> ApiProblem:
