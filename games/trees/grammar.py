@@ -1,18 +1,17 @@
-"""The rules of the tree grammar that both readers apply.
+"""The rules of the tree grammar, written once.
 
-:mod:`games.trees.level_reader` reads plain trees a level at a time and
-:mod:`games.trees.node_reader` reads any tree node by node; each rule they share
-(which fields a node has, which kinds, how turns pass down, how ids default, what
-a leaf value and a probability may be, how a chance node's probabilities settle,
-the size limits) is written once, here.
+:mod:`games.trees.node_reader` reads any tree node by node by these rules (which fields a
+node has, which kinds, how turns pass down, how ids default, what a leaf value and a
+probability may be, how a chance node's probabilities settle, the size limits); its compiled
+twin for plain trees (``games/trees/_reader.pyx``) takes its constants from here, and
+:mod:`games.trees.parser` settles the twin's chance nodes with :func:`settle_chance`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from itertools import compress, repeat
-from operator import attrgetter, is_not
+from operator import attrgetter
 from typing import Any, Final, cast
 
 from games.errors import InvalidInputError, LimitExceededError, join_pointer
@@ -71,63 +70,11 @@ def read_number(raw: Any, cache: dict[str, Exact], spend: Callable[[int], None])
     return value
 
 
-def level_probabilities(
-    chances: list[Any],
-    above: list[str | None],
-    cache: dict[str, Exact],
-    spend: Callable[[int], None],
-) -> list[Exact | None] | None:
-    """The stated probabilities of one level of a tree (``None`` where a node states
-    none), ``above`` the kind of each node's parent; None when one is malformed, outside
-    [0, 1] or under a node that is not a chance node (the general walk then reports it).
-
-    A level of a large tree states few distinct probabilities ("0.35", "0.05", ...), so
-    each distinct one is read and checked once and the level is filled by whole-list
-    steps; a level of other shapes is read one probability at a time.
-    """
-    spend(1 + len(chances) // 8)
-    stated = list(map(is_not, chances, repeat(None)))
-    if not set(compress(above, stated)) <= {CHANCE}:
-        return None
-    try:
-        distinct = set(chances)
-    except TypeError:  # an array or object where a number belongs
-        return None
-    # (only strings and integers: 1 == 1.0 == True would merge different inputs)
-    if not set(map(type, distinct)) <= {str, int, type(None)}:
-        return _each_probability(chances, cache, spend)
-    table: dict[Any, Exact | None] = {None: None}
-    for raw in distinct:
-        if raw is None:
-            continue
-        value = read_probability(raw, cache, spend)
-        if value is None:
-            return None
-        table[raw] = value
-    spend(len(chances) // 8)
-    return list(map(table.__getitem__, chances))
-
-
-def _each_probability(
-    chances: list[Any], cache: dict[str, Exact], spend: Callable[[int], None]
-) -> list[Exact | None] | None:
-    read: list[Exact | None] = []
-    for chance in chances:
-        if chance is None:
-            read.append(None)
-            continue
-        value = read_probability(chance, cache, spend)
-        if value is None:
-            return None
-        read.append(value)
-    return read
-
-
 def read_probability(
     raw: Any, cache: dict[str, Exact], spend: Callable[[int], None]
 ) -> Exact | None:
     """A stated probability (:func:`read_number`, then within [0, 1]), or None when it is
-    malformed or out of range (the general walk then reports it with its pointer)."""
+    malformed or out of range (the node reader then reports it with its pointer)."""
     try:
         value = read_number(raw, cache, spend)
     except InvalidInputError:
@@ -135,15 +82,6 @@ def read_probability(
     if probability_problem(value) is not None:
         return None
     return value
-
-
-def within_magnitude(scores: list[Any]) -> bool:
-    """Whether every integer of a level (None elsewhere) is taken as it is by
-    :func:`read_number`: within 1e300."""
-    return (
-        max(filter(None, scores), default=0) <= MAX_MAGNITUDE
-        and min(filter(None, scores), default=0) >= -MAX_MAGNITUDE
-    )
 
 
 def probability_problem(chance: Exact) -> str | None:

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import accumulate, chain, repeat
-from typing import Any, Final, overload
+from typing import Any, Final
 
 from games.errors import InvalidInputError, join_pointer
 from games.limits import current_deadline
@@ -71,45 +71,6 @@ class IntColumn(array):  # type: ignore[type-arg]
         return not self == other
 
     __hash__ = None
-
-
-class Nones(Sequence[None]):
-    """``count`` Nones as a sequence: the column of a field that no node of a tree states
-    (evals, moves and players of a plain tree), without a list of a million
-    Nones to fill, keep and free. Equal to the list of as many Nones."""
-
-    __slots__ = ("_count",)
-
-    def __init__(self, count: int) -> None:
-        self._count = count
-
-    def __len__(self) -> int:
-        return self._count
-
-    @overload
-    def __getitem__(self, index: int) -> None: ...
-    @overload
-    def __getitem__(self, index: slice) -> Nones: ...
-    def __getitem__(self, index: int | slice) -> Nones | None:
-        if isinstance(index, slice):
-            return Nones(len(range(self._count)[index]))
-        range(self._count)[index]  # IndexError as a list's, negative indices alike
-        return None
-
-    def __iter__(self) -> Any:
-        return repeat(None, self._count)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Nones):
-            return other._count == self._count
-        if isinstance(other, list):
-            return len(other) == self._count and all(item is None for item in other)
-        return NotImplemented
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __repr__(self) -> str:
-        return f"Nones({self._count})"
 
 
 def node_pointer(
@@ -166,17 +127,12 @@ class Tree:
     """A game tree in breadth-first arrays.
 
     The tree is immutable; it keeps a few caches (leaf count, kinds present, the
-    index of each id) that it works out on first use, and what the compiled reader
-    records for the chance searches (:attr:`chance_weights`, :attr:`leaf_range`). Derive
-    a changed tree with :meth:`subtree`, :meth:`reversed_children`, :meth:`with_uniform_chance`,
+    index of each id) that it works out on first use. Derive a changed tree with
+    :meth:`subtree`, :meth:`reversed_children`, :meth:`with_uniform_chance`,
     :meth:`with_max_min_swapped` or, for other changes, :meth:`replace`: each starts
     with fresh caches (the caches are not constructor fields, so no copy carries them).
 
-    Columns are lists, or, in a tree of the compiled reader, sequences that act alike
-    (:class:`IntColumn`, an ``array('q')``, for the integer columns;
-    :class:`games.trees._reader.DefaultIds` for default ids, made when read;
-    :class:`games.trees._reader.ChildRanges` for the children of a plain tree scanned from
-    a request's bytes, two integer columns whose ranges are made when read).
+    Columns are lists, whichever reader built the tree.
 
     Attributes
     ----------
@@ -229,11 +185,6 @@ class Tree:
     _bare_leaves: bytearray = field(default_factory=bytearray, repr=False)
     """1 for a leaf written as a bare number (its pointer is the value itself)."""
     _index: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
-    _chance_weights: ChanceWeights | None = field(
-        default=None, init=False, repr=False, compare=False
-    )
-    _leaf_range: tuple[int, int] | None = field(default=None, init=False, repr=False, compare=False)
-    _leaf_words: Sequence[int] | None = field(default=None, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.ids)
@@ -357,22 +308,21 @@ class Tree:
 
     @property
     def chance_weights(self) -> ChanceWeights | None:
-        """The probabilities on one integer scale, when the reader worked them out (the
-        compiled reader does, for a tree whose chance nodes state every ``p``); else None."""
-        return self._chance_weights
+        """None: no reader works the probabilities out on one scale any more (kept until the
+        searches stop asking)."""
+        return None
 
     @property
     def leaf_words(self) -> Sequence[int] | None:
-        """Every leaf's value as a machine integer (an ``array('q')``, 0 at internal nodes),
-        when the reader has them so (the body scan does: its leaves are integers of at most
-        18 digits); else None. The compiled searches read them instead of the value objects."""
-        return self._leaf_words
+        """None: no reader keeps the leaves as machine integers any more (kept until the
+        searches stop asking)."""
+        return None
 
     @property
     def leaf_range(self) -> tuple[int, int] | None:
-        """The smallest and largest leaf value, when the reader recorded them (the compiled
-        reader does: its leaves are integers); else None."""
-        return self._leaf_range
+        """None: no reader records the leaves' extremes any more (kept until the searches
+        stop asking)."""
+        return None
 
     @property
     def leaf_count(self) -> int:

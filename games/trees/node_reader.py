@@ -2,8 +2,10 @@
 
 One iterative breadth-first walk reads the tree and checks each node as it is
 dequeued, so every error names the field at fault and depth is bounded by the
-configured limit, not by Python's stack. Plain trees usually take the faster
-:mod:`games.trees.level_reader`; both apply the rules of :mod:`games.trees.grammar`.
+configured limit, not by Python's stack. It applies the rules of
+:mod:`games.trees.grammar`. This is the one reader of trees; a plain tree is read by its
+compiled twin (``read_plain`` in ``games/trees/_reader.pyx``) where that was built, into the
+same tree (see :mod:`games.trees.parser`).
 """
 
 from __future__ import annotations

@@ -16,9 +16,12 @@ nodes. Nodes without ``id`` are named ``<parent id>.<position>`` with the root
 called ``root``. The walk is iterative, so depth is bounded by the configured
 limit, not by Python's stack.
 
-This module chooses the reader: plain trees are read a level at a time by
-:mod:`games.trees.level_reader`, anything else node by node by
-:mod:`games.trees.node_reader`; both follow :mod:`games.trees.grammar`.
+One reader reads every form: :class:`games.trees.node_reader.TreeBuilder`, node by node,
+with an error and its pointer for whatever is wrong. A plain tree (shorthand arrays and
+integers, objects with only ``children``, an integer ``value``, ``kind`` and ``p``: the
+shape of large generated trees) is read by its compiled twin, ``read_plain`` in
+``games/trees/_reader.pyx``, where the set-up built it: the same tree, several times faster.
+The twin declines anything else and every error, and the node reader then answers.
 
 Every pass over the input spends on the deadline of the computation in progress
 (``games.limits.current_deadline``) in proportion to the work it does, and the
@@ -28,16 +31,20 @@ as it is added up, so no input shape keeps the parser busy past the time limit.
 
 from __future__ import annotations
 
-from typing import Any
+from functools import partial
+from typing import Any, Final
 
+from games.compiled import kernel
 from games.errors import InvalidInputError
-from games.limits import Limits
-from games.numbers import describe_json
-from games.trees.compiled_reader import compiled_plain_tree
-from games.trees.grammar import ROOT_KINDS
-from games.trees.level_reader import plain_tree
-from games.trees.model import MAX, PLAYER, Tree
+from games.limits import Limits, current_deadline
+from games.numbers import Exact, describe_json
+from games.trees.grammar import ROOT_KINDS, read_probability, settle_chance
+from games.trees.model import MAX, PLAYER, Tree, node_pointer
 from games.trees.node_reader import TreeBuilder
+
+TWIN: Final = kernel("games.trees._reader")
+"""The compiled twin of the node reader for plain trees; None where it was not built or
+``ARBITER_PURE_PYTHON=1`` asks for the Python reader alone."""
 
 
 def parse_tree(
@@ -85,10 +92,54 @@ def parse_tree(
             f"object, got {describe_json(raw)}",
             pointer,
         )
-    if root != PLAYER:  # a plain tree has no utility lists
-        plain = compiled_plain_tree(raw, root, limits, pointer) or plain_tree(
-            raw, root, limits, pointer
-        )
+    if TWIN is not None and root != PLAYER:  # (a plain tree has no utility lists)
+        plain = plain_tree(raw, root, limits, pointer)
         if plain is not None:
             return plain
     return TreeBuilder(root, limits, pointer).build_nested(raw)
+
+
+def plain_tree(raw: Any, root: str, limits: Limits, base: str) -> Tree | None:
+    """The tree the compiled twin reads from ``raw``, or None: it is not a plain tree, or
+    something is wrong with it (the node reader then says what). ``root`` is MAX or MIN."""
+    if TWIN is None:
+        return None
+    spend = current_deadline().spend
+    numbers: dict[str, Exact] = {}
+    columns = TWIN.read_plain(
+        raw,
+        root,
+        limits.max_nodes,
+        limits.max_depth,
+        partial(read_probability, cache=numbers, spend=spend),
+        spend,
+    )
+    if columns is None:
+        return None
+    (ids, kinds, children, parents, depths, positions, values) = columns[:7]
+    probabilities, chance_nodes, array_nodes, bare_leaves = columns[7:]
+    size = len(ids)
+    if probabilities is None:
+        probabilities = [None] * size
+
+    def pointer(index: int) -> str:
+        return node_pointer(base, parents, positions, array_nodes, index)
+
+    if chance_nodes and settle_chance(children, probabilities, chance_nodes, ids, pointer):
+        return None  # stated probabilities that do not sum to 1: the node reader says so
+    return Tree(
+        ids=ids,
+        kinds=kinds,
+        children=children,
+        parents=parents,
+        depths=depths,
+        values=values,
+        evals=[None] * size,
+        moves=[None] * size,
+        probabilities=probabilities,
+        players=[None] * size,
+        _positions=positions,
+        _array_nodes=array_nodes if 1 in array_nodes else bytearray(),
+        _base=base,
+        _bare_leaves=bare_leaves,
+    )

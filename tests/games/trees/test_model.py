@@ -17,7 +17,7 @@ from hypothesis import given, settings
 
 from analysis.trees.expectimax import expectimax
 from analysis.trees.minimax import minimax
-from games.trees.model import CHANCE, LEAF, MAX, MIN, Nones, Tree
+from games.trees.model import CHANCE, LEAF, MAX, MIN, Tree
 from games.trees.parser import parse_tree
 from tests.strategies import chance_trees
 
@@ -270,15 +270,6 @@ def test_no_copy_carries_stale_caches() -> None:
         dataclasses.replace(tree, _kind_set=frozenset())
 
 
-def test_nones_act_as_a_list_of_nones() -> None:
-    column = Nones(4)
-    assert len(column) == 4 and list(column) == [None] * 4
-    assert column == [None] * 4 and column != [None] * 3 and column != [None, None, None, 0]
-    assert column[3] is None and column[-4] is None
-    with pytest.raises(IndexError):
-        column[4]
-    assert column[1:3] == [None, None] and len(column[::2]) == 2
-    # a plain tree's evals, moves and players are such columns, equal to the lists they replace
+def test_a_plain_tree_states_no_evals_moves_or_players() -> None:
     tree = parse_tree([[1, 2], 3])
-    assert isinstance(tree.evals, Nones)
     assert tree.evals == tree.moves == tree.players == [None] * 5
