@@ -12,7 +12,6 @@ numpy, level by level) instead of recursion.
 from __future__ import annotations
 
 import dataclasses
-from array import array
 from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -45,32 +44,6 @@ Utility = Exact | tuple[Exact, ...]
 ROOT_ID: Final = "root"
 """Default id of the root. A node without an id is named after its parent:
 ``<parent id>.<child position, from 0>``, e.g. ``root.2.0``."""
-
-
-class IntColumn(array):  # type: ignore[type-arg]
-    """A column of machine integers (``array('q')``) that also equals the list of the same
-    integers, as the list column it stands for does: 8 bytes a node, nothing to free node by
-    node. ``IntColumn.filled(-1, n)`` is ``n`` entries of -1."""
-
-    def __new__(cls, *args: Any) -> IntColumn:
-        """``IntColumn()`` is an empty column; ``IntColumn("q", items)`` as ``array``."""
-        return super().__new__(cls, *(args or ("q",)))  # type: ignore[no-any-return]
-
-    @classmethod
-    def filled(cls, value: int, count: int) -> IntColumn:
-        column = cls("q", [value])
-        column *= count
-        return column
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, list):
-            return self.tolist() == other
-        return array.__eq__(self, other)
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
-
-    __hash__ = None
 
 
 def node_pointer(
@@ -106,20 +79,6 @@ def leaves_below_all(
         return below(top, children) if children[top] else (top,)
 
     return list(chain.from_iterable(map(leaves_of, tops)))
-
-
-@dataclass(frozen=True, slots=True)
-class ChanceWeights:
-    """A tree's probabilities on one integer scale: each is ``w / common``."""
-
-    common: int
-    """The least common multiple of the probabilities' denominators (below 2 ** 62)."""
-    numbers: list[Exact]
-    """The distinct probability objects of the tree."""
-    shares: list[int]
-    """Each of ``numbers`` times ``common``."""
-    nodes: Sequence[int]
-    """Per node, its probability times ``common`` (0 where it has none)."""
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -305,24 +264,6 @@ class Tree:
         if not self._kind_set:
             object.__setattr__(self, "_kind_set", frozenset(self.kinds))
         return self._kind_set
-
-    @property
-    def chance_weights(self) -> ChanceWeights | None:
-        """None: no reader works the probabilities out on one scale any more (kept until the
-        searches stop asking)."""
-        return None
-
-    @property
-    def leaf_words(self) -> Sequence[int] | None:
-        """None: no reader keeps the leaves as machine integers any more (kept until the
-        searches stop asking)."""
-        return None
-
-    @property
-    def leaf_range(self) -> tuple[int, int] | None:
-        """None: no reader records the leaves' extremes any more (kept until the searches
-        stop asking)."""
-        return None
 
     @property
     def leaf_count(self) -> int:
