@@ -47,7 +47,7 @@ from games.limits import active_limits
 
 CORE: Final = ("games", "analysis", "utility")
 """The packages the grader runs on (the API and Flask are not needed)."""
-REQUIREMENTS: Final = ("numpy", "scipy", "sympy", "matplotlib", "orjson")
+REQUIREMENTS: Final = ("numpy", "scipy", "sympy", "matplotlib")
 """What the core imports; they and all they require are pinned at the versions installed
 where the bundle is built."""
 UV_VERSION: Final = "0.13.8"
