@@ -25,6 +25,8 @@ def alpha_beta(
     best_child: list[int],
     evaluated: list[int],
     cutoffs: list[Any],
-    pruned_leaves: list[int],
     spend: Callable[[int], None],
+) -> int: ...
+def static_below(
+    children: Sequence[Sequence[int]], tops: Sequence[int], found: list[int]
 ) -> int: ...

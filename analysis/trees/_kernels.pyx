@@ -112,17 +112,15 @@ def alpha_beta(
     list best_child,
     list evaluated,
     list cutoffs,
-    list pruned_leaves,
     object spend,
 ):
     """Alpha-beta from the root, children left to right, as
     :class:`analysis.trees.alpha_beta._AlphaBeta` searches (without its trace), filling
     ``values``, ``bounds`` (the names of ``bound_names``: exact, lower, upper),
-    ``best_child``, ``evaluated`` (static nodes in the order read), ``cutoffs`` (one
-    ``(node, alpha, beta, v, after, cut)`` tuple a cut) and ``pruned_leaves`` (the static
-    nodes below the cut children, left to right). ``strict`` cuts only when ``v`` passes the
-    window (CS188), else also when it reaches it (AIMA). Returns the number of internal
-    nodes entered.
+    ``best_child``, ``evaluated`` (static nodes in the order read) and ``cutoffs`` (one
+    ``(node, alpha, beta, v, after, cut)`` tuple a cut). ``strict`` cuts only when ``v``
+    passes the window (CS188), else also when it reaches it (AIMA). Returns the number of
+    internal nodes entered.
 
     The recursion is a stack of frames, one a level: C structs, and the window, ``v`` and
     the children of each level in lists.
@@ -131,7 +129,7 @@ def alpha_beta(
     cdef Frame* frame
     cdef Py_ssize_t capacity = 0, top = -1, child, descend, entered = 0, pending = 0
     cdef list alphas = [], betas = [], vs = [], kid_lists = []
-    cdef object alpha, beta, v, value = None, kids, cut, neg_inf = float("-inf")
+    cdef object alpha, beta, v, value = None, kids, neg_inf = float("-inf")
     cdef object pos_inf = float("inf")
     cdef int bound = EXACT
     cdef bint cuts, folded = False
@@ -227,9 +225,7 @@ def alpha_beta(
                 alphas[top], betas[top], vs[top] = alpha, beta, v
                 continue  # (the child is entered with this node's window)
             if cuts:
-                cut = tuple(kids[frame.slot:])
-                cutoffs.append((frame.node, alpha, beta, v, child, cut))
-                pending += static_below(children, cut, pruned_leaves)
+                cutoffs.append((frame.node, alpha, beta, v, child, tuple(kids[frame.slot:])))
                 bound = LOWER if frame.is_max else UPPER
             else:
                 bound = frame.best_bound
@@ -248,9 +244,11 @@ def alpha_beta(
         free(stack)
 
 
-cdef Py_ssize_t static_below(object children, tuple tops, list found) except -1:
-    """Append the static nodes of the subtrees under ``tops`` to ``found``, left to right
-    (a walk in preorder, on a stack of C integers); returns the number of nodes walked."""
+def static_below(object children, object tops, list found):
+    """Append the static nodes (those without children) of the subtrees under ``tops`` to
+    ``found``, left to right (a walk in preorder, on a stack of C integers): the pruned
+    leaves of an alpha-beta search, as :func:`games.trees.model.leaves_below_all` lists
+    them. Returns the number of nodes walked."""
     cdef Py_ssize_t* stack = NULL
     cdef Py_ssize_t* grown
     cdef Py_ssize_t size = 0, capacity = 0, walked = 0, node, slot

@@ -137,15 +137,19 @@ class AlphaBetaResult:
     depth: int | None
     stats: SearchStats
     search_children: Sequence[Sequence[int]] = field(repr=False, default=())
-    found_pruned_leaves: list[int] | None = field(repr=False, default=None)
-    """The pruned leaves, where the search listed them as it cut (the kernel does)."""
+    compiled: bool = field(repr=False, default=False)
+    """Whether the kernel searched (and so lists the pruned leaves too)."""
 
     @cached_property
     def pruned_leaves(self) -> list[int]:
-        # Listing them touches every pruned leaf (often most of the tree), so the textbook
-        # search leaves it to be done on demand.
-        if self.found_pruned_leaves is not None:
-            return self.found_pruned_leaves
+        # Listing them touches every pruned leaf (often most of the tree), so it is done on
+        # demand rather than as part of the search (an answer asks; a count of evaluations
+        # does not).
+        if self.compiled and KERNELS is not None:
+            found: list[int] = []
+            walked = KERNELS.static_below(self.search_children, self.pruned, found)
+            current_deadline().spend(walked)
+            return found
         return leaves_below_all(self.tree, self.pruned, self.search_children)
 
 
@@ -218,7 +222,6 @@ def _search(
         best_child = [-1] * count
         evaluated: list[int] = []
         rows: list[tuple[int, Bound, Bound, Exact, int, tuple[int, ...]]] = []
-        pruned_leaves: list[int] = []
         entered = KERNELS.alpha_beta(
             children,
             listed(seen.static),
@@ -231,7 +234,6 @@ def _search(
             best_child,
             evaluated,
             rows,
-            pruned_leaves,
             clock.spend,
         )
         cutoffs = [Cutoff._make(row) for row in rows]
@@ -246,7 +248,7 @@ def _search(
             None,
             prune_on_equality,
             entered + len(evaluated),
-            pruned_leaves=pruned_leaves,
+            compiled=True,
         )
     search = _AlphaBeta(tree, seen, children, prune_on_equality, tracing)
     run(search.value(0, NEG_INF, POS_INF), clock.spend)
@@ -408,7 +410,7 @@ def search_result(
     visited: int,
     pruned: Sequence[int] | None = None,
     *,
-    pruned_leaves: list[int] | None = None,
+    compiled: bool = False,
 ) -> AlphaBetaResult:
     """The result of an alpha-beta or Star1 search from what it found: its principal
     variation and counts are worked out here, and ``pruned``, when not given, from the
@@ -442,5 +444,5 @@ def search_result(
         depth=seen.depth,
         stats=stats,
         search_children=seen.children,
-        found_pruned_leaves=pruned_leaves,
+        compiled=compiled,
     )
