@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 import re
 import sys
+from array import array
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -136,6 +137,7 @@ def describe_json(raw: object) -> str:
 
 JSON_INT_LIMIT = 2**63
 """Integers in ``[-2**63, 2**63)`` are written as JSON integers; others as the nearest double."""
+assert array("q").itemsize == 8  # (the range :func:`_machine_integers` checks with an array)
 
 MAX_EXACT_TEXT_BITS = 13_000
 """Longest numerator or denominator written out in an exact string (about 3,900 digits,
@@ -259,12 +261,13 @@ def put_numbers(target: dict[str, Any], name: str, values: Numbers) -> None:
 
 def _machine_integers(values: Sequence[Any]) -> bool:
     """Whether ``values`` are all ints within 64 bits, which the rule writes as they are."""
-    return (
-        bool(values)
-        and set(map(type, values)) == {int}
-        and -JSON_INT_LIMIT <= min(values)
-        and max(values) < JSON_INT_LIMIT
-    )
+    if not values or set(map(type, values)) != {int}:
+        return False
+    try:  # (a signed 64-bit array holds exactly the ints in [-JSON_INT_LIMIT, JSON_INT_LIMIT))
+        array("q", values)
+    except OverflowError:
+        return False
+    return True
 
 
 def read_exact_form(approx: float, text: str | None) -> Number:

@@ -124,13 +124,19 @@ def columns_json(
     """The ``columns`` of the columns layout: ``node``, the runs of the nodes with a value;
     then one entry per such node in ``value`` (with its ``value_exact`` companion under the
     list rule of ``docs/numbers.md``) and, with ``bounds``, in ``bound``."""
-    spend = current_deadline().spend
-    spend(len(values))
-    present = [index for index, value in enumerate(values) if value is not None]
-    out: dict[str, Any] = {"node": runs(present)}
-    put_numbers(out, "value", [values[index] for index in present])
+    current_deadline().spend(len(values))
+    out: dict[str, Any] = {}
+    if None not in values:  # (every node has one: minimax to the leaves)
+        out["node"] = [[0, len(values)]] if values else []
+        put_numbers(out, "value", values)
+        if bounds is not None:
+            out["bound"] = list(bounds)
+        return out
+    flags = list(map(is_not, values, repeat(None)))
+    out["node"] = runs(list(compress(count(), flags)))
+    put_numbers(out, "value", list(compress(values, flags)))
     if bounds is not None:
-        out["bound"] = [bounds[index] for index in present]
+        out["bound"] = list(compress(bounds, flags))
     return out
 
 

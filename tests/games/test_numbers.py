@@ -97,6 +97,11 @@ def test_hand_checked_scalars(value: Number | None, written: dict[str, object]) 
         ),
         ([0.25, 0.75], {"v": [0.25, 0.75]}),
         ([], {"v": []}),
+        ([2**63 - 1, -(2**63)], {"v": [2**63 - 1, -(2**63)]}),  # the ends of 64 bits
+        (
+            [1, 2**63],  # one past them: the nearest double, and every entry's exact text
+            {"v": [1, 9223372036854775808.0], "v_exact": ["1", "9223372036854775808"]},
+        ),
     ],
 )
 def test_hand_checked_containers(values: Numbers, written: dict[str, object]) -> None:
