@@ -2,7 +2,8 @@
 // (POST /v1/games/move), solve a position (POST /v1/games/solve) and open its game tree in
 // the trees page (POST /v1/games/tree). The legal moves and the end of the game come from the
 // position's tree one ply deep, so the page never judges a position itself; it only writes the
-// position after a move in the game's notation (docs/games.md), which the server then checks.
+// position after a move in the game's notation (docs/games.md), which the server then checks,
+// and, once the server says who has won, finds the winner's k in a row to mark it.
 
 import { $, post, showError, clearError, keepInUrl, stateFromUrl } from "./common.js";
 
@@ -17,6 +18,22 @@ const PLAYERS = {
   hexapawn: ["White", "Black"],
 };
 
+// the players as the move history and the verdicts name them
+const SHORT = {
+  tic_tac_toe: ["x", "o"],
+  connect_four: ["red", "yellow"],
+  hexapawn: ["White", "Black"],
+};
+
+// how each game writes a move (docs/games.md), said above the move history
+const MOVE_NOTATION = {
+  tic_tac_toe: "row,column, counted from 1 at the top left",
+  connect_four: "the column the disc is dropped in, from 1 at the left",
+  hexapawn: "as in chess: b1-b2 a step, a2xb3 a capture",
+  nim: "pile:objects taken, so 3:2 takes 2 from the third pile",
+  pig: "roll, hold, or the face the die shows",
+};
+
 let catalogue = [];
 let chosen = null; // the catalogue entry chosen in the form
 let spec = null; // the catalogue entry of the game on the board
@@ -25,13 +42,18 @@ let position = "";
 let toMove = 0; // -1 while chance moves (a die in the air)
 let legal = []; // the legal moves, in the game's order (chance: the die's faces)
 let over = null; // the result once the game has ended
-let history = []; // [position, move] pairs before each move, for taking back
+let winner = null; // the player who has won, once the game is over (null: a draw, or not over)
+let history = []; // [position, move, mover] before each move, for taking back
+let fromStart = true; // whether the history starts at the game's initial position
 let selected = null; // hexapawn: the square a pawn is moved from
 
 const playerName = (player) => (PLAYERS[spec.name] || ["player 1", "player 2"])[player];
+const shortName = (player) =>
+  player === -1 ? "the die" : (SHORT[spec.name] || ["player 1", "player 2"])[player];
 const loss = () => (spec.name === "pig" ? 0 : -1);
 const defaultOf = (name) => chosen.parameters.find((parameter) => parameter.name === name).default;
 const numberOr = (text) => (/^-?\d+$/.test(text.trim()) ? Number(text) : text.trim());
+const count = (number) => number.toLocaleString("en");
 
 // -- parameters --------------------------------------------------------------------------
 
@@ -108,6 +130,7 @@ function clearErrors() {
   clearError($("budget-error"), $("time-limit"));
   $("depth").removeAttribute("aria-invalid");
   clearError($("position-error"), positionInput);
+  clearError($("move-error"), moveList);
   clearError($("analysis-error"), $("tree-depth"));
   for (const input of $("param-inputs").querySelectorAll("input")) input.removeAttribute("aria-invalid");
 }
@@ -121,8 +144,10 @@ function report(problem, analysis = false) {
     showError($("budget-error"), $("time-limit"), problem);
   } else if (pointer === "/depth" && !analysis) {
     showError($("budget-error"), $("depth"), problem);
-  } else if (pointer === "/position" || pointer === "/move") {
+  } else if (pointer === "/position") {
     showError($("position-error"), positionInput, problem);
+  } else if (pointer === "/move") {
+    showError($("move-error"), moveList, problem);
   } else {
     showError($("analysis-error"), analysis ? $("tree-depth") : null, problem);
   }
@@ -138,25 +163,32 @@ async function load(text, game = spec, values = params) {
   // a one-ply search checks the position and writes the initial one, a die in the air too
   const checked = await (await post("/v1/games/solve", text === null ? ply : { ...ply, position: text })).json();
   if (checked.to_move === -1) {
-    [spec, params, position, toMove, over] = [game, values, checked.position, -1, null];
-    $("solution").hidden = true;
+    [spec, params, position, toMove, over, winner] = [game, values, checked.position, -1, null, null];
+    hideSolution();
     legal = Array.from({ length: values.die }, (_, face) => String(face + 1));
     return;
   }
   const answer = await (await post("/v1/games/tree", { ...body, position: checked.position })).json();
   [spec, params] = [game, values];
   position = answer.position;
-  $("solution").hidden = true; // it was another position's
+  hideSolution(); // it was another position's
   toMove = answer.to_move;
   legal = (answer.tree.children || []).map((child) => child.move);
+  winner = null;
   over = answer.tree.children ? null : result(Number(answer.tree.value));
+}
+
+// a solution shown is the position's it was asked for
+function hideSolution() {
+  $("solution").hidden = true;
+  $("solution-estimate").hidden = true;
 }
 
 // a finished game's value is the utility to the player who would move (docs/games.md)
 function result(value) {
-  if (value === 1) return `${playerName(toMove)} wins.`;
-  if (value === loss()) return `${playerName(1 - toMove)} wins.`;
-  return "A draw.";
+  if (value === 1) winner = toMove;
+  else if (value === loss()) winner = 1 - toMove;
+  return winner === null ? "A draw." : `${playerName(winner)} wins.`;
 }
 
 function show() {
@@ -169,9 +201,7 @@ function show() {
   $("play-move").disabled = !playing;
   $("engine-move").disabled = !playing;
   $("undo").disabled = history.length === 0;
-  $("history").textContent = history.length
-    ? `Moves: ${history.map(([, move]) => move).join(", ")}`
-    : "";
+  showHistory();
   selected = null;
   (DRAW[spec.name] || (() => board.replaceChildren()))();
 }
@@ -187,6 +217,41 @@ function showStatus() {
     const who = String(toMove) === $("engine-side").value ? " (the engine)" : "";
     $("status").textContent = `${playerName(toMove)}${who} to move.`;
   }
+}
+
+// the moves so far, numbered by ply, each with its player, in the game's notation
+function showHistory() {
+  const moves = movesSoFar();
+  $("history-notation").textContent = `Moves are written ${MOVE_NOTATION[spec.name] || "in the game's notation"}.`;
+  $("history-from").textContent = moves.fromStart ? "" : `From the position ${moves.from}:`;
+  const items = moves.played.map(([move, mover], index) => {
+    const item = document.createElement("li");
+    const number = document.createElement("span");
+    number.className = "ply";
+    number.textContent = `${index + 1}.`;
+    item.append(number, ` ${shortName(mover)} ${move}`);
+    item.dataset.testid = `history-${index + 1}`;
+    if (index === moves.played.length - 1) item.dataset.last = "true";
+    return item;
+  });
+  $("history").replaceChildren(...items);
+  $("history-box").hidden = items.length === 0;
+}
+
+// [move, mover] pairs and where they start; a connect-four position is its own history
+function movesSoFar() {
+  if (spec.name === "connect_four") {
+    return { fromStart: true, played: [...position].map((column, index) => [column, index % 2]) };
+  }
+  const from = history.length > 0 ? history[0][0] : position;
+  return { fromStart, from, played: history.map(([, move, mover]) => [move, mover]) };
+}
+
+// the last move made, as far as the page knows it (connect four: the position is its moves)
+function lastMove() {
+  if (history.length > 0) return history[history.length - 1][1];
+  if (spec.name === "connect_four" && position.length > 0) return position[position.length - 1];
+  return null;
 }
 
 // -- playing ------------------------------------------------------------------------------
@@ -245,29 +310,112 @@ async function play(move) {
   if (!legal.includes(move)) {
     throw { detail: `${move} is not a legal move here: choose one of ${legal.join(", ")}`, pointer: "/move" };
   }
-  const before = position;
+  const [before, mover] = [position, toMove];
   const after = PLAY[spec.name](move);
   await load(after);
-  history.push([before, move]);
+  history.push([before, move, mover]);
 }
 
 // a step of the engine's side: its move, or the die it rolls
 async function engineStep() {
   if (toMove === -1) {
     const face = legal[Math.floor(Math.random() * legal.length)];
-    $("engine").textContent = `The die shows ${face}.`;
+    showEngine(`The die shows ${face}.`);
     await play(face);
     return;
   }
-  const body = { game: spec.name, params, position, time_limit: Number($("time-limit").value) };
+  const time_limit = Number($("time-limit").value);
+  const body = { game: spec.name, params, position, time_limit };
   const depth = $("depth").value.trim();
   if (depth !== "") body.depth = numberOr(depth);
   const answer = await (await post("/v1/games/move", body)).json();
-  $("engine").textContent =
-    `The engine (${playerName(answer.to_move)}) plays ${answer.move}: value ${exact(answer, "value")} ` +
-    `for it (${answer.complete ? "proven" : "an estimate"}), depth ${answer.depth_completed} completed, ` +
-    `${answer.stats.nodes} nodes.`;
+  const plies = answer.complete ? await pliesAfter(answer, time_limit) : null;
+  const mover = answer.to_move;
+  showEngine(
+    `The engine (${shortName(mover)}) plays ${answer.move}. ${capital(verdict(answer, mover, plies))}.`,
+    `${answer.complete ? "Searched to the end of every line" : `Searched ${answer.depth_completed} plies deep`}, ` +
+      `${count(answer.stats.nodes)} positions; ${scale(answer, mover)}.`,
+    answer.complete ? null : answer.depth_completed,
+  );
   await play(answer.move);
+}
+
+// a proven win or loss after the engine's move: how many plies it takes (the move's answer
+// says only that it is proven; solving the position after it, within the same budget, says
+// how far the end is). null when unknown.
+async function pliesAfter(answer, time_limit) {
+  if (spec.name === "pig" || Math.abs(answer.value) !== 1) return null;
+  const body = { game: spec.name, params, position: answer.position_after, time_limit };
+  const after = await (await post("/v1/games/solve", body)).json();
+  return after.complete && after.plies_to_end !== null ? after.plies_to_end + 1 : null;
+}
+
+function showEngine(text, detail = "", cutoff = null) {
+  const line = $("engine");
+  line.textContent = text;
+  $("engine-detail").textContent = detail;
+  explainCutoff($("engine-estimate"), cutoff);
+}
+
+// -- values in words ------------------------------------------------------------------------
+
+const capital = (text) => text.charAt(0).toUpperCase() + text.slice(1);
+
+// what a value for `mover` means: a proven result, or which side the evaluation favours
+function verdict(answer, mover, plies) {
+  if (spec.name === "pig") {
+    const chance = `${shortName(mover)}'s chance of winning is ${percent(answer.value)}`;
+    if (answer.algorithm === "value_iteration") return `with best play, ${chance} (value iteration)`;
+    if (answer.complete) return `proven: with best play, ${chance}`;
+    return `an estimate from the evaluation at depth ${answer.depth_completed}: ${chance}`;
+  }
+  if (answer.complete && answer.best_moves?.length === 0) {
+    if (answer.value === 0) return "the game is over: a draw";
+    return `the game is over: ${shortName(answer.value === 1 ? mover : 1 - mover)} has won`;
+  }
+  if (answer.complete) {
+    const within = plies === null || plies === undefined ? "" : ` in ${plies} ${plies === 1 ? "ply" : "plies"}`;
+    if (answer.value === 1) return `proven: ${shortName(mover)} wins${within} with best play`;
+    if (answer.value === -1) return `proven: ${shortName(1 - mover)} wins${within} with best play`;
+    return "proven: a draw with best play from both sides";
+  }
+  return `an estimate from the evaluation at depth ${answer.depth_completed}: ${leaning(answer.value, mover)}`;
+}
+
+// an evaluation's score (strictly between -1, a loss, and +1, a win, for `mover`) in words
+function leaning(value, mover) {
+  const size = Math.abs(value);
+  if (size < 0.005) return "about even";
+  const side = shortName(value > 0 ? mover : 1 - mover);
+  if (size < 0.1) return `slightly better for ${side}`;
+  if (size < 0.35) return `better for ${side}`;
+  return `clearly better for ${side}`;
+}
+
+const percent = (probability) => `about ${(100 * probability).toFixed(1)}%`;
+
+// the number behind the words, with its scale
+function scale(answer, mover) {
+  const value = exact(answer, "value");
+  if (spec.name === "pig") return `value ${value}, ${shortName(mover)}'s probability of winning`;
+  return `value ${value} for ${shortName(mover)}, on a scale from -1 (a loss) through 0 (a draw) to +1 (a win)`;
+}
+
+// what an estimate is: the search stopped `depth` plies ahead and scored what it saw there
+function explainCutoff(box, depth) {
+  box.hidden = depth === null;
+  if (depth === null) return;
+  const evaluation = spec.evaluations[0];
+  const summary = document.createElement("summary");
+  summary.textContent = "What is an estimate from the evaluation?";
+  const text = document.createElement("p");
+  text.textContent =
+    `The search looked ${depth} plies (single moves of either side) ahead. Lines that had not ` +
+    `ended by then were not played out: the search stopped there, at its cutoff, and scored ` +
+    `each position with the game's evaluation, a rule of thumb rather than a proof. ` +
+    `This game's evaluation, ${evaluation.name}: ${evaluation.description} ` +
+    `Its scores lie strictly between -1 and +1, so a proven win or loss always counts for more.`;
+  box.replaceChildren(summary, text);
 }
 
 // the exact form (docs/numbers.md), unless an estimate's fraction runs to dozens of digits
@@ -287,8 +435,10 @@ async function engineReplies() {
 }
 
 // every action: errors shown beside their inputs, then the page redrawn
-// one action at a time: a click while the engine thinks is ignored, not queued
+// one action at a time: a click while the engine thinks is ignored, not queued; a game
+// chosen meanwhile is set up once the action is done
 let busy = false;
+let pending = null;
 
 async function act(action, analysis = false) {
   if (busy) return;
@@ -310,6 +460,17 @@ async function act(action, analysis = false) {
     busy = false;
     document.body.removeAttribute("aria-busy");
   }
+  if (pending !== null) {
+    const next = pending;
+    pending = null;
+    act(next);
+  }
+}
+
+// an action that must not be lost (another game, a link): run after the one under way
+function actSoon(action) {
+  if (busy) pending = action;
+  else act(action);
 }
 
 const humanMove = (move) =>
@@ -332,55 +493,97 @@ function button(text, label, enabled, onClick) {
 
 const playable = (move) => over === null && legal.includes(move);
 
+// a grid of `columns` tracks that shrink together to fit a narrow screen
+function gridOf(columns, className = "grid") {
+  const grid = document.createElement("div");
+  grid.className = className;
+  grid.style.setProperty("--columns", String(columns));
+  return grid;
+}
+
+// the cells of every k in a row of `mark` on `cells` (rows of marks): "row,column" from 0
+function winningCells(cells, mark, k) {
+  const found = new Set();
+  const at = (row, column) => cells[row]?.[column];
+  for (let row = 0; row < cells.length; row += 1) {
+    for (let column = 0; column < cells[row].length; column += 1) {
+      for (const [down, across] of [[0, 1], [1, 0], [1, 1], [1, -1]]) {
+        const line = Array.from({ length: k }, (_, step) => [row + step * down, column + step * across]);
+        if (line.every(([r, c]) => at(r, c) === mark)) for (const [r, c] of line) found.add(`${r},${c}`);
+      }
+    }
+  }
+  return found;
+}
+
+// the marks a cell carries: the last move, a cell of the winning line (and their words)
+function mark(element, last, winning) {
+  const words = [];
+  if (last) {
+    element.dataset.last = "true";
+    words.push("the last move");
+  }
+  if (winning) {
+    element.dataset.winning = "true";
+    words.push("in the winning line");
+  }
+  return words.length ? `, ${words.join(", ")}` : "";
+}
+
 const DRAW = {
   tic_tac_toe() {
-    const grid = document.createElement("div");
-    grid.className = "grid";
-    grid.style.gridTemplateColumns = `repeat(${params.columns}, 3rem)`;
-    [...position].forEach((cell, index) => {
-      const row = Math.floor(index / params.columns) + 1;
-      const column = (index % params.columns) + 1;
-      const move = `${row},${column}`;
-      const mark = cell === "." ? "" : cell;
-      const element = button(mark, `row ${row}, column ${column}: ${mark || "empty"}`, playable(move), () =>
-        humanMove(move),
-      );
-      element.className = "cell";
-      element.dataset.testid = `cell-${move}`;
-      grid.append(element);
-    });
+    const { rows, columns, k } = params;
+    const cells = Array.from({ length: rows }, (_, row) => [...position.slice(row * columns, (row + 1) * columns)]);
+    const line = winner === null ? new Set() : winningCells(cells, "xo"[winner], k);
+    const last = lastMove();
+    const grid = gridOf(columns, "grid marks");
+    cells.forEach((marks, row) =>
+      marks.forEach((cell, column) => {
+        const move = `${row + 1},${column + 1}`;
+        const shown = cell === "." ? "" : cell;
+        const element = button(shown, "", playable(move), () => humanMove(move));
+        const marked = mark(element, move === last, line.has(`${row},${column}`));
+        element.setAttribute("aria-label", `row ${row + 1}, column ${column + 1}: ${shown || "empty"}${marked}`);
+        element.className = "cell";
+        element.dataset.testid = `cell-${move}`;
+        grid.append(element);
+      }),
+    );
     board.replaceChildren(grid);
   },
 
   connect_four() {
-    const { columns, rows } = params;
-    const drops = document.createElement("div");
-    drops.className = "grid";
-    drops.style.gridTemplateColumns = `repeat(${columns}, 2.5rem)`;
+    const { columns, rows, k } = params;
     const cells = Array.from({ length: rows }, () => Array(columns).fill(""));
     const heights = Array(columns).fill(0);
+    let lastCell = null;
     [...position].forEach((digit, index) => {
       const column = Number(digit) - 1;
+      lastCell = `${rows - 1 - heights[column]},${column}`;
       cells[rows - 1 - heights[column]][column] = index % 2 === 0 ? "red" : "yellow";
       heights[column] += 1;
     });
+    const line = winner === null ? new Set() : winningCells(cells, ["red", "yellow"][winner], k);
+    const drops = gridOf(columns, "grid drops");
     for (let column = 1; column <= columns; column += 1) {
       const move = String(column);
       const drop = button(`↓${column}`, `drop a disc in column ${column}`, playable(move), () => humanMove(move));
       drop.dataset.testid = `column-${column}`;
       drops.append(drop);
     }
-    const grid = document.createElement("div");
-    grid.className = "grid discs";
-    grid.style.gridTemplateColumns = `repeat(${columns}, 2.5rem)`;
+    const grid = gridOf(columns, "grid discs");
     grid.setAttribute("role", "img");
-    grid.setAttribute("aria-label", `the board, ${position.length} discs`);
+    const words = [`the board, ${position.length} discs`];
+    if (lastCell !== null) words.push(`the last disc in column ${position.at(-1)}`);
+    if (line.size > 0) words.push(`${["red", "yellow"][winner]} has ${k} in a row`);
+    grid.setAttribute("aria-label", words.join("; "));
     cells.forEach((row, index) =>
       row.forEach((colour, column) => {
         const cell = document.createElement("span");
         cell.className = `disc ${colour}`;
         cell.dataset.testid = `disc-${rows - index},${column + 1}`;
         cell.dataset.colour = colour || "empty";
+        mark(cell, `${index},${column}` === lastCell, line.has(`${index},${column}`));
         grid.append(cell);
       }),
     );
@@ -390,12 +593,11 @@ const DRAW = {
   hexapawn() {
     const [rows, side] = position.split(" ");
     const grid = rows.split("/");
-    const box = document.createElement("div");
-    box.className = "grid";
-    box.style.gridTemplateColumns = `repeat(${grid[0].length}, 3rem)`;
+    const box = gridOf(grid[0].length, "grid squares");
     const hint = document.createElement("p");
     hint.className = "hint";
     hint.textContent = "Click a pawn of the side to move, then the square it goes to.";
+    const last = lastMove();
     grid.forEach((row, index) =>
       [...row].forEach((piece, column) => {
         const square = `${String.fromCharCode(97 + column)}${grid.length - index}`;
@@ -403,10 +605,13 @@ const DRAW = {
         const moves = legal.filter((move) => move.startsWith(square) || move.endsWith(square));
         const element = button(
           { w: "♙", b: "♟", ".": "" }[piece],
-          `${square}: ${name}`,
+          "",
           over === null && moves.length > 0,
           () => pickSquare(square, piece === side, element),
         );
+        // the last move's two squares: where the pawn came from and where it went
+        const marked = last !== null && (last.startsWith(square) || last.endsWith(square));
+        element.setAttribute("aria-label", `${square}: ${name}${mark(element, marked, false)}`);
         element.className = "cell";
         element.dataset.testid = `square-${square}`;
         box.append(element);
@@ -417,11 +622,17 @@ const DRAW = {
 
   nim() {
     const [piles] = nimPiles();
+    const last = lastMove();
+    const [lastPile, taken] = last === null ? [0, 0] : last.split(":").map(Number);
     const list = document.createElement("ul");
     list.className = "piles";
     piles.forEach((size, index) => {
       const item = document.createElement("li");
       item.textContent = `Pile ${index + 1}: ${"●".repeat(size)} (${size})`;
+      if (index + 1 === lastPile) {
+        item.dataset.last = "true";
+        item.append(`, ${taken} just taken`);
+      }
       list.append(item);
     });
     const controls = document.createElement("div");
@@ -431,16 +642,16 @@ const DRAW = {
     pile.id = "nim-pile";
     piles.forEach((size, index) => pile.append(new Option(`${index + 1} (${size})`, String(index + 1))));
     const countLabel = label("nim-count", "Objects to take");
-    const count = document.createElement("input");
-    count.id = "nim-count";
-    count.type = "number";
-    count.min = "1";
-    count.value = "1";
+    const taking = document.createElement("input");
+    taking.id = "nim-count";
+    taking.type = "number";
+    taking.min = "1";
+    taking.value = "1";
     const take = button("Take", "take the objects from the pile", over === null, () =>
-      humanMove(`${pile.value}:${count.value.trim()}`),
+      humanMove(`${pile.value}:${taking.value.trim()}`),
     );
     take.dataset.testid = "nim-take";
-    controls.append(pileLabel, pile, countLabel, count, take);
+    controls.append(pileLabel, pile, countLabel, taking, take);
     board.replaceChildren(list, controls);
   },
 
@@ -503,18 +714,18 @@ async function solve() {
     if (depth !== "") body.depth = numberOr(depth);
   }
   const answer = await (await post("/v1/games/solve", body)).json();
-  const mover = answer.to_move === -1 ? playerName(0) : playerName(answer.to_move);
-  const value = exact(answer, "value");
+  const player = answer.to_move === -1 ? 0 : answer.to_move;
   const rows = [
-    ["Value", `${value} for ${mover} (${verdict(answer)})`],
+    ["Verdict", capital(verdict(answer, player, answer.plies_to_end))],
+    ["Value", `${exact(answer, "value")} for ${playerName(player)} (${valueKind(answer)})`],
     ["Proven", proven(answer)],
     ["Best moves", answer.best_moves.join(", ") || "none: the game is over"],
-    ["Principal variation", answer.principal_variation.join(" ") || "none"],
+    ["Principal variation", line(answer.principal_variation, answer.to_move) || "none"],
     ["Depth completed", String(answer.depth_completed)],
-    ["Nodes", String(answer.stats.nodes)],
+    ["Nodes", count(answer.stats.nodes)],
   ];
   if (answer.plies_to_end !== undefined && answer.plies_to_end !== null) {
-    rows.splice(2, 0, ["Plies to the end", String(answer.plies_to_end)]);
+    rows.splice(3, 0, ["Plies to the end", String(answer.plies_to_end)]);
   }
   const list = $("solution");
   list.replaceChildren();
@@ -527,6 +738,13 @@ async function solve() {
     list.append(dt, dd);
   }
   list.hidden = false;
+  explainCutoff($("solution-estimate"), answer.complete || spec.has_chance ? null : answer.depth_completed);
+}
+
+// a line of play, each move with its player (players alternate; a die breaks the pattern)
+function line(moves, first) {
+  if (spec.has_chance) return moves.join(" → ");
+  return moves.map((move, index) => `${shortName((first + index) % 2)} ${move}`).join(" → ");
 }
 
 function proven(answer) {
@@ -537,7 +755,7 @@ function proven(answer) {
   return `no: an estimate from a search ${answer.depth_completed} plies deep`;
 }
 
-function verdict(answer) {
+function valueKind(answer) {
   if (spec.name === "pig") return "a probability of winning";
   if (!answer.complete) return "an estimate";
   if (answer.value === 1) return "a win";
@@ -545,18 +763,39 @@ function verdict(answer) {
   return "a draw";
 }
 
-// the trees page restores its input from the URL's fragment and solves the tree on load
+// the trees page restores its input from the URL's fragment and solves the tree on load;
+// it opens in a new tab, opened at the click (later, a browser would take it for a pop-up)
 async function openTree() {
-  const depth = numberOr($("tree-depth").value);
-  const answer = await (await post("/v1/games/tree", { game: spec.name, params, position, depth })).json();
-  const text = JSON.stringify(answer.tree);
+  const tab = window.open("", "_blank");
+  if (tab !== null) {
+    tab.opener = null;
+    tab.document.title = "Arbiter · the game tree";
+    tab.document.body.textContent = "Unfolding the game tree…";
+  }
+  let text;
+  try {
+    const depth = numberOr($("tree-depth").value);
+    const answer = await (await post("/v1/games/tree", { game: spec.name, params, position, depth })).json();
+    text = JSON.stringify(answer.tree);
+  } catch (problem) {
+    tab?.close();
+    throw problem;
+  }
   const state = {
     tree: text,
     algorithm: text.includes('"chance"') ? "expectimax" : "alphabeta",
     depth: "",
     equality: true,
   };
-  location.assign(`/#${encodeURIComponent(JSON.stringify(state))}`);
+  const address = new URL(`/#${encodeURIComponent(JSON.stringify(state))}`, location.href).href;
+  if (tab !== null) {
+    tab.location.replace(address);
+  } else {
+    // pop-ups refused: a link to follow instead
+    const link = $("tree-link");
+    link.href = address;
+    link.hidden = false;
+  }
 }
 
 // -- wiring -------------------------------------------------------------------------------
@@ -564,8 +803,9 @@ async function openTree() {
 async function newGame() {
   await load(null, chosen, readParams());
   history = [];
-  $("engine").textContent = "";
-  $("solution").hidden = true;
+  fromStart = true;
+  showEngine("");
+  hideSolution();
   await engineReplies();
 }
 
@@ -573,12 +813,17 @@ $("setup-form").addEventListener("submit", (event) => {
   event.preventDefault();
   act(newGame);
 });
-gameSelect.addEventListener("change", () => chooseGame(gameSelect.value));
+// another game: its initial position at once (after the engine's move, if it is thinking)
+gameSelect.addEventListener("change", () => {
+  chooseGame(gameSelect.value);
+  actSoon(newGame);
+});
 $("position-form").addEventListener("submit", (event) => {
   event.preventDefault();
   act(async () => {
     await load(positionInput.value.trim(), chosen, readParams());
     history = [];
+    fromStart = false;
   });
 });
 $("play-move").addEventListener("click", () => humanMove(moveList.value));
@@ -593,7 +838,10 @@ $("undo").addEventListener("click", () =>
   }),
 );
 $("solve").addEventListener("click", () => act(solve, true));
-$("open-tree").addEventListener("click", () => act(openTree, true));
+$("open-tree").addEventListener("click", () => {
+  $("tree-link").hidden = true;
+  act(openTree, true);
+});
 $("engine-side").addEventListener("change", () => spec && showStatus());
 
 // the page's state from its link (a game, its parameters, a position): false if none
@@ -603,8 +851,12 @@ function restore() {
   chooseGame(saved.game);
   fillParams(saved.params ?? {});
   if (saved.engine !== undefined) $("engine-side").value = saved.engine;
-  history = [];
-  act(() => load(saved.position ?? null, chosen, readParams()));
+  const [game, values] = [chosen, readParams()];
+  actSoon(async () => {
+    await load(saved.position ?? null, game, values);
+    history = [];
+    fromStart = saved.position === undefined;
+  });
   return true;
 }
 

@@ -12,7 +12,10 @@ from __future__ import annotations
 import json
 from urllib.parse import quote, unquote
 
+import pytest
 from playwright.sync_api import Page, expect
+
+from tests.browser.held import FirstHeld
 
 
 def open_game(
@@ -95,17 +98,25 @@ def test_nim_take_from_a_pile(page: Page, base_url: str) -> None:
     expect(page.get_by_test_id("games-position")).to_have_value("1 4 5 / 2")
 
 
-def test_open_the_tree_draws_it_on_the_trees_page(page: Page, base_url: str) -> None:
+def test_open_the_tree_draws_it_on_the_trees_page_in_a_new_tab(page: Page, base_url: str) -> None:
     open_game(page, base_url, "tic_tac_toe", "xxo.o.x..", {"rows": 3, "columns": 3, "k": 3})
     page.get_by_test_id("games-tree-depth").fill("2")
-    page.get_by_test_id("games-open-tree").click()
-    page.wait_for_url(base_url + "/#*")
-    page.locator("#drawing svg").wait_for()
-    state = json.loads(unquote(page.url.split("#", 1)[1]))
+    with page.expect_popup() as opened:
+        page.get_by_test_id("games-open-tree").click()
+    tab = opened.value
+    tab.wait_for_url(base_url + "/#*")
+    tab.locator("#drawing svg").wait_for()
+    state = json.loads(unquote(tab.url.split("#", 1)[1]))
     tree = json.loads(state["tree"])
     # o must block at 2,1: the four moves of docs/games.md, in the game's order
     assert [child["move"] for child in tree["children"]] == ["2,1", "2,3", "3,2", "3,3"]
     assert state["algorithm"] == "alphabeta"
+    # the edges are labelled by the moves, in the game's notation
+    edges = tab.locator("#drawing svg text.edge-label").all_text_contents()
+    assert edges[:4] == ["2,1", "2,3", "3,2", "3,3"], edges
+    # the game stays where it was in its own tab
+    expect(page.get_by_test_id("games-position")).to_have_value("xxo.o.x..")
+    tab.close()
 
 
 def test_a_bad_position_is_reported_at_position(page: Page, base_url: str) -> None:
@@ -240,7 +251,171 @@ def test_taking_more_than_a_pile_holds_is_refused(page: Page, base_url: str) -> 
     page.get_by_label("Pile", exact=True).select_option("2")
     page.get_by_label("Objects to take").fill("3")
     page.get_by_test_id("nim-take").click()
-    error = page.get_by_test_id("games-position-error")
+    error = page.get_by_test_id("games-move-error")
     expect(error).to_contain_text("2:3 is not a legal move here")
     expect(error).to_contain_text("(at /move)")
+    expect(page.get_by_test_id("games-move-list")).to_have_attribute("aria-invalid", "true")
     expect(page.get_by_test_id("games-position")).to_have_value("1 2 3")
+
+
+def test_choosing_a_game_sets_up_its_initial_position(page: Page, base_url: str) -> None:
+    open_game(page, base_url, "tic_tac_toe", ".........", {"rows": 3, "columns": 3, "k": 3})
+    page.get_by_test_id("games-engine-side").select_option("none")
+    page.get_by_test_id("cell-2,2").click()
+    expect(page.get_by_test_id("history-1")).to_have_text("1. x 2,2")
+    page.get_by_test_id("games-game").select_option("connect_four")
+    # the empty 7 x 6 board at once: no tic-tac-toe cell, no move history, red to move
+    expect(page.get_by_test_id("games-position")).to_have_value("")
+    expect(page.get_by_test_id("column-7")).to_be_enabled()
+    expect(page.get_by_test_id("cell-2,2")).to_have_count(0)
+    expect(page.get_by_test_id("games-history")).to_be_hidden()
+    expect(page.get_by_test_id("games-status")).to_have_text("first player (red) to move.")
+    # a click plays connect four
+    page.get_by_test_id("column-3").click()
+    expect(page.get_by_test_id("games-position")).to_have_value("3")
+    expect(page.get_by_test_id("disc-1,3")).to_have_attribute("data-colour", "red")
+
+
+def test_a_game_chosen_while_the_engine_thinks_is_set_up_after(page: Page, base_url: str) -> None:
+    open_game(page, base_url, "tic_tac_toe", ".........", {"rows": 3, "columns": 3, "k": 3})
+    held = FirstHeld(page, "**/v1/games/move")
+    page.get_by_test_id("cell-1,1").click()
+    held.wait()
+    page.get_by_test_id("games-game").select_option("nim")
+    held.release()
+    # the engine's reply to tic-tac-toe came in first; then nim's initial position
+    expect(page.get_by_test_id("games-position")).to_have_value("3 4 5")
+    expect(page.get_by_test_id("games-status")).to_have_text("player 1 to move.")
+    expect(page.get_by_test_id("games-history")).to_be_hidden()
+    expect(page.get_by_test_id("cell-1,1")).to_have_count(0)
+
+
+def test_the_last_move_and_the_winning_line_are_marked(page: Page, base_url: str) -> None:
+    open_game(page, base_url, "tic_tac_toe", "xx.oo....", {"rows": 3, "columns": 3, "k": 3})
+    page.get_by_test_id("cell-1,3").click()
+    expect(page.get_by_test_id("games-status")).to_have_text("Game over: x wins.")
+    for cell in ("1,1", "1,2", "1,3"):
+        expect(page.get_by_test_id(f"cell-{cell}")).to_have_attribute("data-winning", "true")
+    for cell in ("2,1", "2,2", "3,3"):
+        expect(page.get_by_test_id(f"cell-{cell}")).not_to_have_attribute("data-winning", "true")
+    last = page.get_by_test_id("cell-1,3")
+    expect(last).to_have_attribute("data-last", "true")
+    label = "row 1, column 3: x, the last move, in the winning line"
+    expect(last).to_have_attribute("aria-label", label)
+    expect(page.locator("[data-last]")).to_have_count(2)  # the cell and the history's last move
+
+
+def test_connect_four_marks_a_diagonal_four_and_the_last_disc(page: Page, base_url: str) -> None:
+    # red: 1 (c1 r1), 2 (c2 r2), 3 (c3 r2), 3 (c3 r3), 4 (c4 r3), then 4 (c4 r4) completes the
+    # diagonal from c1 r1 to c4 r4; yellow's c2, c3, c4 and c6 on row 1 make no four
+    open_game(page, base_url, "connect_four", "12233434464", {"columns": 7, "rows": 6, "k": 4})
+    expect(page.get_by_test_id("games-status")).to_have_text("Game over: first player (red) wins.")
+    for row_column in ("1,1", "2,2", "3,3", "4,4"):
+        expect(page.get_by_test_id(f"disc-{row_column}")).to_have_attribute("data-winning", "true")
+    expect(page.locator("#board [data-winning]")).to_have_count(4)
+    expect(page.get_by_test_id("disc-4,4")).to_have_attribute("data-last", "true")
+    expect(page.locator("#board [data-last]")).to_have_count(1)
+    # a connect-four position is its moves: the whole game is numbered
+    expect(page.get_by_test_id("history-1")).to_have_text("1. red 1")
+    expect(page.get_by_test_id("history-11")).to_have_text("11. red 4")
+
+
+def test_the_history_is_numbered_in_the_game_notation(page: Page, base_url: str) -> None:
+    open_page(page, base_url)
+    page.get_by_test_id("games-engine-side").select_option("none")
+    for cell in ("1,1", "2,2", "3,3"):
+        page.get_by_test_id(f"cell-{cell}").click()
+        expect(page.get_by_test_id(f"cell-{cell}")).to_be_disabled()
+    expect(page.get_by_test_id("games-history").locator("li")).to_have_text(
+        ["1. x 1,1", "2. o 2,2", "3. x 3,3"]
+    )
+    expect(page.locator("#history-notation")).to_contain_text("row,column")
+    page.get_by_test_id("games-undo").click()
+    history = page.get_by_test_id("games-history").locator("li")
+    expect(history).to_have_text(["1. x 1,1", "2. o 2,2"])
+    expect(page.get_by_test_id("cell-2,2")).to_have_attribute("data-last", "true")
+
+
+def test_a_proven_win_is_worded_with_its_distance(page: Page, base_url: str) -> None:
+    # x has two in the top row; o blocks at 1,3 and, with 2,3 and 3,1 (or 1,3 and 2,2 to come),
+    # forces a win five plies on: the engine's search says so, and the solver agrees
+    open_game(page, base_url, "tic_tac_toe", "xx...o...", {"rows": 3, "columns": 3, "k": 3})
+    page.get_by_test_id("games-solve").click()
+    expect(page.get_by_test_id("solution-verdict")).to_have_text(
+        "Proven: o wins in 5 plies with best play"
+    )
+    page.get_by_test_id("games-engine-move").click()
+    expect(page.get_by_test_id("games-engine")).to_have_text(
+        "The engine (o) plays 1,3. Proven: o wins in 5 plies with best play."
+    )
+    expect(page.get_by_test_id("games-engine-estimate")).to_be_hidden()
+
+
+def test_an_estimate_names_the_evaluation_and_its_depth(page: Page, base_url: str) -> None:
+    # two plies from 4453 the windows evaluation scores -5/622 for red (the API's answer):
+    # a little better for yellow, and not a proof
+    open_game(page, base_url, "connect_four", "4453", {"columns": 7, "rows": 6, "k": 4})
+    page.get_by_test_id("games-depth").fill("2")
+    page.get_by_test_id("games-solve").click()
+    expect(page.get_by_test_id("solution-verdict")).to_have_text(
+        "An estimate from the evaluation at depth 2: slightly better for yellow"
+    )
+    explained = page.get_by_test_id("games-solution-estimate")
+    expect(explained).to_be_visible()
+    explained.locator("summary").click()
+    expect(explained).to_contain_text("looked 2 plies")
+    expect(explained).to_contain_text("at its cutoff")
+    expect(explained).to_contain_text("windows:")
+    page.get_by_test_id("games-engine-side").select_option("0")
+    page.get_by_test_id("games-engine-move").click()
+    expect(page.get_by_test_id("games-engine")).to_have_text(
+        "The engine (red) plays 4. An estimate from the evaluation at depth 2: "
+        "slightly better for yellow."
+    )
+    expect(page.get_by_test_id("games-engine-detail")).to_contain_text("value -5/622 for red")
+
+
+LARGEST = {
+    "tic_tac_toe": {"rows": 5, "columns": 5, "k": 4},
+    "connect_four": {"columns": 9, "rows": 9, "k": 4},
+    "hexapawn": {"columns": 8, "rows": 8},
+    "nim": {"piles": [50, 50, 50, 50, 50, 50, 50, 50], "misere": False},
+}
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("game", list(LARGEST))
+def test_the_largest_boards_fit_without_a_sideways_scroll(
+    page: Page, base_url: str, game: str, width: int
+) -> None:
+    page.set_viewport_size({"width": width, "height": 900})
+    open_page(page, base_url)
+    page.get_by_test_id("games-game").select_option(game)
+    expect(page.get_by_test_id("games-status")).to_contain_text("to move")
+    page.get_by_test_id("games-engine-side").select_option("none")
+    for name, value in LARGEST[game].items():
+        field = page.get_by_test_id(f"param-{name}")
+        if isinstance(value, bool):
+            field.set_checked(value)
+        else:
+            field.fill(" ".join(map(str, value)) if isinstance(value, list) else str(value))
+    page.get_by_test_id("games-new").click()
+    expect(page.get_by_test_id("games-status")).to_contain_text("to move")
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+    board = page.get_by_test_id("games-board").bounding_box()
+    assert board is not None and board["x"] >= 0 and board["x"] + board["width"] <= width
+    # every part of the board is inside the board's box (nothing spills out of it)
+    right = page.evaluate(
+        "Math.max(...[...document.querySelectorAll('#board *')]"
+        ".map((element) => element.getBoundingClientRect().right))"
+    )
+    assert right <= board["x"] + board["width"] + 0.5, (right, board)
+
+
+def test_the_board_is_in_view_beside_the_setup_at_1280(page: Page, base_url: str) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
+    open_page(page, base_url)
+    page.get_by_test_id("games-game").select_option("connect_four")
+    expect(page.get_by_test_id("column-1")).to_be_visible()
+    board = page.get_by_test_id("games-board").bounding_box()
+    assert board is not None and board["y"] + board["height"] <= 900, board
