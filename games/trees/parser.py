@@ -119,8 +119,11 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str) -> Tree | None:
     (ids, kinds, children, parents, depths, positions, values) = columns[:7]
     probabilities, chance_nodes, array_nodes, bare_leaves = columns[7:]
     size = len(ids)
+    # the columns a plain tree leaves empty share one list of Nones (a tree is never changed;
+    # the probabilities of chance nodes that state none are settled below, in a list of their own)
+    nothing: list[Any] = [None] * size
     if probabilities is None:
-        probabilities = [None] * size
+        probabilities = [None] * size if chance_nodes else nothing
 
     def pointer(index: int) -> str:
         return node_pointer(base, parents, positions, array_nodes, index)
@@ -134,10 +137,10 @@ def plain_tree(raw: Any, root: str, limits: Limits, base: str) -> Tree | None:
         parents=parents,
         depths=depths,
         values=values,
-        evals=[None] * size,
-        moves=[None] * size,
+        evals=nothing,
+        moves=nothing,
         probabilities=probabilities,
-        players=[None] * size,
+        players=nothing,
         _positions=positions,
         _array_nodes=array_nodes if 1 in array_nodes else bytearray(),
         _base=base,
