@@ -222,7 +222,11 @@ async function solveAndDraw(latest) {
       : "";
     answer.hidden = false;
     exports.hidden = false;
-    startSteps(solved.trace, cutRule(body));
+    startSteps(solved.trace, cutRule(body), {
+      tree: body.tree,
+      tuples: algorithm.value === "maxn",
+      bounds: body.bounds ?? null,
+    });
   } catch (problem) {
     if (!latest()) return;
     fail(problem);
@@ -257,7 +261,15 @@ async function render(body) {
 // every search that has a trace answers with it, except for trees too large to trace
 async function solveWithTrace(body) {
   const path = `/v1/trees/${algorithm.value}`;
-  if (algorithm.value === "minimax") return (await post(path, body)).json();
+  if (algorithm.value === "minimax") {
+    // /v1/trees/minimax has no trace; expectimax with no bounds is the same search on a
+    // tree with no chance node (minimax refuses one), and its trace is the step-through's
+    const traced = post("/v1/trees/expectimax", { ...body, trace: true })
+      .then((response) => response.json())
+      .catch(() => ({}));
+    const solved = await (await post(path, body)).json();
+    return { ...solved, trace: (await traced).trace };
+  }
   try {
     return await (await post(path, { ...body, trace: true })).json();
   } catch (problem) {
@@ -465,6 +477,7 @@ function remember() {
     max_sum: maxSum.value,
     node_labels: nodeLabels.value,
     legend: legend.checked,
+    answer: $("show-answer").checked,
   });
 }
 
@@ -481,6 +494,8 @@ function restoreFromUrl() {
   maxSum.value = state.max_sum ?? "";
   nodeLabels.value = state.node_labels ?? "ids";
   legend.checked = state.legend ?? true;
+  // a link from another page (practice's solution) shows the solved tree at once
+  $("show-answer").checked = state.answer ?? true;
   return true;
 }
 
@@ -512,6 +527,7 @@ $("copy-link").addEventListener("click", () => {
   navigator.clipboard?.writeText(location.href).catch(() => {});
 });
 wireSteps(drawing);
+$("show-answer").addEventListener("change", remember);
 
 optionsApply();
 if (restoreFromUrl()) {

@@ -32,10 +32,17 @@ def settled(page: Page) -> str:
 
 
 def node_states(page: Page) -> dict[str, list[str]]:
+    """Each drawn node's state words: the step-through's replay at its step, or with
+    "show the answer" ticked (:func:`answer_states`) the solved tree's."""
     return {
         str(node.get_attribute("data-node-id")): (node.get_attribute("data-state") or "").split()
         for node in page.locator("[data-node-id]").all()
     }
+
+
+def answer_states(page: Page) -> dict[str, list[str]]:
+    page.get_by_test_id("show-answer").check()
+    return node_states(page)
 
 
 def test_a_cs188_test_solves_to_its_value_as_the_autograder_plays_it(
@@ -71,7 +78,7 @@ def test_an_efg_game_solves_to_its_value_and_a_syntax_error_names_its_line(
     assert efg.startswith('EFG 2 R "A sequential game"')
     assert solve(page, efg, "efg", "alphabeta") == "1"
     # alpha-beta: after L is worth 1, R's first reply 0 <= 1 cuts R's second reply
-    assert "pruned" in node_states(page)["n6"]
+    assert "pruned" in answer_states(page)["n6"]
     assert solve(page, efg, "efg", "maxn") == "(1, -1)"
     broken = efg.replace("{ 1, -1 }", "{ 1, -1")
     page.get_by_test_id("tree-input").fill(broken)
@@ -93,7 +100,8 @@ def test_every_sample_loads_and_solves_to_its_known_value(page: Page, base_url: 
 
 
 def click_node(page: Page, node_id: str) -> None:
-    page.locator(f'[data-node-id="{node_id}"]').click()
+    # on its shape: the middle of a node's box may fall between the shape and its name
+    page.locator(f'[data-node-id="{node_id}"] > :is(polygon, rect, circle)').click()
     assert page.get_by_test_id("editor-node").inner_text() == node_id
 
 
@@ -125,7 +133,7 @@ def test_building_aima_figure_5_2_by_clicks_gives_3(page: Page, base_url: str) -
     assert settled(page) == "3"
     tree = json.loads(page.get_by_test_id("tree-input").input_value())
     assert [[leaf["value"] for leaf in child["children"]] for child in tree["children"]] == leaves
-    assert {n for n, s in node_states(page).items() if "pruned" in s} == {"root.1.1", "root.1.2"}
+    assert {n for n, s in answer_states(page).items() if "pruned" in s} == {"root.1.1", "root.1.2"}
 
 
 def test_a_leaf_changed_in_the_editor_changes_the_text_and_the_value(

@@ -18,11 +18,15 @@ AIMA = "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]"
 
 
 def solve(page: Page, base_url: str, tree: str, algorithm: str = "minimax") -> None:
+    """Solve ``tree`` and show the answer: the solved drawing these tests look at (the
+    step-through's replay is tested in test_step_replay.py)."""
     page.goto(base_url + "/")
     page.get_by_test_id("tree-input").fill(tree)
     page.get_by_test_id("algorithm").select_option(algorithm)
     page.get_by_test_id("solve").click()
     page.locator("#drawing svg").wait_for()
+    page.locator('section[aria-busy="false"]').wait_for()
+    page.get_by_test_id("show-answer").check()
 
 
 def view_box(page: Page) -> list[float]:
@@ -50,6 +54,7 @@ def test_zoom_buttons_and_the_wheel_change_the_view_box(page: Page, base_url: st
     page.get_by_test_id("zoom-reset").click()
     assert view_box(page) == whole
     # the wheel zooms in; dragging moves the view by the distance dragged
+    page.locator("#drawing svg").scroll_into_view_if_needed()
     box = page.locator("#drawing svg").bounding_box()
     assert box is not None
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 30)

@@ -19,6 +19,7 @@ def test_solving_the_aima_tree_draws_it_with_the_pruned_leaves(page: Page, base_
     page.get_by_test_id("solve").click()
     page.get_by_test_id("result-value").wait_for()
     assert page.get_by_test_id("result-value").inner_text() == "3"
+    page.get_by_test_id("show-answer").check()  # the solved drawing, not the step-through's
     states = {
         node.get_attribute("data-node-id"): node.get_attribute("data-state")
         for node in page.locator("[data-node-id]").all()
