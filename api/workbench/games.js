@@ -414,7 +414,7 @@ function explainCutoff(box, depth) {
     `ended by then were not played out: the search stopped there, at its cutoff, and scored ` +
     `each position with the game's evaluation, a rule of thumb rather than a proof. ` +
     `This game's evaluation, ${evaluation.name}: ${evaluation.description} ` +
-    `Its scores lie strictly between -1 and +1, so a proven win or loss always counts for more.`;
+    `Its scores lie strictly between ${loss()} and +1, so a proven win or loss always counts for more.`;
   box.replaceChildren(summary, text);
 }
 
@@ -777,6 +777,7 @@ async function openTree() {
     const depth = numberOr($("tree-depth").value);
     const answer = await (await post("/v1/games/tree", { game: spec.name, params, position, depth })).json();
     text = JSON.stringify(answer.tree);
+    $("tree-note").textContent = treeNote(answer);
   } catch (problem) {
     tab?.close();
     throw problem;
@@ -797,6 +798,27 @@ async function openTree() {
     link.hidden = false;
   }
 }
+
+// what the opened tree's numbers are: MAX is the player to move here, and a leaf where the
+// game goes on carries the evaluation, not a result
+function treeNote(answer) {
+  const max = shortName(answer.to_move);
+  const results = spec.name === "pig" ? "1 (a win) or 0 (a loss)" : "+1, 0 or -1 (a win, a draw, a loss)";
+  const opened = `The tree opened in a new tab: ${count(answer.nodes)} nodes, ${answer.depth} plies deep; ${max}, to move here, is MAX at its root, and every value is from ${max}'s side.`;
+  const finished = answer.leaves - answer.cutoff_leaves;
+  const ended = finished > 0 ? ` ${count(finished)} leaves are finished games, worth ${results}.` : "";
+  if (answer.cutoff_leaves === 0) return `${opened}${ended}`;
+  return (
+    `${opened}${ended} The other ${count(answer.cutoff_leaves)} leaves are where the unfolding stopped with the game still ` +
+    `going on: each carries the evaluation ${answer.evaluation} of that position, ${estimateScale(max)}, ` +
+    `not a result.`
+  );
+}
+
+const estimateScale = (player) =>
+  spec.name === "pig"
+    ? `a guess at ${player}'s chance of winning, strictly between 0 and 1`
+    : `a guess strictly between -1 and +1: above 0 it favours ${player}, below 0 the other side`;
 
 // -- wiring -------------------------------------------------------------------------------
 
@@ -840,6 +862,7 @@ $("undo").addEventListener("click", () =>
 $("solve").addEventListener("click", () => act(solve, true));
 $("open-tree").addEventListener("click", () => {
   $("tree-link").hidden = true;
+  $("tree-note").textContent = "";
   act(openTree, true);
 });
 $("engine-side").addEventListener("change", () => spec && showStatus());

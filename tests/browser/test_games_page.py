@@ -31,12 +31,23 @@ def open_page(page: Page, base_url: str) -> None:
     """Open the page and wait for its first game: a click while it loads is ignored by design."""
     page.goto(base_url + "/games")
     expect(page.get_by_test_id("games-position")).not_to_have_value("")
+    settled(page)
+
+
+def settled(page: Page) -> None:
+    """Wait until the page has done what it was asked (a click meanwhile would be ignored)."""
     expect(page.locator("body")).not_to_have_attribute("aria-busy", "true")
+
+
+def choose(page: Page, game: str) -> None:
+    """Choose a game, which sets up its initial position, and wait until it has."""
+    page.get_by_test_id("games-game").select_option(game)
+    settled(page)
 
 
 def test_the_engine_blocks_the_open_row(page: Page, base_url: str) -> None:
     open_page(page, base_url)
-    page.get_by_test_id("games-game").select_option("tic_tac_toe")
+    choose(page, "tic_tac_toe")
     page.get_by_test_id("games-position").fill("xx..o....")
     page.get_by_test_id("games-set-position").click()
     expect(page.get_by_test_id("games-status")).to_have_text("o (the engine) to move.")
@@ -67,9 +78,10 @@ def test_the_engine_replies_to_a_move_and_the_end_is_detected(page: Page, base_u
 
 def test_a_column_click_drops_a_disc(page: Page, base_url: str) -> None:
     open_page(page, base_url)
-    page.get_by_test_id("games-game").select_option("connect_four")
+    choose(page, "connect_four")
     page.get_by_test_id("games-engine-side").select_option("none")
     page.get_by_test_id("games-new").click()
+    settled(page)
     expect(page.get_by_test_id("games-position")).to_have_value("")
     expect(page.get_by_test_id("column-4")).to_be_enabled()
     page.get_by_test_id("column-4").click()
@@ -114,9 +126,30 @@ def test_open_the_tree_draws_it_on_the_trees_page_in_a_new_tab(page: Page, base_
     # the edges are labelled by the moves, in the game's notation
     edges = tab.locator("#drawing svg text.edge-label").all_text_contents()
     assert edges[:4] == ["2,1", "2,3", "3,2", "3,3"], edges
-    # the game stays where it was in its own tab
+    # the game stays where it was in its own tab, which says what the tree's numbers are:
+    # o is MAX; 3 of the 12 leaves are x's wins (o did not block at 2,1), 9 evaluations
     expect(page.get_by_test_id("games-position")).to_have_value("xxo.o.x..")
+    note = page.get_by_test_id("games-tree-note")
+    expect(note).to_contain_text("17 nodes, 2 plies deep; o, to move here, is MAX")
+    expect(note).to_contain_text("3 leaves are finished games")
+    expect(note).to_contain_text("The other 9 leaves are where the unfolding stopped")
+    expect(note).to_contain_text("the evaluation open_lines")
     tab.close()
+
+
+def test_a_refused_pop_up_leaves_a_link_to_the_tree(page: Page, base_url: str) -> None:
+    page.add_init_script("window.open = () => null;")  # as a browser blocking pop-ups answers
+    open_game(page, base_url, "nim", "1 2", {"piles": [1, 2], "misere": False})
+    page.get_by_test_id("games-open-tree").click()
+    link = page.get_by_test_id("games-tree-link")
+    expect(link).to_be_visible()
+    expect(link).to_have_attribute("target", "_blank")
+    state = json.loads(unquote(str(link.get_attribute("href")).split("#", 1)[1]))
+    assert [child["move"] for child in json.loads(state["tree"])["children"]] == [
+        "1:1",
+        "2:1",
+        "2:2",
+    ]
 
 
 def test_a_bad_position_is_reported_at_position(page: Page, base_url: str) -> None:
@@ -134,7 +167,7 @@ def test_a_bad_position_is_reported_at_position(page: Page, base_url: str) -> No
 
 def test_a_bad_parameter_is_reported_beside_it(page: Page, base_url: str) -> None:
     open_page(page, base_url)
-    page.get_by_test_id("games-game").select_option("nim")
+    choose(page, "nim")
     page.get_by_test_id("param-piles").fill("3 99")
     page.get_by_test_id("games-new").click()
     expect(page.get_by_test_id("games-params-error")).to_contain_text("/params/piles")
@@ -143,8 +176,9 @@ def test_a_bad_parameter_is_reported_beside_it(page: Page, base_url: str) -> Non
 
 def test_every_control_is_labelled_and_reachable_by_keyboard(page: Page, base_url: str) -> None:
     open_page(page, base_url)
-    page.get_by_test_id("games-game").select_option("nim")
+    choose(page, "nim")
     page.get_by_test_id("games-new").click()
+    settled(page)
     expect(page.get_by_test_id("games-position")).to_have_value("3 4 5")
     controls = page.locator("main input, main select")
     for index in range(controls.count()):
@@ -236,7 +270,7 @@ def test_pig_to_two_points_is_won_six_times_in_seven(page: Page, base_url: str) 
 
 def test_the_engine_moving_first_opens_a_new_game(page: Page, base_url: str) -> None:
     open_page(page, base_url)
-    page.get_by_test_id("games-game").select_option("nim")
+    choose(page, "nim")
     page.get_by_test_id("param-piles").fill("0 3")
     page.get_by_test_id("games-engine-side").select_option("0")
     page.get_by_test_id("games-new").click()
@@ -400,6 +434,7 @@ def test_the_largest_boards_fit_without_a_sideways_scroll(
         else:
             field.fill(" ".join(map(str, value)) if isinstance(value, list) else str(value))
     page.get_by_test_id("games-new").click()
+    settled(page)
     expect(page.get_by_test_id("games-status")).to_contain_text("to move")
     assert page.evaluate("document.documentElement.scrollWidth") <= width
     board = page.get_by_test_id("games-board").bounding_box()
@@ -415,7 +450,7 @@ def test_the_largest_boards_fit_without_a_sideways_scroll(
 def test_the_board_is_in_view_beside_the_setup_at_1280(page: Page, base_url: str) -> None:
     page.set_viewport_size({"width": 1280, "height": 900})
     open_page(page, base_url)
-    page.get_by_test_id("games-game").select_option("connect_four")
+    choose(page, "connect_four")
     expect(page.get_by_test_id("column-1")).to_be_visible()
     board = page.get_by_test_id("games-board").bounding_box()
     assert board is not None and board["y"] + board["height"] <= 900, board
