@@ -845,7 +845,7 @@ $("position-form").addEventListener("submit", (event) => {
   act(async () => {
     await load(positionInput.value.trim(), chosen, readParams());
     history = [];
-    fromStart = false;
+    fromStart = atStart();
   });
 });
 $("play-move").addEventListener("click", () => humanMove(moveList.value));
@@ -867,6 +867,13 @@ $("open-tree").addEventListener("click", () => {
 });
 $("engine-side").addEventListener("change", () => spec && showStatus());
 
+// whether the game on the board is at its start: the catalogue's initial position, which is
+// the defaults' (other parameters: not known here, so a set position is taken as no start)
+function atStart() {
+  const defaults = Object.fromEntries(spec.parameters.map((parameter) => [parameter.name, parameter.default]));
+  return position === spec.initial_position && JSON.stringify(params) === JSON.stringify(defaults);
+}
+
 // the page's state from its link (a game, its parameters, a position): false if none
 function restore() {
   const saved = stateFromUrl();
@@ -878,7 +885,7 @@ function restore() {
   actSoon(async () => {
     await load(saved.position ?? null, game, values);
     history = [];
-    fromStart = saved.position === undefined;
+    fromStart = atStart();
   });
   return true;
 }

@@ -216,6 +216,11 @@ def test_hexapawn_moves_by_clicking_from_and_to(page: Page, base_url: str) -> No
     # docs/games.md: the position after White's b1-b2
     expect(page.get_by_test_id("games-position")).to_have_value("bbb/.w./w.w b")
     expect(page.get_by_test_id("games-status")).to_have_text("Black to move.")
+    # the move's two squares are marked; the history starts at the game's start
+    for square in ("b1", "b2"):
+        expect(page.get_by_test_id(f"square-{square}")).to_have_attribute("data-last", "true")
+    expect(page.get_by_test_id("history-1")).to_have_text("1. White b1-b2")
+    expect(page.locator("#history-from")).to_have_text("")
     # Black's a3 pawn may take on b2: the capture is among the legal moves
     assert "a3xb2" in page.get_by_test_id("games-move-list").inner_text()
 
@@ -297,6 +302,7 @@ def test_choosing_a_game_sets_up_its_initial_position(page: Page, base_url: str)
     page.get_by_test_id("games-engine-side").select_option("none")
     page.get_by_test_id("cell-2,2").click()
     expect(page.get_by_test_id("history-1")).to_have_text("1. x 2,2")
+    expect(page.locator("#history-from")).to_have_text("")
     page.get_by_test_id("games-game").select_option("connect_four")
     # the empty 7 x 6 board at once: no tic-tac-toe cell, no move history, red to move
     expect(page.get_by_test_id("games-position")).to_have_value("")
@@ -337,6 +343,9 @@ def test_the_last_move_and_the_winning_line_are_marked(page: Page, base_url: str
     label = "row 1, column 3: x, the last move, in the winning line"
     expect(last).to_have_attribute("aria-label", label)
     expect(page.locator("[data-last]")).to_have_count(2)  # the cell and the history's last move
+    # the game was set up in the middle: its history says where it starts
+    expect(page.locator("#history-from")).to_have_text("From the position xx.oo....:")
+    expect(page.get_by_test_id("history-1")).to_have_text("1. x 1,3")
 
 
 def test_connect_four_marks_a_diagonal_four_and_the_last_disc(page: Page, base_url: str) -> None:
