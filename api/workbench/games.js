@@ -828,6 +828,8 @@ async function newGame() {
   fromStart = true;
   showEngine("");
   hideSolution();
+  $("tree-note").textContent = ""; // another game's tree
+  $("tree-link").hidden = true;
   await engineReplies();
 }
 

@@ -303,12 +303,17 @@ def test_choosing_a_game_sets_up_its_initial_position(page: Page, base_url: str)
     page.get_by_test_id("cell-2,2").click()
     expect(page.get_by_test_id("history-1")).to_have_text("1. x 2,2")
     expect(page.locator("#history-from")).to_have_text("")
+    page.get_by_test_id("games-solve").click()
+    expect(page.get_by_test_id("solution-verdict")).to_have_text(
+        "Proven: a draw with best play from both sides"
+    )
     page.get_by_test_id("games-game").select_option("connect_four")
     # the empty 7 x 6 board at once: no tic-tac-toe cell, no move history, red to move
     expect(page.get_by_test_id("games-position")).to_have_value("")
     expect(page.get_by_test_id("column-7")).to_be_enabled()
     expect(page.get_by_test_id("cell-2,2")).to_have_count(0)
     expect(page.get_by_test_id("games-history")).to_be_hidden()
+    expect(page.get_by_test_id("games-solution")).to_be_hidden()  # tic-tac-toe's
     expect(page.get_by_test_id("games-status")).to_have_text("first player (red) to move.")
     # a click plays connect four
     page.get_by_test_id("column-3").click()
