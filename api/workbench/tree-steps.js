@@ -237,14 +237,14 @@ function showWindow(event) {
   const { x, y, half, bottom } = extentOf(current);
   const leaf = current.classList.contains("leaf");
   windowLabel.setAttribute("x", (leaf ? x : x + half + 4).toFixed(1));
-  windowLabel.setAttribute("y", (leaf ? bottom + 24 : y - 7).toFixed(1));
+  windowLabel.setAttribute("y", (leaf ? bottom + 24 : y - 10).toFixed(1));
   windowLabel.setAttribute("text-anchor", leaf ? "middle" : "start");
   current.append(windowLabel);
 }
 
 // a node's centre and half width, from its shape's attributes (no layout is read)
 function extentOf(node) {
-  const shape = node.querySelector(":scope > polygon, :scope > rect, :scope > circle");
+  const shape = node.querySelector(":scope > :is(polygon, rect, circle, path)");
   const number = (name) => Number(shape?.getAttribute(name) ?? 0);
   let xs = [0];
   let ys = [0];
@@ -258,6 +258,11 @@ function extentOf(node) {
   } else if (shape?.tagName === "circle") {
     xs = [number("cx") - number("r"), number("cx") + number("r")];
     ys = [number("cy") - number("r"), number("cy") + number("r")];
+  } else if (shape?.tagName === "path") {
+    // a chance node's ellipse: "M left,y a half,r ..."
+    const [left, y, half, r] = shape.getAttribute("d").match(/-?\d+(?:\.\d+)?/g).map(Number);
+    xs = [left, left + 2 * half];
+    ys = [y - r, y + r];
   }
   const [left, right] = [Math.min(...xs), Math.max(...xs)];
   const [top, bottom] = [Math.min(...ys), Math.max(...ys)];
