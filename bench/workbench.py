@@ -5,9 +5,11 @@ the page's default, which fetches the trace and then the drawing) and times it u
 the drawing is in the page and painted (the frame after the SVG is inserted): the median
 of several runs, split into the two API requests (solve with trace, render) and the rest
 (the browser parsing, laying out and painting the SVG, and the page's own work). Then
-times one step of the step-through (a click on Next step until the next frame), over
-the trace of the largest tree. Targets (issue 13): under 1 s for 2,000 nodes, under 50 ms
-a step.
+times the step-through's replay over the trace of the largest tree (a click until the
+next frame): Next step from the start, Previous step from the last step (the first of
+them turns the whole solved drawing back into the replay), and the jumps to the last step
+and back to the start (every node repainted). Targets (issues 13 and 28): under 1 s for
+2,000 nodes, under 50 ms a step.
 
 Run: .venv/bin/python bench/workbench.py [--runs N] [--sizes 100 500 2000] [--steps N]
 """
@@ -59,14 +61,14 @@ async () => {
 }
 """
 
-# One click on Next step, until the explanation has changed and the next frame is painted.
+# One click on a step button, until the step count has changed and the next frame is painted.
 STEP = """
-async () => {
-  const explanation = document.getElementById("step-explanation");
-  const before = explanation.textContent;
+async (button) => {
+  const count = document.getElementById("step-count");
+  const before = count.textContent;
   const start = performance.now();
-  document.getElementById("step-next").click();
-  if (explanation.textContent === before) throw new Error("the step changed nothing");
+  document.getElementById(button).click();
+  if (count.textContent === before) throw new Error("the step changed nothing");
   await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
   return performance.now() - start;
 }
@@ -105,10 +107,22 @@ def solve_times(page: Page, tree: Any, runs: int) -> dict[str, float]:
     return median
 
 
-def step_time(page: Page, steps: int) -> tuple[float, int]:
+def step_times(page: Page, steps: int) -> tuple[dict[str, float], int]:
+    """The replay's times in ms: Next from the start and Previous from the end (median and
+    slowest), the jumps to the last step and to the start (median of 5 each)."""
     total = int(page.get_by_test_id("step-count").inner_text().split()[-1])
-    times = [page.evaluate(STEP) for _ in range(min(steps, total - 1))]
-    return statistics.median(times), total
+    times = {}
+    forward = [page.evaluate(STEP, "step-next") for _ in range(min(steps, total - 1))]
+    times["next"], times["next max"] = statistics.median(forward), max(forward)
+    page.evaluate(STEP, "step-last")
+    back = [page.evaluate(STEP, "step-prev") for _ in range(min(steps, total - 1))]
+    times["previous"], times["previous max"] = statistics.median(back), max(back)
+    jumps: dict[str, list[float]] = {"step-last": [], "step-first": []}
+    for _ in range(5):
+        for button, found in jumps.items():
+            found.append(page.evaluate(STEP, button))
+    times["end"], times["start"] = (statistics.median(found) for found in jumps.values())
+    return times, total
 
 
 def main() -> None:
@@ -138,8 +152,14 @@ def main() -> None:
                     f"  {count:5d}   {times['total']:8.0f}   {times['solve']:14.0f}   "
                     f"{times['render']:9.0f}   {times['browser']:10.0f}   {times['nodes']:5.0f}"
                 )
-            step, total = step_time(page, args.steps)
-            print(f"One step of the step-through ({total} steps, {count} nodes): {step:.1f} ms")
+            times, total = step_times(page, args.steps)
+            print(f"The step-through's replay ({total} steps, {count} nodes), ms:")
+            print("  next (max)     previous (max)     to the end   to the start")
+            print(
+                f"  {times['next']:4.1f} ({times['next max']:5.1f})   "
+                f"{times['previous']:4.1f} ({times['previous max']:5.1f})       "
+                f"{times['end']:10.1f}   {times['start']:12.1f}"
+            )
             browser.close()
     finally:
         server.shutdown()

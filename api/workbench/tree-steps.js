@@ -10,15 +10,16 @@
 // - a node's pruned mark (its `data-state` word and grey look) from the step that cuts it;
 // - the current node outlined, with its window on the drawing (`data-alpha`, `data-beta`
 //   and a label "[3, +inf]") and the server's sentence for the step beside the drawing;
-// - the best line only at the last step, which is the solved drawing as the server drew it.
-// "Show the answer" shows that solved drawing at every step. The figure's class "replay"
-// turns the solved drawing's colours off (tree-view.css); the server's drawing is kept
-// (its states, classes and value texts) and given back at the end.
+// - the best line (and ties) only at the last step, which then looks as the solved drawing.
+// "Show the answer" shows the solved drawing as the server drew it at every step. The
+// figure's class "replay" turns the solved drawing's colours off (tree-view.css); the
+// server's drawing is kept (its states, classes and value texts) to be given back.
 
 import { $ } from "./common.js";
 import { nodeObjects, walk } from "./tree-editor.js";
 
 const MARKS = ["pv", "pruned", "tie"]; // classes of the solved drawing the replay takes off
+const LAST = { pv: "best", tie: "tie" }; // ... and gives back at the last step, as state words
 const SVG = "http://www.w3.org/2000/svg";
 
 let drawing = null;
@@ -161,14 +162,13 @@ function remember() {
 }
 
 const answerShown = () => $("show-answer").checked;
-const atEnd = () => trace.length > 0 && step === trace.length - 1;
 
 function solvedLook(entry) {
   return { state: entry.state, text: entry.text, marks: entry.marks, edge: null, edgeMarks: entry.edgeMarks };
 }
 
-// what a node shows at the step shown
-function lookOf(id, entry, replaying) {
+// what a node shows at the step shown (`last`: the last step, with the best line)
+function lookOf(id, entry, replaying, last) {
   const facts = (replaying ? known : final).get(id);
   let look;
   if (!replaying) {
@@ -182,21 +182,20 @@ function lookOf(id, entry, replaying) {
     else if (facts?.text !== undefined) text = facts.text;
     else if (entry.kind === "leaf") text = entry.text; // the problem's own values
     const marks = facts?.pruned ? ["pruned"] : [];
-    look = { state: words.join(" "), text, marks, edge: words.join(" "), edgeMarks: marks };
+    const edgeMarks = [...marks];
+    if (last) {
+      marks.push(...entry.marks.filter((mark) => mark in LAST));
+      edgeMarks.push(...entry.edgeMarks.filter((mark) => mark in LAST));
+      words.push(...marks.filter((mark) => mark in LAST).map((mark) => LAST[mark]));
+    }
+    const edgeWords = words.filter((word) => word === "visited");
+    edgeWords.push(...edgeMarks.map((mark) => LAST[mark] ?? mark));
+    look = { state: words.join(" "), text, marks, edge: edgeWords.join(" "), edgeMarks };
   }
   look.value = facts?.value;
   look.bound = facts?.bound;
   return look;
 }
-
-const same = (a, b) =>
-  a.state === b.state &&
-  a.text === b.text &&
-  a.value === b.value &&
-  a.bound === b.bound &&
-  a.edge === b.edge &&
-  a.marks.join() === b.marks.join() &&
-  a.edgeMarks.join() === b.edgeMarks.join();
 
 function setData(element, name, value) {
   if (value === undefined || value === null) element.removeAttribute(name);
@@ -206,15 +205,16 @@ function setData(element, name, value) {
 // give one node its look, touching only what changed (a step redraws a node or two)
 function paint(id, entry, look) {
   const before = painted.get(id);
-  if (before !== undefined && same(before, look)) return;
   const { node, label, edge } = entry;
-  node.dataset.state = look.state;
-  if (label !== null && label.textContent !== look.text) label.textContent = look.text;
-  setData(node, "data-value", look.value);
-  setData(node, "data-bound", look.bound);
-  for (const mark of MARKS) node.classList.toggle(mark, look.marks.includes(mark));
-  if (edge !== null) {
-    setData(edge, "data-state", look.edge);
+  if (look.state !== before.state) node.dataset.state = look.state;
+  if (look.text !== before.text && label !== null) label.textContent = look.text;
+  if (look.value !== before.value) setData(node, "data-value", look.value);
+  if (look.bound !== before.bound) setData(node, "data-bound", look.bound);
+  if (look.marks.join() !== before.marks.join()) {
+    for (const mark of MARKS) node.classList.toggle(mark, look.marks.includes(mark));
+  }
+  if (edge !== null && look.edge !== before.edge) setData(edge, "data-state", look.edge);
+  if (edge !== null && look.edgeMarks.join() !== before.edgeMarks.join()) {
     for (const mark of MARKS) edge.classList.toggle(mark, look.edgeMarks.includes(mark));
   }
   painted.set(id, look);
@@ -269,15 +269,16 @@ function extentOf(node) {
   return { x: (left + right) / 2, y: (top + bottom) / 2, half: (right - left) / 2, bottom };
 }
 
-// the drawing at the step shown: the replay, or the solved drawing at the last step or
-// when the answer is asked for
+// the drawing at the step shown: the replay, or the solved drawing when the answer is
+// asked for
 function paintDrawing() {
   if (solved === null || drawing === null) return;
   const event = trace[step];
-  const replaying = trace.length > 0 && !answerShown() && !atEnd();
+  const replaying = trace.length > 0 && !answerShown();
+  const last = step === trace.length - 1;
   drawing.classList.toggle("replay", replaying);
   for (const [id, entry] of solved) {
-    const look = lookOf(id, entry, replaying);
+    const look = lookOf(id, entry, replaying, last);
     if (event !== undefined && event.node === id) {
       look.state = look.state ? `${look.state} current` : "current";
     }
