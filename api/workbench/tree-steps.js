@@ -330,6 +330,16 @@ function goTo(target) {
   showStep();
 }
 
+// a step asked for by the keyboard or a button brings a drawing out of view into it
+// (the controls are beside it), e.g. the first ArrowRight after Solve
+function stepTo(target) {
+  const box = drawing.getBoundingClientRect();
+  if (box.top > innerHeight - 120 || box.bottom < 120) {
+    drawing.closest(".stage")?.scrollIntoView({ block: "start" });
+  }
+  goTo(target);
+}
+
 export function stopPlaying() {
   if (player !== null) clearInterval(player);
   player = null;
@@ -380,10 +390,10 @@ export function wireSteps(figure) {
     paintDrawing();
   });
   $("show-answer").addEventListener("change", paintDrawing);
-  $("step-next").addEventListener("click", () => goTo(step + 1));
-  $("step-prev").addEventListener("click", () => goTo(step - 1));
-  $("step-first").addEventListener("click", () => goTo(-1));
-  $("step-last").addEventListener("click", () => goTo(trace.length - 1));
+  $("step-next").addEventListener("click", () => stepTo(step + 1));
+  $("step-prev").addEventListener("click", () => stepTo(step - 1));
+  $("step-first").addEventListener("click", () => stepTo(-1));
+  $("step-last").addEventListener("click", () => stepTo(trace.length - 1));
   $("step-play").addEventListener("click", () => {
     if (player !== null) {
       stopPlaying();
@@ -405,6 +415,6 @@ export function wireSteps(figure) {
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey || typing(event.target)) return;
     event.preventDefault();
     stopPlaying();
-    goTo(keys[event.key]());
+    stepTo(keys[event.key]());
   });
 }

@@ -337,8 +337,11 @@ def test_the_drawing_and_the_step_controls_are_on_screen_together(
 ) -> None:
     page.set_viewport_size({"width": 1280, "height": 800})
     solve(page, base_url, AIMA, "alphabeta")
-    page.locator(".stage").scroll_into_view_if_needed()
-    page.locator(".stage").evaluate("stage => stage.scrollIntoView({block: 'start'})")
+    page.evaluate("scrollTo(0, 0)")
+    # the first key pressed after Solve brings the drawing into view, beside the controls
+    page.get_by_test_id("solve").focus()
+    page.keyboard.press("ArrowRight")
+    assert page.get_by_test_id("step-count").inner_text() == "step 1 of 26"
     for _ in range(3):
         page.get_by_test_id("step-next").click()  # clicking keeps both where they are
     figure = page.locator("#drawing svg").bounding_box()
