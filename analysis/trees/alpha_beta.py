@@ -258,7 +258,10 @@ def _search(
 
 
 class _AlphaBeta:
-    """One alpha-beta search (AIMA Figure 5.7), recording what it finds as it returns."""
+    """One alpha-beta search (AIMA Figure 5.7), recording what it finds as it returns.
+
+    Star1 (:mod:`analysis.trees.star1`) extends it with chance nodes.
+    """
 
     def __init__(
         self,
@@ -280,6 +283,9 @@ class _AlphaBeta:
         self.best_child = [-1] * count
         self.evaluated: list[int] = []
         self.cutoffs: list[Cutoff] = []
+        self.pruned: list[int] | None = None
+        """Roots of the subtrees never searched, for a search that lists them as it goes
+        (Star1 also skips outcomes of probability 0); None: the cuts' children."""
         self.trace: list[TraceEvent] | None = [] if tracing else None
         self.entered = 0
 
@@ -396,6 +402,7 @@ class _AlphaBeta:
             self.trace,
             self.prune_on_equality,
             self.entered + len(self.evaluated),
+            self.pruned,
         )
 
 

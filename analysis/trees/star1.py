@@ -50,7 +50,7 @@ from analysis.trees.alpha_beta import (
     AlphaBetaResult,
     Bound,
     Cutoff,
-    TraceEvent,
+    _AlphaBeta,
     refuse_large_trace,
     search_result,
 )
@@ -140,8 +140,9 @@ def _check_bounds(tree: Tree, seen: Horizon, low: Exact, high: Exact, clock: Dea
             )
 
 
-class _Star1:
-    """One Star1 search, recording what it finds as it returns."""
+class _Star1(_AlphaBeta):
+    """One Star1 search: alpha-beta's MAX and MIN nodes, and chance nodes that stop as soon
+    as their window proves their value irrelevant."""
 
     def __init__(
         self,
@@ -153,26 +154,13 @@ class _Star1:
         deadline: Deadline,
         tracing: bool,
     ) -> None:
-        self.tree = tree
-        self.seen = seen
-        self.kinds = tree.kinds
+        super().__init__(tree, seen, seen.children, prune_on_equality, tracing)
         self.probabilities = tree.probabilities
-        self.children = seen.children
-        self.static = numeric(seen.static)
         self.low = low
         self.high = high
-        self.strict = not prune_on_equality
         self.spend = deadline.spend
         self.bits = active_limits().max_exact_bits
-        count = len(tree)
-        self.values: list[Exact | None] = [None] * count
-        self.bounds: list[str | None] = [None] * count
-        self.best_child = [-1] * count
-        self.evaluated: list[int] = []
-        self.cutoffs: list[Cutoff] = []
         self.pruned: list[int] = []
-        self.trace: list[TraceEvent] | None = [] if tracing else None
-        self.visited = 0
 
     def value(self, node: int, alpha: Any, beta: Any) -> Call:
         """``node``'s value within the window: the side to move's, or the expectation."""
@@ -183,52 +171,12 @@ class _Star1:
             return self.max_value(node, alpha, beta)
         return self.min_value(node, alpha, beta)
 
-    def max_value(self, node: int, alpha: Any, beta: Any) -> Call:
-        kids = self.children[node]
-        if not kids:  # the terminal test
-            return self.utility(node, alpha, beta)
-        self.enter(node, alpha, beta)
-        v: Any = NEG_INF
-        best, best_bound = -1, EXACT
-        for slot, child in enumerate(kids, 1):
-            value, bound = yield self.value(child, alpha, beta)
-            if value > v or (value == v and bound == EXACT and best_bound != EXACT):
-                v, best, best_bound = value, child, bound
-            if v > beta or (v == beta and not self.strict):
-                if slot < len(kids):
-                    self.log("update", node, alpha, beta, v, child=child)
-                    return self.cut(node, alpha, beta, v, child, kids[slot:], LOWER, best)
-            elif v > alpha:
-                alpha = v
-            self.log("update", node, alpha, beta, v, child=child)
-        return self.returned(node, alpha, beta, v, best, best_bound)
-
-    def min_value(self, node: int, alpha: Any, beta: Any) -> Call:
-        kids = self.children[node]
-        if not kids:
-            return self.utility(node, alpha, beta)
-        self.enter(node, alpha, beta)
-        v: Any = POS_INF
-        best, best_bound = -1, EXACT
-        for slot, child in enumerate(kids, 1):
-            value, bound = yield self.value(child, alpha, beta)
-            if value < v or (value == v and bound == EXACT and best_bound != EXACT):
-                v, best, best_bound = value, child, bound
-            if v < alpha or (v == alpha and not self.strict):
-                if slot < len(kids):
-                    self.log("update", node, alpha, beta, v, child=child)
-                    return self.cut(node, alpha, beta, v, child, kids[slot:], UPPER, best)
-            elif v < beta:
-                beta = v
-            self.log("update", node, alpha, beta, v, child=child)
-        return self.returned(node, alpha, beta, v, best, best_bound)
-
     def chance_value(self, node: int, alpha: Any, beta: Any) -> Call:
         kids = self.children[node]
         if not kids:
             return self.utility(node, alpha, beta)
         self.enter(node, alpha, beta)
-        low, high, strict = self.low, self.high, self.strict
+        low, high, strict = self.low, self.high, not self.prune_on_equality
         v: Any = 0  # the sum of p * v over the outcomes searched
         rest: Any = 1  # the probability not yet searched
         for slot, child in enumerate(kids):
@@ -278,15 +226,14 @@ class _Star1:
     def utility(self, node: int, alpha: Any, beta: Any) -> tuple[Exact, str]:
         """A static node's value: a leaf's utility or, at the depth cutoff, its eval."""
         score = self.static[node]
-        assert score is not None
+        assert score is not None and not isinstance(score, tuple)
         self.values[node], self.bounds[node] = score, EXACT
         self.evaluated.append(node)
-        self.visited += 1
         self.log("evaluate", node, _bound(alpha), _bound(beta), score)
         return score, EXACT
 
     def enter(self, node: int, alpha: Any, beta: Any) -> None:
-        self.visited += 1
+        self.entered += 1
         self.log("enter", node, _bound(alpha), _bound(beta), None)
 
     def cut(
@@ -299,7 +246,7 @@ class _Star1:
         rest: Sequence[int],
         bound: str,
         best: int = -1,
-    ) -> tuple[Exact, str]:
+    ) -> tuple[Bound, str]:
         """``node`` stops with the bound ``v``: the children ``rest`` are pruned (none, when
         it stopped at its last child)."""
         value = _exact(v)
@@ -310,28 +257,6 @@ class _Star1:
             self.pruned.extend(cut)
             self.log("cutoff", node, alpha, beta, value, child=after, bound=bound, cut=cut)
         return self.returned(node, alpha, beta, value, best, bound)
-
-    def returned(
-        self, node: int, alpha: Any, beta: Any, value: Exact, best: int, bound: str
-    ) -> tuple[Exact, str]:
-        self.values[node], self.bounds[node], self.best_child[node] = value, bound, best
-        self.log("return", node, alpha, beta, value, bound=bound)
-        return value, bound
-
-    def log(
-        self,
-        event: str,
-        node: int,
-        alpha: Bound,
-        beta: Bound,
-        value: Any,
-        *,
-        child: int = -1,
-        bound: str = EXACT,
-        cut: tuple[int, ...] = (),
-    ) -> None:
-        if self.trace is not None:
-            self.trace.append(TraceEvent(event, node, alpha, beta, value, child, bound, cut))
 
     def refuse(self, value: Exact, node: int) -> None:
         """The running sum of chance node ``node`` is too large: stop, pointing at it."""
@@ -349,21 +274,6 @@ class _Star1:
                 self.tree.field_pointer(child, "p"),
                 f"Star1 window of outcome {self.tree.ids[child]!r}",
             )
-
-    def result(self) -> AlphaBetaResult:
-        return search_result(
-            self.tree,
-            self.seen,
-            self.values,
-            self.bounds,
-            self.best_child,
-            self.evaluated,
-            self.cutoffs,
-            self.trace,
-            not self.strict,
-            self.visited,
-            self.pruned,
-        )
 
 
 def _compiled(
