@@ -301,6 +301,28 @@ def unsolved_tree(tree: Tree, title: str = "") -> SolvedTree:
     return SolvedTree(tree, labels, frozenset(), frozenset(), title, solved=False)
 
 
+def problem_drawing(tree: Tree, title: str = "", depth: int | None = None) -> SolvedTree:
+    """The bare problem, for a handout: the tree unsolved, with only the values a student is
+    given. Leaves show their values and, under a ``depth`` cutoff, each internal node at the
+    cutoff its ``eval`` (the value the search takes there); every other node is blank (an
+    internal node's eval above the cutoff is not part of the problem), with no best line,
+    ties or pruned marks. Draw it with ``max_depth_drawn`` at most ``depth`` to leave out
+    what lies below the cutoff."""
+    spend = current_deadline().spend
+    depths = tree.depths
+
+    def label(index: int) -> str | None:
+        spend(1 + tree.utility_size)
+        if not tree.children[index]:
+            return value_label(tree.values[index])
+        if depth is not None and depths[index] == depth:
+            return value_label(tree.evals[index])
+        return None
+
+    labels = list(map(label, range(len(tree))))
+    return SolvedTree(tree, labels, frozenset(), frozenset(), title, solved=False)
+
+
 def greyed(solved: SolvedTree) -> set[int]:
     """Every node inside a pruned subtree."""
     inside: set[int] = set()

@@ -142,6 +142,17 @@ class RenderRequestSchema(TreeInputSchema):
         validate=validate.Range(min=0, max=MAX_DEPTH_CUTOFF),
         metadata={"description": "Depth cutoff in plies; null searches to the leaves."},
     )
+    bare = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "Draw the problem, not its answer (a handout): the tree is not "
+            "solved, and only what a student is given shows: the kinds, moves, chance "
+            "probabilities and leaf values (with depth, the eval of each node at the cutoff, "
+            "and nothing below it). No backed-up values, bounds, best line, ties or pruned "
+            "marks; the legend lists the shapes only. algorithm and the search options are "
+            "then not used."
+        },
+    )
     prune_on_equality = StrictBoolean(
         load_default=True,
         metadata={

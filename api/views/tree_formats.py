@@ -13,6 +13,7 @@ from analysis.trees.dot_drawing import (
 from analysis.trees.drawing import (
     DrawingOptions,
     check_drawable,
+    problem_drawing,
     solution_drawing,
     unsolved_tree,
 )
@@ -132,7 +133,7 @@ def export_view() -> Response:
 
 @bp.post("/render")
 @operation(
-    summary="Draw a solved tree as SVG (no Graphviz needed), DOT or TikZ",
+    summary="Draw a solved tree, or the bare problem, as SVG (no Graphviz needed), DOT or TikZ",
     description="Solves the tree (minimax, alpha-beta, expectimax or Star1 with bounds, max^n "
     "with optional shallow pruning), then draws it: MAX triangles up, MIN triangles down, "
     "chance circles, leaf squares, max^n nodes as boxes naming their player; exact values on "
@@ -141,7 +142,8 @@ def export_view() -> Response:
     "id, by letter (A, B, ... breadth-first) or not at all; a legend explains the shapes; "
     "subtrees can be collapsed by id, below a depth, or to fit a number of nodes. SVG and "
     "TikZ (a tikzpicture for LaTeX, same layout) are laid out here for up to 2,000 nodes "
-    "drawn; DOT is written for up to 20,000.",
+    "drawn; DOT is written for up to 20,000. bare: true draws the problem without its "
+    "answer, for a handout: leaf values only.",
     tag="formats",
     request=RenderRequestSchema,
     extra_responses=_formats(
@@ -154,7 +156,9 @@ def render_view() -> Response:
     tree = read_tree(options)
     drawing = drawing_options(options)
     check_drawable(tree, options["format"], drawing)  # before spending time on solving it
-    if options["algorithm"] == "none":
+    if options["bare"]:
+        solved = problem_drawing(tree, options["title"], options["depth"])
+    elif options["algorithm"] == "none":
         solved = unsolved_tree(tree, options["title"])
     else:
         solution = solve_request(tree, options["algorithm"], options)
@@ -164,13 +168,17 @@ def render_view() -> Response:
 
 
 def drawing_options(options: dict[str, Any]) -> DrawingOptions:
-    """The render request's drawing options."""
+    """The render request's drawing options (a bare problem with a depth cutoff is drawn
+    down to the cutoff)."""
+    deepest = options["max_depth_drawn"]
+    if options["bare"] and options["depth"] is not None:
+        deepest = options["depth"] if deepest is None else min(deepest, options["depth"])
     return DrawingOptions(
         node_labels=options["node_labels"],
         legend=options["legend"],
         collapsed=tuple(options["collapsed"]),
         expanded=tuple(options["expanded"]),
-        max_depth_drawn=options["max_depth_drawn"],
+        max_depth_drawn=deepest,
         max_nodes_drawn=options["max_nodes_drawn"],
         toggles=options["toggles"],
     )
