@@ -17,6 +17,7 @@
 
 import { $ } from "./common.js";
 import { nodeObjects, walk } from "./tree-editor.js";
+import { extentOf } from "./tree-view.js";
 
 const MARKS = ["pv", "pruned", "tie"]; // classes of the solved drawing the replay takes off
 const LAST = { pv: "best", tie: "tie" }; // ... and gives back at the last step, as state words
@@ -242,33 +243,6 @@ function showWindow(event) {
   current.append(windowLabel);
 }
 
-// a node's centre and half width, from its shape's attributes (no layout is read)
-function extentOf(node) {
-  const shape = node.querySelector(":scope > :is(polygon, rect, circle, path)");
-  const number = (name) => Number(shape?.getAttribute(name) ?? 0);
-  let xs = [0];
-  let ys = [0];
-  if (shape?.tagName === "polygon") {
-    const points = shape.getAttribute("points").trim().split(/[\s,]+/).map(Number);
-    xs = points.filter((_, i) => i % 2 === 0);
-    ys = points.filter((_, i) => i % 2 === 1);
-  } else if (shape?.tagName === "rect") {
-    xs = [number("x"), number("x") + number("width")];
-    ys = [number("y"), number("y") + number("height")];
-  } else if (shape?.tagName === "circle") {
-    xs = [number("cx") - number("r"), number("cx") + number("r")];
-    ys = [number("cy") - number("r"), number("cy") + number("r")];
-  } else if (shape?.tagName === "path") {
-    // a chance node's ellipse: "M left,y a half,r ..."
-    const [left, y, half, r] = shape.getAttribute("d").match(/-?\d+(?:\.\d+)?/g).map(Number);
-    xs = [left, left + 2 * half];
-    ys = [y - r, y + r];
-  }
-  const [left, right] = [Math.min(...xs), Math.max(...xs)];
-  const [top, bottom] = [Math.min(...ys), Math.max(...ys)];
-  return { x: (left + right) / 2, y: (top + bottom) / 2, half: (right - left) / 2, bottom };
-}
-
 // the drawing at the step shown: the replay, or the solved drawing when the answer is
 // asked for
 function paintDrawing() {
@@ -323,6 +297,8 @@ function showStep() {
   }
   $("step-explanation").textContent = rename(event.explanation);
   $("step-window").textContent = stateOf(event);
+  // the view (tree-view.js) moves a zoomed-in drawing to show the current node
+  drawing.dispatchEvent(new CustomEvent("tree-reveal", { detail: { node: event.node } }));
 }
 
 function goTo(target) {
@@ -330,8 +306,9 @@ function goTo(target) {
   showStep();
 }
 
-// a step asked for by the keyboard or a button brings a drawing out of view into it
-// (the controls are beside it), e.g. the first ArrowRight after Solve
+// a step asked for by the keyboard or a button brings a drawing out of the window into it
+// (the controls are beside it), e.g. the first ArrowRight after Solve; within the drawing,
+// the view brings the current node into sight (see showStep)
 function stepTo(target) {
   const box = drawing.getBoundingClientRect();
   if (box.top > innerHeight - 120 || box.bottom < 120) {

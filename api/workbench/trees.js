@@ -141,7 +141,7 @@ function fail(problem) {
 
 // zoom, pan, collapse/expand and PNG export (tree-view.js); created before this module's
 // own listeners on the drawing, so that a drag or a collapse toggle never opens the editor
-const view = treeView(drawing, fail, draw);
+const view = treeView(drawing, { onError: fail, place: draw, collapsible: true, exportable: true });
 
 function clearErrors() {
   clearError(error, input);

@@ -213,3 +213,80 @@ def test_a_toggle_or_a_drag_never_opens_the_editor_and_a_redrawn_node_still_does
     editor.wait_for()
     assert page.get_by_test_id("editor-node").inner_text() == "root.2"
     assert page.locator('#drawing [data-node-id="root.2"]').get_attribute("role") == "button"
+
+
+def focus_drawing(page: Page) -> None:
+    page.get_by_test_id("drawing").focus()
+
+
+def test_keys_on_the_drawing_zoom_move_and_fit(page: Page, base_url: str) -> None:
+    solve(page, base_url, AIMA)
+    whole = view_box(page)
+    assert page.get_by_test_id("view-scale").inner_text() == "100%"
+    focus_drawing(page)
+    page.keyboard.press("+")
+    zoomed = view_box(page)
+    assert abs(zoomed[2] - whole[2] / 1.25) < 0.2
+    assert page.get_by_test_id("view-scale").inner_text() == "125%"
+    page.keyboard.press("Shift+ArrowRight")
+    moved = view_box(page)
+    assert moved[0] > zoomed[0] and moved[1:] == zoomed[1:]
+    page.keyboard.press("Shift+ArrowDown")
+    assert view_box(page)[1] > moved[1]
+    page.keyboard.press("-")
+    assert abs(view_box(page)[2] - whole[2]) < 0.2
+    page.keyboard.press("0")
+    assert view_box(page) == whole
+    # the tools have visible labels and say what the keys do
+    for test_id in ("zoom-in", "zoom-out", "zoom-reset"):
+        assert page.get_by_test_id(test_id).inner_text()
+    assert "Shift+arrows" in page.locator(".view-hint").inner_text()
+
+
+def test_a_pinch_zooms_in_and_out(page: Page, base_url: str) -> None:
+    solve(page, base_url, AIMA)
+    whole = view_box(page)
+    page.locator("#drawing svg").scroll_into_view_if_needed()
+    box = page.locator("#drawing svg").bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    cdp = page.context.new_cdp_session(page)
+
+    def touch(kind: str, spread: float) -> None:
+        points = [{"x": x - spread, "y": y, "id": 1}, {"x": x + spread, "y": y, "id": 2}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    touch("touchStart", 20)
+    for spread in (30, 40, 50, 60):
+        touch("touchMove", spread)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    pinched = view_box(page)
+    assert abs(pinched[2] - whole[2] / 3) < 1  # the fingers went 3 times as far apart
+    touch("touchStart", 60)
+    touch("touchMove", 30)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    assert abs(view_box(page)[2] - whole[2] / 1.5) < 1
+
+
+# the current node's box, and the view's, in the drawing's units
+CURRENT_IN_VIEW = """() => {
+  const svg = document.querySelector("#drawing svg");
+  const [x, y, w, h] = svg.getAttribute("viewBox").split(" ").map(Number);
+  const node = svg.querySelector('[data-state~="current"]');
+  const b = node.querySelector("polygon, rect, circle, path").getBBox();
+  return b.x >= x && b.y >= y && b.x + b.width <= x + w && b.y + b.height <= y + h;
+}"""
+
+
+def test_a_step_brings_its_node_into_a_zoomed_in_view(page: Page, base_url: str) -> None:
+    solve(page, base_url, AIMA, "alphabeta")
+    page.get_by_test_id("show-answer").uncheck()  # the replay
+    for _ in range(6):
+        page.get_by_test_id("zoom-in").click()  # the middle quarter of the tree
+    zoomed = view_box(page)
+    # 26 steps: the root, B's leaves on the left, ..., D's on the right, the root again
+    for step in range(1, 27):
+        page.get_by_test_id("step-next").click()
+        assert page.get_by_test_id("step-count").inner_text() == f"step {step} of 26"
+        assert page.evaluate(CURRENT_IN_VIEW), step
+        assert view_box(page)[2] == zoomed[2]  # moved, never zoomed
