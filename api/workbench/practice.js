@@ -4,6 +4,7 @@
 // trees page, which solves the tree and steps through it.
 
 import { $, clearError, keepInUrl, newestOnly, post, showError, stateFromUrl } from "./common.js";
+import { treeView } from "./tree-view.js";
 
 const controls = {
   depth: $("depth"),
@@ -15,6 +16,7 @@ const controls = {
   seed: $("seed"),
 };
 const drawing = $("drawing");
+treeView(drawing); // the drawing fits its box, with zoom, fit and pan
 const generateError = $("generate-error");
 const answerError = $("answer-error");
 const bestMove = $("best-move");

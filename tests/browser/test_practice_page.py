@@ -170,7 +170,7 @@ def test_leaves_are_marked_by_keyboard_and_nodes_focus_their_inputs(
     page: Page, base_url: str
 ) -> None:
     generate(page, base_url, SETTINGS)
-    page.get_by_test_id("practice-generate").focus()
+    page.get_by_test_id("drawing").focus()  # the drawing itself (zoom keys), then its leaves
     reached = []
     for _ in range(12):
         page.keyboard.press("Tab")
