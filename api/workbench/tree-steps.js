@@ -246,7 +246,11 @@ function showWindow(event) {
 // the drawing at the step shown: the replay, or the solved drawing when the answer is
 // asked for
 function paintDrawing() {
-  if (solved === null || drawing === null) return;
+  if (drawing === null) return;
+  // the page keeps what gives the answer away (the root's value, ...) until the last step
+  const concealed = trace.length > 0 && !answerShown() && step < trace.length - 1;
+  drawing.dispatchEvent(new CustomEvent("tree-replay", { detail: { concealed } }));
+  if (solved === null) return;
   const event = trace[step];
   const replaying = trace.length > 0 && !answerShown();
   const last = step === trace.length - 1;

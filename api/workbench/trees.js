@@ -215,10 +215,10 @@ async function solveAndDraw(latest) {
     if (!latest()) return;
     draw(svg);
     $("result-value").textContent = show(solved.value, solved.value_exact);
-    $("best-move").textContent = solved.best_move ? named(`by moving to ${solved.best_move}`) : "";
+    $("best-move").textContent = bestMove(solved);
     const pruned = solved.pruned_leaves || [];
     $("pruned-line").textContent = pruned.length
-      ? named(`Leaves never evaluated (${pruned.length}): ${pruned.join(", ")}`)
+      ? `Leaves never evaluated (${pruned.length}): ${pruned.map(leafName).join(", ")}`
       : "";
     answer.hidden = false;
     exports.hidden = false;
@@ -241,6 +241,22 @@ async function solveAndDraw(latest) {
     }
   }
   await showGraphTest(latest);
+}
+
+// the root's best move as the drawing shows it: by its label when it has one ("by the move
+// Left (to B)"), else by the node it leads to
+function bestMove(solved) {
+  if (!solved.best_move) return "";
+  const to = nodeLabels.value === "none" ? "" : named(solved.best_move);
+  if (solved.best_move_label) return `by the move ${solved.best_move_label}${to && ` (to ${to})`}`;
+  return `by moving to ${to || solved.best_move}`;
+}
+
+// a leaf as the drawing shows it: its name and its value ("I (4)", "root.1.1 (4)")
+function leafName(id) {
+  const value = drawing.querySelector(`[data-node-id="${CSS.escape(id)}"] > text.value`)?.textContent;
+  const name = named(id);
+  return value ? `${name} (${value})` : name;
 }
 
 function draw(svg) {
@@ -527,6 +543,12 @@ $("copy-link").addEventListener("click", () => {
   navigator.clipboard?.writeText(location.href).catch(() => {});
 });
 wireSteps(drawing);
+// during the step-through's replay the answer (value, best move, pruned leaves, the CS188
+// agent's run) waits for the last step or for "show the answer"
+drawing.addEventListener("tree-replay", (event) => {
+  $("answer-lines").hidden = event.detail.concealed;
+  $("answer-later").hidden = !event.detail.concealed;
+});
 $("show-answer").addEventListener("change", remember);
 
 optionsApply();

@@ -21,6 +21,7 @@ Every value is derived by hand from the textbook search, step by step:
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -367,3 +368,49 @@ def test_a_phone_s_page_does_not_scroll_sideways(page: Page, base_url: str) -> N
     page.get_by_test_id("step-next").click()
     assert page.get_by_test_id("step-next").is_visible()
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_the_answer_waits_for_the_replay_s_last_step(page: Page, base_url: str) -> None:
+    """The root's value, the best move and the pruned leaves, above the drawing, would give
+    the replay away: they show at the last step or with "show the answer"."""
+    assert solve(page, base_url, AIMA, "alphabeta") == 26
+    lines, later = page.get_by_test_id("answer-lines"), page.get_by_test_id("answer-later")
+
+    def shown() -> bool:
+        assert lines.is_visible() != later.is_visible()
+        return lines.is_visible()
+
+    assert not shown()
+    at_step(page, 13)
+    assert not shown()
+    page.keyboard.press("End")
+    assert shown()
+    assert page.get_by_test_id("result-value").inner_text() == "3"
+    assert page.get_by_test_id("best-move").inner_text() == "by moving to root.0"
+    assert page.get_by_test_id("pruned-line").inner_text() == (
+        "Leaves never evaluated (2): root.1.1 (4), root.1.2 (6)"
+    )
+    page.keyboard.press("ArrowLeft")
+    assert not shown()
+    page.get_by_test_id("show-answer").check()
+    assert shown()
+    page.get_by_test_id("show-answer").uncheck()
+    assert not shown()
+
+
+def test_a_labelled_best_move_is_named_by_its_label(page: Page, base_url: str) -> None:
+    # max(min(3, 5), min(2, 9)) = 3 by the move "2,1" (the games page's notation)
+    tree = {
+        "kind": "max",
+        "children": [
+            {"move": "2,1", "kind": "min", "children": [3, 5]},
+            {"move": "1,3", "kind": "min", "children": [2, 9]},
+        ],
+    }
+    solve(page, base_url, json.dumps(tree), "minimax")
+    page.get_by_test_id("show-answer").check()
+    assert page.get_by_test_id("best-move").inner_text() == "by the move 2,1 (to root.0)"
+    page.get_by_test_id("node-labels").select_option("none")
+    page.locator("#drawing text.node-id").first.wait_for(state="detached")
+    settled(page)
+    assert page.get_by_test_id("best-move").inner_text() == "by the move 2,1"

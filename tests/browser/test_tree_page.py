@@ -25,10 +25,11 @@ def solve(page: Page, text: str, fmt: str = "json", algorithm: str = "alphabeta"
 
 
 def settled(page: Page) -> str:
-    """The root value once the page has its answer (the section is busy until then)."""
+    """The root value once the page has its answer (the section is busy until then); the
+    page shows it at the step-through's last step (see test_the_answer_waits_for_the_replay)."""
     page.locator('section[aria-busy="false"]').wait_for()
-    page.get_by_test_id("result-value").wait_for()
-    return page.get_by_test_id("result-value").inner_text()
+    page.get_by_test_id("result-value").wait_for(state="attached")
+    return str(page.get_by_test_id("result-value").text_content())
 
 
 def node_states(page: Page) -> dict[str, list[str]]:
@@ -50,7 +51,7 @@ def test_a_cs188_test_solves_to_its_value_as_the_autograder_plays_it(
 ) -> None:
     page.goto(base_url + "/")
     assert solve(page, _CS188_EXAMPLE, "cs188", "minimax") == "3"
-    assert page.locator("#best-move").inner_text() == "by moving to B"
+    assert page.locator("#best-move").inner_text() == "by the move Left (to B)"
     assert set(node_states(page)) == {"A", "B", "C", "D", "E", "F", "G"}
     answer = page.get_by_test_id("cs188-answer").inner_text()
     assert answer.startswith("CS188 minimax agent: action Left, value 3;")
@@ -352,7 +353,7 @@ def test_letters_name_the_nodes_in_the_drawing_and_in_every_sentence(
         "root.1.2": "J",
     }
     assert page.locator("#best-move").inner_text() == "by moving to B"
-    assert page.locator("#pruned-line").inner_text() == "Leaves never evaluated (2): I, J"
+    assert page.locator("#pruned-line").inner_text() == "Leaves never evaluated (2): I (4), J (6)"
     seen = step_until(page, "pruned")
     assert seen[-1] == "MIN at C: v = 2 <= alpha = 3, so C's remaining children are pruned (I, J)."
     # the legend goes when unticked, and the link keeps both choices

@@ -17,9 +17,12 @@ def test_solving_the_aima_tree_draws_it_with_the_pruned_leaves(page: Page, base_
     page.get_by_test_id("tree-input").fill("[[3, 12, 8], [2, 4, 6], [14, 5, 2]]")
     page.get_by_test_id("algorithm").select_option("alphabeta")
     page.get_by_test_id("solve").click()
-    page.get_by_test_id("result-value").wait_for()
-    assert page.get_by_test_id("result-value").inner_text() == "3"
+    # the answer waits for the step-through's last step, or for "show the answer"
+    page.get_by_test_id("answer-later").wait_for()
+    assert page.get_by_test_id("result-value").is_hidden()
     page.get_by_test_id("show-answer").check()  # the solved drawing, not the step-through's
+    assert page.get_by_test_id("answer-later").is_hidden()
+    assert page.get_by_test_id("result-value").inner_text() == "3"
     states = {
         node.get_attribute("data-node-id"): node.get_attribute("data-state")
         for node in page.locator("[data-node-id]").all()
@@ -53,8 +56,11 @@ def test_a_link_reproduces_the_page_and_the_tikz_export_downloads(
     page.get_by_test_id("tree-input").fill('{"kind": "chance", "children": [4, 0, 0]}')
     page.get_by_test_id("algorithm").select_option("expectimax")
     page.get_by_test_id("solve").click()
+    page.get_by_test_id("answer-later").wait_for()
+    page.get_by_test_id("step-last").click()  # the answer shows at the last step
     page.get_by_test_id("result-value").wait_for()
     assert page.get_by_test_id("result-value").inner_text() == "4/3"
+    page.get_by_test_id("show-answer").check()  # kept in the link
     link = page.url
     fresh = page.context.new_page()
     fresh.goto(link)
