@@ -1,9 +1,9 @@
 """``arbiter minimax|alphabeta|expectimax|maxn``: solve a tree file without the server.
 
-    arbiter minimax [TREE] [--root min] [--depth N]
+    arbiter minimax [TREE] [--root min] [--depth N] [--trace]
     arbiter alphabeta [TREE] [--strict] [--trace] [--move-ordering] [--depth N]
-    arbiter expectimax [TREE] [--bounds LO HI] [--strict] [--depth N]
-    arbiter maxn [TREE] [--tie-break rightmost] [--max-sum S] [--paranoid PLAYER]
+    arbiter expectimax [TREE] [--bounds LO HI] [--strict] [--depth N] [--trace]
+    arbiter maxn [TREE] [--tie-break rightmost] [--max-sum S] [--paranoid PLAYER] [--trace]
     arbiter render [TREE] [--algorithm A] [--format svg|dot|tikz] [--title T]
                    [--node-labels ids|letters|none] [--legend | --no-legend]
                    [--collapse ID ...] [--max-depth-drawn N]
@@ -122,10 +122,14 @@ def parser(name: str, summary: str) -> ArgumentParser:
             action="store_true",
             help="prune only when alpha > beta (CS188), not when alpha >= beta (AIMA)",
         )
-    if name == "alphabeta":
+    if not drawing:
         command.add_argument(
-            "--trace", action="store_true", help="record every step (node, alpha, beta, value)"
+            "--trace",
+            action="store_true",
+            help="record every step, each explained in a sentence"
+            + (" (node, alpha, beta, value)" if name == "alphabeta" else ""),
         )
+    if name == "alphabeta":
         command.add_argument(
             "--move-ordering",
             action="store_true",

@@ -25,13 +25,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
-from typing import Final, NamedTuple
+from typing import NamedTuple
 
 from analysis.trees.horizon import Horizon, horizon
-from analysis.trees.minimax import KERNELS, listed, principal_variation
+from analysis.trees.minimax import (
+    EXACT,
+    KERNELS,
+    LOWER,
+    NEG_INF,
+    POS_INF,
+    UPPER,
+    Bound,
+    TraceEvent,
+    listed,
+    principal_variation,
+    refuse_large_trace,
+)
 from analysis.trees.recursion import Call, run
 from analysis.trees.search_stats import SearchStats
-from games.errors import LimitExceededError
 from games.limits import Deadline, current_deadline
 from games.numbers import Exact
 from games.trees.model import (
@@ -42,16 +53,6 @@ from games.trees.model import (
     Tree,
     leaves_below_all,
 )
-
-EXACT: Final = "exact"
-LOWER: Final = "lower"
-UPPER: Final = "upper"
-
-NEG_INF: Final = float("-inf")
-POS_INF: Final = float("inf")
-
-Bound = Exact | float
-"""An alpha or beta: an exact number or +/- infinity."""
 
 
 class Cutoff(NamedTuple):
@@ -79,26 +80,6 @@ class Cutoff(NamedTuple):
     value: Exact
     after: int
     cut: tuple[int, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class TraceEvent:
-    """One line of a hand-written alpha-beta trace.
-
-    ``event`` is ``enter`` (a node is entered with its window), ``evaluate``
-    (a static value is read), ``update`` (a child's value is folded into
-    ``v``/alpha/beta), ``cutoff`` (remaining children are skipped) or
-    ``return`` (the node's value goes back to its parent).
-    """
-
-    event: str
-    node: int
-    alpha: Bound
-    beta: Bound
-    value: Exact | None
-    child: int = -1
-    bound: str = EXACT
-    cut: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -151,19 +132,6 @@ class AlphaBetaResult:
             current_deadline().spend(walked)
             return found
         return leaves_below_all(self.tree, self.pruned, self.search_children)
-
-
-def refuse_large_trace(tree: Tree, trace: bool, max_trace_nodes: int | None) -> None:
-    """A step-by-step trace is offered for trees of up to ``max_trace_nodes`` nodes.
-
-    :raises LimitExceededError: ``trace`` is asked for a larger tree (naming ``trace``).
-    """
-    if trace and max_trace_nodes is not None and len(tree) > max_trace_nodes:
-        raise LimitExceededError(
-            f"a step-by-step trace is offered for trees of up to {max_trace_nodes} nodes; "
-            f"this one has {len(tree)}",
-            parameter="trace",
-        )
 
 
 def alpha_beta(

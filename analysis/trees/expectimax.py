@@ -27,9 +27,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final, cast
 
-from analysis.trees.alpha_beta import NEG_INF, POS_INF, TraceEvent, refuse_large_trace
 from analysis.trees.horizon import Horizon, horizon, numeric
-from analysis.trees.minimax import listed, principal_variation
+from analysis.trees.minimax import (
+    MinimaxSearch,
+    TraceEvent,
+    listed,
+    principal_variation,
+    refuse_large_trace,
+)
 from analysis.trees.recursion import Call, run
 from analysis.trees.search_stats import SearchStats
 from games.compiled import kernel
@@ -134,8 +139,9 @@ def expectimax(
     )
 
 
-class _Expectimax:
-    """One expectiminimax search, filling ``values`` and ``best_child`` as it returns."""
+class _Expectimax(MinimaxSearch):
+    """One expectiminimax search: minimax's, with a chance node valued by the expectation of
+    its outcomes."""
 
     def __init__(
         self,
@@ -146,48 +152,16 @@ class _Expectimax:
         clock: Deadline,
         tracing: bool,
     ) -> None:
+        super().__init__(tree, seen, values, best_child, tracing)
         self.tree = tree
-        self.kinds = tree.kinds
         self.probabilities = tree.probabilities
-        self.children = seen.children
-        self.static = seen.static
-        self.values = values
-        self.best_child = best_child
         self.clock = clock
-        self.trace: list[TraceEvent] | None = [] if tracing else None
 
     def value(self, node: int) -> Call:
         """``node``'s value: the best child's for the side to move, or the expectation."""
-        kind = self.kinds[node]
-        if kind == CHANCE:
+        if self.kinds[node] == CHANCE:
             return self.chance_value(node)
-        return self.max_value(node) if kind == MAX else self.min_value(node)
-
-    def max_value(self, node: int) -> Call:
-        if not self.children[node]:  # the terminal test
-            return self.utility(node)
-        self.log("enter", node, None)
-        v: Exact | None = None
-        best = -1
-        for child in self.children[node]:
-            value = yield self.value(child)
-            if v is None or value > v:
-                v, best = value, child
-            self.log("update", node, v, child)
-        return self.returned(node, v, best)
-
-    def min_value(self, node: int) -> Call:
-        if not self.children[node]:
-            return self.utility(node)
-        self.log("enter", node, None)
-        v: Exact | None = None
-        best = -1
-        for child in self.children[node]:
-            value = yield self.value(child)
-            if v is None or value < v:
-                v, best = value, child
-            self.log("update", node, v, child)
-        return self.returned(node, v, best)
+        return super().value(node)
 
     def chance_value(self, node: int) -> Call:
         if not self.children[node]:
@@ -205,23 +179,6 @@ class _Expectimax:
                 self.log("update", node, running, child)
         v = weighted_sum(weights, scores, deadline=self.clock, refuse=_refuser(self.tree, node))
         return self.returned(node, v, kids[weights.index(max(weights))])
-
-    def utility(self, node: int) -> Exact:
-        """A static node's value: a leaf's utility or, at the depth cutoff, its eval."""
-        value = cast(Exact, self.static[node])
-        self.values[node] = value
-        self.log("evaluate", node, value)
-        return value
-
-    def returned(self, node: int, value: Exact | None, best: int) -> Exact | None:
-        self.values[node] = value
-        self.best_child[node] = best
-        self.log("return", node, value)
-        return value
-
-    def log(self, event: str, node: int, value: Exact | None, child: int = -1) -> None:
-        if self.trace is not None:
-            self.trace.append(TraceEvent(event, node, NEG_INF, POS_INF, value, child))
 
 
 def weighted_sum(

@@ -18,11 +18,11 @@ from itertools import compress, count, islice, repeat
 from operator import eq, getitem, is_not, sub
 from typing import Any, Final
 
-from analysis.trees.alpha_beta import EXACT, LOWER, UPPER, AlphaBetaResult, Cutoff
+from analysis.trees.alpha_beta import AlphaBetaResult, Cutoff
 from analysis.trees.cs188_agents import GraphSearchResult
 from analysis.trees.expectimax import ExpectimaxResult
 from analysis.trees.max_n import MaxnResult
-from analysis.trees.minimax import MinimaxResult
+from analysis.trees.minimax import EXACT, LOWER, UPPER, MinimaxResult, TraceEvent
 from analysis.trees.move_ordering import MoveOrderingReport
 from analysis.trees.search_stats import SearchStats
 from analysis.trees.solve import TreeSolution
@@ -198,6 +198,8 @@ def minimax_json(result: MinimaxResult, *, layout: str = MAP) -> dict[str, Any]:
     else:
         out["nodes"] = node_map(tree, result.values, None)
     out["stats"] = stats_json(result.stats)
+    if result.trace is not None:
+        out["trace"] = _windowless_trace(tree, result.trace, layout)
     return out
 
 
@@ -341,13 +343,20 @@ def expectimax_json(result: ExpectimaxResult) -> dict[str, Any]:
     )
     out["stats"] = stats_json(result.stats)
     if result.trace is not None:
-        spend = current_deadline().spend
-        trace = []
-        for event in result.trace:
-            spend(4)
-            trace.append(event_json(tree, event, True, windowed=False))
-        out["trace"] = trace
+        out["trace"] = _windowless_trace(tree, result.trace, MAP)
     return out
+
+
+def _windowless_trace(tree: Tree, events: list[TraceEvent], layout: str) -> list[dict[str, Any]]:
+    """The trace of a search that keeps no window (minimax, expectimax without bounds)."""
+    if layout != MAP:
+        raise ValueError("the trace is written in the map layout only")
+    spend = current_deadline().spend
+    trace = []
+    for event in events:
+        spend(4)
+        trace.append(event_json(tree, event, True, windowed=False))
+    return trace
 
 
 def star1_json(result: AlphaBetaResult, bounds: tuple[Exact, Exact]) -> dict[str, Any]:

@@ -22,8 +22,8 @@ from fractions import Fraction
 from functools import cached_property
 from typing import Any, Final, cast
 
-from analysis.trees.alpha_beta import refuse_large_trace
 from analysis.trees.horizon import Horizon, horizon, static_nodes, static_pointer
+from analysis.trees.minimax import refuse_large_trace
 from analysis.trees.search_stats import SearchStats
 from games.errors import InvalidInputError
 from games.limits import Deadline, active_limits, check_exact_size, current_deadline

@@ -22,6 +22,7 @@ from analysis.trees.horizon import Horizon, horizon
 from analysis.trees.recursion import Call, run
 from analysis.trees.search_stats import SearchStats
 from games.compiled import kernel
+from games.errors import LimitExceededError
 from games.limits import Deadline, current_deadline
 from games.numbers import Exact
 from games.trees.model import DECISION_KINDS, MAX, TWO_PLAYER_HINT, Tree
@@ -30,6 +31,49 @@ T = TypeVar("T")
 
 KERNELS: Final = kernel("analysis.trees._kernels")
 """The compiled searches (:mod:`analysis.trees._kernels`), or None: the Python ones run."""
+
+EXACT: Final = "exact"
+LOWER: Final = "lower"
+UPPER: Final = "upper"
+
+NEG_INF: Final = float("-inf")
+POS_INF: Final = float("inf")
+
+Bound = Exact | float
+"""An alpha or beta: an exact number or +/- infinity."""
+
+
+@dataclass(frozen=True, slots=True)
+class TraceEvent:
+    """One step of a search, as a student writes it down (minimax, alpha-beta, expectimax).
+
+    ``event`` is ``enter`` (a node is entered, with its window where the search keeps one),
+    ``evaluate`` (a static value is read), ``update`` (a child's value is folded into ``v``
+    and the window), ``cutoff`` (remaining children are skipped) or ``return`` (the node's
+    value goes back to its parent). A search without a window records ``(-inf, +inf)``.
+    """
+
+    event: str
+    node: int
+    alpha: Bound
+    beta: Bound
+    value: Exact | None
+    child: int = -1
+    bound: str = EXACT
+    cut: tuple[int, ...] = ()
+
+
+def refuse_large_trace(tree: Tree, trace: bool, max_trace_nodes: int | None) -> None:
+    """A step-by-step trace is offered for trees of up to ``max_trace_nodes`` nodes.
+
+    :raises LimitExceededError: ``trace`` is asked for a larger tree (naming ``trace``).
+    """
+    if trace and max_trace_nodes is not None and len(tree) > max_trace_nodes:
+        raise LimitExceededError(
+            f"a step-by-step trace is offered for trees of up to {max_trace_nodes} nodes; "
+            f"this one has {len(tree)}",
+            parameter="trace",
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +102,7 @@ class MinimaxResult:
     principal_variation: list[int]
     depth: int | None
     stats: SearchStats
+    trace: list[TraceEvent] | None = None
 
 
 def minimax(
@@ -65,24 +110,30 @@ def minimax(
     *,
     depth: int | None = None,
     deadline: Deadline | None = None,
+    trace: bool = False,
+    max_trace_nodes: int | None = None,
     compiled: bool = True,
 ) -> MinimaxResult:
     """Every node's minimax value (leaf values, or evals at the depth cutoff, backed up).
 
     ``compiled=False`` runs the textbook search even where the kernel is built (the tests
-    compare the two). Spends on ``deadline``, by default the one of the computation in
-    progress.
+    compare the two); a trace is always the textbook search's. Spends on ``deadline``, by
+    default the one of the computation in progress.
 
     :raises InvalidInputError: the tree has chance nodes or utility lists, or a node at
         the depth cutoff has no eval.
+    :raises LimitExceededError: ``trace`` is asked for a tree larger than
+        ``max_trace_nodes``.
     :raises TimeLimitError: the deadline passes.
     """
+    refuse_large_trace(tree, trace, max_trace_nodes)
     tree.require(kinds=DECISION_KINDS, tuples=False, endpoint=TWO_PLAYER_HINT)
     clock = deadline if deadline is not None else current_deadline()
     seen = horizon(tree, depth)
     values: list[Exact | None] = [None] * len(tree)
     best_child = [-1] * len(tree)
-    if compiled and KERNELS is not None:
+    events: list[TraceEvent] | None = None
+    if compiled and not trace and KERNELS is not None:
         KERNELS.minimax(
             listed(seen.children),
             listed(seen.static),
@@ -94,8 +145,9 @@ def minimax(
             clock.spend,
         )
     else:
-        search = _Minimax(tree, seen, values, best_child)
+        search = MinimaxSearch(tree, seen, values, best_child, trace)
         run(search.value(0), clock.spend)
+        events = search.trace
     root_value = values[0]
     assert root_value is not None
     best_moves = [kid for kid in seen.children[0] if values[kid] == root_value]
@@ -104,7 +156,9 @@ def minimax(
         nodes=len(tree), leaves=evaluated, visited=seen.covered, evaluated=evaluated, cutoffs=0
     )
     line = principal_variation(best_child)
-    return MinimaxResult(tree, root_value, values, best_child, best_moves, line, depth, stats)
+    return MinimaxResult(
+        tree, root_value, values, best_child, best_moves, line, depth, stats, events
+    )
 
 
 def listed(column: Sequence[T]) -> list[T]:
@@ -122,8 +176,10 @@ def principal_variation(best_child: Sequence[int]) -> list[int]:
     return line
 
 
-class _Minimax:
-    """One minimax search, filling ``values`` and ``best_child`` as it returns."""
+class MinimaxSearch:
+    """One minimax search (AIMA Figure 5.3), filling ``values`` and ``best_child`` as it
+    returns and, when ``tracing``, recording each step. Expectimax extends it with chance
+    nodes."""
 
     def __init__(
         self,
@@ -131,12 +187,14 @@ class _Minimax:
         seen: Horizon,
         values: list[Exact | None],
         best_child: list[int],
+        tracing: bool = False,
     ) -> None:
         self.kinds = tree.kinds
         self.children = seen.children
         self.static = seen.static
         self.values = values
         self.best_child = best_child
+        self.trace: list[TraceEvent] | None = [] if tracing else None
 
     def value(self, node: int) -> Call:
         """The minimax value of ``node``, for the player who moves there."""
@@ -145,32 +203,42 @@ class _Minimax:
     def max_value(self, node: int) -> Call:
         if not self.children[node]:  # the terminal test
             return self.utility(node)
+        self.log("enter", node, None)
         v: Exact | None = None
         best = -1
         for child in self.children[node]:
             value = yield self.value(child)
             if v is None or value > v:
                 v, best = value, child
-        return self.backed_up(node, v, best)
+            self.log("update", node, v, child)
+        return self.returned(node, v, best)
 
     def min_value(self, node: int) -> Call:
         if not self.children[node]:
             return self.utility(node)
+        self.log("enter", node, None)
         v: Exact | None = None
         best = -1
         for child in self.children[node]:
             value = yield self.value(child)
             if v is None or value < v:
                 v, best = value, child
-        return self.backed_up(node, v, best)
+            self.log("update", node, v, child)
+        return self.returned(node, v, best)
 
     def utility(self, node: int) -> Exact:
         """A static node's value: a leaf's utility or, at the depth cutoff, its eval."""
         value = cast(Exact, self.static[node])
         self.values[node] = value
+        self.log("evaluate", node, value)
         return value
 
-    def backed_up(self, node: int, value: Exact | None, best: int) -> Exact | None:
+    def returned(self, node: int, value: Exact | None, best: int) -> Exact | None:
         self.values[node] = value
         self.best_child[node] = best
+        self.log("return", node, value)
         return value
+
+    def log(self, event: str, node: int, value: Exact | None, child: int = -1) -> None:
+        if self.trace is not None:
+            self.trace.append(TraceEvent(event, node, NEG_INF, POS_INF, value, child))

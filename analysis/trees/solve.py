@@ -208,8 +208,10 @@ def solve_tree(
     )
     search: TreeSearch
     if chosen == "minimax":
-        search = minimax(tree, depth=depth, deadline=deadline)
-        used: dict[str, object] = {"depth": depth}
+        search = minimax(
+            tree, depth=depth, deadline=deadline, trace=trace, max_trace_nodes=max_trace_nodes
+        )
+        used: dict[str, object] = {"depth": depth, "trace": trace}
     elif chosen == "alphabeta":
         search = alpha_beta(
             tree,
@@ -284,7 +286,7 @@ _OPTIONS_OF: Final = {
     "bounds": ("star1",),
     "max_sum": ("maxn",),
     "tie_break": ("maxn",),
-    "trace": ("alphabeta", "expectimax", "star1", "maxn"),
+    "trace": ("minimax", "alphabeta", "expectimax", "star1", "maxn"),
     "move_ordering": ("alphabeta",),
     "paranoid": ("maxn",),
 }

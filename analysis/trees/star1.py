@@ -41,19 +41,7 @@ from functools import partial
 from operator import is_not
 from typing import Any, Final, cast
 
-from analysis.trees.alpha_beta import (
-    EXACT,
-    LOWER,
-    NEG_INF,
-    POS_INF,
-    UPPER,
-    AlphaBetaResult,
-    Bound,
-    Cutoff,
-    _AlphaBeta,
-    refuse_large_trace,
-    search_result,
-)
+from analysis.trees.alpha_beta import AlphaBetaResult, Cutoff, _AlphaBeta, search_result
 from analysis.trees.expectimax import (
     CHANCE_KERNELS,
     EXPECTIMAX_HINT,
@@ -62,7 +50,16 @@ from analysis.trees.expectimax import (
     common_scale,
 )
 from analysis.trees.horizon import Horizon, horizon, numeric, static_nodes, static_pointer
-from analysis.trees.minimax import listed
+from analysis.trees.minimax import (
+    EXACT,
+    LOWER,
+    NEG_INF,
+    POS_INF,
+    UPPER,
+    Bound,
+    listed,
+    refuse_large_trace,
+)
 from analysis.trees.recursion import Call, run
 from games.errors import InvalidInputError
 from games.limits import Deadline, active_limits, check_exact_size, current_deadline

@@ -10,8 +10,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from analysis.trees.alpha_beta import EXACT, UPPER, TraceEvent
 from analysis.trees.max_n import MaxnResult, MaxnTraceEvent
+from analysis.trees.minimax import EXACT, UPPER, TraceEvent
 from games.numbers import Exact, exact_text, normalize, put_bound, put_numbers
 from games.trees.model import CHANCE, Tree
 

@@ -78,6 +78,13 @@ def layout_field() -> fields.String:
 
 class MinimaxRequestSchema(TreeRequestSchema):
     layout = layout_field()
+    trace = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "Return the step-by-step trace: each node entered, each leaf "
+            "evaluated, each child's value folded into its parent's and each value returned."
+        },
+    )
 
 
 class AlphaBetaRequestSchema(TreeRequestSchema):
@@ -153,18 +160,31 @@ class CutoffSchema(CutoffWindowSchema):
     )
 
 
-class TraceEventSchema(Schema):
+class MinimaxTraceEventSchema(Schema):
+    """A step of minimax, which keeps no window; alpha-beta's and expectimax's steps add to it."""
+
     event = fields.String(
         required=True, validate=validate.OneOf(["enter", "evaluate", "update", "cutoff", "return"])
     )
     node = fields.String(required=True)
+    value = fields.Float(allow_none=True)
+    value_exact = exact_companion("value")
+    child = fields.String()
+    explanation = fields.String(
+        required=True,
+        metadata={
+            "description": 'What this step does and why, in one sentence ("MIN at root.1: '
+            "v = 2 <= alpha = 3, so root.1's remaining children are pruned (root.1.1, "
+            'root.1.2).")'
+        },
+    )
+
+
+class TraceEventSchema(MinimaxTraceEventSchema):
     alpha = fields.Raw(required=True, metadata={"openapi": _WINDOW})
     beta = fields.Raw(required=True, metadata={"openapi": _WINDOW})
     alpha_exact = exact_companion("alpha")
     beta_exact = exact_companion("beta")
-    value = fields.Float(allow_none=True)
-    value_exact = exact_companion("value")
-    child = fields.String()
     bound = fields.String(validate=BOUND)
     cut = fields.List(fields.String())
     rest = fields.Float(
@@ -174,14 +194,6 @@ class TraceEventSchema(Schema):
         }
     )
     rest_exact = exact_companion("rest")
-    explanation = fields.String(
-        required=True,
-        metadata={
-            "description": 'What this step does and why, in one sentence ("MIN at root.1: '
-            "v = 2 <= alpha = 3, so root.1's remaining children are pruned (root.1.1, "
-            'root.1.2).")'
-        },
-    )
 
 
 class ChanceTraceEventSchema(TraceEventSchema):
@@ -301,6 +313,10 @@ def best_moves_field(name: fields.Field[NodeName]) -> fields.List[NodeName]:
 
 class MinimaxResultSchema(MapResultSchema):
     best_moves = best_moves_field(fields.String())
+    trace = fields.List(
+        fields.Nested(MinimaxTraceEventSchema),
+        metadata={"description": "Present when trace was requested."},
+    )
 
 
 class AlphaBetaResultSchema(MapResultSchema):

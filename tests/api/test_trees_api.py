@@ -217,9 +217,36 @@ def test_trace_limit_is_413() -> None:
     assert body["errors"][0]["pointer"] == "/trace"
 
 
+def test_minimax_trace_follows_figure_5_2(client: FlaskClient) -> None:
+    # AIMA Fig 5.2 by hand: each MIN node is entered, reads its three leaves (folding each
+    # into its best so far: 3, 3, 3 / 2, 2, 2 / 14, 5, 2) and returns 3, 2, 2; the root
+    # folds each in (3, 3, 3) and returns 3: 1 + 3 * (1 + 3 * 2 + 1 + 1) + 1 = 29 steps
+    answer = client.post("/v1/trees/minimax", json={"tree": AIMA, "trace": True}).get_json()
+    trace = answer["trace"]
+    assert len(trace) == 29
+    assert [(e["event"], e["value"]) for e in trace if e["node"] == "root"] == [
+        ("enter", None),
+        ("update", 3),
+        ("update", 3),
+        ("update", 3),
+        ("return", 3),
+    ]
+    returns = [(e["node"], e["value"]) for e in trace if e["event"] == "return"]
+    assert returns == [("root.0", 3), ("root.1", 2), ("root.2", 2), ("root", 3)]
+    updates = [e["value"] for e in trace if e["event"] == "update" and e["node"] == "root.2"]
+    assert updates == [14, 5, 2]
+    assert not any("alpha" in event or "beta" in event for event in trace)
+    assert trace[3]["explanation"] == (
+        "MIN at root.0 takes root.0.0 into account: the best so far is 3."
+    )
+    untraced = client.post("/v1/trees/minimax", json={"tree": AIMA}).get_json()
+    assert "trace" not in untraced and untraced["nodes"] == answer["nodes"]
+
+
 @pytest.mark.parametrize(
     ("path", "tree"),
     [
+        ("/v1/trees/minimax", [[1, 2], [3, 4]]),
         ("/v1/trees/expectimax", {"kind": "chance", "children": [1, 2]}),
         ("/v1/trees/maxn", [[[1, 2], [3, 4]], [[5, 6], [7, 8]]]),
     ],

@@ -156,8 +156,8 @@ def test_usage_errors(args: list[str], where: str, capsys: pytest.CaptureFixture
         (b'{"tree": [[1]], "depth": "2"}', "{name}#/depth: depth must be an integer"),
         (b'{"tree": [[1]], "bounds": [0]}', "{name}#/bounds: bounds is [lo, hi]"),
         (
-            b'{"tree": [[1]], "trace": true}',
-            "{name}#/trace: trace applies to alphabeta, expectimax, star1 and maxn only",
+            b'{"tree": [[1]], "move_ordering": true}',
+            "{name}#/move_ordering: move_ordering applies to alphabeta only",
         ),
     ],
 )

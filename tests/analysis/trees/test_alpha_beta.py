@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.trees.alpha_beta import EXACT, LOWER, UPPER, Cutoff, alpha_beta
-from analysis.trees.minimax import minimax
+from analysis.trees.alpha_beta import Cutoff, alpha_beta
+from analysis.trees.minimax import EXACT, LOWER, UPPER, minimax
 from games.errors import InvalidInputError, LimitExceededError
 from games.trees.parser import parse_tree
 from tests.reference import alpha_beta_leaves, assert_bounds_hold, leaf_names, minimax_value

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 
+from analysis.trees.expectimax import expectimax
 from analysis.trees.minimax import minimax
 from games.errors import InvalidInputError
 from games.trees.parser import parse_tree
@@ -70,6 +71,17 @@ def test_minimax_endpoint_refuses_chance_nodes() -> None:
     with pytest.raises(InvalidInputError) as caught:
         minimax(tree)
     assert caught.value.errors[0].pointer == "/tree/children/0/kind"
+
+
+@given(shorthand_trees())
+def test_the_trace_is_expectimax_s_on_a_tree_without_chance(raw: Any) -> None:
+    # expectimax is minimax plus chance nodes: without them both record the same steps,
+    # and a traced search values every node as the untraced one does
+    tree = parse_tree(raw)
+    traced = minimax(tree, trace=True)
+    assert traced.trace == expectimax(tree, trace=True).trace
+    assert traced.values == minimax(tree).values
+    assert sum(event.event == "evaluate" for event in traced.trace or []) == len(tree.leaves())
 
 
 @given(shorthand_trees())

@@ -124,7 +124,7 @@ def test_star1_without_bounds_is_refused_naming_bounds() -> None:
         (AIMA, "minimax", {"bounds": (0, 20)}, "bounds"),
         (AIMA, "alphabeta", {"max_sum": 10}, "max_sum"),
         (AIMA, "minimax", {"tie_break": "rightmost"}, "tie_break"),
-        (AIMA, "minimax", {"trace": True}, "trace"),
+        (AIMA, "minimax", {"move_ordering": True}, "move_ordering"),
         (THREE_PLAYERS, "maxn", {"move_ordering": True}, "move_ordering"),
         (AIMA, "alphabeta", {"paranoid": 0}, "paranoid"),
         (COINS, "auto", {"move_ordering": True}, "move_ordering"),

@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from analysis.trees.alpha_beta import EXACT, UPPER
 from analysis.trees.expectimax import CHANCE_KERNELS, common_scale, expectimax
 from analysis.trees.horizon import horizon
+from analysis.trees.minimax import EXACT, UPPER
 from analysis.trees.star1 import _compiled, star1
 from analysis.trees.trace_text import explain
 from games.errors import InvalidInputError, LimitExceededError
