@@ -231,6 +231,7 @@ function renderGrid() {
 function gridEdited() {
   input.value = formatBody(bodyFromGrid());
   clearErrors();
+  markStale();
 }
 
 // the JSON was edited: show it in the grid when the grid can show it
@@ -295,6 +296,33 @@ function shapeOf(body) {
   return null;
 }
 
+// The cells of a payoffs array must each list one payoff per player. The API refuses a
+// ragged array where it first differs from the first cell, which blames a good neighbour
+// when the bad cell is the first ("2; x" is one entry, not two), so the page finds the cell
+// that does not have as many entries as there are players (the array's dimensions) itself.
+function checkCells(body) {
+  if (!Array.isArray(body.payoffs)) return;
+  let players = 0;
+  for (let part = body.payoffs; Array.isArray(part) && Array.isArray(part[0]); part = part[0]) players += 1;
+  if (players < 2) return; // not an array of cells: the API says what is wrong
+  const walk = (part, pointer, depth) => {
+    if (!Array.isArray(part)) return;
+    if (depth < players) {
+      part.forEach((inner, k) => walk(inner, `${pointer}/${k}`, depth + 1));
+      return;
+    }
+    if (part.length === players) return;
+    const entry = part.length === 1 && typeof part[0] === "string" ? `"${part[0]}" is` : `this cell has ${part.length} entr${part.length === 1 ? "y" : "ies"},`;
+    const example = players === 2 ? ', as in "2, 1"' : "";
+    const words =
+      players === 2 && gridNote.hidden
+        ? `${entry} not two payoffs: write the row player's, a comma, then the column player's${example}`
+        : `${entry} not ${players} payoffs, one per player${example}`;
+    throw { detail: words, pointer };
+  };
+  walk(body.payoffs, "/payoffs", 0);
+}
+
 // unless the body names its parts, ask for the default ones and the picture where there is one
 function withParts(body) {
   if (body.include !== undefined) return body;
@@ -324,7 +352,27 @@ function controlAt(pointer) {
   return null;
 }
 
+// the analysis of an older game never stands under an error
+function clearResults() {
+  $("results").hidden = true;
+  $("results").classList.remove("stale");
+  $("stale-note").hidden = true;
+  for (const list of [$("equilibria").tBodies[0], $("indifference"), $("dominance-steps"), $("security"), $("notes")]) {
+    list.replaceChildren();
+  }
+  plot.replaceChildren();
+  svgText = "";
+}
+
+// an edit makes the analysis shown out of date until Solve: dimmed, and said so
+function markStale() {
+  if ($("results").hidden) return;
+  $("results").classList.add("stale");
+  $("stale-note").hidden = false;
+}
+
 function fail(problem) {
+  clearResults();
   const pointer = (problem && problem.pointer) || "";
   const inGrid = gridNote.hidden && /^\/(payoffs|A|B|labels|zero_sum)(\/|$)/.test(pointer);
   if (!inGrid) {
@@ -349,6 +397,7 @@ async function solve() {
   try {
     body = readJson(input.value, "", "the request body");
     if (!isObject(body)) throw { detail: "the request body must be a JSON object", pointer: "" };
+    checkCells(body);
   } catch (problem) {
     fail(problem);
     return;
@@ -390,6 +439,36 @@ function strategyCell(probabilities, labels) {
   return cell;
 }
 
+// the order the equilibria are listed in, said on the page: pure ones first, then by how
+// many strategies are played (the supports' sizes), then by the rows played, then the
+// columns, in the grid's order; an equilibrium's number is its place in this list
+const ORDER_WORDS =
+  "Listed pure equilibria first, then mixed ones by how many strategies they mix; " +
+  "ties in the order of the rows, then the columns.";
+
+const support = (probabilities) =>
+  probabilities.flatMap((p, k) => (p === "0" || p === 0 ? [] : [k]));
+
+function compareLists(x, y) {
+  for (let k = 0; k < Math.min(x.length, y.length); k += 1) if (x[k] !== y[k]) return x[k] - y[k];
+  return x.length - y.length;
+}
+
+// indices into report.equilibria in the order shown
+function listingOrder(equilibria) {
+  const keys = equilibria.map((e) => [support(exactList(e, "row")), support(exactList(e, "col"))]);
+  const size = ([row, col]) => row.length + col.length;
+  return equilibria
+    .map((_, k) => k)
+    .sort((a, b) => {
+      const [x, y] = [keys[a], keys[b]];
+      return size(x) - size(y) || compareLists(x[0], y[0]) || compareLists(x[1], y[1]) || a - b;
+    });
+}
+
+// number shown for each of report.equilibria (1-based, as listed)
+let shownNumber = [];
+
 function showEquilibria(report) {
   const body = $("equilibria").tBodies[0];
   const rows = [];
@@ -398,7 +477,11 @@ function showEquilibria(report) {
   headings[2].textContent = report.players > 2 ? "player 1" : "row player";
   headings[3].textContent = report.players > 2 ? `players 2 to ${report.players}` : "column player";
   if (Array.isArray(report.equilibria)) {
-    report.equilibria.forEach((e, index) => {
+    const order = listingOrder(report.equilibria);
+    shownNumber = [];
+    order.forEach((original, place) => (shownNumber[original] = place + 1));
+    order.forEach((original, index) => {
+      const e = report.equilibria[original];
       const row = exactList(e, "row");
       const col = exactList(e, "col");
       const pure = [...row, ...col].every((p) => p === "0" || p === "1");
@@ -412,15 +495,21 @@ function showEquilibria(report) {
     const count = report.equilibria.length;
     const arithmetic = report.equilibria_arithmetic === "exact" ? "exact" : "floating point";
     let summary = `${count} extreme equilibri${count === 1 ? "um" : "a"} (${arithmetic}).`;
+    if (count > 1) summary += ` ${ORDER_WORDS}`;
     for (const component of report.components || []) {
       if (component.continuum) {
-        const members = component.equilibria.map((k) => `#${k + 1}`).join(", ");
+        const members = component.equilibria
+          .map((k) => shownNumber[k])
+          .sort((a, b) => a - b)
+          .map((n) => `#${n}`)
+          .join(", ");
         summary += ` Degenerate game: ${members} lie in a continuum of equilibria (every mix of extreme strategies in one subset is an equilibrium).`;
       }
     }
     $("equilibria-summary").textContent = summary;
   } else {
-    (report.pure_equilibria || []).forEach((e, index) => {
+    const pure = [...(report.pure_equilibria || [])].sort((a, b) => compareLists(a.profile, b.profile));
+    pure.forEach((e, index) => {
       const line = element("tr");
       line.dataset.testid = "equilibrium";
       line.append(element("td", String(index + 1)), element("td", "pure"));
@@ -429,7 +518,8 @@ function showEquilibria(report) {
       rows.push(line);
     });
     $("equilibria-summary").textContent =
-      `${rows.length} pure equilibri${rows.length === 1 ? "um" : "a"}; mixed equilibria are computed for two-player games of at most ${MAX_ENUMERATED} strategies per player.`;
+      `${rows.length} pure equilibri${rows.length === 1 ? "um" : "a"}, listed in the order of the strategies ` +
+      `(player 1's first); mixed equilibria are computed for two-player games of at most ${MAX_ENUMERATED} strategies per player.`;
   }
   body.replaceChildren(...rows);
   const value = $("zero-sum-value");
@@ -446,10 +536,12 @@ function showEquilibria(report) {
 function showIndifference(report) {
   const box = $("indifference");
   const blocks = [];
-  (report.equilibria || []).forEach((e, index) => {
+  const equilibria = report.equilibria || [];
+  listingOrder(equilibria).forEach((index) => {
+    const e = equilibria[index];
     if (!e.explanation || e.explanation.length === 0) return;
     const block = element("div", undefined, "explanation");
-    block.append(element("h4", `Equilibrium #${index + 1}`));
+    block.append(element("h4", `Equilibrium #${shownNumber[index]}`));
     for (const part of e.explanation) {
       block.append(element("p", part.words));
       const equations = element("p", undefined, "equations");
@@ -517,13 +609,36 @@ function showPlot(report) {
       `the equilibrium mixes, where the envelope changes line.`;
 }
 
+// the API's notes name its fields (docs/matrices.md); the page says the same in words, and
+// leaves out what it shows elsewhere (a game that is not zero-sum has no value line)
+function noteText(note) {
+  if (note.startsWith("zero_sum is null")) return null;
+  const skipped = note.match(/^equilibria skipped: more than (\d+) strategies per player/);
+  if (skipped) {
+    return `Mixed equilibria are not listed: they are enumerated for at most ${skipped[1]} strategies ` +
+      'per player (add "lemke_howson" to "include" in the JSON to find one equilibrium).';
+  }
+  if (note.startsWith("equilibria skipped: mixed equilibria are computed for two players only")) {
+    return "Only the pure equilibria are listed: mixed equilibria are computed for games of two players only.";
+  }
+  const mixed = note.match(/^dominance by mixed strategies not searched: more than (\d+) strategies/);
+  if (mixed) {
+    return `Dominance by mixed strategies was not searched (more than ${mixed[1]} strategies per ` +
+      'player); add "mixed_dominance": true to the JSON to search it.';
+  }
+  if (note.startsWith("best_responses skipped")) return null; // the page does not list them
+  return note;
+}
+
 function show(report) {
   showEquilibria(report);
   showIndifference(report);
   showDominance(report);
   showSecurity(report);
   showPlot(report);
-  $("notes").replaceChildren(...(report.notes || []).map((note) => element("li", note)));
+  $("notes").replaceChildren(...(report.notes || []).map(noteText).filter(Boolean).map((note) => element("li", note)));
+  $("results").classList.remove("stale");
+  $("stale-note").hidden = true;
   $("results").hidden = false;
 }
 
@@ -568,6 +683,7 @@ form.addEventListener("submit", (event) => {
 });
 input.addEventListener("input", () => {
   clearErrors();
+  markStale();
   jsonEdited();
 });
 zeroSum.addEventListener("change", toggleZeroSum);

@@ -9,7 +9,12 @@ Answers are checked against hand derivations:
   (p = 2/3), each player getting ``2 * 1/3 = 2/3``;
 - matching pennies: the only equilibrium is (1/2, 1/2) for both, value 0;
 - Gibbons' figure 1.1.1: Right is dominated by Middle (2 > 1, 1 > 0), then Down by Up
-  (1 > 0, 1 > 0), then Left by Middle (2 > 0): (Up, Middle) survives.
+  (1 > 0, 1 > 0), then Left by Middle (2 > 0): (Up, Middle) survives;
+- the coordination game ``(0, 0) (1, 1) / (1, 1) (0, 0)``: the pure equilibria are the
+  off-diagonal cells (R1, C2) and (R2, C1), each paying (1, 1) (a player alone who switches
+  gets 0); the mixed one has each player make the other indifferent, ``q = 1 - q``, so
+  (1/2, 1/2) for both, paying (1/2, 1/2). The API lists (R2, C1) first; the page lists the
+  pure ones in the grid's order (R1 before R2), then the mixed one.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from playwright.sync_api import Page, expect
 from tests.browser.held import FirstHeld
 
 BATTLE = [["2, 1", "0, 0"], ["0, 0", "1, 2"]]
+COORDINATION = '{"payoffs": [[[0, 0], [1, 1]], [[1, 1], [0, 0]]]}'
 
 
 def _equilibria(page: Page) -> list[tuple[str, str, str, str]]:
@@ -243,3 +249,114 @@ def test_an_older_game_answering_late_does_not_replace_the_newer_input(
     first.release()
     assert sorted(kind for kind, *_ in _equilibria(page)) == kinds
     assert page.get_by_test_id("matrix-error").is_visible() == (not kinds)
+
+
+def _solve(page: Page) -> None:
+    page.get_by_test_id("matrix-solve").click()
+    page.get_by_test_id("equilibrium").first.wait_for()
+
+
+def test_a_cell_that_is_not_two_payoffs_is_blamed_itself_and_clears_the_analysis(
+    page: Page, base_url: str
+) -> None:
+    page.goto(base_url + "/matrices")
+    _solve(page)  # the prisoner's dilemma, loaded at start
+    page.get_by_test_id("cell-0-0").fill("2; x")
+    page.get_by_test_id("matrix-solve").click()
+    message = page.get_by_test_id("grid-error")
+    message.wait_for()
+    assert '"2; x" is not two payoffs' in message.inner_text()
+    assert "(at /payoffs/0/0)" in message.inner_text()
+    assert page.get_by_test_id("cell-0-0").get_attribute("aria-invalid") == "true"
+    assert page.get_by_test_id("cell-0-1").get_attribute("aria-invalid") is None
+    assert page.evaluate("document.activeElement.id") == "cell-0-0"
+    # no analysis of the older game stands under the error
+    expect(page.locator("#results")).to_be_hidden()
+    assert page.get_by_test_id("equilibrium").count() == 0
+    # a cell further on is blamed the same way, and a bad number in a good cell at its entry
+    page.get_by_test_id("cell-0-0").fill("2, 1")
+    page.get_by_test_id("cell-1-1").fill("7")
+    page.get_by_test_id("matrix-solve").click()
+    expect(message).to_contain_text("(at /payoffs/1/1)")
+    page.get_by_test_id("cell-1-1").fill("7, x")
+    page.get_by_test_id("matrix-solve").click()
+    expect(message).to_contain_text("'x' is not a number")
+    expect(message).to_contain_text("(at /payoffs/1/1/1)")
+    assert page.get_by_test_id("cell-1-1").get_attribute("aria-invalid") == "true"
+    # fixed: solved again
+    page.get_by_test_id("cell-1-1").fill("7, 0")
+    _solve(page)
+    assert message.is_hidden()
+
+
+def test_a_ragged_cell_pasted_as_json_is_blamed_on_that_cell(page: Page, base_url: str) -> None:
+    page.goto(base_url + "/matrices")
+    page.get_by_test_id("matrix-input").fill('{"payoffs": [[[1], [0, 0]], [[0, 0], [1, 2]]]}')
+    page.get_by_test_id("matrix-solve").click()
+    # the grid cannot show a ragged game: the error is at the JSON, naming the cell
+    message = page.get_by_test_id("matrix-error")
+    expect(message).to_contain_text("this cell has 1 entry, not 2 payoffs, one per player")
+    expect(message).to_contain_text("(at /payoffs/0/0)")
+
+
+def test_an_edit_dims_the_analysis_until_it_is_solved_again(page: Page, base_url: str) -> None:
+    page.goto(base_url + "/matrices")
+    _solve(page)
+    note = page.get_by_test_id("stale-note")
+    assert note.is_hidden()
+    page.get_by_test_id("cell-1-1").fill("2, 2")
+    expect(note).to_be_visible()
+    assert "Out of date" in note.inner_text()
+    assert "stale" in (page.locator("#results").get_attribute("class") or "")
+    opacity = page.get_by_test_id("equilibria").evaluate(
+        "e => getComputedStyle(e.closest('#results > section')).opacity"
+    )
+    assert float(opacity) < 1
+    page.get_by_test_id("matrix-solve").click()
+    expect(note).to_be_hidden()
+    assert "stale" not in (page.locator("#results").get_attribute("class") or "")
+
+
+def test_equilibria_are_listed_in_the_order_the_page_states(page: Page, base_url: str) -> None:
+    page.goto(base_url + "/matrices")
+    page.get_by_test_id("matrix-input").fill(COORDINATION)
+    _solve(page)
+    rows = [row.split("\t") for row in page.get_by_test_id("equilibrium").all_inner_texts()]
+    assert [(r[0], r[1], r[2], r[3]) for r in rows] == [
+        ("1", "pure", "(1, 0) R1", "(0, 1) C2"),
+        ("2", "pure", "(0, 1) R2", "(1, 0) C1"),
+        ("3", "mixed", "(1/2, 1/2) 1/2 R1 + 1/2 R2", "(1/2, 1/2) 1/2 C1 + 1/2 C2"),
+    ]
+    summary = page.get_by_test_id("equilibria-summary").inner_text()
+    assert "Listed pure equilibria first, then mixed ones by how many strategies they mix" in (
+        summary
+    )
+    # the explanation names the mixed equilibrium by the number it is listed under
+    assert page.get_by_test_id("indifference").locator("h4").all_inner_texts() == ["Equilibrium #3"]
+
+
+def test_a_degenerate_games_continuum_names_the_equilibria_as_listed(
+    page: Page, base_url: str
+) -> None:
+    # every payoff 1: every profile is an equilibrium, one continuum of the four pure ones
+    page.goto(base_url + "/matrices")
+    page.get_by_test_id("matrix-input").fill('{"A": [[1, 1], [1, 1]], "B": [[1, 1], [1, 1]]}')
+    _solve(page)
+    rows = [row.split("\t")[2:4] for row in page.get_by_test_id("equilibrium").all_inner_texts()]
+    assert rows == [
+        ["(1, 0) R1", "(1, 0) C1"],
+        ["(1, 0) R1", "(0, 1) C2"],
+        ["(0, 1) R2", "(1, 0) C1"],
+        ["(0, 1) R2", "(0, 1) C2"],
+    ]
+    assert "#1, #2, #3, #4 lie in a continuum" in (
+        page.get_by_test_id("equilibria-summary").inner_text()
+    )
+
+
+def test_the_api_notes_are_not_shown_raw(page: Page, base_url: str) -> None:
+    page.goto(base_url + "/matrices")
+    _solve(page)  # the prisoner's dilemma: not zero-sum, and the page asks for zero_sum
+    results = page.locator("#results").inner_text()
+    assert "is null" not in results and "zero_sum" not in results
+    assert page.get_by_test_id("notes").locator("li").count() == 0
