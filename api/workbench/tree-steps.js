@@ -1,6 +1,5 @@
-// The step-through: a replay of the search from the trace the API returns (alpha-beta,
-// expectimax with or without Star1, max^n; minimax as expectimax's trace of a tree with no
-// chance node). It never starts by itself. At step k the drawing shows what the search
+// The step-through: a replay of the search from the trace the API returns (minimax,
+// alpha-beta, expectimax with or without Star1, max^n). It never starts by itself. At step k the drawing shows what the search
 // knows after its first k events, and nothing more:
 // - before step 1 only the leaves' values (the problem) and the nodes' shapes (their kinds);
 // - a node's value once the search has computed it (its `data-value`, with `data-bound`

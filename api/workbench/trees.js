@@ -277,15 +277,6 @@ async function render(body) {
 // every search that has a trace answers with it, except for trees too large to trace
 async function solveWithTrace(body) {
   const path = `/v1/trees/${algorithm.value}`;
-  if (algorithm.value === "minimax") {
-    // /v1/trees/minimax has no trace; expectimax with no bounds is the same search on a
-    // tree with no chance node (minimax refuses one), and its trace is the step-through's
-    const traced = post("/v1/trees/expectimax", { ...body, trace: true })
-      .then((response) => response.json())
-      .catch(() => ({}));
-    const solved = await (await post(path, body)).json();
-    return { ...solved, trace: (await traced).trace };
-  }
   try {
     return await (await post(path, { ...body, trace: true })).json();
   } catch (problem) {

@@ -202,7 +202,11 @@ def test_alpha_beta_bounds_cut_and_best_line_appear_at_their_steps(
 
 
 def test_minimax_reads_every_leaf_and_prunes_nothing(page: Page, base_url: str) -> None:
+    searched: list[str] = []
+    page.on("request", lambda request: searched.append(request.url.rsplit("/", 1)[-1]))
     assert solve(page, base_url, AIMA, "minimax") == 29
+    # minimax's own trace, in one request (no longer expectimax's beside it)
+    assert [name for name in searched if name in ("minimax", "expectimax")] == ["minimax"]
     drawn = at_step(page, 13)
     assert page.get_by_test_id("step-explanation").inner_text() == (
         "MIN at root.1 takes root.1.0 into account: the best so far is 2."
