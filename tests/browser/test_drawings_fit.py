@@ -7,6 +7,7 @@ pixels wide as the server draws it), the shape the issue found 877-1186 px drawi
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -59,6 +60,22 @@ def test_a_wide_practice_tree_fits_its_box(page: Page, base_url: str, width: int
     assert inside(boxes["tree"], boxes["figure"])
     # the whole tree shows, from its first leaf to its last
     assert boxes["tree"][2] - boxes["tree"][0] > 0.8 * (boxes["figure"][2] - boxes["figure"][0])
+    assert page.evaluate("document.documentElement.scrollWidth") <= width
+
+
+@pytest.mark.parametrize("width", [1280, PHONE])
+def test_a_wide_tree_on_the_trees_page_fits_its_box(page: Page, base_url: str, width: int) -> None:
+    # 4 x 3 x 3: 36 leaves, wider than the page at either width
+    tree = json.dumps([[[k, k + 1, k + 2] for k in range(j, j + 3)] for j in range(4)])
+    page.set_viewport_size({"width": width, "height": 900})
+    page.goto(base_url + "/")
+    page.get_by_test_id("tree-input").fill(tree)
+    page.get_by_test_id("solve").click()
+    page.locator("#drawing svg").wait_for()
+    boxes: dict[str, Any] = page.evaluate(BOXES)
+    assert boxes["width"] > width
+    assert inside(boxes["svg"], boxes["figure"]) and inside(boxes["tree"], boxes["figure"])
+    page.get_by_test_id("step-next").click()
     assert page.evaluate("document.documentElement.scrollWidth") <= width
 
 
