@@ -536,9 +536,12 @@ $("copy-link").addEventListener("click", () => {
 wireSteps(drawing);
 // during the step-through's replay the answer (value, best move, pruned leaves, the CS188
 // agent's run) waits for the last step or for "show the answer"
+const answerLines = $("answer-lines");
 drawing.addEventListener("tree-replay", (event) => {
-  $("answer-lines").hidden = event.detail.concealed;
-  $("answer-later").hidden = !event.detail.concealed;
+  const { concealed } = event.detail;
+  if (answerLines.hidden === concealed) return; // a step that changes nothing here
+  answerLines.hidden = concealed;
+  $("answer-later").hidden = !concealed;
 });
 $("show-answer").addEventListener("change", remember);
 
