@@ -3,7 +3,7 @@
 // the real grader. The key the generator sends is never shown: "Show solution" opens the
 // trees page, which solves the tree and steps through it.
 
-import { $, clearError, keepInUrl, newestOnly, post, showError, stateFromUrl } from "./common.js";
+import { $, clearError, download, keepInUrl, newestOnly, post, showError, stateFromUrl } from "./common.js";
 import { treeView } from "./tree-view.js";
 
 const controls = {
@@ -55,10 +55,41 @@ function generatorBody() {
   return body;
 }
 
+// the settings as the page offers them (each input's own min and max), checked before
+// posting so that each mistake is named at its own field: the server's own limits are
+// wider, and one of them (the size of the tree) is blamed on the branching as a whole
+const SETTINGS = [
+  ["depth", "/depth"],
+  ["low", "/branching/0"],
+  ["high", "/branching/1"],
+  ["least", "/min_pruned_leaves"],
+  ["seed", "/seed"],
+];
+
+function checkSettings() {
+  for (const [name, pointer] of SETTINGS) {
+    const input = controls[name];
+    if (input.disabled || (name === "seed" && input.value.trim() === "")) continue;
+    const label = document.querySelector(`label[for="${input.id}"]`).textContent.replace(/\s*\(.*\)$/, "");
+    const low = input.min === "" ? 0 : Number(input.min);
+    const high = input.max === "" ? null : Number(input.max);
+    const value = Number(input.value.trim());
+    const whole = input.value.trim() !== "" && Number.isInteger(value);
+    if (!whole || value < low || (high !== null && value > high)) {
+      const range = high === null ? `${low} or more` : `from ${low} to ${high}`;
+      throw { detail: `${label}: give a whole number ${range}`, pointer };
+    }
+  }
+  if (Number(controls.low.value) > Number(controls.high.value)) {
+    throw { detail: "Most children: give at least as many as Fewest children", pointer: "/branching/1" };
+  }
+}
+
 // the generator's pointers, each to the control it concerns
 function generatorControl(pointer) {
   if (pointer.startsWith("/branching/1")) return controls.high;
-  if (pointer.startsWith("/branching")) return controls.low;
+  if (pointer.startsWith("/branching/0")) return controls.low;
+  if (pointer === "/branching") return controls.high; // [min, max] as a pair: the larger is set last
   const named = {
     "/depth": controls.depth,
     "/seed": controls.seed,
@@ -98,6 +129,21 @@ function clearGeneratorErrors() {
   for (const control of [...Object.values(controls), $("generate")]) {
     clearError(generateError, control);
   }
+  setStale(false);
+}
+
+// settings refused while a problem is shown: the problem stays, dimmed, under a line saying
+// it is the last one generated, until the settings are fixed
+function setStale(stale) {
+  $("problem").classList.toggle("stale", stale);
+  $("stale-note").hidden = !stale;
+}
+
+function refuseSettings(problem) {
+  const control = generatorControl(problem.pointer || "");
+  showError(generateError, control, problem);
+  if (control !== $("generate")) control.focus();
+  setStale(!$("problem").hidden);
 }
 
 async function generate() {
@@ -106,6 +152,12 @@ async function generate() {
   if (controls.seed.value.trim() === "") {
     // a seed the student can see and share: the same seed and settings give the same tree
     controls.seed.value = String(Math.floor(Math.random() * 1_000_000));
+  }
+  try {
+    checkSettings();
+  } catch (problem) {
+    refuseSettings(problem); // (an answer still on its way was dropped above: latest())
+    return;
   }
   keepInUrl(settingsState());
   const body = generatorBody();
@@ -122,7 +174,20 @@ async function generate() {
     setUp(body.seed);
   } catch (problem) {
     if (!latest()) return;
-    showError(generateError, generatorControl(problem.pointer || ""), problem);
+    refuseSettings(problem);
+  }
+}
+
+// the problem without its answer, for a handout: drawn by the server with bare: true (the
+// tree, its kinds and leaf values only), never from the page's drawing and its marks
+async function exportProblem(format, type) {
+  clearError($("export-error"), null);
+  try {
+    const body = { tree: current.tree, root: current.root, format, bare: true };
+    const text = await (await post("/v1/trees/render", body)).text();
+    download(`practice-seed-${controls.seed.value}.${format === "tikz" ? "tex" : format}`, text, type);
+  } catch (problem) {
+    showError($("export-error"), null, problem);
   }
 }
 
@@ -440,6 +505,14 @@ $("clear-marks").addEventListener("click", () => {
   }
 });
 controls.chance.addEventListener("change", conventionApplies);
+// fixing a refused setting clears its error (and the dimming of the last problem)
+for (const control of Object.values(controls)) {
+  control.addEventListener("input", () => {
+    if (!generateError.hidden) clearGeneratorErrors();
+  });
+}
+$("export-tikz").addEventListener("click", () => exportProblem("tikz", "application/x-tex"));
+$("export-svg").addEventListener("click", () => exportProblem("svg", "image/svg+xml"));
 
 const restored = restoreSettings();
 conventionApplies();
