@@ -4,7 +4,7 @@
     arbiter alphabeta [TREE] [--strict] [--trace] [--move-ordering] [--depth N]
     arbiter expectimax [TREE] [--bounds LO HI] [--strict] [--depth N] [--trace]
     arbiter maxn [TREE] [--tie-break rightmost] [--max-sum S] [--paranoid PLAYER] [--trace]
-    arbiter render [TREE] [--algorithm A] [--format svg|dot|tikz] [--title T]
+    arbiter render [TREE] [--algorithm A] [--bare] [--format svg|dot|tikz] [--title T]
                    [--node-labels ids|letters|none] [--legend | --no-legend]
                    [--collapse ID ...] [--max-depth-drawn N]
 
@@ -29,6 +29,8 @@ from analysis.trees.drawing import (
     NODE_LABELS,
     DrawingOptions,
     check_drawable,
+    drawn_to_cutoff,
+    problem_drawing,
     solution_drawing,
     unsolved_tree,
 )
@@ -63,6 +65,12 @@ def parser(name: str, summary: str) -> ArgumentParser:
             default="auto",
             help="how to solve the tree before drawing it (auto: maxn for utility lists, "
             "expectimax with chance nodes, minimax otherwise; none: as posted)",
+        )
+        command.add_argument(
+            "--bare",
+            action="store_true",
+            help="draw the problem without its answer, for a handout: leaf values only (with "
+            "--depth, the evals at the cutoff); the tree is not solved",
         )
         command.add_argument(
             "--format",
@@ -218,8 +226,12 @@ def render_command(args: argparse.Namespace) -> int:
             collapsed=tuple(args.collapse),
             max_depth_drawn=args.max_depth_drawn,
         )
+        if args.bare:
+            drawing = drawn_to_cutoff(drawing, options.get("depth"))
         check_drawable(tree, args.format, drawing)  # before spending time on solving it
-        if args.algorithm == "none":
+        if args.bare:
+            picture = problem_drawing(tree, args.title, options.get("depth"))
+        elif args.algorithm == "none":
             picture = unsolved_tree(tree, args.title)
         else:
             solution = solve_tree(tree, args.algorithm, **options)

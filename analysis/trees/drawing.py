@@ -39,7 +39,7 @@ collapsed subtrees, the legend's entries, the layout); each format has its write
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Final
 
 from analysis.trees.alpha_beta import AlphaBetaResult
@@ -321,6 +321,15 @@ def problem_drawing(tree: Tree, title: str = "", depth: int | None = None) -> So
 
     labels = list(map(label, range(len(tree))))
     return SolvedTree(tree, labels, frozenset(), frozenset(), title, solved=False)
+
+
+def drawn_to_cutoff(options: DrawingOptions, depth: int | None) -> DrawingOptions:
+    """``options`` drawing a bare problem (:func:`problem_drawing`) no deeper than its
+    ``depth`` cutoff: what lies below the cutoff is no part of the problem."""
+    if depth is None:
+        return options
+    deepest = options.max_depth_drawn
+    return replace(options, max_depth_drawn=depth if deepest is None else min(deepest, depth))
 
 
 def greyed(solved: SolvedTree) -> set[int]:

@@ -13,6 +13,7 @@ from analysis.trees.dot_drawing import (
 from analysis.trees.drawing import (
     DrawingOptions,
     check_drawable,
+    drawn_to_cutoff,
     problem_drawing,
     solution_drawing,
     unsolved_tree,
@@ -155,6 +156,8 @@ def render_view() -> Response:
     options = load(RenderRequestSchema)
     tree = read_tree(options)
     drawing = drawing_options(options)
+    if options["bare"]:
+        drawing = drawn_to_cutoff(drawing, options["depth"])
     check_drawable(tree, options["format"], drawing)  # before spending time on solving it
     if options["bare"]:
         solved = problem_drawing(tree, options["title"], options["depth"])
@@ -168,17 +171,13 @@ def render_view() -> Response:
 
 
 def drawing_options(options: dict[str, Any]) -> DrawingOptions:
-    """The render request's drawing options (a bare problem with a depth cutoff is drawn
-    down to the cutoff)."""
-    deepest = options["max_depth_drawn"]
-    if options["bare"] and options["depth"] is not None:
-        deepest = options["depth"] if deepest is None else min(deepest, options["depth"])
+    """The render request's drawing options."""
     return DrawingOptions(
         node_labels=options["node_labels"],
         legend=options["legend"],
         collapsed=tuple(options["collapsed"]),
         expanded=tuple(options["expanded"]),
-        max_depth_drawn=deepest,
+        max_depth_drawn=options["max_depth_drawn"],
         max_nodes_drawn=options["max_nodes_drawn"],
         toggles=options["toggles"],
     )

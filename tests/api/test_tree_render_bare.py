@@ -8,12 +8,15 @@ root.1.2. None of these may show on the bare drawing, whatever ``algorithm`` say
 
 from __future__ import annotations
 
+import json
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from flask.testing import FlaskClient
 
+from analysis.cli import main
 from tests.analysis.trees.test_drawing_text import IDS, MOVES, TITLE
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -117,6 +120,19 @@ def test_a_bare_problem_with_a_cutoff_shows_the_evals_there_and_nothing_below(
     response = client.post("/v1/trees/render", json={"tree": tree, "bare": True})
     values = svg_values(response.get_data(as_text=True))
     assert values["root"] == values["root.0"] == [] and values["root.1.1"] == ["4"]
+
+
+@pytest.mark.parametrize("form", ["svg", "tikz"])
+def test_arbiter_render_bare_writes_what_the_api_draws(
+    client: FlaskClient, tmp_path: Path, capsys: pytest.CaptureFixture[str], form: str
+) -> None:
+    # the depth-1 problem of the test above: the cutoff drawn, its evals shown
+    tree = {"children": [{"eval": 5, "children": [1, 2]}, {"eval": 7, "children": [3, 4]}]}
+    source = tmp_path / "problem.json"
+    source.write_text(json.dumps(tree))
+    assert main(["render", str(source), "--bare", "--depth", "1", "--format", form]) == 0
+    body = {"tree": tree, "bare": True, "depth": 1, "format": form}
+    assert capsys.readouterr().out == render(client, **body)
 
 
 def test_bare_must_be_a_boolean(client: FlaskClient) -> None:
