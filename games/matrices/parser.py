@@ -15,6 +15,7 @@ with the pointer of the short row before any number is read.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from math import lcm
@@ -127,12 +128,6 @@ def _read_bimatrix(
 def _read_cells(raw: Any, bounds: MatrixLimits, pointer: str) -> list[ObjectArray]:
     players = _cell_depth(raw, bounds, pointer)
     cells = read_array(raw, players + 1, bounds, pointer, per_cell=players)
-    if cells.shape[-1] != players:
-        raise InvalidInputError(
-            f"a game of {players} players needs {players} payoffs in each cell, "
-            f"found {cells.shape[-1]}",
-            join_pointer(pointer, *([0] * players)),
-        )
     return [np.ascontiguousarray(cells[..., player]) for player in range(players)]
 
 
@@ -179,16 +174,18 @@ def read_array(
 ) -> ObjectArray:
     """Read a rectangular ``ndim``-dimensional array of exact numbers.
 
-    The array is read one nesting level at a time; every list at a level must
-    have the length of the first one there. ``per_cell`` numbers may sit in one
-    cell of the game (the payoff tuples of the cell form). The common denominator
-    of each player's payoffs is checked against the exact-size limit as they are read.
+    The array is read one nesting level at a time; every list at a level must have the
+    length most lists there have (the first one's, on a tie), and a list that does not is
+    the one blamed. ``per_cell`` numbers (more than one) sit in each cell of the game: the
+    payoff tuples of the cell form, whose length is known. The common denominator of each
+    player's payoffs is checked against the exact-size limit as they are read.
     """
     deadline = current_deadline()
     shape: list[int] = []
     level: list[tuple[Any, str]] = [(raw, pointer)]
     for depth in range(ndim):
-        size = _level_size(level[0], depth, bounds)
+        tuples = per_cell > 1 and depth == ndim - 1
+        size = per_cell if tuples else _level_size(_usual(level), depth, bounds)
         shape.append(size)
         cells = len(level) * size
         if cells > bounds.max_cells * per_cell:
@@ -199,10 +196,16 @@ def read_array(
                 raise InvalidInputError(
                     f"expected an array at depth {depth + 1}, got {describe_json(item)}", where
                 )
+            if len(item) != size and tuples:
+                raise InvalidInputError(
+                    f"a game of {size} players needs {size} payoffs in each cell, this one "
+                    f"has {len(item)}",
+                    where,
+                )
             if len(item) != size:
                 raise InvalidInputError(
-                    f"ragged array: this one has {len(item)} entries, the first at this depth "
-                    f"has {size}",
+                    f"ragged array: this one has {len(item)} entries, most at this depth "
+                    f"have {size}",
                     where,
                 )
             deadline.spend(len(item))
@@ -226,6 +229,18 @@ def read_array(
     array = np.empty(tuple(shape), dtype=object)
     array.flat[:] = values
     return array
+
+
+def _usual(level: list[tuple[Any, str]]) -> tuple[Any, str]:
+    """The first list of ``level`` with the length most of its lists have (the first
+    item when none is a list: the caller refuses it)."""
+    lengths = Counter(len(item) for item, _ in level if isinstance(item, list))
+    if not lengths:
+        return level[0]
+    most = max(lengths.values())
+    return next(
+        entry for entry in level if isinstance(entry[0], list) and lengths[len(entry[0])] == most
+    )
 
 
 def _level_size(first: tuple[Any, str], depth: int, bounds: MatrixLimits) -> int:

@@ -53,6 +53,10 @@ def test_three_players_in_cell_form() -> None:
         ({"A": [[1]], "payoffs": [[[1, 1]]]}, ""),
         ({}, ""),
         ({"payoffs": [[[1, 2], [3]], [[4, 5], [6, 7]]]}, "/payoffs/0/1"),
+        # the odd one out is blamed, not its neighbour: a first cell with one payoff of two,
+        # a first row shorter than the others
+        ({"payoffs": [[[2], [1, 0]], [[0, 1], [1, 1]]]}, "/payoffs/0/0"),
+        ({"A": [[1], [3, 4], [5, 6]], "B": [[1, 2], [3, 4], [5, 6]]}, "/A/0"),
         ({"payoffs": [[[1, 2, 3]]]}, "/payoffs/0/0"),
         ({"payoffs": [[1, 2]]}, "/payoffs"),
         ({"A": [[1, 2]], "B": [[1, 2]], "labels": [["U"], ["L"]]}, "/labels/1"),
@@ -66,6 +70,14 @@ def test_invalid_games_point_at_the_field(body: dict[str, Any], pointer: str) ->
     with pytest.raises(InvalidInputError) as caught:
         parse_game(body)
     assert caught.value.errors[0].pointer == pointer
+
+
+def test_a_cell_short_of_payoffs_says_how_many_it_needs() -> None:
+    with pytest.raises(InvalidInputError) as caught:
+        parse_game({"payoffs": [[[2], [1, 0]], [[0, 1], [1, 1]]]})
+    assert caught.value.errors[0].message == (
+        "a game of 2 players needs 2 payoffs in each cell, this one has 1"
+    )
 
 
 def test_size_limits() -> None:
