@@ -25,7 +25,7 @@ _DOCS_PAGE = """<!doctype html>
 <html lang="en">
 <head>
   <meta charset="utf-8">
-  <title>Arbiter API</title>
+  <title>Arbiter · API docs</title>
   <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
   <link rel="icon" type="image/png" href="/docs/assets/favicon-32x32.png">
 </head>
