@@ -63,6 +63,13 @@ export function download(name, content, type) {
   link.remove();
 }
 
+// a tree drawn by the server (POST /v1/trees/render with `body`, its format "svg" or "tikz"),
+// downloaded as `name`
+export async function downloadDrawing(body, name) {
+  const type = body.format === "tikz" ? "application/x-tex" : "image/svg+xml";
+  download(name, await (await post("/v1/trees/render", body)).text(), type);
+}
+
 // the page's input lives in the URL's fragment, so a copied link reproduces the page
 export function keepInUrl(state) {
   history.replaceState(null, "", `#${encodeURIComponent(JSON.stringify(state))}`);

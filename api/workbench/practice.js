@@ -3,7 +3,7 @@
 // the real grader. The key the generator sends is never shown: "Show solution" opens the
 // trees page, which solves the tree and steps through it.
 
-import { $, clearError, download, keepInUrl, newestOnly, post, showError, stateFromUrl } from "./common.js";
+import { $, clearError, downloadDrawing, keepInUrl, newestOnly, post, showError, stateFromUrl } from "./common.js";
 import { treeView } from "./tree-view.js";
 
 const controls = {
@@ -180,12 +180,11 @@ async function generate() {
 
 // the problem without its answer, for a handout: drawn by the server with bare: true (the
 // tree, its kinds and leaf values only), never from the page's drawing and its marks
-async function exportProblem(format, type) {
+async function exportProblem(format) {
   clearError($("export-error"), null);
   try {
     const body = { tree: current.tree, root: current.root, format, bare: true };
-    const text = await (await post("/v1/trees/render", body)).text();
-    download(`practice-seed-${controls.seed.value}.${format === "tikz" ? "tex" : format}`, text, type);
+    await downloadDrawing(body, `practice-seed-${controls.seed.value}.${format === "tikz" ? "tex" : format}`);
   } catch (problem) {
     showError($("export-error"), null, problem);
   }
@@ -511,8 +510,8 @@ for (const control of Object.values(controls)) {
     if (!generateError.hidden) clearGeneratorErrors();
   });
 }
-$("export-tikz").addEventListener("click", () => exportProblem("tikz", "application/x-tex"));
-$("export-svg").addEventListener("click", () => exportProblem("svg", "image/svg+xml"));
+$("export-tikz").addEventListener("click", () => exportProblem("tikz"));
+$("export-svg").addEventListener("click", () => exportProblem("svg"));
 
 const restored = restoreSettings();
 conventionApplies();

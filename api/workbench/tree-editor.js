@@ -6,6 +6,9 @@
 // The tree as nested node objects: shorthand arrays and bare numbers become objects, the
 // flat form {root, nodes} becomes nested objects keeping its ids. Under max^n (`tuples`)
 // an array of numbers only is one leaf's utility list, as /v1/trees/maxn reads it.
+//
+// Each node object remembers the form it was written in (FORM): treeText writes a node back
+// in that form while its fields allow it, so an edit keeps a shorthand tree shorthand.
 export function nodeObjects(raw, tuples) {
   const source = isFlat(raw) ? nestFlat(raw) : raw;
   const root = { value: source };
@@ -13,6 +16,7 @@ export function nodeObjects(raw, tuples) {
   while (stack.length) {
     const [holder, key] = stack.pop();
     const item = holder[key];
+    const short = Array.isArray(item) || item === null || typeof item !== "object";
     if (Array.isArray(item)) {
       if (tuples && item.every((x) => !Array.isArray(x) && typeof x !== "object")) {
         holder[key] = { value: item };
@@ -26,10 +30,16 @@ export function nodeObjects(raw, tuples) {
       if (Array.isArray(item.children)) holder[key].children = item.children.slice();
     }
     const node = holder[key];
+    FORM.set(node, short ? SHORT : OBJECT);
     (node.children || []).forEach((_, i) => stack.push([node.children, i]));
   }
   return root.value;
 }
+
+// the form a node object was written in: a bare number or array (SHORT), or an object
+const FORM = new WeakMap();
+const SHORT = "short";
+const OBJECT = "object";
 
 export function isFlat(raw) {
   return raw !== null && typeof raw === "object" && !Array.isArray(raw) && Array.isArray(raw.nodes);
@@ -97,6 +107,8 @@ export function addChild(tree, id) {
     node.children = [];
   }
   const leaf = newLeaf(tree);
+  // written as its siblings are (as its parent was, for a first child)
+  FORM.set(leaf, FORM.get(node.children[0] ?? node) ?? OBJECT);
   // under stated probabilities a new outcome starts impossible, for the user to set
   if (node.kind === "chance" && node.children.some((kid) => kid.p !== undefined)) leaf.p = 0;
   node.children.push(leaf);
@@ -173,11 +185,121 @@ function ratioText(num, den) {
   return d === 1n ? String(n) : `${n}/${d}`;
 }
 
-// The tree as text: indented JSON with each leaf (and each utility list) on one line.
-export function treeText(tree) {
-  return JSON.stringify(tree, null, 2)
-    .replace(/\[[^[\]{}]*\]/g, (list) => list.replace(/\s+/g, " ").replace(/\[ /, "[").replace(/ \]/, "]"))
-    .replace(/\{[^{}[\]]*(\[[^[\]{}]*\])?[^{}[\]]*\}/g, (leaf) =>
-      leaf.replace(/\s+/g, " ").replace(/\{ /, "{").replace(/ \}/, "}"),
-    );
+// The tree as text, each node in the form it was written in while its fields allow it (a
+// number or an array written as one stays one: a shorthand tree stays shorthand), on one
+// line when it fits in WIDTH characters, else with its children one per line beneath it.
+const WIDTH = 80;
+const NODE_KEYS = new Set(["kind", "value", "children"]);
+
+export function treeText(tree, tuples = false) {
+  return layout(compact(tree, tuples));
+}
+
+// the node objects as plain JSON values, shorthand where a node was written so and may be
+function compact(tree, tuples) {
+  const out = { value: null };
+  const stack = [{ node: tree, holder: out, key: "value", parentKind: null, done: false }];
+  while (stack.length) {
+    const task = stack.pop();
+    const { node } = task;
+    const kind = node.kind ?? implied(task.parentKind);
+    if (!task.done) {
+      task.done = true;
+      task.kind = kind;
+      task.children = (node.children ?? []).slice();
+      stack.push(task);
+      task.children.forEach((kid, i) =>
+        stack.push({ node: kid, holder: task.children, key: i, parentKind: kind, done: false }),
+      );
+      continue;
+    }
+    const fields = Object.keys(node).filter((name) => name !== "kind" || node.kind !== implied(task.parentKind));
+    const plain = fields.every((name) => NODE_KEYS.has(name)) && !fields.includes("kind");
+    const leaf = task.children.length === 0;
+    const shortLeaf = tuples
+      ? Array.isArray(node.value) && node.value.every((x) => typeof x === "number")
+      : typeof node.value === "number";
+    const short = FORM.get(node) === SHORT && plain;
+    if (short && leaf && shortLeaf) task.holder[task.key] = node.value;
+    else if (short && !leaf && !fields.includes("value")) task.holder[task.key] = task.children;
+    else {
+      // the fields in the order written, the children last (an edit appends what it sets)
+      const { children, ...copy } = node;
+      if (!leaf) copy.children = task.children;
+      else if (children !== undefined) copy.children = children;
+      task.holder[task.key] = copy;
+    }
+  }
+  return out.value;
+}
+
+// the kind a node without one takes: the opposite of its parent's (the root: max)
+function implied(parentKind) {
+  if (parentKind === null) return "max";
+  return { max: "min", min: "max" }[parentKind];
+}
+
+// One line per value that fits WIDTH; a longer array or node object opens its list on its
+// own line and puts each item on a line of its own, indented.
+function layout(value) {
+  const lines = [];
+  const stack = [{ value, indent: 0, after: "" }];
+  while (stack.length) {
+    const { value: item, indent, after, text } = stack.pop();
+    const pad = " ".repeat(indent);
+    if (text !== undefined) {
+      lines.push(pad + text);
+      continue;
+    }
+    const line = oneLine(item);
+    const list = Array.isArray(item) ? item : item?.children;
+    if (pad.length + line.length + after.length <= WIDTH || !Array.isArray(list) || list.length === 0) {
+      lines.push(pad + line + after);
+      continue;
+    }
+    let open = "[";
+    let close = "]";
+    if (!Array.isArray(item)) {
+      const { children, ...rest } = item;
+      const head = oneLine(rest);
+      open = `${head.slice(0, -1)}${head === "{}" ? "" : ", "}"children": [`;
+      close = "]}";
+    }
+    lines.push(pad + open);
+    stack.push({ indent, text: close + after });
+    if (list.every((x) => x === null || typeof x !== "object")) {
+      // a long list of leaves: as many to a line as fit
+      for (const row of rows(list.map((x) => JSON.stringify(x)), WIDTH - indent - 2).reverse()) {
+        stack.push({ indent: indent + 2, text: row });
+      }
+      continue;
+    }
+    for (let i = list.length - 1; i >= 0; i -= 1) {
+      stack.push({ value: list[i], indent: indent + 2, after: i < list.length - 1 ? "," : "" });
+    }
+  }
+  return lines.join("\n");
+}
+
+// items joined by ", " into lines of at most `width` characters (each line but the last
+// ending with its comma)
+function rows(items, width) {
+  const out = [];
+  let line = "";
+  for (const item of items) {
+    if (line !== "" && line.length + item.length + 2 > width) {
+      out.push(`${line},`);
+      line = item;
+    } else line = line === "" ? item : `${line}, ${item}`;
+  }
+  out.push(line);
+  return out;
+}
+
+// a JSON value on one line, spaced as people write it: [3, 12, 8], {"value": 3}
+function oneLine(value) {
+  return JSON.stringify(value, null, 1)
+    .replace(/([[{])\n\s*/g, "$1")
+    .replace(/\n\s*([\]}])/g, "$1")
+    .replace(/,\n\s*/g, ", ");
 }

@@ -309,14 +309,15 @@ function goTo(target) {
   showStep();
 }
 
-// a step asked for by the keyboard or a button brings a drawing out of the window into it
-// (the controls are beside it), e.g. the first ArrowRight after Solve; within the drawing,
-// the view brings the current node into sight (see showStep)
+// a step asked for by the keyboard or a button brings a drawing out of the window, or cut
+// off by its bottom edge while the page could scroll it up, into it (the controls are
+// beside it), e.g. the first ArrowRight after Solve; within the drawing, the view brings
+// the current node into sight (see showStep)
 function stepTo(target) {
   const box = drawing.getBoundingClientRect();
-  if (box.top > innerHeight - 120 || box.bottom < 120) {
-    drawing.closest(".stage")?.scrollIntoView({ block: "start" });
-  }
+  const stage = drawing.closest(".stage");
+  const below = box.bottom > innerHeight && (stage?.getBoundingClientRect().top ?? 0) > 0;
+  if (below || box.top > innerHeight - 120 || box.bottom < 120) stage?.scrollIntoView({ block: "start" });
   goTo(target);
 }
 

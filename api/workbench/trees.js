@@ -7,13 +7,24 @@
 // After every drawing the figure dispatches a "tree-drawn" event: modules that add to the
 // drawing (zoom, collapse, PNG export) listen for it.
 
-import { $, clearError, download, keepInUrl, newestOnly, post, readJson, showError, stateFromUrl } from "./common.js";
+import {
+  $,
+  clearError,
+  downloadDrawing,
+  keepInUrl,
+  newestOnly,
+  post,
+  readJson,
+  showError,
+  stateFromUrl,
+} from "./common.js";
 import { treeView } from "./tree-view.js"; // zoom, pan, collapse/expand, PNG export
 import {
   addChild,
   isFlat,
   locate,
   nodeObjects,
+  walk,
   removeNode,
   setKind,
   setProbability,
@@ -139,6 +150,57 @@ function fail(problem) {
   else showError(error, input, problem);
 }
 
+// A refused input leaves the last drawing that solved on the page, dimmed under a note, and
+// marks the node the error's pointer names in it; the answer and the step-through, which
+// belong to that older tree, are put away. The next solved tree takes the dimming off.
+function keepStale(problem) {
+  answer.hidden = true;
+  stopPlaying();
+  $("steps").hidden = true;
+  if (!drawing.querySelector("svg")) return;
+  drawing.classList.add("stale");
+  $("stale-note").hidden = false;
+  const blamed = nodeBlamed((problem && problem.pointer) || "");
+  for (const node of drawing.querySelectorAll("[data-node-id]")) {
+    node.toggleAttribute("data-blamed", node.dataset.nodeId === blamed);
+  }
+}
+
+function clearStale() {
+  drawing.classList.remove("stale");
+  $("stale-note").hidden = true;
+}
+
+// the id of the node a pointer into the JSON tree names (/tree/1/0, /tree/children/1/p,
+// /tree/nodes/3/value), or null
+function nodeBlamed(pointer) {
+  if (format.value !== "json" || !pointer.startsWith("/tree/")) return null;
+  let raw;
+  try {
+    raw = JSON.parse(input.value);
+  } catch {
+    return null;
+  }
+  const steps = pointer.slice("/tree/".length).split("/");
+  if (isFlat(raw)) {
+    const node = steps[0] === "nodes" ? raw.nodes[Number(steps[1])] : undefined;
+    return typeof node?.id === "string" ? node.id : null;
+  }
+  const path = [];
+  for (const step of steps) {
+    if (step === "children") continue;
+    if (!/^\d+$/.test(step)) break;
+    path.push(Number(step));
+  }
+  let entry = walk(nodeObjects(raw, algorithm.value === "maxn"))[0];
+  for (const index of path) {
+    const kid = entry.node.children?.[index];
+    if (kid === undefined) break;
+    entry = { node: kid, id: kid.id ?? `${entry.id}.${index}` };
+  }
+  return entry.id;
+}
+
 // zoom, pan, collapse/expand and PNG export (tree-view.js); created before this module's
 // own listeners on the drawing, so that a drag or a collapse toggle never opens the editor
 const view = treeView(drawing, { onError: fail, place: draw, collapsible: true, exportable: true });
@@ -183,11 +245,12 @@ const section = $("tree-heading").closest("section");
 // page's own first solve) wins: the older one's answers are dropped as they come in
 const solves = newestOnly();
 
+// true when this solve drew its tree
 async function solve() {
   const latest = solves();
   section.setAttribute("aria-busy", "true");
   try {
-    await solveAndDraw(latest);
+    return await solveAndDraw(latest);
   } finally {
     if (latest()) section.setAttribute("aria-busy", "false");
   }
@@ -200,10 +263,13 @@ async function solveAndDraw(latest) {
     const options = searchOptions();
     body = { tree: await readTree(), ...options };
   } catch (problem) {
-    if (latest()) fail(problem);
-    return;
+    if (latest()) {
+      fail(problem);
+      keepStale(problem);
+    }
+    return false;
   }
-  if (!latest()) return;
+  if (!latest()) return false;
   lastTree = body.tree;
   remember();
   stopPlaying();
@@ -213,6 +279,7 @@ async function solveAndDraw(latest) {
     const picture = { ...body, ...drawingOptions(), format: "svg", algorithm: algorithm.value };
     const svg = await view.render(picture);
     if (!latest()) return;
+    clearStale();
     draw(svg);
     $("result-value").textContent = show(solved.value, solved.value_exact);
     $("best-move").textContent = bestMove(solved);
@@ -228,19 +295,13 @@ async function solveAndDraw(latest) {
       bounds: body.bounds ?? null,
     });
   } catch (problem) {
-    if (!latest()) return;
+    if (!latest()) return false;
     fail(problem);
-    answer.hidden = true;
-    startSteps([], "");
-    // the tree as posted stays drawn, so that it can be edited back into shape
-    try {
-      const svg = await render({ tree: body.tree, format: "svg", algorithm: "none" });
-      if (latest()) draw(svg);
-    } catch {
-      if (latest()) drawing.replaceChildren();
-    }
+    keepStale(problem);
+    return false;
   }
   await showGraphTest(latest);
+  return latest();
 }
 
 // the root's best move as the drawing shows it: by its label when it has one ("by the move
@@ -270,10 +331,6 @@ function draw(svg) {
   drawing.dispatchEvent(new CustomEvent("tree-drawn"));
 }
 
-async function render(body) {
-  return (await post("/v1/trees/render", body)).text();
-}
-
 // every search that has a trace answers with it, except for trees too large to trace
 async function solveWithTrace(body) {
   const path = `/v1/trees/${algorithm.value}`;
@@ -301,12 +358,15 @@ async function showGraphTest(latest) {
   }
 }
 
-async function exportAs(kind, name, type) {
+// the drawing as the page shows it (collapsed alike); `bare`: the problem alone, for a
+// handout (the server hides every value but the leaves' and ignores the search's options
+// but the depth)
+async function exportAs(kind, name, bare = false) {
   try {
     const body = { tree: await readTree(), ...searchOptions() };
     const shown = { ...view.exportOptions(), ...drawingOptions() };
     const picture = { ...body, ...shown, format: kind, algorithm: algorithm.value };
-    download(name, await render(picture), type);
+    await downloadDrawing(bare ? { ...picture, bare: true } : picture, name);
   } catch (problem) {
     fail(problem);
   }
@@ -397,7 +457,7 @@ async function edit(change, then = "node") {
     fail(problem);
     return;
   }
-  input.value = treeText(tree);
+  input.value = treeText(tree, algorithm.value === "maxn");
   selected = next;
   await solve();
   if (locate(tree, next) !== null) openEditor(next);
@@ -468,7 +528,7 @@ function loadSample() {
   $("editor-note").textContent = "";
   closeEditor();
   optionsApply();
-  solve();
+  solveInView();
 }
 
 // the input lives in the URL's fragment, so a copied link reproduces the page
@@ -516,9 +576,18 @@ function optionsApply() {
   $("maxn-options").disabled = chosen !== "maxn";
 }
 
+// Solve (or a sample) brings the drawing and the step-through into view together: above
+// them the form would leave the drawing below the fold of a laptop's screen
+async function solveInView() {
+  if (!(await solve())) return;
+  const stage = document.querySelector(".stage");
+  const box = stage.getBoundingClientRect();
+  if (box.top < 0 || box.top > innerHeight * 0.25) stage.scrollIntoView({ block: "start" });
+}
+
 form.addEventListener("submit", (event) => {
   event.preventDefault();
-  solve();
+  solveInView();
 });
 algorithm.addEventListener("change", optionsApply);
 // a drawing option redraws a solved tree at once
@@ -526,8 +595,10 @@ for (const control of [nodeLabels, legend]) {
   control.addEventListener("change", () => answer.hidden || solve());
 }
 $("load-sample").addEventListener("click", loadSample);
-$("export-svg").addEventListener("click", () => exportAs("svg", "tree.svg", "image/svg+xml"));
-$("export-tikz").addEventListener("click", () => exportAs("tikz", "tree.tex", "application/x-tex"));
+$("export-svg").addEventListener("click", () => exportAs("svg", "tree.svg"));
+$("export-tikz").addEventListener("click", () => exportAs("tikz", "tree.tex"));
+$("export-bare-svg").addEventListener("click", () => exportAs("svg", "problem.svg", true));
+$("export-bare-tikz").addEventListener("click", () => exportAs("tikz", "problem.tex", true));
 $("copy-link").addEventListener("click", () => {
   remember();
   // the clipboard may be refused (an insecure origin); the address bar holds the link anyway
