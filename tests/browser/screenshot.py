@@ -1,7 +1,7 @@
 """Take the docs' pictures of the workbench: ``make screenshot`` (needs chromium).
 
 - ``docs/images/workbench.png``: AIMA figure 5.2 solved by alpha-beta on the trees page,
-  stepped to the cutoff at root.1 (the README's picture);
+  stepped to the cutoff at root.1, as a 1280x800 screen shows it (the README's picture);
 - ``docs/images/practice.png``: a generated alpha-beta problem (seed 4), answered with one
   wrong value and one pruned leaf missed, and checked;
 - ``docs/images/matrices.png``: the battle of the sexes with its three equilibria and
@@ -73,6 +73,8 @@ def lotteries(page: Page, base: str) -> None:
 
 
 PICTURES = {"workbench": trees, "practice": practice, "matrices": matrices, "lotteries": lotteries}
+SCREEN = {"workbench": {"width": 1280, "height": 800}}
+"""The pictures of one screen, not of the whole page: the README's shows what a student sees."""
 
 
 def main() -> None:
@@ -86,10 +88,11 @@ def main() -> None:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium, args=["--no-sandbox"])
             for name, show in PICTURES.items():
-                page = browser.new_page(viewport={"width": 1100, "height": 900})
+                screen = SCREEN.get(name)
+                page = browser.new_page(viewport=screen or {"width": 1100, "height": 900})
                 show(page, base)
                 target = IMAGES / f"{name}.png"
-                page.screenshot(path=str(target), full_page=True)
+                page.screenshot(path=str(target), full_page=screen is None)
                 page.close()
                 print(f"wrote {target.relative_to(ROOT)}")
             browser.close()
