@@ -11,6 +11,7 @@ from analysis.trees.drawing import (
     PLAIN,
     PRUNED_COLOUR,
     PRUNED_FILL,
+    PRUNED_TEXT,
     PV_COLOUR,
     TIE_COLOUR,
     DrawingOptions,
@@ -105,7 +106,7 @@ def render_dot(solved: SolvedTree, options: DrawingOptions = PLAIN) -> str:
         if index in grey:
             attributes += [
                 f'color="{PRUNED_COLOUR}"',
-                f'fontcolor="{PRUNED_COLOUR}"',
+                f'fontcolor="{PRUNED_TEXT}"',
                 f'fillcolor="{PRUNED_FILL}"',
                 'style="filled,dashed"',
             ]
@@ -124,7 +125,7 @@ def render_dot(solved: SolvedTree, options: DrawingOptions = PLAIN) -> str:
         if child in grey:
             attributes += [
                 f'color="{PRUNED_COLOUR}"',
-                f'fontcolor="{PRUNED_COLOUR}"',
+                f'fontcolor="{PRUNED_TEXT}"',
                 "style=dashed",
             ]
         elif child in pv and parent in pv:

@@ -62,6 +62,8 @@ PV_COLOUR: Final = "#d62728"
 TIE_COLOUR: Final = "#e67e00"
 PRUNED_COLOUR: Final = "#a0a0a0"
 PRUNED_FILL: Final = "#eeeeee"
+PRUNED_TEXT: Final = "#666666"
+"""Text of a pruned node: greyed, yet 4.5:1 against its fill and the page (WCAG AA)."""
 
 NODE_LABELS: Final = ("ids", "letters", "none")
 """How nodes are named on a drawing: the API ids, letters A, B, ... in breadth-first

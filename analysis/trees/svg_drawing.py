@@ -14,6 +14,7 @@ from analysis.trees.drawing import (
     PLAIN,
     PRUNED_COLOUR,
     PRUNED_FILL,
+    PRUNED_TEXT,
     PV_COLOUR,
     TIE_COLOUR,
     DrawingOptions,
@@ -230,7 +231,7 @@ def _svg_node(
     state = "visited"
     if index in grey:
         classes.append("pruned")
-        stroke, fill, text_colour = PRUNED_COLOUR, PRUNED_FILL, PRUNED_COLOUR
+        stroke, fill, text_colour = PRUNED_COLOUR, PRUNED_FILL, PRUNED_TEXT
         state = "pruned"
     elif index in solved.principal:
         classes.append("pv")
@@ -257,7 +258,7 @@ def _svg_node(
     if kind == PLAYER:
         out.append(
             f'<text x="{x:.1f}" y="{y - 5:.1f}" text-anchor="middle" '
-            f'font-size="9" fill="{text_colour}">{_content(_player_name(tree, index))}</text>'
+            f'font-size="11" fill="{text_colour}">{_content(_player_name(tree, index))}</text>'
         )
     if label:
         dy = {MAX: 12, MIN: 1, PLAYER: 11}.get(kind, 4)
@@ -269,10 +270,10 @@ def _svg_node(
     if edge:
         # the move into this node, left of it, in the band where no edge runs
         right = x - extent.half - 4
-        colour = PRUNED_COLOUR if index in grey else "#333333"
+        colour = PRUNED_TEXT if index in grey else "#333333"
         out.append(
             f'<text class="edge-label" x="{right - 1:.1f}" y="{y - 8:.1f}" text-anchor="end" '
-            f'font-size="10" fill="{colour}">{_content(edge)}</text>'
+            f'font-size="11" fill="{colour}">{_content(edge)}</text>'
         )
     if shown:
         # leaves are named below; internal nodes to their right, clear of their edges
@@ -283,14 +284,14 @@ def _svg_node(
         )
         out.append(
             f'<text class="node-id" x="{ix:.1f}" y="{iy:.1f}" text-anchor="{anchor}" '
-            f'font-size="9" fill="#777777">{_content(shown)}</text>'
+            f'font-size="11" fill="#555555">{_content(shown)}</text>'
         )
     if hidden is not None:
         out.append(
             f'<g class="collapsed-subtree"><polygon points="{x:.1f},{y + 22:.1f} '
             f'{x - 10:.1f},{y + 38:.1f} {x + 10:.1f},{y + 38:.1f}" fill="#dddddd" '
             f'stroke="#777777" stroke-width="1"/><text x="{x:.1f}" y="{y + 50:.1f}" '
-            f'text-anchor="middle" font-size="9" fill="#555555">{hidden}</text></g>'
+            f'text-anchor="middle" font-size="11" fill="#555555">{hidden}</text></g>'
         )
     out.append("</g>")
     return out
