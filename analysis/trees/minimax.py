@@ -3,13 +3,14 @@
 The search is AIMA's MINIMAX-SEARCH (Figure 5.3): ``max_value`` and ``min_value`` call each
 other down the tree, children left to right, and a node at a terminal test (a leaf, or a
 node at the depth cutoff, valued by its ``eval``: H-minimax, AIMA 5.4) returns its
-utility. Each node keeps its value and its leftmost optimal child. The functions are
-generators run by :func:`analysis.trees.recursion.run`, so a tree may be deeper than
-Python's stack.
+utility. Each node keeps its value and its leftmost optimal child, and on request the
+search records each step (:class:`TraceEvent`, the step every search of this package
+records). The functions are generators run by :func:`analysis.trees.recursion.run`, so a
+tree may be deeper than Python's stack.
 
 Where the set-up compiled it, :func:`analysis.trees._kernels.minimax` gives the same
-values and children faster (:mod:`games.compiled` says which runs); the tests hold it to
-this search.
+values and children faster, without the trace (:mod:`games.compiled` says which runs); the
+tests hold it to this search.
 """
 
 from __future__ import annotations
