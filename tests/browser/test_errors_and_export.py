@@ -20,6 +20,17 @@ from tests.browser.test_practice_page import SETTINGS, generate, shape
 SVG = "{http://www.w3.org/2000/svg}"
 
 
+def drawn_values(drawing: Path) -> dict[str, list[str | None]]:
+    """The value labels of each node of an SVG drawing, by node id."""
+    return {
+        g.attrib["data-node-id"]: [
+            t.text for t in g.iter(f"{SVG}text") if t.get("class") == "value"
+        ]
+        for g in ET.parse(drawing).getroot().iter(f"{SVG}g")
+        if "data-node-id" in g.attrib
+    }
+
+
 def test_a_depth_the_page_does_not_offer_is_refused_at_the_depth_field(
     page: Page, base_url: str
 ) -> None:
@@ -97,13 +108,6 @@ def test_the_handout_export_is_the_bare_problem(page: Page, base_url: str, tmp_p
         page.get_by_test_id("practice-export-svg").click()
     drawn = tmp_path / "problem.svg"
     svg.value.save_as(drawn)
-    picture = ET.parse(drawn).getroot()
-    labels = {
-        g.attrib["data-node-id"]: [
-            t.text for t in g.iter(f"{SVG}text") if t.get("class") == "value"
-        ]
-        for g in picture.iter(f"{SVG}g")
-        if "data-node-id" in g.attrib
-    }
+    labels = drawn_values(drawn)
     assert [labels[n] for n in ("root", "root.0", "root.1", "root.2")] == [[], [], [], []]
     assert labels["root.1.1"] == ["2"] and "marked" not in drawn.read_text()

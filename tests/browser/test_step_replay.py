@@ -27,20 +27,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Page
 
+from tests.api.test_tree_render_bare import LEAVES
 from tests.browser.test_tree_page import settled
 
 AIMA = "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]"
-LEAVES = {
-    "root.0.0": "3",
-    "root.0.1": "12",
-    "root.0.2": "8",
-    "root.1.0": "2",
-    "root.1.1": "4",
-    "root.1.2": "6",
-    "root.2.0": "14",
-    "root.2.1": "5",
-    "root.2.2": "2",
-}
 
 # each drawn node: its state words, data-value, data-bound, window and shown value; the
 # look of its shape and of the edge into it

@@ -8,11 +8,11 @@ AIMA figure 5.2, [[3, 12, 8], [2, 4, 6], [14, 5, 2]], is worth 3: MIN nodes 3, 2
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
+from tests.browser.test_errors_and_export import drawn_values
 from tests.browser.test_tree_page import click_node, settled, solve
 
 AIMA = "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]"
@@ -119,14 +119,7 @@ def test_the_handout_export_is_the_bare_problem(page: Page, base_url: str, tmp_p
     assert sent.value.post_data_json["format"] == "svg"
     drawn = tmp_path / "problem.svg"
     svg.value.save_as(drawn)
-    picture = ET.parse(drawn).getroot()
-    labels = {
-        g.attrib["data-node-id"]: [
-            t.text for t in g.iter(f"{SVG}text") if t.get("class") == "value"
-        ]
-        for g in picture.iter(f"{SVG}g")
-        if "data-node-id" in g.attrib
-    }
+    labels = drawn_values(drawn)
     assert [labels[n] for n in ("root", "root.0", "root.1", "root.2")] == [[], [], [], []]
     assert [labels[f"root.{i}.{j}"] for i in range(3) for j in range(3)] == [
         ["3"], ["12"], ["8"], ["2"], ["4"], ["6"], ["14"], ["5"], ["2"]
