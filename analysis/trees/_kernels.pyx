@@ -115,7 +115,7 @@ def alpha_beta(
     object spend,
 ):
     """Alpha-beta from the root, children left to right, as
-    :class:`analysis.trees.alpha_beta._AlphaBeta` searches (without its trace), filling
+    :class:`analysis.trees.alpha_beta.AlphaBetaSearch` searches (without its trace), filling
     ``values``, ``bounds`` (the names of ``bound_names``: exact, lower, upper),
     ``best_child``, ``evaluated`` (static nodes in the order read) and ``cutoffs`` (one
     ``(node, alpha, beta, v, after, cut)`` tuple a cut). ``strict`` cuts only when ``v``

@@ -220,12 +220,12 @@ def _search(
             entered + len(evaluated),
             compiled=True,
         )
-    search = _AlphaBeta(tree, seen, children, prune_on_equality, tracing)
+    search = AlphaBetaSearch(tree, seen, children, prune_on_equality, tracing)
     run(search.value(0, NEG_INF, POS_INF), clock.spend)
     return search.result()
 
 
-class _AlphaBeta:
+class AlphaBetaSearch:
     """One alpha-beta search (AIMA Figure 5.7), recording what it finds as it returns.
 
     Star1 (:mod:`analysis.trees.star1`) extends it with chance nodes.

@@ -41,7 +41,7 @@ from functools import partial
 from operator import is_not
 from typing import Any, Final, cast
 
-from analysis.trees.alpha_beta import AlphaBetaResult, Cutoff, _AlphaBeta, search_result
+from analysis.trees.alpha_beta import AlphaBetaResult, AlphaBetaSearch, Cutoff, search_result
 from analysis.trees.expectimax import (
     CHANCE_KERNELS,
     EXPECTIMAX_HINT,
@@ -137,7 +137,7 @@ def _check_bounds(tree: Tree, seen: Horizon, low: Exact, high: Exact, clock: Dea
             )
 
 
-class _Star1(_AlphaBeta):
+class _Star1(AlphaBetaSearch):
     """One Star1 search: alpha-beta's MAX and MIN nodes, and chance nodes that stop as soon
     as their window proves their value irrelevant."""
 
