@@ -20,6 +20,12 @@ from tests.browser.test_practice_page import SETTINGS, generate, shape
 SVG = "{http://www.w3.org/2000/svg}"
 
 
+def tikz_values(text: str) -> dict[str, str]:
+    """The value written in each node of a TikZ drawing, by the node id labelled beside it."""
+    node = r"\\node\[[^\n]*above right:([^}\]]*)\}\] \(n\d+\) at [^{]*\{([^}]*)\};"
+    return dict(re.findall(node, text))
+
+
 def drawn_values(drawing: Path) -> dict[str, list[str | None]]:
     """The value labels of each node of an SVG drawing, by node id."""
     return {
@@ -97,8 +103,7 @@ def test_the_handout_export_is_the_bare_problem(page: Page, base_url: str, tmp_p
     tikz.value.save_as(saved)
     assert tikz.value.suggested_filename == "practice-seed-4.tex"
     text = saved.read_text()
-    node = r"\\node\[[^\n]*above right:([^}\]]*)\}\] \(n\d+\) at [^{]*\{([^}]*)\};"
-    values = dict(re.findall(node, text))
+    values = tikz_values(text)
     assert [values[f"root.{i}.{j}"] for i in range(3) for j in range(3)] == [
         "3", "12", "15", "2", "2", "0", "17", "9", "1"
     ]  # fmt: skip

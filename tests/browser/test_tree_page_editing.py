@@ -12,7 +12,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.test_errors_and_export import drawn_values
+from tests.browser.test_errors_and_export import drawn_values, tikz_values
 from tests.browser.test_tree_page import click_node, settled, solve
 
 AIMA = "[[3, 12, 8], [2, 4, 6], [14, 5, 2]]"
@@ -107,8 +107,7 @@ def test_the_handout_export_is_the_bare_problem(page: Page, base_url: str, tmp_p
     tikz.value.save_as(saved)
     assert tikz.value.suggested_filename == "problem.tex"
     text = saved.read_text()
-    node = r"\\node\[[^\n]*above right:([^}\]]*)\}\] \(n\d+\) at [^{]*\{([^}]*)\};"
-    values = dict(re.findall(node, text))
+    values = tikz_values(text)
     leaves = [values[f"root.{i}.{j}"] for i in range(3) for j in range(3)]
     assert leaves == ["3", "12", "8", "2", "4", "6", "14", "5", "2"]
     assert [values[n] for n in ("root", "root.0", "root.1", "root.2")] == ["", "", "", ""]
