@@ -135,3 +135,132 @@ def branching(nodes: int, previous: IterationStats | None) -> float | None:
     if previous is None or previous.nodes == 0:
         return None
     return nodes / previous.nodes
+
+
+@dataclass(frozen=True, slots=True)
+class ChildStatistics:
+    """A child of the MCTS root: its move, visits and total reward (to the root's player)."""
+
+    move: Hashable
+    visits: int
+    total: Fraction
+
+    @property
+    def mean(self) -> Fraction:
+        """The mean reward, ``total / visits`` (every child in the tree has a visit)."""
+        return self.total / self.visits
+
+
+@dataclass(frozen=True, slots=True)
+class SelectionStep:
+    """One step of an MCTS selection: the child stepped to, as it stood before the simulation.
+
+    ``ucb`` is its UCB1 value (``None`` at a chance node, where ``probability`` is the drawn
+    outcome's probability instead); ``total`` is the reward of the player who moves into it.
+    """
+
+    node: int
+    move: Hashable
+    visits: int
+    total: Fraction
+    ucb: float | None
+    probability: Fraction | None
+
+
+@dataclass(frozen=True, slots=True)
+class Expansion:
+    """The node an MCTS simulation added: its id, its parent's, the move, who made it (the
+    player whose reward it will hold) and, for a chance outcome, its probability."""
+
+    node: int
+    parent: int
+    move: Hashable
+    player: int
+    probability: Fraction | None
+
+
+@dataclass(frozen=True, slots=True)
+class Playout:
+    """The random moves from the new node to the end, and the end's reward to each player."""
+
+    moves: tuple[Hashable, ...]
+    rewards: tuple[Fraction, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Backup:
+    """One node's update by back-propagation: the reward added (to ``player``, who moved
+    into the node) and the node's visits and total after it."""
+
+    node: int
+    player: int
+    reward: Fraction
+    visits: int
+    total: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class SimulationEvents:
+    """The four phases of one MCTS simulation (numbered from 1)."""
+
+    simulation: int
+    selection: tuple[SelectionStep, ...]
+    expansion: Expansion | None
+    """``None`` when selection ended at a finished game or the tree was full."""
+    playout: Playout
+    backpropagation: tuple[Backup, ...]
+    """From the root down to the new node."""
+
+
+@dataclass(frozen=True, slots=True)
+class MctsSolution:
+    """What Monte Carlo tree search (UCT) estimates: sampled, so never exact or complete.
+
+    Attributes
+    ----------
+    algorithm
+        ``mcts``.
+    player
+        Whose rewards ``root_moves`` hold: the player to move (player 0 at a chance root).
+    move
+        The most visited root move (the first in the game's order among equals); ``None``
+        at a chance root.
+    reward
+        The estimate of the position for ``player`` on the reward scale [0, 1] (1 a win, 1/2
+        a draw, 0 a loss): the chosen move's mean reward (at a chance root, the root's).
+    value
+        ``reward`` on the game's utility scale (``loss + reward * (win - loss)``), to set
+        beside the exact value of the other algorithms.
+    root_moves
+        The root's children in the game's move order, each with its visits and total reward.
+    simulations
+        Simulations run.
+    stopped_by
+        ``simulations`` (the number asked for was run) or ``time_limit``.
+    exploration, seed
+        UCB1's constant and the random stream's seed.
+    tree_nodes, tree_full
+        Nodes in the tree at the end, and whether the cap stopped it from growing.
+    plies
+        States entered by the simulations (tree steps and playout moves).
+    seconds
+        Wall-clock time.
+    events
+        The four phases of the first simulations, as many as asked for.
+    """
+
+    algorithm: str
+    player: int
+    move: Hashable
+    reward: Fraction
+    value: Fraction
+    root_moves: tuple[ChildStatistics, ...]
+    simulations: int
+    stopped_by: str
+    exploration: float
+    seed: int
+    tree_nodes: int
+    tree_full: bool
+    plies: int
+    seconds: float
+    events: tuple[SimulationEvents, ...]
