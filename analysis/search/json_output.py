@@ -13,9 +13,16 @@ from collections.abc import Hashable, Iterable
 from fractions import Fraction
 from typing import Any
 
-from analysis.search.results import GameSolution, IterationStats, MoveChoice, SearchTotals
+from analysis.search.results import (
+    GameSolution,
+    IterationStats,
+    MctsSolution,
+    MoveChoice,
+    SearchTotals,
+    SimulationEvents,
+)
 from analysis.search.unfold import UnfoldedGame
-from games.numbers import Number, put_number
+from games.numbers import Number, put_number, put_numbers
 from games.rules.catalogue import CATALOGUE, make_game
 from games.rules.game import Game, GameSpec
 
@@ -62,8 +69,13 @@ def game_spec_json(spec: GameSpec[Any, Any]) -> dict[str, Any]:
     }
 
 
-def game_solution_json(game: Game[Any, Any], state: Any, solution: GameSolution) -> dict[str, Any]:
-    """``POST /v1/games/solve``: the value for the player to move, its moves, the line, stats."""
+def game_solution_json(
+    game: Game[Any, Any], state: Any, solution: GameSolution | MctsSolution
+) -> dict[str, Any]:
+    """``POST /v1/games/solve``: the value for the player to move, its moves, the line, stats
+    (for MCTS, :func:`mcts_solution_json`)."""
+    if isinstance(solution, MctsSolution):
+        return mcts_solution_json(game, state, solution)
     out = _position(game, state)
     out["algorithm"] = solution.algorithm
     _put_value(out, "value", solution.value)
@@ -79,6 +91,91 @@ def game_solution_json(game: Game[Any, Any], state: Any, solution: GameSolution)
         out["sweeps"] = solution.sweeps
         put_number(out, "residual", solution.residual)
     return out
+
+
+def mcts_solution_json(game: Game[Any, Any], state: Any, solution: MctsSolution) -> dict[str, Any]:
+    """``POST /v1/games/solve`` with ``mcts``: the chosen move, the estimate, each root move's
+    visits and mean reward, and the recorded simulations phase by phase."""
+    out = _position(game, state)
+    out["algorithm"] = solution.algorithm
+    out["complete"] = False
+    out["player"] = solution.player
+    out["move"] = None if solution.move is None else game.move_text(state, solution.move)
+    _put_value(out, "reward", solution.reward)
+    _put_value(out, "value", solution.value)
+    root_moves = []
+    for child in solution.root_moves:
+        entry: dict[str, Any] = {"move": game.move_text(state, child.move), "visits": child.visits}
+        _put_value(entry, "total", child.total)
+        _put_value(entry, "mean", child.mean)
+        root_moves.append(entry)
+    out["root_moves"] = root_moves
+    out["simulations"] = solution.simulations
+    out["stopped_by"] = solution.stopped_by
+    put_number(out, "exploration", float(solution.exploration))
+    out["seed"] = solution.seed
+    out["tree_nodes"] = solution.tree_nodes
+    out["tree_full"] = solution.tree_full
+    out["plies"] = solution.plies
+    put_number(out, "seconds", float(solution.seconds))
+    states = {0: state}  # each node's state, by id, as the events create the nodes
+    out["events"] = [_simulation_json(game, states, events) for events in solution.events]
+    return out
+
+
+def _simulation_json(
+    game: Game[Any, Any], states: dict[int, Any], events: SimulationEvents
+) -> dict[str, Any]:
+    """One simulation's four phases, moves in the game's notation (``states`` grows)."""
+    at = 0
+    selection = []
+    for step in events.selection:
+        entry: dict[str, Any] = {"node": step.node, "move": game.move_text(states[at], step.move)}
+        entry["visits"] = step.visits
+        _put_value(entry, "mean", step.total / step.visits)
+        put_number(entry, "ucb", step.ucb)
+        _put_value(entry, "probability", step.probability)
+        selection.append(entry)
+        states.setdefault(step.node, game.result(states[at], step.move))
+        at = step.node
+    expansion: dict[str, Any] | None = None
+    if events.expansion is not None:
+        grown = events.expansion
+        parent = states[grown.parent]
+        states[grown.node] = game.result(parent, grown.move)
+        expansion = {
+            "node": grown.node,
+            "parent": grown.parent,
+            "move": game.move_text(parent, grown.move),
+            "player": grown.player,
+            "position": game.position_text(states[grown.node]),
+        }
+        _put_value(expansion, "probability", grown.probability)
+        at = grown.node
+    end = states[at]
+    for move in events.playout.moves:
+        end = game.result(end, move)
+    playout: dict[str, Any] = {
+        "moves": line_text(game, states[at], events.playout.moves),
+        "position": game.position_text(end),
+    }
+    rewards = [r.numerator if r.denominator == 1 else r for r in events.playout.rewards]
+    put_numbers(playout, "rewards", rewards)
+    backpropagation = []
+    for backup in events.backpropagation:
+        update: dict[str, Any] = {"node": backup.node, "player": backup.player}
+        _put_value(update, "reward", backup.reward)
+        update["visits"] = backup.visits
+        _put_value(update, "total", backup.total)
+        _put_value(update, "mean", backup.total / backup.visits)
+        backpropagation.append(update)
+    return {
+        "simulation": events.simulation,
+        "selection": selection,
+        "expansion": expansion,
+        "playout": playout,
+        "backpropagation": backpropagation,
+    }
 
 
 def move_choice_json(game: Game[Any, Any], state: Any, choice: MoveChoice) -> dict[str, Any]:

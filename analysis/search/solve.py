@@ -12,8 +12,9 @@ from typing import Any, Final
 
 from analysis.search.alpha_beta import alpha_beta_solution
 from analysis.search.expectimax import expectimax_solution
+from analysis.search.mcts import DEFAULT_EXPLORATION, mcts_solution
 from analysis.search.minimax import minimax_solution
-from analysis.search.results import GameSolution, MoveChoice, SearchTotals
+from analysis.search.results import GameSolution, MctsSolution, MoveChoice, SearchTotals
 from analysis.search.table import check_table_entries
 from analysis.search.value_iteration import (
     DEFAULT_TOLERANCE,
@@ -23,7 +24,10 @@ from analysis.search.value_iteration import (
 from games.errors import InvalidInputError
 from games.rules.game import CHANCE, Evaluation, Game
 
-ALGORITHMS: Final = ("alphabeta", "minimax", "expectimax", "value_iteration")
+ALGORITHMS: Final = ("alphabeta", "minimax", "expectimax", "value_iteration", "mcts")
+
+MCTS_OPTIONS: Final = ("simulations", "exploration", "seed", "events")
+"""The options only Monte Carlo tree search takes."""
 
 QUIESCENCE_PLIES: Final = 8
 """How far past the cutoff quiescence follows noisy moves."""
@@ -43,15 +47,21 @@ def solve_game(
     tolerance: Fraction = DEFAULT_TOLERANCE,
     all_best_moves: bool = True,
     table_entries: int | None = None,
-) -> GameSolution:
-    """Value ``state`` for the player to move, with its best moves and the search's stats.
+    simulations: int | None = None,
+    exploration: float | None = None,
+    seed: int | None = None,
+    events: int | None = None,
+) -> GameSolution | MctsSolution:
+    """Value ``state`` for the player to move, with its best moves and the search's stats
+    (for ``mcts``, an estimate: :class:`MctsSolution`).
 
     Parameters
     ----------
     algorithm
         ``alphabeta`` (iterative deepening, table, ordering), ``minimax`` (the full tree, no
         pruning, no table), ``expectimax`` (games with chance) or ``value_iteration`` (games
-        whose states repeat, to ``tolerance``).
+        whose states repeat, to ``tolerance``) or ``mcts`` (Monte Carlo tree search, UCT:
+        an estimate from ``simulations`` random playouts, any game).
     depth
         The depth cutoff in plies (``None``: to the end of the game).
     time_limit
@@ -71,12 +81,21 @@ def solve_game(
         Most entries of the transposition table (alphabeta, expectimax); ``None``: the
         engine's default, which keeps a search under about 256 MB (750,000 entries in
         Python, 12,582,912 of 16 bytes compiled). A full table drops its shallowest entries.
+    simulations, exploration, seed, events
+        MCTS only: the number of simulations (or ``time_limit``, or both: whichever ends
+        first), UCB1's constant (default sqrt 2), the random stream's seed (default 0) and
+        how many of the first simulations to record phase by phase
+        (:func:`analysis.search.mcts.mcts_solution`).
 
     :raises InvalidInputError: an unknown algorithm or evaluation, a depth or time limit out
         of range, an option the algorithm does not take, or a game it cannot search.
     :raises LimitExceededError: the request's time or size limits were reached.
     """
     check_options(game, algorithm, depth, time_limit, quiescence, table, ordering, tolerance)
+    mcts_options = dict(zip(MCTS_OPTIONS, (simulations, exploration, seed, events), strict=True))
+    for name, given in mcts_options.items():
+        if given is not None and algorithm != "mcts":
+            raise InvalidInputError(f"{name} applies to mcts only", parameter=name)
     if not all_best_moves and algorithm != "alphabeta":
         raise InvalidInputError(
             f"all_best_moves does not apply to {algorithm}", parameter="all_best_moves"
@@ -89,6 +108,16 @@ def solve_game(
                 parameter="table_entries",
             )
     function = chosen_evaluation(game, evaluation, depth, time_limit, algorithm)
+    if algorithm == "mcts":
+        return mcts_solution(
+            game,
+            state,
+            simulations=simulations,
+            time_limit=time_limit,
+            exploration=DEFAULT_EXPLORATION if exploration is None else exploration,
+            seed=0 if seed is None else seed,
+            events=0 if events is None else events,
+        )
     if game.is_terminal(state):
         return terminal_solution(game, state, algorithm)
     if algorithm == "alphabeta":
@@ -148,6 +177,7 @@ def best_move(
         time_limit=time_limit,
         all_best_moves=game.has_chance,  # alpha-beta needs only one; expectimax finds all anyway
     )
+    assert isinstance(solution, GameSolution)
     return MoveChoice(
         move=solution.best_moves[0],
         value=solution.value,
@@ -196,8 +226,12 @@ def check_options(
             time_limit is not None and algorithm in ("minimax", "value_iteration"),
             other,
         ),
-        ("depth", depth is not None and algorithm == "value_iteration", other),
-        ("table", not table and algorithm in ("minimax", "value_iteration"), "is always off here"),
+        ("depth", depth is not None and algorithm in ("value_iteration", "mcts"), other),
+        (
+            "table",
+            not table and algorithm in ("minimax", "value_iteration", "mcts"),
+            "is always off here",
+        ),
         ("ordering", not ordering and algorithm != "alphabeta", "applies to alphabeta only"),
     )
     for name, wrong, why in refused:
@@ -221,17 +255,15 @@ def chosen_evaluation(
         raise InvalidInputError(
             f"{game.name} has no evaluation {name!r} (it has: {known})", parameter="evaluation"
         )
-    if name is not None and algorithm == "value_iteration":
-        raise InvalidInputError(
-            "evaluation does not apply to value_iteration", parameter="evaluation"
-        )
+    if name is not None and algorithm in ("value_iteration", "mcts"):
+        raise InvalidInputError(f"evaluation does not apply to {algorithm}", parameter="evaluation")
     limited = depth is not None or time_limit is not None
     if name is not None and not limited:
         raise InvalidInputError(
             "an evaluation is read at a depth cutoff: give depth or time_limit",
             parameter="evaluation",
         )
-    if not limited or algorithm == "value_iteration":
+    if not limited or algorithm in ("value_iteration", "mcts"):
         return None
     if name is None and not game.evaluations:
         raise InvalidInputError(

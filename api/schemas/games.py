@@ -15,9 +15,18 @@ from typing import Any
 from flask import current_app
 from marshmallow import Schema, ValidationError, fields, validate
 
-from api.schemas.fields import StrictBoolean, StrictInteger, exact_companion
+from analysis.search.mcts import MAX_EVENTS, MAX_EXPLORATION, MAX_SIMULATIONS
+from api.schemas.fields import (
+    StrictBoolean,
+    StrictInteger,
+    exact_companion,
+    exact_list_companion,
+)
 
-ALGORITHMS = ("alphabeta", "minimax", "expectimax", "value_iteration")
+EXHAUSTIVE_ALGORITHMS = ("alphabeta", "minimax", "expectimax", "value_iteration")
+"""The searches of ``analysis.search.solve_game`` that answer with a GameSolution."""
+
+ALGORITHMS = (*EXHAUSTIVE_ALGORITHMS, "mcts")
 """The searches of ``analysis.search.solve_game``."""
 
 _PARAMETER_VALUE: dict[str, Any] = {
@@ -117,7 +126,9 @@ class GameSolveRequestSchema(Schema):
         metadata={
             "description": "alphabeta (iterative deepening, transposition table, move "
             "ordering; the default), minimax (no pruning, no table: every node of the "
-            "tree), expectimax (games with chance, to a depth) or value_iteration (Pig)."
+            "tree), expectimax (games with chance, to a depth), value_iteration (Pig) or "
+            "mcts (Monte Carlo tree search, UCT: an estimate from random playouts, any game; "
+            "give simulations or time_limit)."
         },
     )
     depth = SearchDepth(
@@ -172,6 +183,42 @@ class GameSolveRequestSchema(Schema):
         metadata={
             "description": "Search noisy moves (captures) past the depth cutoff until the "
             "position is quiet."
+        },
+    )
+    simulations = StrictInteger(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(1, MAX_SIMULATIONS),
+        metadata={
+            "description": "mcts: the number of simulations (with time_limit too: whichever "
+            "ends first)."
+        },
+    )
+    exploration = fields.Float(
+        load_default=None,
+        allow_none=True,
+        allow_nan=False,
+        validate=validate.Range(0, MAX_EXPLORATION),
+        metadata={
+            "description": "mcts: UCB1's constant c in mean + c sqrt(ln N / n) (left out: sqrt 2)."
+        },
+    )
+    seed = StrictInteger(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(0, 2**63 - 1),
+        metadata={
+            "description": "mcts: the seed of the random playouts; the same seed and "
+            "simulations give the same answer (left out: 0)."
+        },
+    )
+    events = StrictInteger(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(0, MAX_EVENTS),
+        metadata={
+            "description": f"mcts: list the four phases of the first N simulations (at most "
+            f"{MAX_EVENTS})."
         },
     )
 
@@ -306,7 +353,7 @@ class PositionAnswerSchema(Schema):
 
 
 class GameSolutionSchema(PositionAnswerSchema):
-    algorithm = fields.String(required=True, validate=validate.OneOf(ALGORITHMS))
+    algorithm = fields.String(required=True, validate=validate.OneOf(EXHAUSTIVE_ALGORITHMS))
     value = fields.Float(
         required=True,
         metadata={
@@ -393,4 +440,164 @@ class GameTreeSchema(PositionAnswerSchema):
                 "endpoint.",
             }
         },
+    )
+
+
+class MctsRootMoveSchema(Schema):
+    move = fields.String(required=True)
+    visits = fields.Integer(required=True)
+    total = fields.Float(
+        required=True, metadata={"description": "The rewards of its simulations, summed."}
+    )
+    total_exact = exact_companion("total")
+    mean = fields.Float(
+        required=True,
+        metadata={"description": "total / visits: the mean reward, in [0, 1], to the player."},
+    )
+    mean_exact = exact_companion("mean")
+
+
+class MctsSelectionStepSchema(Schema):
+    node = fields.Integer(required=True, metadata={"description": "The node stepped to."})
+    move = fields.String(required=True)
+    visits = fields.Integer(required=True, metadata={"description": "Its visits before."})
+    mean = fields.Float(required=True, metadata={"description": "Its mean reward before."})
+    mean_exact = exact_companion("mean")
+    ucb = fields.Float(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "Its UCB1, mean + c sqrt(ln N / n), the greatest of its siblings "
+            "(null at a chance node, whose outcome is drawn)."
+        },
+    )
+    probability = fields.Float(
+        required=True,
+        allow_none=True,
+        metadata={"description": "At a chance node: the drawn outcome's probability."},
+    )
+    probability_exact = exact_companion("probability")
+
+
+class MctsExpansionSchema(Schema):
+    node = fields.Integer(required=True, metadata={"description": "The new node's id."})
+    parent = fields.Integer(required=True)
+    move = fields.String(required=True)
+    player = fields.Integer(
+        required=True,
+        metadata={"description": "Who moved into it: the player whose reward it holds."},
+    )
+    position = fields.String(required=True)
+    probability = fields.Float(
+        required=True,
+        allow_none=True,
+        metadata={"description": "A chance outcome's probability (null for a move)."},
+    )
+    probability_exact = exact_companion("probability")
+
+
+class MctsPlayoutSchema(Schema):
+    moves = fields.List(fields.String(), required=True)
+    position = fields.String(required=True, metadata={"description": "The finished game."})
+    rewards = fields.List(
+        fields.Float(),
+        required=True,
+        metadata={"description": "The end's reward to each player: 1 win, 1/2 draw, 0 loss."},
+    )
+    rewards_exact = exact_list_companion("rewards")
+
+
+class MctsBackupSchema(Schema):
+    node = fields.Integer(required=True)
+    player = fields.Integer(required=True)
+    reward = fields.Float(required=True, metadata={"description": "The reward added."})
+    reward_exact = exact_companion("reward")
+    visits = fields.Integer(required=True, metadata={"description": "Visits after."})
+    total = fields.Float(required=True, metadata={"description": "Total reward after."})
+    total_exact = exact_companion("total")
+    mean = fields.Float(required=True, metadata={"description": "Mean reward after."})
+    mean_exact = exact_companion("mean")
+
+
+class MctsSimulationSchema(Schema):
+    simulation = fields.Integer(required=True, metadata={"description": "From 1."})
+    selection = fields.List(
+        fields.Nested(MctsSelectionStepSchema),
+        required=True,
+        metadata={"description": "The path from the root, one step per node entered."},
+    )
+    expansion = fields.Nested(
+        MctsExpansionSchema,
+        required=True,
+        allow_none=True,
+        metadata={"description": "The node added (null at a finished game or a full tree)."},
+    )
+    playout = fields.Nested(MctsPlayoutSchema, required=True)
+    backpropagation = fields.List(
+        fields.Nested(MctsBackupSchema),
+        required=True,
+        metadata={"description": "Each node of the path updated, from the root down."},
+    )
+
+
+class MctsSolutionSchema(PositionAnswerSchema):
+    algorithm = fields.String(required=True, validate=validate.OneOf(("mcts",)))
+    complete = fields.Boolean(
+        required=True, metadata={"description": "Always false: MCTS estimates."}
+    )
+    player = fields.Integer(
+        required=True,
+        metadata={
+            "description": "Whose rewards the root moves hold: the player to move (0 when "
+            "chance moves)."
+        },
+    )
+    move = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={
+            "description": "The most visited root move (the first in the game's order among "
+            "equals); null when chance moves."
+        },
+    )
+    reward = fields.Float(
+        required=True,
+        metadata={
+            "description": "The estimate for the player, in [0, 1]: the chosen move's mean "
+            "reward (when chance moves, the root's)."
+        },
+    )
+    reward_exact = exact_companion("reward")
+    value = fields.Float(
+        required=True,
+        metadata={
+            "description": "reward on the game's scale (loss + reward * (win - loss)), to "
+            "compare with the other algorithms' exact value."
+        },
+    )
+    value_exact = exact_companion("value")
+    root_moves = fields.List(
+        fields.Nested(MctsRootMoveSchema),
+        required=True,
+        metadata={"description": "The root's children tried, in the game's move order."},
+    )
+    simulations = fields.Integer(required=True, metadata={"description": "Simulations run."})
+    stopped_by = fields.String(
+        required=True, validate=validate.OneOf(("simulations", "time_limit"))
+    )
+    exploration = fields.Float(required=True)
+    seed = fields.Integer(required=True)
+    tree_nodes = fields.Integer(required=True)
+    tree_full = fields.Boolean(
+        required=True,
+        metadata={"description": "Whether the tree reached its cap and stopped growing."},
+    )
+    plies = fields.Integer(
+        required=True, metadata={"description": "States the simulations entered."}
+    )
+    seconds = fields.Float(required=True)
+    events = fields.List(
+        fields.Nested(MctsSimulationSchema),
+        required=True,
+        metadata={"description": "The first simulations asked for by events, phase by phase."},
     )

@@ -30,6 +30,7 @@ from api.schemas.games import (
     GameSolveRequestSchema,
     GameTreeRequestSchema,
     GameTreeSchema,
+    MctsSolutionSchema,
 )
 from games.errors import ArbiterError
 from games.numbers import parse_exact
@@ -59,10 +60,13 @@ def catalogue_view() -> Response:
     summary="Solve a position: its value, best moves and principal variation",
     description="Alpha-beta with iterative deepening, a transposition table and move "
     "ordering (or plain minimax, expectimax, value iteration for Pig); the value for the "
-    "player to move, exact when the search is complete, with statistics per iteration.",
+    "player to move, exact when the search is complete, with statistics per iteration. "
+    'With "algorithm": "mcts", Monte Carlo tree search (UCT) answers instead: the most '
+    "visited move, each root move's visits and mean reward, and on request (events) the "
+    "four phases of the first simulations.",
     tag="games",
     request=GameSolveRequestSchema,
-    response=GameSolutionSchema,
+    response={"oneOf": [GameSolutionSchema, MctsSolutionSchema]},
     example=TIC_TAC_TOE,
 )
 def solve_view() -> Response:
@@ -81,6 +85,10 @@ def solve_view() -> Response:
             quiescence=options["quiescence"],
             tolerance=read_tolerance(options),
             all_best_moves=options["all_best_moves"],
+            simulations=options["simulations"],
+            exploration=options["exploration"],
+            seed=options["seed"],
+            events=options["events"],
         )
         return json_response(game_solution_json(game, state, solution))
 

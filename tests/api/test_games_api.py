@@ -197,7 +197,13 @@ def test_the_depth_and_time_settings_bound_the_requests() -> None:
         ({"game": "nim", "time_limit": True}, "/time_limit"),
         ({"game": "nim", "time_limit": 31}, "/time_limit"),
         ({"game": "nim", "depth": 0}, "/depth"),
-        ({"game": "nim", "algorithm": "mcts"}, "/algorithm"),
+        ({"game": "nim", "algorithm": "negascout"}, "/algorithm"),
+        ({"game": "nim", "algorithm": "mcts"}, "/simulations"),
+        ({"game": "nim", "algorithm": "mcts", "simulations": 10, "events": 501}, "/events"),
+        ({"game": "nim", "algorithm": "mcts", "simulations": 10, "depth": 2}, "/depth"),
+        ({"game": "nim", "algorithm": "mcts", "simulations": 0}, "/simulations"),
+        ({"game": "nim", "algorithm": "mcts", "simulations": 9, "exploration": -1}, "/exploration"),
+        ({"game": "nim", "seed": 3}, "/seed"),
         ({"game": "nim", "table": "yes"}, "/table"),
         ({"game": "nim", "params": {"piles": [1, -2]}}, "/params/piles"),
         ({"game": "nim", "params": {"misere": 1}}, "/params/misere"),
@@ -359,3 +365,36 @@ def replay(name: str, position: str, moves: list[str]) -> Any:
     for text in moves:
         state = game.result(state, game.parse_move(state, text))
     return state
+
+
+# -- Monte Carlo tree search ------------------------------------------------------------------
+
+
+def test_mcts_finds_the_win_and_lists_its_simulations(client: FlaskClient) -> None:
+    """x completes the top row at 1,3: every simulation through it is a win (reward 1)."""
+    body = {
+        "game": "tic_tac_toe",
+        "position": "xx.oo....",
+        "algorithm": "mcts",
+        "simulations": 300,
+        "seed": 5,
+        "events": 2,
+    }
+    answer = client.post("/v1/games/solve", json=body).get_json()
+    assert (answer["algorithm"], answer["move"], answer["complete"]) == ("mcts", "1,3", False)
+    assert (answer["reward"], answer["value"], answer["player"]) == (1, 1, 0)
+    assert sum(child["visits"] for child in answer["root_moves"]) == answer["simulations"] == 300
+    win = answer["root_moves"][0]
+    assert win["move"] == "1,3" and win["mean"] == 1 and win["total"] == win["visits"]
+    first, second = answer["events"]
+    assert (first["simulation"], first["selection"], first["expansion"]["parent"]) == (1, [], 0)
+    assert [update["node"] for update in second["backpropagation"]] == [0, 2]
+    again = client.post("/v1/games/solve", json=body).get_json()
+    assert again["root_moves"] == answer["root_moves"] and again["events"] == answer["events"]
+
+
+def test_mcts_estimates_pigs_win_probability(client: FlaskClient) -> None:
+    """Pig to 2 from the start: a win unless the first roll is a 1, 6/7 with best play."""
+    body = {"game": "pig", "params": {"goal": 2}, "algorithm": "mcts", "simulations": 700}
+    answer = client.post("/v1/games/solve", json=body).get_json()
+    assert answer["move"] == "roll" and abs(exact(answer, "reward") - Fraction(6, 7)) < 0.07

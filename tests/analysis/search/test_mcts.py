@@ -11,6 +11,7 @@ import pytest
 
 from analysis.search.budget import SearchBudget
 from analysis.search.mcts import MAX_EVENTS, Uct, mcts_solution
+from analysis.search.results import MctsSolution
 from analysis.search.solve import solve_game
 from games.errors import InvalidInputError, TimeLimitError
 from games.limits import Limits, limited
@@ -251,3 +252,35 @@ def test_a_finished_game_is_refused() -> None:
     with pytest.raises(InvalidInputError) as caught:
         mcts_solution(TTT, TTT.parse_position("xxxoo...."), simulations=5, time_limit=None)
     assert caught.value.errors[0].parameter == "position"
+
+
+def test_solve_game_runs_mcts_with_its_options() -> None:
+    state = TTT.parse_position("xx.oo....")
+    solution = solve_game(TTT, state, algorithm="mcts", simulations=100, seed=3, exploration=1.0)
+    assert isinstance(solution, MctsSolution)
+    assert (solution.simulations, solution.seed, solution.exploration) == (100, 3, 1.0)
+    assert TTT.move_text(state, solution.move) == "1,3"
+
+
+@pytest.mark.parametrize(
+    ("options", "parameter"),
+    [
+        ({"algorithm": "mcts", "simulations": 10, "depth": 3}, "depth"),
+        ({"algorithm": "mcts", "simulations": 10, "evaluation": "open_lines"}, "evaluation"),
+        ({"algorithm": "mcts", "simulations": 10, "table": False}, "table"),
+        ({"algorithm": "mcts", "simulations": 10, "ordering": False}, "ordering"),
+        ({"algorithm": "mcts", "simulations": 10, "quiescence": True}, "quiescence"),
+        ({"algorithm": "mcts", "simulations": 10, "tolerance": Fraction(1, 10)}, "tolerance"),
+        ({"algorithm": "mcts", "simulations": 10, "all_best_moves": False}, "all_best_moves"),
+        ({"algorithm": "mcts", "simulations": 10, "table_entries": 1000}, "table_entries"),
+        ({"algorithm": "mcts"}, "simulations"),
+        ({"simulations": 10}, "simulations"),
+        ({"algorithm": "expectimax", "seed": 1}, "seed"),
+        ({"algorithm": "minimax", "exploration": 1.0}, "exploration"),
+        ({"events": 1}, "events"),
+    ],
+)
+def test_solve_game_refuses_what_does_not_apply(options: dict[str, Any], parameter: str) -> None:
+    with pytest.raises(InvalidInputError) as caught:
+        solve_game(TTT, TTT.initial_state(), **options)
+    assert caught.value.errors[0].parameter == parameter

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from analysis.search.results import GameSolution, MoveChoice, SearchTotals
+from analysis.search.results import GameSolution, MctsSolution, MoveChoice, SearchTotals
 from analysis.search.scores import from_table, game_value, plies_to_end, terminal_score, to_table
 from analysis.search.solve import ALGORITHMS, best_move, solve_game
 from games.errors import InvalidInputError
@@ -68,12 +68,16 @@ def test_best_move_shape() -> None:
 
 
 def test_every_algorithm_is_dispatched() -> None:
-    assert ALGORITHMS == ("alphabeta", "minimax", "expectimax", "value_iteration")
+    assert ALGORITHMS == ("alphabeta", "minimax", "expectimax", "value_iteration", "mcts")
     state = "xx.oo...."
     for algorithm in ALGORITHMS:
-        solution = solve_game(TTT, state, algorithm=algorithm)
+        budget = {"simulations": 200} if algorithm == "mcts" else {}
+        solution = solve_game(TTT, state, algorithm=algorithm, **budget)
         assert solution.algorithm == algorithm and solution.value == 1
-        assert solution.best_moves == (2,) or algorithm == "expectimax"
+        if isinstance(solution, MctsSolution):
+            assert solution.move == 2
+        else:
+            assert solution.best_moves == (2,) or algorithm == "expectimax"
 
 
 def test_scores_order_wins_by_distance() -> None:

@@ -29,6 +29,7 @@ class Protocolled:
 
     players = 2
     win = Fraction(1)
+    loss = Fraction(-1)
 
     def key(self, state: Any) -> Hashable:
         return state  # type: ignore[no-any-return]
@@ -337,6 +338,7 @@ class Pig(Protocolled):
 
     name = "pig"
     has_chance = True
+    loss = Fraction(0)
     evaluations: dict[str, EvaluationInfo] = {}
 
     def __init__(self, goal: int, die: int = 6) -> None:
