@@ -4,7 +4,8 @@
     arbiter game solve GAME [--param NAME=VALUE ...] [--position P] [--algorithm A]
                             [--depth N] [--time-limit S] [--evaluation E]
                             [--no-table] [--no-ordering] [--quiescence] [--tolerance T]
-                            [--one-best-move]
+                            [--one-best-move] [--simulations N] [--exploration C]
+                            [--seed S] [--events N]
     arbiter game move GAME --position P --time-limit S [--param ...] [--depth N]
     arbiter game tree GAME --position P --depth N [--param ...] [--evaluation E]
 
@@ -41,7 +42,7 @@ from games.rules.catalogue import CATALOGUE, make_game
 from games.rules.game import Game
 
 ACTIONS: Final = ("list", "solve", "move", "tree")
-ALGORITHMS: Final = ("alphabeta", "minimax", "expectimax", "value_iteration")
+ALGORITHMS: Final = ("alphabeta", "minimax", "expectimax", "value_iteration", "mcts")
 BOOLEANS: Final = {"true": True, "false": False}
 
 
@@ -117,6 +118,34 @@ def parser(name: str, summary: str) -> ArgumentParser:
         action="store_true",
         help="solve: search captures past the cutoff until the position is quiet",
     )
+    command.add_argument(
+        "--simulations",
+        type=int,
+        default=None,
+        metavar="N",
+        help="solve with mcts: the number of simulations (or --time-limit, or both)",
+    )
+    command.add_argument(
+        "--exploration",
+        type=float,
+        default=None,
+        metavar="C",
+        help="solve with mcts: UCB1's constant C (default sqrt 2)",
+    )
+    command.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        metavar="S",
+        help="solve with mcts: the random playouts' seed (default 0: same seed, same answer)",
+    )
+    command.add_argument(
+        "--events",
+        type=int,
+        default=None,
+        metavar="N",
+        help="solve with mcts: list the four phases of the first N simulations (at most 500)",
+    )
     return command
 
 
@@ -153,6 +182,10 @@ def solved(args: argparse.Namespace, game: Game[Any, Any], state: Any) -> dict[s
         quiescence=args.quiescence,
         tolerance=DEFAULT_TOLERANCE if args.tolerance is None else Fraction(args.tolerance),
         all_best_moves=args.all_best_moves,
+        simulations=args.simulations,
+        exploration=args.exploration,
+        seed=args.seed,
+        events=args.events,
     )
     return game_solution_json(game, state, solution)
 

@@ -165,3 +165,31 @@ def test_a_budget_answers_with_the_deepest_iteration_not_a_limit_error(
         capsys, "tree", "connect_four", "--position", "", "--depth", "9", "--time-limit", "0.2"
     )
     assert status == 3 and err.startswith("arbiter: --time-limit: ")
+
+
+def test_solve_with_mcts_prints_what_the_api_answers(capsys: pytest.CaptureFixture[str]) -> None:
+    status, printed, _ = run(
+        capsys, "solve", "tic_tac_toe", "--position", "x.x.o....", "--algorithm", "mcts",
+        "--simulations", "1500", "--seed", "2", "--exploration", "1.0", "--events", "1",
+    )  # fmt: skip
+    body = {
+        "game": "tic_tac_toe",
+        "position": "x.x.o....",
+        "algorithm": "mcts",
+        "simulations": 1500,
+        "seed": 2,
+        "exploration": 1.0,
+        "events": 1,
+    }
+    answer = create_app({"TESTING": True}).test_client().post("/v1/games/solve", json=body)
+    expected = answer.get_json()
+    assert status == 0 and printed.pop("seconds") > 0 and expected.pop("seconds") > 0
+    assert printed == expected
+    assert printed["move"] == "1,2"  # o must block the top row
+
+
+def test_mcts_options_are_refused_for_other_algorithms(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    status, printed, error = run(capsys, "solve", "tic_tac_toe", "--seed", "3")
+    assert (status, printed) == (2, None) and error.startswith("arbiter: --seed: ")
