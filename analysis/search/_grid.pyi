@@ -1,5 +1,5 @@
 # The compiled search's interface (analysis/search/_grid.pyx), for type checkers.
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from typing_extensions import disjoint_base
@@ -46,3 +46,28 @@ class GridSearch:
     def scale_factor(self) -> int: ...
     @property
     def table_entries(self) -> int: ...
+
+@disjoint_base
+class ScoreSearch(GridSearch):
+    @property
+    def cells(self) -> int: ...
+    def __init__(
+        self,
+        *,
+        columns: int,
+        rows: int,
+        k: int,
+        moves: Sequence[int],
+        move_bits: Sequence[int],
+        budget: SearchBudget,
+        node_batch: int,
+        node_units: int,
+        table_entries: int,
+    ) -> None: ...
+    def solve(
+        self, mine: int, mask: int, on_probe: Callable[[int, int], object] | None = None
+    ) -> int: ...
+    def move_score(self, mine: int, mask: int, index: int) -> int: ...
+    def reaches(self, mine: int, mask: int, index: int, score: int) -> bool: ...
+    def legal_indices(self, mask: int) -> list[int]: ...
+    def cell(self, mask: int, index: int) -> int: ...

@@ -21,6 +21,10 @@ so the shifts that find a line never carry from one column into the next.
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport calloc, free
 
+cdef extern from "sys/mman.h":
+    int madvise(void* address, size_t length, int advice) nogil
+    int MADV_HUGEPAGE
+
 cdef extern from *:
     int popcount "__builtin_popcountll"(unsigned long long) nogil
     void prefetch "__builtin_prefetch"(const void*) nogil
@@ -235,6 +239,12 @@ cdef class GridSearch:
         cdef Entry* fresh = <Entry*>calloc(slots, sizeof(Entry))
         if fresh == NULL:
             raise MemoryError
+        cdef size_t huge = 1 << 21, start = (<size_t>fresh + huge - 1) & ~(huge - 1)
+        if slots * sizeof(Entry) >= 4 * huge:
+            # ask for 2 MB pages where the kernel leaves it to the program: a probe lands
+            # anywhere in the table, and with 4 kB pages most probes also miss the TLB
+            madvise(<void*>start, (<size_t>fresh + slots * sizeof(Entry) - start) & ~(huge - 1),
+                    MADV_HUGEPAGE)
         self.table = fresh
         self.slots = slots
         self.slot_bits = 0
@@ -552,6 +562,10 @@ cdef class GridSearch:
         cdef uint64_t playable = (mask + self.bottom_row) & self.full
         if self.completing(mine) & playable:
             return WINS_AT_ONCE
+        return self.safe_cells(theirs, mask, playable)
+
+    cdef inline uint64_t safe_cells(self, uint64_t theirs, uint64_t mask, uint64_t playable) noexcept:
+        """The ``playable`` cells that do not let the holder of ``theirs`` win at once (0: none)."""
         cdef uint64_t threats = self.completing(theirs) & ~mask
         cdef uint64_t forced = playable & threats
         if forced:
@@ -648,3 +662,190 @@ cdef class GridSearch:
     @property
     def table_entries(self):
         return self.used
+
+
+cdef class ScoreSearch(GridSearch):
+    """:class:`analysis.search.score_search.ScoreSearch` compiled, move for move: null-window
+    alpha-beta on the exact score of a gravity grid game, with the same non-losing moves, bounds
+    from the board, threat ordering and table of bounds (an entry's ``score`` holds the bound,
+    its ``bound`` which kind, its ``move`` the move that failed high or -1), so the same scores
+    and the same node counts while neither table fills."""
+
+    cdef readonly int cells
+    cdef uint64_t column_mask[MOST_MOVES]
+
+    def __init__(
+        self,
+        *,
+        int columns,
+        int rows,
+        int k,
+        moves,
+        move_bits,
+        budget,
+        int node_batch,
+        int node_units,
+        long long table_entries,
+    ):
+        GridSearch.__init__(
+            self, columns=columns, rows=rows, k=k, gravity=True, moves=moves,
+            move_bits=move_bits, lines=(), evaluation_kind=None, denominator=1, table=True,
+            ordering=False, shortcuts=True, budget=budget, max_ply=MOST_PLIES,
+            node_batch=node_batch, node_units=node_units, table_entries=table_entries,
+        )
+        self.cells = columns * rows
+        cdef int i
+        for i in range(self.move_count):
+            self.column_mask[i] = ((<uint64_t>1 << rows) - 1) * self.move_bit[i]
+
+    cdef inline uint64_t cell_of(self, uint64_t mask, int index) noexcept:
+        return (mask + self.bottom_row) & self.full & self.column_mask[index]
+
+    cdef inline bint wins_now(self, uint64_t mine, uint64_t mask) noexcept:
+        return (self.completing(mine) & (mask + self.bottom_row) & self.full) != 0
+
+    cdef int ordered_options(
+        self, uint64_t mine, uint64_t mask, uint64_t options, int first, int* moves
+    ) noexcept:
+        """The table's move ``first`` (-1: none), then the moves among ``options`` by the
+        threats each creates, most first, ties in the game's order; their count."""
+        cdef int threats[MOST_MOVES]
+        cdef int count = 0, front = 0, i, j, made
+        cdef uint64_t cell
+        if first >= 0 and options & self.column_mask[first]:
+            moves[0] = first
+            front = 1
+        for i in range(self.move_count):
+            cell = options & self.column_mask[i]
+            if cell and i != first:
+                made = popcount(self.completing(mine | cell) & ~(mask | cell))
+                j = count
+                while j > 0 and threats[j - 1] < made:
+                    threats[j] = threats[j - 1]
+                    moves[front + j] = moves[front + j - 1]
+                    j -= 1
+                threats[j] = made
+                moves[front + j] = i
+                count += 1
+        return front + count
+
+    cdef int negamax(
+        self, uint64_t mine, uint64_t mask, int alpha, int beta, int ply
+    ) except? -32768:
+        """The score of a position whose mover (holding ``mine``) cannot win at once."""
+        self.nodes += 1
+        if not (self.nodes & self.batch_mask):
+            self.charge()
+        cdef int stones = popcount(mask)
+        cdef uint64_t theirs = mine ^ mask
+        cdef uint64_t options = self.safe_cells(theirs, mask, (mask + self.bottom_row) & self.full)
+        if not options:  # whatever the mover does, the opponent wins next
+            self.reached(ply + 2)
+            return -((self.cells - stones) // 2)
+        if stones >= self.cells - 2:  # one or two cells left, and no one can take a line
+            self.reached(ply + self.cells - stones)
+            return 0
+        cdef int low = -((self.cells - stones - 2) // 2)
+        if alpha < low:
+            alpha = low
+            if alpha >= beta:
+                return alpha
+        cdef int high = (self.cells - stones - 1) // 2
+        if beta > high:
+            beta = high
+            if alpha >= beta:
+                return beta
+        cdef uint64_t key = mine + mask
+        cdef int first = -1
+        cdef Entry* entry = self.find(key)
+        if entry != NULL:
+            first = entry.move
+            if entry.bound == LOWER and entry.score > alpha:
+                alpha = entry.score
+            elif entry.bound == UPPER and entry.score < beta:
+                beta = entry.score
+            if alpha >= beta:
+                self.table_hits += 1
+                return alpha if entry.bound == LOWER else beta
+        cdef uint64_t cells = options
+        if self.slots:
+            # the children's entries are read next: fetch their cache lines while the moves
+            # are ordered, so that the memory waits (most of a node's cost) overlap
+            while cells:
+                prefetch(&self.table[self.home(theirs + (mask | (cells & -cells)))])
+                cells &= cells - 1
+        cdef int moves[MOST_MOVES]
+        cdef int count = self.ordered_options(mine, mask, options, first, moves)
+        cdef int i, score
+        for i in range(count):
+            score = -self.negamax(
+                theirs, mask | self.cell_of(mask, moves[i]), -beta, -alpha, ply + 1
+            )
+            if score >= beta:  # beta cut-off
+                self.cutoffs += 1
+                self.store(key, PROVEN_HERE, score, LOWER, moves[i])
+                return score
+            if score > alpha:
+                alpha = score
+        self.store(key, PROVEN_HERE, alpha, UPPER, -1)
+        return alpha
+
+    def solve(self, uint64_t mine, uint64_t mask, on_probe=None):
+        """The exact score of a position that is not over, by null-window probes;
+        ``on_probe(low, high)`` after each."""
+        cdef int stones_left = self.cells - popcount(mask)
+        self.nodes += 1
+        if not (self.nodes & self.batch_mask):
+            self.charge()
+        if self.wins_now(mine, mask):
+            self.reached(1)
+            return (stones_left + 1) // 2
+        cdef int low = -(stones_left // 2), high = (stones_left + 1) // 2, guess, found
+        while low < high:
+            guess = probe(low, high)
+            found = self.negamax(mine, mask, guess, guess + 1, 0)
+            if found <= guess:
+                high = found
+            else:
+                low = found
+            if on_probe is not None:
+                on_probe(low, high)
+        return low
+
+    def move_score(self, uint64_t mine, uint64_t mask, int index):
+        """The exact score of playing legal move ``index``, for the mover."""
+        cdef uint64_t cell = self.cell_of(mask, index)
+        if self.completing(mine) & cell:
+            return (self.cells - popcount(mask) + 1) // 2
+        return -self.solve(mine ^ mask, mask | cell)
+
+    def reaches(self, uint64_t mine, uint64_t mask, int index, int score):
+        """Whether legal move ``index`` scores at least ``score``."""
+        cdef uint64_t cell = self.cell_of(mask, index)
+        if self.completing(mine) & cell:
+            return True
+        cdef uint64_t after = mask | cell, theirs = mine ^ mask
+        if self.wins_now(theirs, after):
+            return score <= -((self.cells - popcount(mask)) // 2)
+        return self.negamax(theirs, after, -score, -score + 1, 1) <= -score
+
+    def legal_indices(self, uint64_t mask):
+        return [i for i in range(self.move_count) if self.cell_of(mask, i)]
+
+    def cell(self, uint64_t mask, int index):
+        """The cell move ``index`` takes (0: its column is full)."""
+        return self.cell_of(mask, index)
+
+
+cdef inline int toward_zero_half(int score) noexcept:
+    return -((-score) // 2) if score < 0 else score // 2
+
+
+cdef inline int probe(int low, int high) noexcept:
+    """:func:`analysis.search.score_search.probe`."""
+    cdef int middle = low + (high - low) // 2
+    if middle <= 0 and toward_zero_half(low) < middle:
+        return toward_zero_half(low)
+    if middle >= 0 and toward_zero_half(high) > middle:
+        return toward_zero_half(high)
+    return middle

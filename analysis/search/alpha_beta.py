@@ -33,6 +33,7 @@ from analysis.search.budget import NODE_BATCH, SearchBudget
 from analysis.search.deepening import Counters, SearchCounters, deepen, schedule_of
 from analysis.search.grid import GridAlphaBeta, grid_search
 from analysis.search.results import GameSolution
+from analysis.search.score_search import new_score_search, score_solution
 from analysis.search.scores import (
     MAX_PLY,
     PROVEN,
@@ -300,6 +301,7 @@ def alpha_beta_solution(
     all_best_moves: bool = True,
     compiled: bool = True,
     table_entries: int | None = None,
+    analyze: bool = False,
 ) -> GameSolution:
     """Iterative deepening to ``depth`` (or to the end), within ``time_limit`` seconds.
 
@@ -308,8 +310,18 @@ def alpha_beta_solution(
     grid game runs compiled (:mod:`analysis.search.grid`) unless ``compiled`` is false: the
     same answer and counts either way, as long as neither table fills. ``table_entries``
     bounds the transposition table (``None``: each engine's default, about 256 MB).
+
+    Connect four (a game of stones dropped into columns) solved to the end with the table and
+    ordering on runs the strong solvers' search instead (:mod:`analysis.search.score_search`),
+    which also values every root move with ``analyze``.
     """
     budget = SearchBudget(time_limit)
+    if depth is None and time_limit is None and table and ordering and not quiescence_plies:
+        scores = new_score_search(game, budget, table_entries, compiled)
+        if scores is not None:
+            return score_solution(
+                game, state, scores, all_best_moves=all_best_moves, analyze=analyze
+            )
     fast = (
         grid_search(
             game,

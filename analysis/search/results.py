@@ -25,6 +25,10 @@ class IterationStats:
         Wall-clock time of the iteration.
     effective_branching
         ``nodes`` over the previous iteration's ``nodes`` (``None`` for the first).
+    bounds
+        A search that deepens on the score (connect four solved to the end): the outcomes the
+        root's value is known to lie between after this iteration, worst first; ``None``
+        for a search that deepens on the depth.
     """
 
     depth: int
@@ -33,6 +37,24 @@ class IterationStats:
     cutoffs: int
     seconds: float
     effective_branching: float | None
+    bounds: tuple[Outcome, Outcome] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """An exact outcome for the player to move: the value, and for a win or a loss the plies
+    until it comes with best play (``None`` for a draw)."""
+
+    value: Fraction
+    plies_to_end: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class MoveValue:
+    """One legal move of the root and its exact outcome for the player who makes it."""
+
+    move: Hashable
+    outcome: Outcome
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +107,9 @@ class GameSolution:
     tolerance, sweeps, residual
         Value iteration only: the stopping tolerance, the sweeps made and the largest change
         of the last sweep.
+    move_values
+        On request (``analyze``), every legal move of the root with its exact outcome, in the
+        game's move order; ``None`` otherwise.
     """
 
     algorithm: str
@@ -99,6 +124,7 @@ class GameSolution:
     tolerance: Fraction | None = None
     sweeps: int | None = None
     residual: float | None = None
+    move_values: tuple[MoveValue, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

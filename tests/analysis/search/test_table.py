@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import analysis.search.alpha_beta as alpha_beta
 import analysis.search.expectimax as expectimax
+import analysis.search.score_search as score_search
 from analysis.search.alpha_beta import alpha_beta_solution
 from analysis.search.budget import SearchBudget
 from analysis.search.grid import GridAlphaBeta, grid_search
@@ -50,6 +51,7 @@ def watched(monkeypatch: pytest.MonkeyPatch) -> type[WatchedTable]:
     WatchedTable.most = 0
     monkeypatch.setattr(alpha_beta, "TranspositionTable", WatchedTable)
     monkeypatch.setattr(expectimax, "TranspositionTable", WatchedTable)
+    monkeypatch.setattr(score_search, "TranspositionTable", WatchedTable)
     return WatchedTable
 
 
