@@ -149,6 +149,8 @@ def _simulation_json(
             "move": game.move_text(parent, grown.move),
             "player": grown.player,
             "position": game.position_text(states[grown.node]),
+            "to_move": game.to_move(states[grown.node]),
+            "terminal": game.is_terminal(states[grown.node]),
         }
         _put_value(expansion, "probability", grown.probability)
         at = grown.node

@@ -488,6 +488,13 @@ class MctsExpansionSchema(Schema):
         metadata={"description": "Who moved into it: the player whose reward it holds."},
     )
     position = fields.String(required=True)
+    to_move = fields.Integer(
+        required=True,
+        metadata={"description": "Who moves at the new node (-1: chance)."},
+    )
+    terminal = fields.Boolean(
+        required=True, metadata={"description": "Whether the game is over at the new node."}
+    )
     probability = fields.Float(
         required=True,
         allow_none=True,

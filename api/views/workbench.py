@@ -1,7 +1,7 @@
 """The web workbench: pages over the same API, served by the app (works offline).
 
 Each area has its page (``/`` for trees, ``/practice``, ``/matrices``, ``/lotteries``,
-``/games``); the pages load plain ES modules and style sheets from ``/workbench/<name>``.
+``/games``, ``/mcts``); the pages load plain ES modules and style sheets from ``/workbench/<name>``.
 Every file is read once at start-up, so the pages do not depend on the working folder.
 """
 
@@ -109,3 +109,16 @@ def lotteries_page() -> Response:
 )
 def games_page() -> Response:
     return _page("games")
+
+
+@bp.get("/mcts")
+@operation(
+    summary="The MCTS page: run Monte Carlo tree search on a game of the catalogue and step "
+    "through each simulation's selection, expansion, playout and back-propagation",
+    tag="workbench",
+    response={"type": "string"},
+    media_type="text/html",
+    errors=(),
+)
+def mcts_page() -> Response:
+    return _page("mcts")

@@ -6,6 +6,7 @@
 // and, once the server says who has won, finds the winner's k in a row to mark it.
 
 import { $, post, showError, clearError, keepInUrl, stateFromUrl } from "./common.js";
+import { fillParams, numberOr, paramInputs, readParams } from "./game-params.js";
 
 const gameSelect = $("game");
 const positionInput = $("position");
@@ -51,76 +52,16 @@ const playerName = (player) => (PLAYERS[spec.name] || ["player 1", "player 2"])[
 const shortName = (player) =>
   player === -1 ? "the die" : (SHORT[spec.name] || ["player 1", "player 2"])[player];
 const loss = () => (spec.name === "pig" ? 0 : -1);
-const defaultOf = (name) => chosen.parameters.find((parameter) => parameter.name === name).default;
-const numberOr = (text) => (/^-?\d+$/.test(text.trim()) ? Number(text) : text.trim());
 const count = (number) => number.toLocaleString("en");
 
 // -- parameters --------------------------------------------------------------------------
-
-function paramInputs() {
-  const box = $("param-inputs");
-  box.replaceChildren();
-  for (const parameter of chosen.parameters) {
-    const id = `param-${parameter.name}`;
-    const label = document.createElement("label");
-    label.htmlFor = id;
-    const input = document.createElement("input");
-    input.id = id;
-    input.dataset.testid = id;
-    input.dataset.param = parameter.name;
-    input.setAttribute("aria-describedby", "params-error");
-    input.title = parameter.description;
-    if (parameter.kind === "boolean") {
-      input.type = "checkbox";
-      input.checked = parameter.default;
-      label.className = "inline";
-      label.append(input, ` ${parameter.name}: ${parameter.description}`);
-      box.append(label);
-      continue;
-    }
-    if (parameter.kind === "integer") {
-      input.type = "number";
-      input.step = "1";
-      input.min = parameter.minimum;
-      input.max = parameter.maximum;
-      input.value = parameter.default;
-      label.textContent = `${parameter.name} (${parameter.minimum} to ${parameter.maximum})`;
-    } else {
-      input.type = "text";
-      input.size = 16;
-      input.value = parameter.default.join(" ");
-      label.textContent = `${parameter.name} (${parameter.min_length} to ${parameter.max_length} numbers, ${parameter.minimum} to ${parameter.maximum})`;
-    }
-    box.append(label, input);
-  }
-}
-
-function readParams() {
-  const read = {};
-  for (const input of $("param-inputs").querySelectorAll("input")) {
-    const name = input.dataset.param;
-    if (input.type === "checkbox") read[name] = input.checked;
-    else if (input.type === "text") read[name] = input.value.trim().split(/[\s,]+/).filter(Boolean).map(numberOr);
-    else read[name] = input.value.trim() === "" ? defaultOf(name) : numberOr(input.value);
-  }
-  return read;
-}
-
-function fillParams(values) {
-  for (const input of $("param-inputs").querySelectorAll("input")) {
-    const value = values[input.dataset.param];
-    if (value === undefined) continue;
-    if (input.type === "checkbox") input.checked = Boolean(value);
-    else input.value = Array.isArray(value) ? value.join(" ") : value;
-  }
-}
 
 function chooseGame(name) {
   chosen = catalogue.find((game) => game.name === name) || catalogue[0];
   gameSelect.value = chosen.name;
   $("game-description").textContent = chosen.description;
   $("notation").textContent = `Notation: ${chosen.notation}`;
-  paramInputs();
+  paramInputs($("param-inputs"), chosen, "params-error");
 }
 
 // -- errors: each beside the input its pointer names ----------------------------------------
@@ -823,7 +764,7 @@ const estimateScale = (player) =>
 // -- wiring -------------------------------------------------------------------------------
 
 async function newGame() {
-  await load(null, chosen, readParams());
+  await load(null, chosen, readParams($("param-inputs"), chosen));
   history = [];
   fromStart = true;
   showEngine("");
@@ -845,7 +786,7 @@ gameSelect.addEventListener("change", () => {
 $("position-form").addEventListener("submit", (event) => {
   event.preventDefault();
   act(async () => {
-    await load(positionInput.value.trim(), chosen, readParams());
+    await load(positionInput.value.trim(), chosen, readParams($("param-inputs"), chosen));
     history = [];
     fromStart = atStart();
   });
@@ -881,9 +822,9 @@ function restore() {
   const saved = stateFromUrl();
   if (saved === null) return false;
   chooseGame(saved.game);
-  fillParams(saved.params ?? {});
+  fillParams($("param-inputs"), saved.params ?? {});
   if (saved.engine !== undefined) $("engine-side").value = saved.engine;
-  const [game, values] = [chosen, readParams()];
+  const [game, values] = [chosen, readParams($("param-inputs"), chosen)];
   actSoon(async () => {
     await load(saved.position ?? null, game, values);
     history = [];

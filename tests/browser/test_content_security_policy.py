@@ -75,12 +75,20 @@ def try_the_health_check(page: Page) -> None:
     expect(status).to_have_text("200")
 
 
+def step_through_a_search(page: Page) -> None:
+    expect(page.get_by_test_id("mcts-summary")).to_be_visible()
+    for _ in range(6):
+        page.get_by_test_id("mcts-next").click()
+    page.locator("#drawing svg [data-node-id]").nth(1).wait_for()
+
+
 PAGES: dict[str, Callable[[Page], None]] = {
     "/": solve_the_default_tree,
     "/matrices": analyze_the_default_game,
     "/practice": generate_a_problem,
     "/lotteries": evaluate_the_default_lottery,
     "/games": load_the_first_game,
+    "/mcts": step_through_a_search,
     "/docs": try_the_health_check,
 }
 

@@ -21,6 +21,7 @@ PAGES = {
     "/matrices": "Matrices",
     "/lotteries": "Lotteries",
     "/games": "Games",
+    "/mcts": "Monte Carlo tree search",
 }
 AA = 4.5
 """WCAG 2.x level AA, 1.4.3: the least contrast of normal text with its background."""
@@ -158,6 +159,15 @@ def started_game(page: Page, base_url: str) -> None:
     expect(page.locator("body")).not_to_have_attribute("aria-busy", "true")
 
 
+def mcts_mid_replay(page: Page, base_url: str) -> None:
+    """The MCTS page at simulation 11's selection: the path, the UCB1 labels, the tree."""
+    page.goto(base_url + "/mcts")
+    expect(page.get_by_test_id("mcts-summary")).to_be_visible()
+    for _ in range(41):
+        page.get_by_test_id("mcts-next").click()
+    page.locator("#drawing text.ucb").first.wait_for()
+
+
 STATES: dict[str, Callable[[Page, str], None]] = {
     "trees, mid replay": solved_tree_mid_replay,
     "trees, replay's end": solved_tree_replayed_to_the_end,
@@ -168,6 +178,7 @@ STATES: dict[str, Callable[[Page, str], None]] = {
     "matrices, analysed": screenshot.matrices,
     "lotteries, evaluated": screenshot.lotteries,
     "games, started": started_game,
+    "mcts, mid replay": mcts_mid_replay,
 }
 
 
@@ -243,7 +254,7 @@ def rules(sheet: Path) -> dict[str, str]:
     return found
 
 
-MINE = ["games.css", "lotteries.css", "matrices.css", "practice.css"]
+MINE = ["games.css", "lotteries.css", "matrices.css", "practice.css", "mcts.css"]
 """The page style sheets whose shared rules have moved to style.css."""
 
 
