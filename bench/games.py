@@ -7,7 +7,10 @@ engine (the fallback where the compiled search is not built), (c) OpenSpiel's Py
 transposition table: the median of 5 runs each, the nodes each entered (OpenSpiel's counted in
 an extra, untimed run), and the ratios ours / peer. Then connect four 5x4 solved (and by the
 Python engine), 6x4 solved within a time cap, the cost of each iteration of iterative deepening
-on 7x6 against the b - 1 rule (b = 7), and a 7x6 move within a 1 s budget.
+on 7x6 against the b - 1 rule (b = 7), and a 7x6 move within a 1 s budget. Last, Monte Carlo
+tree search: its results against a random player and against the perfect engine over seeded
+games of tic-tac-toe and connect four 5x4, and its simulations per second beside OpenSpiel's
+Python MCTS (``open_spiel.python.algorithms.mcts.MCTSBot`` with ``RandomRolloutEvaluator``).
 
 The peers live in their own environment, never the product's: ``make bench-games`` creates
 ``.bench-venv`` from ``bench/requirements-peers.txt`` and runs this file with it. A peer that
@@ -20,10 +23,12 @@ from __future__ import annotations
 
 import argparse
 import math
+import random
 import statistics
 import sys
 import time
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -31,6 +36,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from analysis.search.alpha_beta import alpha_beta_solution  # noqa: E402
 from analysis.search.grid import COMPILED  # noqa: E402
+from analysis.search.mcts import mcts_solution  # noqa: E402
 from analysis.search.solve import best_move, solve_game  # noqa: E402
 from games.errors import TimeLimitError  # noqa: E402
 from games.limits import Limits, limited  # noqa: E402
@@ -237,17 +243,128 @@ def deepening(limit: float) -> None:
     )
 
 
+# -- Monte Carlo tree search ------------------------------------------------------------------
+
+Player = Callable[[Any, Any, random.Random], Any]
+"""A player: ``(game, state, its random stream) -> move``."""
+
+
+def mcts_player(simulations: int) -> Player:
+    def move(game: Any, state: Any, stream: random.Random) -> Any:
+        seed = stream.randrange(2**32)
+        return mcts_solution(game, state, simulations=simulations, time_limit=None, seed=seed).move
+
+    return move
+
+
+def random_player(game: Any, state: Any, stream: random.Random) -> Any:
+    return stream.choice(game.actions(state))
+
+
+def perfect_player(game: Any, state: Any, stream: random.Random) -> Any:
+    """The exact engine: one of the best moves (the fastest wins), drawn at random."""
+    return stream.choice(solve_game(game, state).best_moves)
+
+
+def match(game: Any, first: Player, second: Player, stream: random.Random) -> Fraction:
+    """One game from the start: the first player's utility at the end."""
+    state = game.initial_state()
+    players = (first, second)
+    while not game.is_terminal(state):
+        state = game.result(state, players[game.to_move(state)](game, state, stream))
+    return Fraction(game.utility(state, 0))
+
+
+def win_rates(game: Any, simulations: int, opponent: Player, games: int) -> tuple[int, int, int]:
+    """MCTS's wins, draws and losses over ``games`` seeded games, first in half of them."""
+    tally = [0, 0, 0]
+    ours = mcts_player(simulations)
+    for number in range(games):
+        stream = random.Random(number)
+        if number % 2 == 0:
+            result = match(game, ours, opponent, stream)
+        else:
+            result = -match(game, opponent, ours, stream)
+        tally[0 if result > 0 else 1 if result == 0 else 2] += 1
+    return tally[0], tally[1], tally[2]
+
+
+def open_spiel_mcts(name: str, simulations: int, runs: int) -> float:
+    """OpenSpiel's Python MCTS (UCT, c = sqrt 2, one random rollout, no solving): the median
+    seconds of ``runs`` searches of ``simulations`` from the start; nan when not installed."""
+    try:
+        import numpy as np
+        import pyspiel
+        from open_spiel.python.algorithms import mcts
+    except ImportError:
+        return math.nan
+    game = pyspiel.load_game(name)
+    seconds = []
+    for run in range(runs):
+        stream = np.random.RandomState(run)
+        bot = mcts.MCTSBot(
+            game,
+            uct_c=math.sqrt(2),
+            max_simulations=simulations,
+            evaluator=mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=stream),
+            solve=False,
+            random_state=stream,
+        )
+        start = time.perf_counter()
+        bot.mcts_search(game.new_initial_state())
+        seconds.append(time.perf_counter() - start)
+    return statistics.median(seconds)
+
+
+def monte_carlo(simulations: int, games: int, runs: int) -> None:
+    print(f"MCTS, {simulations:,} simulations a move, {games} seeded games each (W-D-L for MCTS)")
+    for label, game in (
+        ("tic-tac-toe", make_game("tic_tac_toe", {})),
+        ("connect four 5x4", make_game("connect_four", {"columns": 5, "rows": 4})),
+    ):
+        for against, opponent in (("random", random_player), ("perfect", perfect_player)):
+            start = time.perf_counter()
+            won, drawn, lost = win_rates(game, simulations, opponent, games)
+            seconds = time.perf_counter() - start
+            print(
+                f"  {label:17} against {against:8} {won:3}-{drawn}-{lost}  "
+                f"({(won + drawn / 2) / games:.0%} score, {seconds:.1f} s)"
+            )
+    print(f"MCTS simulations per second from the start, {simulations:,} a search, median of {runs}")
+    for label, game, peer in (
+        ("tic-tac-toe", make_game("tic_tac_toe", {}), "tic_tac_toe"),
+        ("connect four 7x6", make_game("connect_four", {}), "connect_four"),
+    ):
+        seconds, _ = timed(
+            lambda game=game: (
+                mcts_solution(
+                    game, game.initial_state(), simulations=simulations, time_limit=None
+                ).simulations
+            ),
+            runs,
+        )
+        theirs = open_spiel_mcts(peer, simulations, runs)
+        note = f"{INSTALL_HINT}" if math.isnan(theirs) else f"ours {theirs / seconds:.1f}x theirs"
+        print(
+            f"  {label:17} ours {simulations / seconds:9,.0f}/s   OpenSpiel MCTSBot "
+            f"{simulations / theirs:9,.0f}/s   ({note})"
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--runs", type=int, default=5, help="tic-tac-toe runs per solver")
     parser.add_argument("--cap", type=float, default=60.0, help="seconds for connect four 6x4")
     parser.add_argument("--deepen", type=float, default=10.0, help="seconds of deepening on 7x6")
+    parser.add_argument("--simulations", type=int, default=1000, help="MCTS simulations a move")
+    parser.add_argument("--games", type=int, default=20, help="MCTS games per opponent")
     args = parser.parse_args()
     tic_tac_toe(args.runs)
     connect_four(5, 4, args.cap)
     connect_four(5, 4, args.cap, compiled=False)
     connect_four(6, 4, args.cap)
     deepening(args.deepen)
+    monte_carlo(args.simulations, args.games, args.runs)
 
 
 if __name__ == "__main__":
