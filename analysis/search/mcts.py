@@ -28,8 +28,8 @@ Totals are exact Fractions; UCB1 is a float (a square root of a logarithm). With
 ``seed`` (one private :class:`random.Random`) and the same number of simulations the answer
 is the same; under a ``time_limit`` the number of simulations depends on the machine.
 
-Bounds. The tree holds at most ``max_nodes`` nodes (:data:`MAX_TREE_NODES` by default, about
-80 MB): once full it stops growing and the simulations go on, their playouts starting at the
+Bounds. The tree holds at most ``max_nodes`` nodes (:data:`MAX_TREE_NODES` by default, under
+about 200 MB): once full it stops growing and the simulations go on, their playouts starting at the
 leaf selection reached. Work (one unit per state a simulation enters) is charged to the
 request's deadline in batches between simulations, so a stop never leaves a half-counted
 simulation.
@@ -40,7 +40,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Final
@@ -67,8 +67,10 @@ MAX_EXPLORATION: Final = 100.0
 MAX_SIMULATIONS: Final = 10_000_000
 """The most simulations one search may be asked for (the deadline stops it sooner)."""
 
-MAX_TREE_NODES: Final = 200_000
-"""The tree's default cap in nodes (about 400 bytes each with a state: some 80 MB)."""
+MAX_TREE_NODES: Final = 150_000
+"""The tree's default cap in nodes: measured, a node with its state costs about 500 bytes in
+tic-tac-toe and connect four and 1.3 KB in Nim on eight piles (its moves are not stored), so
+the tree stays under about 200 MB."""
 
 MAX_EVENTS: Final = 500
 """The most simulations whose four phases an answer may list."""
@@ -87,10 +89,10 @@ class Node:
     """Whose reward ``total`` adds up: the player who moved into the node."""
     mover: int
     """``to_move`` of the state (:data:`CHANCE` at a chance node); -2 when terminal."""
-    moves: Sequence[Hashable]
-    """The legal moves (outcomes at a chance node) in the game's order."""
-    untried: list[Hashable]
-    """Moves without a child yet (empty at a chance node, whose children come as drawn)."""
+    width: int
+    """How many legal moves the state has (0 at a chance node, whose children come as drawn,
+    and at the end). The moves themselves are asked of the game again when needed, so a node
+    costs the same however many moves it has (Nim's hundreds)."""
     children: dict[Hashable, Node] = field(default_factory=dict)
     visits: int = 0
     total: Fraction = Fraction(0)
@@ -98,6 +100,11 @@ class Node:
     @property
     def terminal(self) -> bool:
         return self.mover == TERMINAL
+
+    @property
+    def expandable(self) -> bool:
+        """Whether some legal move has no child yet."""
+        return len(self.children) < self.width
 
 
 TERMINAL: Final = -2
@@ -133,17 +140,14 @@ class Uct:
 
     def new_node(self, state: Any, move: Hashable, player: int) -> Node:
         game = self.game
-        moves: tuple[Hashable, ...] = ()
+        width = 0
         if game.is_terminal(state):
             mover = TERMINAL
         else:
             mover = game.to_move(state)
-            if mover == CHANCE:
-                moves = tuple(outcome for outcome, _ in game.chance_outcomes(state))
-            else:
-                moves = tuple(game.actions(state))
-        untried: list[Hashable] = [] if mover == CHANCE else list(moves)
-        node = Node(self.size, state, move, player, mover, moves, untried)
+            if mover != CHANCE:
+                width = len(game.actions(state))
+        node = Node(self.size, state, move, player, mover, width)
         self.size += 1
         return node
 
@@ -173,7 +177,7 @@ class Uct:
         log_parent = math.log(node.visits)
         best: Node | None = None
         best_value = -math.inf
-        for move in node.moves:
+        for move in self.game.actions(node.state):
             child = node.children[move]
             value = self.ucb(child, log_parent)
             if value > best_value:
@@ -198,7 +202,7 @@ class Uct:
                 step = SelectionStep(
                     child.id, child.move, child.visits, child.total, None, drawn[1]
                 )
-            elif node.untried:
+            elif node.expandable:
                 break
             else:
                 child, value = self.best_child(node)
@@ -215,8 +219,8 @@ class Uct:
                 move, probability = drawn
                 player = node.player
             else:
-                untried = node.untried
-                move = untried.pop(self.random.randrange(len(untried)))
+                untried = [m for m in self.game.actions(node.state) if m not in node.children]
+                move = untried[self.random.randrange(len(untried))]
                 probability, player = None, node.mover
             child = self.new_node(self.game.result(node.state, move), move, player)
             node.children[move] = child
@@ -322,7 +326,12 @@ def _solution(
 ) -> MctsSolution:
     root = search.root
     game = search.game
-    children = [root.children[move] for move in root.moves if move in root.children]
+    order = (
+        (outcome for outcome, _ in game.chance_outcomes(root.state))
+        if root.mover == CHANCE
+        else game.actions(root.state)
+    )
+    children = [root.children[move] for move in order if move in root.children]
     statistics = tuple(ChildStatistics(c.move, c.visits, c.total) for c in children)
     move: Hashable = None
     estimate = root.total / root.visits
