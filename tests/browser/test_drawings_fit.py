@@ -157,7 +157,7 @@ def test_no_workbench_page_scrolls_sideways_on_a_phone(page: Page, base_url: str
     page.get_by_test_id("matrix-solve").click()
     page.get_by_test_id("plot").locator("svg").wait_for()
     assert width() <= PHONE, "/matrices"
-    for path in ("/lotteries", "/games", "/docs"):
+    for path in ("/lotteries", "/games", "/mcts", "/docs"):
         page.goto(base_url + path)
         page.wait_for_load_state("networkidle")
         assert width() <= PHONE, path
