@@ -22,9 +22,13 @@ from analysis.search.value_iteration import (
     value_iteration_solution,
 )
 from games.errors import InvalidInputError
-from games.rules.game import CHANCE, Evaluation, Game
+from games.rules.game import CHANCE, Evaluation, Game, states_repeat
 
-ALGORITHMS: Final = ("alphabeta", "minimax", "expectimax", "value_iteration", "mcts")
+ALGORITHMS: Final = ("auto", "alphabeta", "minimax", "expectimax", "value_iteration", "mcts")
+"""The searches :func:`solve_game` runs; ``auto`` picks one (:func:`chosen_algorithm`)."""
+
+DEFAULT_MOVE_TIME_LIMIT: Final = 1.0
+"""Seconds :func:`best_move` takes when no budget is given."""
 
 MCTS_OPTIONS: Final = ("simulations", "exploration", "seed", "events")
 """The options only Monte Carlo tree search takes."""
@@ -37,7 +41,7 @@ def solve_game(
     game: Game[Any, Any],
     state: Any,
     *,
-    algorithm: str = "alphabeta",
+    algorithm: str = "auto",
     depth: int | None = None,
     time_limit: float | None = None,
     evaluation: str | None = None,
@@ -58,7 +62,9 @@ def solve_game(
     Parameters
     ----------
     algorithm
-        ``alphabeta`` (iterative deepening, table, ordering), ``minimax`` (the full tree, no
+        ``auto`` (the default: :func:`chosen_algorithm` picks value iteration, expectimax or
+        alpha-beta by the game; the answer names the one that ran), ``alphabeta``
+        (iterative deepening, table, ordering), ``minimax`` (the full tree, no
         pruning, no table), ``expectimax`` (games with chance) or ``value_iteration`` (games
         whose states repeat, to ``tolerance``) or ``mcts`` (Monte Carlo tree search, UCT:
         an estimate from ``simulations`` random playouts, any game).
@@ -91,6 +97,7 @@ def solve_game(
         of range, an option the algorithm does not take, or a game it cannot search.
     :raises LimitExceededError: the request's time or size limits were reached.
     """
+    algorithm = chosen_algorithm(game, algorithm, depth, time_limit)
     check_options(game, algorithm, depth, time_limit, quiescence, table, ordering, tolerance)
     mcts_options = dict(zip(MCTS_OPTIONS, (simulations, exploration, seed, events), strict=True))
     for name, given in mcts_options.items():
@@ -149,7 +156,10 @@ def solve_game(
 
 
 def best_move(
-    game: Game[Any, Any], state: Any, time_limit: float, depth: int | None = None
+    game: Game[Any, Any],
+    state: Any,
+    time_limit: float = DEFAULT_MOVE_TIME_LIMIT,
+    depth: int | None = None,
 ) -> MoveChoice:
     """The engine's move within ``time_limit`` seconds (and at most ``depth`` plies deep).
 
@@ -185,6 +195,20 @@ def best_move(
         complete=solution.complete,
         stats=solution.stats,
     )
+
+
+def chosen_algorithm(
+    game: Game[Any, Any], algorithm: str, depth: int | None, time_limit: float | None
+) -> str:
+    """``algorithm``, or for ``auto`` the search that suits the game: value iteration where
+    states repeat (Pig, :func:`games.rules.game.states_repeat`) and the search goes to the
+    end, expectimax for a game with chance (Pig to a depth or within a time too), alpha-beta
+    otherwise."""
+    if algorithm != "auto":
+        return algorithm
+    if states_repeat(game) and depth is None and time_limit is None:
+        return "value_iteration"
+    return "expectimax" if game.has_chance else "alphabeta"
 
 
 def check_options(

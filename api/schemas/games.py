@@ -16,6 +16,7 @@ from flask import current_app
 from marshmallow import Schema, ValidationError, fields, validate
 
 from analysis.search.mcts import MAX_EVENTS, MAX_EXPLORATION, MAX_SIMULATIONS
+from analysis.search.solve import DEFAULT_MOVE_TIME_LIMIT
 from api.schemas.fields import (
     StrictBoolean,
     StrictInteger,
@@ -26,8 +27,8 @@ from api.schemas.fields import (
 EXHAUSTIVE_ALGORITHMS = ("alphabeta", "minimax", "expectimax", "value_iteration")
 """The searches of ``analysis.search.solve_game`` that answer with a GameSolution."""
 
-ALGORITHMS = (*EXHAUSTIVE_ALGORITHMS, "mcts")
-"""The searches of ``analysis.search.solve_game``."""
+ALGORITHMS = ("auto", *EXHAUSTIVE_ALGORITHMS, "mcts")
+"""The searches of ``analysis.search.solve_game`` (``auto`` picks one by the game)."""
 
 _PARAMETER_VALUE: dict[str, Any] = {
     "oneOf": [
@@ -94,14 +95,14 @@ def _params_field() -> fields.Dict:
     )
 
 
-def _position_field(required: bool) -> fields.String:
-    description = "The position in the game's notation (GET /v1/games gives each notation)."
-    if required:
-        return fields.String(required=True, metadata={"description": description})
+def _position_field() -> fields.String:
     return fields.String(
         load_default=None,
         allow_none=True,
-        metadata={"description": description + " Left out: the initial position."},
+        metadata={
+            "description": "The position in the game's notation (GET /v1/games gives each "
+            "notation). Left out: the initial position."
+        },
     )
 
 
@@ -119,14 +120,17 @@ def _evaluation_field() -> fields.String:
 class GameSolveRequestSchema(Schema):
     game = _game_field()
     params = _params_field()
-    position = _position_field(required=False)
+    position = _position_field()
     algorithm = fields.String(
-        load_default="alphabeta",
+        load_default="auto",
         validate=validate.OneOf(ALGORITHMS),
         metadata={
-            "description": "alphabeta (iterative deepening, transposition table, move "
-            "ordering; the default), minimax (no pruning, no table: every node of the "
-            "tree), expectimax (games with chance, to a depth), value_iteration (Pig) or "
+            "description": "auto (the default: value_iteration for a game whose states "
+            "repeat, Pig, searched to the end; expectimax for a game with chance; alphabeta "
+            "otherwise; the answer's algorithm names the one that ran), alphabeta "
+            "(iterative deepening, transposition table, move ordering), minimax (no "
+            "pruning, no table: every node of the tree), expectimax (games with chance, to a "
+            "depth), value_iteration (Pig) or "
             "mcts (Monte Carlo tree search, UCT: an estimate from random playouts, any game; "
             "give simulations or time_limit)."
         },
@@ -226,10 +230,13 @@ class GameSolveRequestSchema(Schema):
 class GameMoveRequestSchema(Schema):
     game = _game_field()
     params = _params_field()
-    position = _position_field(required=True)
+    position = _position_field()
     time_limit = Seconds(
-        required=True,
-        metadata={"description": "Budget in seconds for choosing the move."},
+        load_default=DEFAULT_MOVE_TIME_LIMIT,
+        metadata={
+            "description": "Budget in seconds for choosing the move (left out: "
+            f"{DEFAULT_MOVE_TIME_LIMIT:g} s)."
+        },
     )
     depth = SearchDepth(
         1,
@@ -242,7 +249,7 @@ class GameMoveRequestSchema(Schema):
 class GameTreeRequestSchema(Schema):
     game = _game_field()
     params = _params_field()
-    position = _position_field(required=True)
+    position = _position_field()
     depth = SearchDepth(
         0,
         required=True,

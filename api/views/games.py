@@ -16,7 +16,7 @@ from analysis.search.json_output import (
     game_tree_json,
     move_choice_json,
 )
-from analysis.search.solve import best_move, solve_game
+from analysis.search.solve import DEFAULT_MOVE_TIME_LIMIT, best_move, solve_game
 from analysis.search.unfold import unfold_game
 from analysis.search.value_iteration import DEFAULT_TOLERANCE
 from api.body import load
@@ -58,9 +58,12 @@ def catalogue_view() -> Response:
 @bp.post("/solve")
 @operation(
     summary="Solve a position: its value, best moves and principal variation",
-    description="Alpha-beta with iterative deepening, a transposition table and move "
-    "ordering (or plain minimax, expectimax, value iteration for Pig); the value for the "
-    "player to move, exact when the search is complete, with statistics per iteration. "
+    description="By default the search that suits the game (algorithm auto): value "
+    "iteration for Pig, expectimax for dice to a depth, otherwise alpha-beta with iterative "
+    "deepening, a transposition table and move ordering (or plain minimax on request); the "
+    "answer names the algorithm that ran. The position defaults to the initial one. The "
+    "value is for the player to move, exact when the search is complete, with statistics "
+    "per iteration. "
     'With "algorithm": "mcts", Monte Carlo tree search (UCT) answers instead: the most '
     "visited move, each root move's visits and mean reward, and on request (events) the "
     "four phases of the first simulations.",
@@ -96,8 +99,10 @@ def solve_view() -> Response:
 @bp.post("/move")
 @operation(
     summary="The engine's move within a time budget",
-    description="Iterative deepening until the budget runs out: the best move of the "
-    "deepest iteration finished, its value and the depth reached.",
+    description="Iterative deepening until the budget (time_limit, "
+    f"{DEFAULT_MOVE_TIME_LIMIT:g} s by default) runs out: the best move of the deepest "
+    "iteration finished, its value and the depth reached. The position defaults to the "
+    "initial one.",
     tag="games",
     request=GameMoveRequestSchema,
     response=GameMoveSchema,

@@ -161,6 +161,19 @@ class Game(Protocol[S, M]):
         ...
 
 
+def states_repeat(game: Game[Any, Any]) -> bool:
+    """Whether ``game``'s states can repeat (its state graph has cycles, as Pig's: both
+    players may roll 1s for ever), so that no tree search reaches the end of every line and
+    value iteration solves it.
+
+    A game says so with a class attribute ``states_repeat``; one that does not is taken to
+    repeat when it has chance: value iteration solves any finite game with chance, cycles or
+    not, where expectimax would never end on a cycle. A game without chance is taken not to
+    repeat (a search that goes ``MAX_PLY`` deep is stopped and says so).
+    """
+    return bool(getattr(game, "states_repeat", game.has_chance))
+
+
 @dataclass(frozen=True, slots=True)
 class GameSpec(Generic[S, M]):
     """A catalogue entry: how to build the game from its parameters, and its documentation."""

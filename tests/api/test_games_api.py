@@ -157,8 +157,8 @@ def test_tree_errors_point_at_their_fields(client: FlaskClient) -> None:
     assert pointers(client.post(tree, json={**base, "depth": -1})) == ["/depth"]
     assert pointers(client.post(tree, json={**base, "depth": 65})) == ["/depth"]
     assert pointers(client.post(tree, json={**base, "depth": "2"})) == ["/depth"]
-    assert pointers(client.post(tree, json={key: base[key] for key in ("game", "depth")})) == [
-        "/position"
+    assert pointers(client.post(tree, json={key: base[key] for key in ("game", "position")})) == [
+        "/depth"
     ]
     assert pointers(client.post(tree, json={**base, "colour": "red"})) == ["/colour"]
     chance = {"game": "pig", "position": "1 0 0 4 rolling", "depth": 1}
@@ -217,11 +217,21 @@ def test_solve_errors_point_at_their_fields(
     assert pointers(client.post("/v1/games/solve", json=body)) == [pointer]
 
 
-def test_move_needs_a_position_and_a_budget(client: FlaskClient) -> None:
-    assert sorted(pointers(client.post("/v1/games/move", json={"game": "nim"}))) == [
-        "/position",
-        "/time_limit",
-    ]
+def test_move_and_tree_default_to_the_initial_position_and_a_budget(
+    client: FlaskClient,
+) -> None:
+    # Nim 3 4 5: 3 xor 4 xor 5 = 2, a win for the player to move (Bouton), by taking 2 from
+    # the 3 (1 xor 4 xor 5 = 0, the only winning move)
+    move = client.post("/v1/games/move", json={"game": "nim"})
+    assert move.status_code == 200
+    body = move.get_json()
+    assert (body["position"], body["value"], body["complete"]) == ("3 4 5", 1, True)
+    assert body["position_after"] == "1 4 5 / 2"  # the second player to move
+    # tic-tac-toe from the empty board within the default budget of 1 s
+    body = client.post("/v1/games/move", json={"game": "tic_tac_toe"}).get_json()
+    assert body["position"] == "........." and body["stats"]["seconds"] < 1.5
+    body = client.post("/v1/games/tree", json={"game": "tic_tac_toe", "depth": 1}).get_json()
+    assert body["position"] == "........." and body["leaves"] == 9
 
 
 # -- solving (these need the engine, analysis.search) ------------------------------------------
@@ -337,6 +347,21 @@ def test_pig_is_solved_by_value_iteration(client: FlaskClient) -> None:
     # the first player's chance of winning: better than even, short of certain
     assert Fraction(1, 2) < exact(body) < 1
     assert body["best_moves"] == ["roll"]
+
+
+def test_the_default_algorithm_is_the_one_that_suits_the_game(client: FlaskClient) -> None:
+    # Pig's states repeat: value iteration, to 7776/10961 for goal 10 (the optimality
+    # equations solved exactly, as in Neller and Presser's analysis)
+    pig = client.post("/v1/games/solve", json={"game": "pig", "params": {"goal": 10}})
+    assert pig.status_code == 200
+    body = pig.get_json()
+    assert body["algorithm"] == "value_iteration"
+    assert abs(body["value"] - 7776 / 10961) < 1e-6
+    # Pig to a depth: expectimax; a game without chance: alpha-beta
+    shallow = {"game": "pig", "params": {"goal": 10}, "depth": 2}
+    assert client.post("/v1/games/solve", json=shallow).get_json()["algorithm"] == "expectimax"
+    nim = client.post("/v1/games/solve", json={"game": "nim"}).get_json()
+    assert (nim["algorithm"], nim["value"]) == ("alphabeta", 1)  # 3 xor 4 xor 5 = 2: a win
 
 
 def test_the_engine_takes_the_winning_move(client: FlaskClient) -> None:
