@@ -6,14 +6,15 @@
                             [--no-table] [--no-ordering] [--quiescence] [--tolerance T]
                             [--one-best-move] [--simulations N] [--exploration C]
                             [--seed S] [--events N]
-    arbiter game move GAME --position P --time-limit S [--param ...] [--depth N]
-    arbiter game tree GAME --position P --depth N [--param ...] [--evaluation E]
+    arbiter game move GAME [--position P] [--time-limit S] [--param ...] [--depth N]
+    arbiter game tree GAME --depth N [--position P] [--param ...] [--evaluation E]
 
 Each prints the JSON of its endpoint (``GET /v1/games``, ``POST /v1/games/solve``,
 ``/move``, ``/tree``), written by :mod:`analysis.search.json_output`. For ``solve`` and
 ``move``, ``--time-limit`` is the engine's budget: it answers with the deepest iteration
-finished in time. A search that overruns its budget is still stopped, at the limit every
-command has (60 s) or at twice the budget if that is longer.
+finished in time (``move``: 1 s when not given). A search that overruns its budget is still
+stopped, at the limit every command has (60 s) or at twice the budget if that is longer. The
+position defaults to the initial one.
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ from analysis.search.json_output import (
     game_tree_json,
     move_choice_json,
 )
-from analysis.search.solve import best_move, solve_game
+from analysis.search.mcts import MAX_EVENTS
+from analysis.search.solve import ALGORITHMS, DEFAULT_MOVE_TIME_LIMIT, best_move, solve_game
 from analysis.search.unfold import unfold_game
 from analysis.search.value_iteration import DEFAULT_TOLERANCE
 from games.errors import ArbiterError
@@ -42,7 +44,6 @@ from games.rules.catalogue import CATALOGUE, make_game
 from games.rules.game import Game
 
 ACTIONS: Final = ("list", "solve", "move", "tree")
-ALGORITHMS: Final = ("alphabeta", "minimax", "expectimax", "value_iteration", "mcts")
 BOOLEANS: Final = {"true": True, "false": False}
 
 
@@ -63,8 +64,9 @@ def parser(name: str, summary: str) -> ArgumentParser:
     (budget,) = (a for a in command._actions if "--time-limit" in a.option_strings)
     budget.default = None
     budget.help = (
-        "solve, move: the engine's budget in seconds (move needs one); tree: stop after "
-        "this long (default: 60 s for every action, 0: no limit)"
+        "solve, move: the engine's budget in seconds (move: "
+        f"{DEFAULT_MOVE_TIME_LIMIT:g} s when not given); tree: stop after this long "
+        f"(default: {DEFAULT_LIMITS.time_limit:g} s for every action, 0: no limit)"
     )
     command.add_argument(
         "--param",
@@ -74,7 +76,10 @@ def parser(name: str, summary: str) -> ArgumentParser:
         help="a game parameter, e.g. rows=4, misere=true, piles=3,4,5 (repeat for several)",
     )
     command.add_argument(
-        "--position", default=None, metavar="P", help="the position in the game's notation"
+        "--position",
+        default=None,
+        metavar="P",
+        help="the position in the game's notation (default: the initial position)",
     )
     command.add_argument(
         "--depth", type=int, default=None, metavar="N", help="search or unfolding depth in plies"
@@ -82,8 +87,9 @@ def parser(name: str, summary: str) -> ArgumentParser:
     command.add_argument(
         "--algorithm",
         choices=ALGORITHMS,
-        default="alphabeta",
-        help="solve: the search (default alphabeta; value_iteration for pig)",
+        default="auto",
+        help="solve: the search (default auto: value_iteration for a game whose states "
+        "repeat, pig; expectimax for chance to a depth; alphabeta otherwise)",
     )
     command.add_argument(
         "--evaluation", default=None, metavar="E", help="the evaluation at the cutoff, by name"
@@ -111,7 +117,8 @@ def parser(name: str, summary: str) -> ArgumentParser:
         type=exact_option,
         default=None,
         metavar="T",
-        help="solve with value_iteration: stop when no value changes by more than T (1/10^6)",
+        help="solve with value_iteration: stop when no value changes by more than T "
+        f"(default {DEFAULT_TOLERANCE})",
     )
     command.add_argument(
         "--quiescence",
@@ -144,7 +151,8 @@ def parser(name: str, summary: str) -> ArgumentParser:
         type=int,
         default=None,
         metavar="N",
-        help="solve with mcts: list the four phases of the first N simulations (at most 500)",
+        help="solve with mcts: list the four phases of the first N simulations (at most "
+        f"{MAX_EVENTS})",
     )
     return command
 
@@ -156,10 +164,6 @@ def game_command(args: argparse.Namespace) -> int:
         return EXIT_OK
     if args.game is None:
         raise CommandLineError("GAME", f"arbiter game {args.action} needs a game (see 'list')")
-    if args.action == "move" and not args.time_limit:
-        raise CommandLineError("--time-limit", "arbiter game move needs the engine's budget")
-    if args.action in ("move", "tree") and args.position is None:
-        raise CommandLineError("--position", f"arbiter game {args.action} needs a position")
     if args.action == "tree" and args.depth is None:
         raise CommandLineError("--depth", "arbiter game tree needs a depth")
     with limited(Limits(max_nodes=args.max_nodes, time_limit=_stop(args))), options_named():
@@ -191,8 +195,10 @@ def solved(args: argparse.Namespace, game: Game[Any, Any], state: Any) -> dict[s
 
 
 def moved(args: argparse.Namespace, game: Game[Any, Any], state: Any) -> dict[str, Any]:
-    """``POST /v1/games/move``'s answer: the engine's move within ``--time-limit``."""
-    choice = best_move(game, state, args.time_limit, depth=args.depth)
+    """``POST /v1/games/move``'s answer: the engine's move within ``--time-limit`` (1 s by
+    default)."""
+    budget = args.time_limit or DEFAULT_MOVE_TIME_LIMIT
+    choice = best_move(game, state, budget, depth=args.depth)
     return move_choice_json(game, state, choice)
 
 

@@ -84,8 +84,6 @@ def test_parameters_take_the_kind_the_catalogue_states() -> None:
         ),
         (["solve", "tic_tac_toe", "--param", "rows"], "arbiter: --param: write NAME=VALUE"),
         (["solve", "tic_tac_toe", "--position", "xx"], "arbiter: --position: 'xx' is not"),
-        (["move", "nim", "--position", "3 4 5"], "arbiter: --time-limit: arbiter game move"),
-        (["tree", "nim", "--depth", "1"], "arbiter: --position: arbiter game tree needs"),
         (["tree", "nim", "--position", "3 4 5"], "arbiter: --depth: arbiter game tree needs"),
         (
             ["tree", "nim", "--position", "3 4 5", "--depth", "1", "--evaluation", "x"],
@@ -138,6 +136,27 @@ def test_solve_counts_every_node_under_minimax(capsys: pytest.CaptureFixture[str
     assert (status, status_tree) == (0, 0)
     assert printed["value"] == 1
     assert printed["stats"]["nodes"] == tree["nodes"]
+
+
+def test_the_defaults_initial_position_budget_and_algorithm(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Nim 3 4 5 (the default piles): 3 xor 4 xor 5 = 2, so taking 2 from the 3 is the only
+    # winning move (Bouton); found within the default budget of 1 s
+    status, printed, _ = run(capsys, "move", "nim")
+    assert status == 0 and printed["position_after"] == "1 4 5 / 2"
+    status, printed, _ = run(capsys, "tree", "nim", "--depth", "1")
+    assert (printed["position"], printed["leaves"]) == ("3 4 5", 3 + 4 + 5)
+    # Pig's states repeat: value iteration, to 216/271 for goal 5 (issue 29's exact values)
+    status, printed, _ = run(capsys, "solve", "pig", "--param", "goal=5")
+    assert printed["algorithm"] == "value_iteration"
+    assert abs(printed["value"] - 216 / 271) < 1e-6
+
+
+def test_help_states_the_tolerance_the_engine_uses(capsys: pytest.CaptureFixture[str]) -> None:
+    main(["game", "--help"])
+    # value iteration stops at 1/10^9 (DEFAULT_TOLERANCE), not the 1/10^6 the help once said
+    assert "(default 1/1000000000)" in " ".join(capsys.readouterr().out.split())
 
 
 def test_move_answers_within_its_budget(capsys: pytest.CaptureFixture[str]) -> None:
