@@ -35,7 +35,7 @@ import numpy as np
 import numpy.typing as npt
 
 from games.errors import InvalidInputError
-from games.limits import active_limits, check_exact_size, current_deadline
+from games.limits import check_exact_size, current_deadline
 
 Table = npt.NDArray[Any]
 """A float64 array, or an object array of fractions in exact mode."""
@@ -242,18 +242,3 @@ def _turn_values(goal: int, die: int, starts: Table) -> Table:
 def pig_states(goal: int) -> int:
     """How many states a player can hold the die in: ``(i, j, k)`` with ``i + k < goal``."""
     return goal * goal * (goal + 1) // 2
-
-
-def check_pig_size(goal: int) -> None:
-    """Refuse a table past the active limits' ``max_nodes``.
-
-    :raises LimitExceededError: more states than ``max_nodes`` (``parameter="goal"``).
-    """
-    from games.errors import LimitExceededError
-
-    limit = active_limits().max_nodes
-    if pig_states(goal) > limit:
-        raise LimitExceededError(
-            f"Pig to {goal} has {pig_states(goal):,} states, more than the limit of {limit:,}",
-            parameter="goal",
-        )
