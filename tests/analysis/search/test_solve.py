@@ -33,7 +33,7 @@ TTT = TicTacToe()
         (TTT, {"tolerance": Fraction(1, 100)}, "tolerance"),
         (TTT, {"algorithm": "minimax", "all_best_moves": False}, "all_best_moves"),
         (TTT, {"algorithm": "value_iteration", "tolerance": Fraction(0)}, "tolerance"),
-        (DICE, {}, "algorithm"),
+        (DICE, {"algorithm": "alphabeta"}, "algorithm"),
         (CYCLE, {"algorithm": "minimax"}, "algorithm"),
     ],
 )
@@ -68,16 +68,26 @@ def test_best_move_shape() -> None:
 
 
 def test_every_algorithm_is_dispatched() -> None:
-    assert ALGORITHMS == ("alphabeta", "minimax", "expectimax", "value_iteration", "mcts")
+    assert ALGORITHMS == ("auto", "alphabeta", "minimax", "expectimax", "value_iteration", "mcts")
     state = "xx.oo...."
     for algorithm in ALGORITHMS:
         budget = {"simulations": 200} if algorithm == "mcts" else {}
         solution = solve_game(TTT, state, algorithm=algorithm, **budget)
-        assert solution.algorithm == algorithm and solution.value == 1
+        ran = "alphabeta" if algorithm == "auto" else algorithm  # no chance: alpha-beta
+        assert solution.algorithm == ran and solution.value == 1
         if isinstance(solution, MctsSolution):
             assert solution.move == 2
         else:
             assert solution.best_moves == (2,) or algorithm == "expectimax"
+
+
+def test_auto_runs_what_suits_the_game() -> None:
+    # DICE has chance and does not say whether its states repeat: value iteration, which
+    # solves it either way (the gamble is worth 1/3 by hand); to a depth, expectimax
+    solution = solve_game(DICE, DICE.initial_state())
+    assert solution.algorithm == "value_iteration"
+    assert abs(solution.value - Fraction(1, 3)) < Fraction(1, 10**6)
+    assert solve_game(DICE, DICE.initial_state(), depth=3).algorithm == "expectimax"
 
 
 def test_scores_order_wins_by_distance() -> None:
