@@ -20,6 +20,20 @@ At the depth cutoff the game's evaluation scores the state, or with quiescence a
 the noisy moves only (captures) goes on for at most ``quiescence_plies`` plies, where the
 mover may stand pat on the evaluation. An iteration is complete when no evaluation and no
 depth-limited table entry entered its value: the value is then exact and deepening stops.
+
+Singular extensions (Anantharaman, Campbell and Hsu 1988: "follow out stand-out moves") search
+one ply deeper below a move that stands out from its siblings, the cure for the horizon effect
+beside quiescence. The test is the modern one (as in Stockfish), not the paper's PV-singular
+and FH-singular searches: at a state ``depth`` >= :data:`SINGULAR_DEPTH` plies from the cutoff
+whose table entry holds a move with a lower bound or exact score ``s`` (not a proven win or
+loss) from at least ``depth - 3`` plies deep, every other move is searched
+``(depth - 1) // 2`` plies deep with a null window at ``s - margin``; if none scores above
+``s - margin``, the table's move is singular (a forced move, one without siblings, is too) and
+its subtree is searched one ply deeper. The root is not tested (all its moves are searched to
+the full depth anyway). Bound: a line's extensions total less than the iteration's depth ``R``
+(a state ``ply`` plies down with ``depth`` to go has made ``ply + depth - R`` of them), so no
+line goes deeper than ``2 R`` plies and every search ends. The test's own searches do not
+count towards the horizon (they decide only whether to search deeper).
 """
 
 from __future__ import annotations
@@ -49,6 +63,9 @@ from analysis.search.scores import (
 from analysis.search.table import DEFAULT_ENTRIES, TranspositionTable
 from games.rules.game import Evaluation, Game
 
+SINGULAR_DEPTH: Final = 2
+"""Fewest plies to the cutoff at which a state's table move is tested for singularity."""
+
 EXACT: Final = 0
 LOWER: Final = 1
 UPPER: Final = 2
@@ -74,6 +91,7 @@ class AlphaBeta(SearchCounters):
         quiescence_plies: int,
         budget: SearchBudget,
         table_entries: int = DEFAULT_ENTRIES,
+        singular_margin: Fraction | None = None,
     ):
         super().__init__(budget)
         self.game = game
@@ -92,6 +110,11 @@ class AlphaBeta(SearchCounters):
         self.tie_margin: Score = 1 if evaluation is None else TIE_MARGIN
         self.all_best = True
         """Whether the root finds every best move (True) or one (False: a third fewer nodes)."""
+        self.singular: Score | None = None if singular_margin is None else exact(singular_margin)
+        """Singular extensions' margin (None: off)."""
+        self.extensions = 0
+        """Singular extensions made."""
+        self.root_depth = 0
 
     def cutoff_score(self, state: Any, mover: int, alpha: Score, beta: Score, ply: int) -> Score:
         """The score at the depth cutoff: the evaluation, or a quiescence search."""
@@ -172,6 +195,7 @@ class AlphaBeta(SearchCounters):
             raise too_deep(ply)
         table_move = None
         key = None
+        entry = None
         if self.use_table:
             key = game.key(state)
             entry = self.table.get(key)
@@ -189,6 +213,14 @@ class AlphaBeta(SearchCounters):
                             self.horizon += 1
                         return score
         moves = game.actions(state)
+        singular = None
+        if (
+            self.singular is not None
+            and entry is not None
+            and depth >= SINGULAR_DEPTH
+            and ply + depth < 2 * self.root_depth  # the line has an extension left
+        ):
+            singular = self.singular_move(state, mover, moves, depth, ply, entry)
         if self.ordering and len(moves) > 1:
             moves = self.ordered(moves, mover, table_move, ply)
         horizon = self.horizon
@@ -198,10 +230,11 @@ class AlphaBeta(SearchCounters):
         for move in moves:
             child = game.result(state, move)
             child_mover = game.to_move(child)
+            next_depth = depth if move == singular else depth - 1
             if child_mover == mover:
-                score = self.search(child, mover, depth - 1, alpha, beta, ply + 1)
+                score = self.search(child, mover, next_depth, alpha, beta, ply + 1)
             else:
-                score = -self.search(child, child_mover, depth - 1, -beta, -alpha, ply + 1)
+                score = -self.search(child, child_mover, next_depth, -beta, -alpha, ply + 1)
             if score > best:
                 best = score
                 best_move = move
@@ -219,6 +252,42 @@ class AlphaBeta(SearchCounters):
             )
         return best
 
+    def singular_move(
+        self, state: Any, mover: int, moves: Sequence[Any], depth: int, ply: int, entry: Entry
+    ) -> Any:
+        """The table's move if it is singular: every sibling, searched ``(depth - 1) // 2``
+        plies deep with a null window, scores at most its table score minus the margin."""
+        stored_depth, stored, bound, candidate = entry
+        if candidate is None or bound == UPPER or stored_depth < depth - 3:
+            return None
+        score = from_table(stored, self.win, ply)
+        if score > self.win or score < -self.win:  # a proven win or loss: no margin to beat
+            return None
+        assert self.singular is not None
+        alpha = score - self.singular
+        beta = alpha + self.tie_margin
+        reduced = (depth - 1) // 2
+        game = self.game
+        horizon = self.horizon
+        singular = candidate in moves
+        for move in moves:
+            if move == candidate:
+                continue
+            child = game.result(state, move)
+            child_mover = game.to_move(child)
+            if child_mover == mover:
+                value = self.search(child, mover, reduced, alpha, beta, ply + 1)
+            else:
+                value = -self.search(child, child_mover, reduced, -beta, -alpha, ply + 1)
+            if value > alpha:  # a sibling within the margin: nothing stands out
+                singular = False
+                break
+        self.horizon = horizon
+        if not singular:
+            return None
+        self.extensions += 1
+        return candidate
+
     def remember_cutoff(self, move: Any, mover: int, depth: int, ply: int) -> None:
         killers = self.killers[ply]
         if killers[0] != move:
@@ -234,6 +303,7 @@ class AlphaBeta(SearchCounters):
     def root(self, state: Any, depth: int, previous: Any) -> tuple[Score, list[Any], bool]:
         """One iteration: the root's score, every move achieving it, and whether it is exact."""
         self.count()
+        self.root_depth = depth
         game = self.game
         horizon = self.horizon
         moves = game.actions(state)
@@ -302,6 +372,7 @@ def alpha_beta_solution(
     compiled: bool = True,
     table_entries: int | None = None,
     analyze: bool = False,
+    singular_margin: Fraction | None = None,
 ) -> GameSolution:
     """Iterative deepening to ``depth`` (or to the end), within ``time_limit`` seconds.
 
@@ -310,13 +381,16 @@ def alpha_beta_solution(
     grid game runs compiled (:mod:`analysis.search.grid`) unless ``compiled`` is false: the
     same answer and counts either way, as long as neither table fills. ``table_entries``
     bounds the transposition table (``None``: each engine's default, about 256 MB).
+    ``singular_margin`` turns singular extensions on (the Python engine only: the compiled
+    search has none).
 
     Connect four (a game of stones dropped into columns) solved to the end with the table and
     ordering on runs the strong solvers' search instead (:mod:`analysis.search.score_search`),
     which also values every root move with ``analyze``.
     """
     budget = SearchBudget(time_limit)
-    if depth is None and time_limit is None and table and ordering and not quiescence_plies:
+    plain = not quiescence_plies and singular_margin is None
+    if depth is None and time_limit is None and table and ordering and plain:
         scores = new_score_search(game, budget, table_entries, compiled)
         if scores is not None:
             return score_solution(
@@ -333,7 +407,7 @@ def alpha_beta_solution(
             all_best_moves=all_best_moves,
             table_entries=table_entries,
         )
-        if compiled
+        if compiled and singular_margin is None
         else None
     )
     search: AlphaBeta | GridAlphaBeta
@@ -349,6 +423,7 @@ def alpha_beta_solution(
             quiescence_plies=quiescence_plies,
             budget=budget,
             table_entries=DEFAULT_ENTRIES if table_entries is None else table_entries,
+            singular_margin=singular_margin,
         )
         python.all_best = all_best_moves
         search = counters = python
