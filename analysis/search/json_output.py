@@ -18,6 +18,7 @@ from analysis.search.results import (
     IterationStats,
     MctsSolution,
     MoveChoice,
+    Outcome,
     SearchTotals,
     SimulationEvents,
 )
@@ -86,6 +87,11 @@ def game_solution_json(
     out["depth_completed"] = solution.depth_completed
     out["stats"] = stats_json(solution.stats)
     out["iterations"] = [iteration_json(iteration) for iteration in solution.iterations]
+    if solution.move_values is not None:
+        out["move_values"] = [
+            {"move": game.move_text(state, value.move), **outcome_json(value.outcome)}
+            for value in solution.move_values
+        ]
     if solution.algorithm == "value_iteration":
         _put_value(out, "tolerance", solution.tolerance)
         out["sweeps"] = solution.sweeps
@@ -233,6 +239,17 @@ def iteration_json(iteration: IterationStats) -> dict[str, Any]:
     out: dict[str, Any] = {"depth": iteration.depth, **stats_json(iteration)}
     branching = iteration.effective_branching
     put_number(out, "effective_branching", None if branching is None else float(branching))
+    if iteration.bounds is not None:
+        lower, upper = iteration.bounds
+        out["bounds"] = {"lower": outcome_json(lower), "upper": outcome_json(upper)}
+    return out
+
+
+def outcome_json(outcome: Outcome) -> dict[str, Any]:
+    """An exact outcome: its value and, for a win or a loss, the plies until it comes."""
+    out: dict[str, Any] = {}
+    _put_value(out, "value", outcome.value)
+    out["plies_to_end"] = outcome.plies_to_end
     return out
 
 

@@ -7,6 +7,7 @@ itself. Options an algorithm would ignore are refused, naming the parameter.
 from __future__ import annotations
 
 from collections.abc import Hashable
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Final
 
@@ -14,7 +15,14 @@ from analysis.search.alpha_beta import alpha_beta_solution
 from analysis.search.expectimax import expectimax_solution
 from analysis.search.mcts import DEFAULT_EXPLORATION, mcts_solution
 from analysis.search.minimax import minimax_solution
-from analysis.search.results import GameSolution, MctsSolution, MoveChoice, SearchTotals
+from analysis.search.results import (
+    GameSolution,
+    MctsSolution,
+    MoveChoice,
+    MoveValue,
+    Outcome,
+    SearchTotals,
+)
 from analysis.search.table import check_table_entries
 from analysis.search.value_iteration import (
     DEFAULT_TOLERANCE,
@@ -55,6 +63,7 @@ def solve_game(
     exploration: float | None = None,
     seed: int | None = None,
     events: int | None = None,
+    analyze: bool = False,
 ) -> GameSolution | MctsSolution:
     """Value ``state`` for the player to move, with its best moves and the search's stats
     (for ``mcts``, an estimate: :class:`MctsSolution`).
@@ -92,6 +101,9 @@ def solve_game(
         first), UCB1's constant (default sqrt 2), the random stream's seed (default 0) and
         how many of the first simulations to record phase by phase
         (:func:`analysis.search.mcts.mcts_solution`).
+    analyze
+        Alphabeta and minimax solved to the end: value every legal move of the root too
+        (``move_values``: each move's exact outcome and plies to the end).
 
     :raises InvalidInputError: an unknown algorithm or evaluation, a depth or time limit out
         of range, an option the algorithm does not take, or a game it cannot search.
@@ -114,6 +126,8 @@ def solve_game(
                 "table_entries applies to alphabeta and expectimax with the table on",
                 parameter="table_entries",
             )
+    if analyze:
+        check_analyze(game, algorithm, depth, time_limit)
     function = chosen_evaluation(game, evaluation, depth, time_limit, algorithm)
     if algorithm == "mcts":
         return mcts_solution(
@@ -126,9 +140,10 @@ def solve_game(
             events=0 if events is None else events,
         )
     if game.is_terminal(state):
-        return terminal_solution(game, state, algorithm)
+        solution = terminal_solution(game, state, algorithm)
+        return replace(solution, move_values=()) if analyze else solution
     if algorithm == "alphabeta":
-        return alpha_beta_solution(
+        solution = alpha_beta_solution(
             game,
             state,
             depth=depth,
@@ -139,9 +154,15 @@ def solve_game(
             quiescence_plies=QUIESCENCE_PLIES if quiescence else 0,
             all_best_moves=all_best_moves,
             table_entries=table_entries,
+            analyze=analyze,
         )
+        if analyze and solution.move_values is None:  # not connect four's score search
+            options = {"table": table, "ordering": ordering, "table_entries": table_entries}
+            return analyzed(game, state, solution, {"all_best_moves": False, **options})
+        return solution
     if algorithm == "minimax":
-        return minimax_solution(game, state, depth=depth, evaluation=function)
+        solution = minimax_solution(game, state, depth=depth, evaluation=function)
+        return analyzed(game, state, solution, {"algorithm": "minimax"}) if analyze else solution
     if algorithm == "expectimax":
         return expectimax_solution(
             game,
@@ -314,3 +335,46 @@ def terminal_solution(game: Game[Any, Any], state: Any, algorithm: str) -> GameS
         ),
         plies_to_end=0 if abs(game.utility(state, player)) >= game.win else None,
     )
+
+
+def check_analyze(
+    game: Game[Any, Any], algorithm: str, depth: int | None, time_limit: float | None
+) -> None:
+    """Refuse ``analyze`` where a move's exact outcome is not what the search finds."""
+    if algorithm not in ("alphabeta", "minimax"):
+        raise InvalidInputError(
+            f"analyze applies to alphabeta and minimax, not {algorithm}", parameter="analyze"
+        )
+    if depth is not None or time_limit is not None:
+        raise InvalidInputError(
+            "analyze values every move exactly: solve to the end (no depth or time_limit)",
+            parameter="analyze",
+        )
+    if game.loss != -game.win:
+        raise InvalidInputError(
+            f"analyze needs a game whose loss is worth -win; {game.name}'s is not",
+            parameter="analyze",
+        )
+
+
+def analyzed(
+    game: Game[Any, Any], state: Any, solution: GameSolution, options: dict[str, Any]
+) -> GameSolution:
+    """``solution`` with every legal move of ``state`` valued: each child solved to the end by
+    :func:`solve_game` with ``options`` and seen from the mover's side (its value negated
+    when the other player moves next), one ply longer."""
+    mover = game.to_move(state)
+    values = []
+    for move in game.actions(state):
+        child = game.result(state, move)
+        if game.is_terminal(child):
+            utility = Fraction(game.utility(child, mover))
+            plies = 1 if abs(utility) >= game.win else None
+            values.append(MoveValue(move, Outcome(utility, plies)))
+            continue
+        found = solve_game(game, child, **options)
+        assert isinstance(found, GameSolution)
+        value = found.value if game.to_move(child) == mover else -found.value
+        plies = None if found.plies_to_end is None else found.plies_to_end + 1
+        values.append(MoveValue(move, Outcome(value, plies)))
+    return replace(solution, move_values=tuple(values))

@@ -172,6 +172,13 @@ class GameSolveRequestSchema(Schema):
             "found, which costs fewer nodes)."
         },
     )
+    analyze = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "alphabeta and minimax solved to the end: also value every legal "
+            "move of the root exactly (move_values), as a solver's analysis does."
+        },
+    )
     tolerance = fields.Raw(
         load_default=None,
         allow_none=True,
@@ -338,6 +345,27 @@ class SearchStatsSchema(SearchWorkSchema):
     )
 
 
+class GameOutcomeSchema(Schema):
+    value = fields.Float(
+        required=True, metadata={"description": "+1 win, 0 draw, -1 loss, for the mover."}
+    )
+    value_exact = exact_companion("value")
+    plies_to_end = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Plies until the win or loss with best play; null: a draw."},
+    )
+
+
+class BoundsSchema(Schema):
+    lower = fields.Nested(GameOutcomeSchema, required=True)
+    upper = fields.Nested(GameOutcomeSchema, required=True)
+
+
+class MoveValueSchema(GameOutcomeSchema):
+    move = fields.String(required=True, metadata={"description": "In the game's notation."})
+
+
 class IterationSchema(SearchWorkSchema):
     depth = fields.Integer(required=True)
     effective_branching = fields.Float(
@@ -346,6 +374,14 @@ class IterationSchema(SearchWorkSchema):
         metadata={
             "description": "This iteration's nodes over the previous one's (null for the "
             "first): about b - 1 for alpha-beta with good ordering."
+        },
+    )
+    bounds = fields.Nested(
+        BoundsSchema,
+        metadata={
+            "description": "Connect four solved to the end deepens on the score, not the "
+            "depth: each iteration is a null-window probe, after which the root's outcome is "
+            "known to lie between these (the worst first). Absent for depth iterations."
         },
     )
 
@@ -398,6 +434,13 @@ class GameSolutionSchema(PositionAnswerSchema):
     )
     stats = fields.Nested(SearchStatsSchema, required=True)
     iterations = fields.List(fields.Nested(IterationSchema), required=True)
+    move_values = fields.List(
+        fields.Nested(MoveValueSchema),
+        metadata={
+            "description": "With analyze: every legal move of the root and its exact "
+            "outcome for the player who makes it, in the game's move order."
+        },
+    )
     tolerance = fields.Float(
         metadata={"description": "value_iteration: the tolerance it stopped at."}
     )

@@ -92,6 +92,7 @@ def solve_view() -> Response:
             exploration=options["exploration"],
             seed=options["seed"],
             events=options["events"],
+            analyze=options["analyze"],
         )
         return json_response(game_solution_json(game, state, solution))
 
