@@ -3,7 +3,8 @@
     arbiter game list
     arbiter game solve GAME [--param NAME=VALUE ...] [--position P] [--algorithm A]
                             [--depth N] [--time-limit S] [--evaluation E]
-                            [--no-table] [--no-ordering] [--quiescence] [--tolerance T]
+                            [--no-table] [--no-ordering] [--quiescence] [--singular M]
+                            [--tolerance T]
                             [--one-best-move] [--simulations N] [--exploration C]
                             [--seed S] [--events N]
     arbiter game move GAME [--position P] [--time-limit S] [--param ...] [--depth N]
@@ -126,6 +127,14 @@ def parser(name: str, summary: str) -> ArgumentParser:
         help="solve: search captures past the cutoff until the position is quiet",
     )
     command.add_argument(
+        "--singular",
+        type=exact_option,
+        default=None,
+        metavar="M",
+        help="solve with alphabeta to a cutoff: singular extensions, searching a move one ply "
+        "deeper when it beats every sibling by at least M (in the evaluation's units)",
+    )
+    command.add_argument(
         "--simulations",
         type=int,
         default=None,
@@ -184,6 +193,7 @@ def solved(args: argparse.Namespace, game: Game[Any, Any], state: Any) -> dict[s
         table=args.table,
         ordering=args.ordering,
         quiescence=args.quiescence,
+        singular_margin=None if args.singular is None else Fraction(args.singular),
         tolerance=DEFAULT_TOLERANCE if args.tolerance is None else Fraction(args.tolerance),
         all_best_moves=args.all_best_moves,
         simulations=args.simulations,
@@ -278,6 +288,8 @@ def options_named() -> Iterator[None]:
 def _option(parameter: str) -> str:
     if parameter == "game":
         return "GAME"
+    if parameter.startswith("singular"):  # singular.margin: the margin given to --singular
+        return "--singular"
     if parameter.startswith("params."):
         return "--param " + parameter.removeprefix("params.")
     return "--" + parameter.replace("_", "-")

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Hashable, Sequence
+from dataclasses import replace
 from fractions import Fraction
 from typing import Any, Final
 
@@ -114,6 +115,8 @@ class AlphaBeta(SearchCounters):
         """Singular extensions' margin (None: off)."""
         self.extensions = 0
         """Singular extensions made."""
+        self.extensions_finished = 0
+        """Singular extensions made up to the end of the last finished iteration."""
         self.root_depth = 0
 
     def cutoff_score(self, state: Any, mover: int, alpha: Score, beta: Score, ply: int) -> Score:
@@ -334,6 +337,7 @@ class AlphaBeta(SearchCounters):
             )
         order = {move: index for index, move in enumerate(game.actions(state))}
         best_moves.sort(key=order.__getitem__)
+        self.extensions_finished = self.extensions
         return best, best_moves, complete
 
     def principal_variation(self, state: Any, first: Any, depth: int) -> list[Any]:
@@ -434,6 +438,9 @@ def alpha_beta_solution(
         lambda found: found[2],
     )
     score, best_moves, complete = deepened.answer
+    stats = deepened.stats
+    if singular_margin is not None and isinstance(search, AlphaBeta):
+        stats = replace(stats, extensions=search.extensions_finished)
     return GameSolution(
         algorithm="alphabeta",
         value=game_value(score, search.win),
@@ -442,6 +449,6 @@ def alpha_beta_solution(
         principal_variation=tuple(search.principal_variation(state, best_moves[0], deepened.depth)),
         depth_completed=deepened.depth,
         iterations=deepened.iterations,
-        stats=deepened.stats,
+        stats=stats,
         plies_to_end=plies_to_end(score, search.win) if complete else None,
     )

@@ -231,6 +231,8 @@ def stats_json(stats: SearchTotals | IterationStats) -> dict[str, Any]:
     if isinstance(stats, SearchTotals):
         out["terminals"] = stats.terminals
         out["evaluations"] = stats.evaluations
+        if stats.extensions is not None:
+            out["extensions"] = stats.extensions
     return out
 
 

@@ -62,7 +62,8 @@ class SearchTotals:
     """The work of the whole search: the sums over its iterations.
 
     ``terminals`` counts terminal states reached (the finished games of a full minimax),
-    ``evaluations`` the static evaluations made at the depth cutoff.
+    ``evaluations`` the static evaluations made at the depth cutoff, ``extensions`` the
+    singular extensions made (``None``: the search had none to make).
     """
 
     nodes: int
@@ -71,6 +72,7 @@ class SearchTotals:
     seconds: float
     terminals: int
     evaluations: int
+    extensions: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -64,6 +64,7 @@ def solve_game(
     seed: int | None = None,
     events: int | None = None,
     analyze: bool = False,
+    singular_margin: Fraction | None = None,
 ) -> GameSolution | MctsSolution:
     """Value ``state`` for the player to move, with its best moves and the search's stats
     (for ``mcts``, an estimate: :class:`MctsSolution`).
@@ -101,6 +102,10 @@ def solve_game(
         first), UCB1's constant (default sqrt 2), the random stream's seed (default 0) and
         how many of the first simulations to record phase by phase
         (:func:`analysis.search.mcts.mcts_solution`).
+    singular_margin
+        Alphabeta to a cutoff, with the table: singular extensions, searching one ply deeper
+        below a move that beats each sibling by at least this margin, in the evaluation's
+        units (:mod:`analysis.search.alpha_beta`); ``None``: off.
     analyze
         Alphabeta and minimax solved to the end: value every legal move of the root too
         (``move_values``: each move's exact outcome and plies to the end).
@@ -111,6 +116,8 @@ def solve_game(
     """
     algorithm = chosen_algorithm(game, algorithm, depth, time_limit)
     check_options(game, algorithm, depth, time_limit, quiescence, table, ordering, tolerance)
+    if singular_margin is not None:
+        check_singular(game, algorithm, depth, time_limit, table, singular_margin)
     mcts_options = dict(zip(MCTS_OPTIONS, (simulations, exploration, seed, events), strict=True))
     for name, given in mcts_options.items():
         if given is not None and algorithm != "mcts":
@@ -152,6 +159,7 @@ def solve_game(
             table=table,
             ordering=ordering,
             quiescence_plies=QUIESCENCE_PLIES if quiescence else 0,
+            singular_margin=singular_margin,
             all_best_moves=all_best_moves,
             table_entries=table_entries,
             analyze=analyze,
@@ -285,6 +293,39 @@ def check_options(
     if tolerance != DEFAULT_TOLERANCE and algorithm != "value_iteration":
         raise InvalidInputError("tolerance applies to value_iteration only", parameter="tolerance")
     check_tolerance(tolerance)
+
+
+def check_singular(
+    game: Game[Any, Any],
+    algorithm: str,
+    depth: int | None,
+    time_limit: float | None,
+    table: bool,
+    margin: Fraction,
+) -> None:
+    """Refuse singular extensions where they cannot run, or a margin out of range, naming
+    ``singular.margin`` or the option in the way."""
+    if algorithm != "alphabeta":
+        raise InvalidInputError(
+            f"singular extensions apply to alphabeta only, not {algorithm}",
+            parameter="singular",
+        )
+    if depth is None and time_limit is None:
+        raise InvalidInputError(
+            "singular extensions extend a cutoff: give depth or time_limit", parameter="singular"
+        )
+    if not table:
+        raise InvalidInputError(
+            "singular extensions test the transposition table's move: keep the table on",
+            parameter="singular",
+        )
+    widest = game.win - game.loss
+    if not 0 < margin <= widest:
+        raise InvalidInputError(
+            f"the singular margin must be more than 0 and at most {widest} (a win less a "
+            f"loss), not {margin}",
+            parameter="singular.margin",
+        )
 
 
 def chosen_evaluation(

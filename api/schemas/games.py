@@ -117,6 +117,17 @@ def _evaluation_field() -> fields.String:
     )
 
 
+class SingularSchema(Schema):
+    margin = fields.Raw(
+        required=True,
+        metadata={
+            "description": "How far a move must beat every sibling to be singular, in the "
+            "evaluation's units: an exact number more than 0 and at most 2 (win - loss).",
+            "openapi": {"allOf": [{"$ref": "#/components/schemas/ExactNumber"}]},
+        },
+    )
+
+
 class GameSolveRequestSchema(Schema):
     game = _game_field()
     params = _params_field()
@@ -194,6 +205,16 @@ class GameSolveRequestSchema(Schema):
         metadata={
             "description": "Search noisy moves (captures) past the depth cutoff until the "
             "position is quiet."
+        },
+    )
+    singular = fields.Nested(
+        SingularSchema,
+        load_default=None,
+        allow_none=True,
+        metadata={
+            "description": "alphabeta with depth or time_limit: singular extensions, "
+            "searching one ply deeper below a move that beats every sibling by at least "
+            "margin (follow out stand-out moves, against the horizon effect)."
         },
     )
     simulations = StrictInteger(
@@ -342,6 +363,9 @@ class SearchStatsSchema(SearchWorkSchema):
     )
     evaluations = fields.Integer(
         required=True, metadata={"description": "Static evaluations at the depth cutoff."}
+    )
+    extensions = fields.Integer(
+        metadata={"description": "Singular extensions made (present with singular only)."}
     )
 
 

@@ -86,6 +86,7 @@ def solve_view() -> Response:
             table=options["table"],
             ordering=options["ordering"],
             quiescence=options["quiescence"],
+            singular_margin=read_singular(options),
             tolerance=read_tolerance(options),
             all_best_moves=options["all_best_moves"],
             simulations=options["simulations"],
@@ -156,6 +157,14 @@ def read_tolerance(options: dict[str, Any]) -> Fraction:
     """The value-iteration tolerance asked for, exactly (the engine's default if none)."""
     raw = options.get("tolerance")
     return DEFAULT_TOLERANCE if raw is None else Fraction(parse_exact(raw, "/tolerance"))
+
+
+def read_singular(options: dict[str, Any]) -> Fraction | None:
+    """Singular extensions' margin, exactly (None: off)."""
+    singular = options.get("singular")
+    return (
+        None if singular is None else Fraction(parse_exact(singular["margin"], "/singular/margin"))
+    )
 
 
 @contextmanager

@@ -204,6 +204,10 @@ def test_the_depth_and_time_settings_bound_the_requests() -> None:
         ({"game": "nim", "algorithm": "mcts", "simulations": 0}, "/simulations"),
         ({"game": "nim", "algorithm": "mcts", "simulations": 9, "exploration": -1}, "/exploration"),
         ({"game": "nim", "seed": 3}, "/seed"),
+        ({"game": "hexapawn", "depth": 2, "singular": {"margin": 0}}, "/singular/margin"),
+        ({"game": "hexapawn", "depth": 2, "singular": {"margin": "1/0"}}, "/singular/margin"),
+        ({"game": "hexapawn", "depth": 2, "singular": {}}, "/singular/margin"),
+        ({"game": "hexapawn", "singular": {"margin": "1/20"}}, "/singular"),
         ({"game": "nim", "table": "yes"}, "/table"),
         ({"game": "nim", "params": {"piles": [1, -2]}}, "/params/piles"),
         ({"game": "nim", "params": {"misere": 1}}, "/params/misere"),
@@ -347,6 +351,23 @@ def test_pig_is_solved_by_value_iteration(client: FlaskClient) -> None:
     # the first player's chance of winning: better than even, short of certain
     assert Fraction(1, 2) < exact(body) < 1
     assert body["best_moves"] == ["roll"]
+
+
+def test_singular_extensions_cure_a_horizon_effect(client: FlaskClient) -> None:
+    # 4 x 4 hexapawn, White to move: solved exactly, d2-d3 loses in 4 plies and c2-c3 wins
+    # in 5 (tests/analysis/search/test_singular.py); a 3-ply search falls for d2-d3
+    body = {
+        "game": "hexapawn",
+        "params": {"columns": 4, "rows": 4},
+        "position": "...b/b.../.bww/.w.. w",
+        "depth": 3,
+    }
+    plain = client.post("/v1/games/solve", json=body).get_json()
+    assert plain["best_moves"] == ["d2-d3"] and "extensions" not in plain["stats"]
+    extended = client.post(
+        "/v1/games/solve", json={**body, "singular": {"margin": "1/20"}}
+    ).get_json()
+    assert extended["best_moves"] == ["c2-c3"] and extended["stats"]["extensions"] > 0
 
 
 def test_the_default_algorithm_is_the_one_that_suits_the_game(client: FlaskClient) -> None:

@@ -91,6 +91,11 @@ def test_parameters_take_the_kind_the_catalogue_states() -> None:
         ),
         (["tree", "pig", "--position", "1 0 0 3 rolling", "--depth", "1"], "arbiter: --position"),
         (["play", "nim"], "arbiter: action: invalid choice: 'play'"),
+        (
+            ["solve", "hexapawn", "--depth", "3", "--singular", "0"],
+            "arbiter: --singular: the singular margin must be more than 0",
+        ),
+        (["solve", "hexapawn", "--singular", "1/20"], "arbiter: --singular: singular extensions"),
     ],
 )
 def test_errors_name_the_option(
