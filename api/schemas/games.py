@@ -17,6 +17,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 
 from analysis.search.mcts import MAX_EVENTS, MAX_EXPLORATION, MAX_SIMULATIONS
 from analysis.search.solve import DEFAULT_MOVE_TIME_LIMIT
+from analysis.search.value_iteration import DEFAULT_TOLERANCE
 from api.schemas.fields import (
     StrictBoolean,
     StrictInteger,
@@ -196,7 +197,7 @@ class GameSolveRequestSchema(Schema):
         metadata={
             "description": "value_iteration: stop when no value changes by more than this "
             "(an exact number from 1e-15, what the double values can tell, to below 1; left "
-            "out: the engine's default).",
+            f"out: {DEFAULT_TOLERANCE}).",
             "openapi": {"allOf": [{"$ref": "#/components/schemas/ExactNumber"}]},
         },
     )
