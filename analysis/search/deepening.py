@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Generic, Protocol, TypeVar
 
 from analysis.search.budget import NODE_BATCH, BudgetSpent, SearchBudget
@@ -11,6 +13,28 @@ from analysis.search.results import IterationStats, SearchTotals, branching, tot
 from analysis.search.scores import MAX_PLY, too_deep
 
 Answer = TypeVar("Answer")
+
+Progress = Callable[[IterationStats], object]
+
+_progress: ContextVar[Progress | None] = ContextVar("progress", default=None)
+
+
+@contextmanager
+def reporting(progress: Progress) -> Iterator[None]:
+    """Within the block, every search calls ``progress`` with each iteration it finishes
+    (the CLI prints them while a long solve runs)."""
+    token = _progress.set(progress)
+    try:
+        yield
+    finally:
+        _progress.reset(token)
+
+
+def report(iteration: IterationStats) -> None:
+    """Tell the caller of :func:`reporting`, if any, that ``iteration`` is finished."""
+    progress = _progress.get()
+    if progress is not None:
+        progress(iteration)
 
 
 class Counters(Protocol):
@@ -96,6 +120,7 @@ def deepen(
                 effective_branching=branching(nodes, iterations[-1] if iterations else None),
             )
         )
+        report(iterations[-1])
         answer = found
         counted = (search.terminals, search.evaluations)
         if exact(found):

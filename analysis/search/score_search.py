@@ -39,7 +39,7 @@ from fractions import Fraction
 from typing import Any, Final, cast
 
 from analysis.search.budget import SearchBudget
-from analysis.search.deepening import SearchCounters
+from analysis.search.deepening import SearchCounters, report
 from analysis.search.grid import KERNEL, NODE_BATCH, NODE_UNITS, TABLE_ENTRIES
 from analysis.search.results import (
     GameSolution,
@@ -318,6 +318,7 @@ def score_solution(
         )
         counted[0] = (search.nodes, search.table_hits, search.cutoffs)
         started[0] = now
+        report(iterations[-1])
 
     score = search.solve(mine, mask, finished)
     if not iterations:  # a win at once: no probe was needed

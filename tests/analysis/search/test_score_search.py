@@ -23,8 +23,9 @@ import pytest
 
 from analysis.search.alpha_beta import alpha_beta_solution
 from analysis.search.budget import SearchBudget
+from analysis.search.deepening import reporting
 from analysis.search.grid import KERNEL
-from analysis.search.results import GameSolution, Outcome
+from analysis.search.results import GameSolution, IterationStats, Outcome
 from analysis.search.score_search import ScoreSearch, new_score_search, probe
 from analysis.search.solve import solve_game
 from games.errors import TimeLimitError
@@ -244,3 +245,23 @@ def test_the_search_stops_at_the_deadline() -> None:
     game = make_game("connect_four", {})
     with limited(Limits(time_limit=0.3)), pytest.raises(TimeLimitError):
         solve_game(game, game.parse_position("4453"))  # about 15 s to solve
+
+
+@pytest.mark.parametrize(
+    ("name", "params", "options"),
+    [
+        ("connect_four", {"columns": 4, "rows": 4}, {}),  # probes of the score
+        ("tic_tac_toe", {}, {"depth": 3}),  # iterations of the depth
+    ],
+)
+def test_each_finished_iteration_is_reported_as_it_ends(
+    name: str, params: dict[str, int], options: dict[str, Any]
+) -> None:
+    game = make_game(name, params)
+    seen: list[IterationStats] = []
+    with reporting(seen.append):
+        solution = solve_game(game, game.initial_state(), **options)
+    assert isinstance(solution, GameSolution)
+    assert tuple(seen) == solution.iterations and len(seen) > 1
+    solve_game(game, game.initial_state(), **options)  # outside the block: not reported
+    assert tuple(seen) == solution.iterations
