@@ -6,7 +6,7 @@
                             [--no-table] [--no-ordering] [--quiescence] [--singular M]
                             [--tolerance T]
                             [--one-best-move] [--simulations N] [--exploration C]
-                            [--seed S] [--events N]
+                            [--seed S] [--events N] [--analyze] [--quiet]
     arbiter game move GAME [--position P] [--time-limit S] [--param ...] [--depth N]
     arbiter game tree GAME --depth N [--position P] [--param ...] [--evaluation E]
 
@@ -16,11 +16,17 @@ Each prints the JSON of its endpoint (``GET /v1/games``, ``POST /v1/games/solve`
 finished in time (``move``: 1 s when not given). A search that overruns its budget is still
 stopped, at the limit every command has (60 s) or at twice the budget if that is longer. The
 position defaults to the initial one.
+
+On a terminal, ``solve`` and ``move`` print each finished iteration on standard error while
+they run (its depth, for connect four solved to the end the outcomes the value lies between,
+nodes, nodes a second and the time so far); ``--quiet`` silences it.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
+import time
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from fractions import Fraction
@@ -29,6 +35,7 @@ from typing import Any, Final
 from analysis.cli.documents import print_document
 from analysis.cli.error_handler import EXIT_OK, CommandLineError
 from analysis.cli.options import DEFAULT_LIMITS, ArgumentParser, command_parser, exact_option
+from analysis.search.deepening import reporting
 from analysis.search.json_output import (
     catalogue_json,
     game_solution_json,
@@ -36,6 +43,7 @@ from analysis.search.json_output import (
     move_choice_json,
 )
 from analysis.search.mcts import MAX_EVENTS
+from analysis.search.results import IterationStats, Outcome
 from analysis.search.solve import ALGORITHMS, DEFAULT_MOVE_TIME_LIMIT, best_move, solve_game
 from analysis.search.unfold import unfold_game
 from analysis.search.value_iteration import DEFAULT_TOLERANCE
@@ -163,6 +171,16 @@ def parser(name: str, summary: str) -> ArgumentParser:
         help="solve with mcts: list the four phases of the first N simulations (at most "
         f"{MAX_EVENTS})",
     )
+    command.add_argument(
+        "--analyze",
+        action="store_true",
+        help="solve to the end: also give every legal move's exact outcome (move_values)",
+    )
+    command.add_argument(
+        "--quiet",
+        action="store_true",
+        help="solve, move: do not show the iterations on standard error as they finish",
+    )
     return command
 
 
@@ -177,8 +195,48 @@ def game_command(args: argparse.Namespace) -> int:
         raise CommandLineError("--depth", "arbiter game tree needs a depth")
     with limited(Limits(max_nodes=args.max_nodes, time_limit=_stop(args))), options_named():
         game, state = read_position(args)
-        print_document(ANSWERS[args.action](args, game, state))
+        with progress_shown(args):
+            answer = ANSWERS[args.action](args, game, state)
+        print_document(answer)
     return EXIT_OK
+
+
+@contextmanager
+def progress_shown(args: argparse.Namespace) -> Iterator[None]:
+    """Print each finished iteration on standard error, where it is a terminal and
+    ``--quiet`` was not given."""
+    if args.quiet or args.action not in ("solve", "move") or not sys.stderr.isatty():
+        yield
+        return
+    start = time.perf_counter()
+
+    def show(iteration: IterationStats) -> None:
+        print(iteration_line(iteration, time.perf_counter() - start), file=sys.stderr)
+
+    with reporting(show):
+        yield
+
+
+def iteration_line(iteration: IterationStats, elapsed: float) -> str:
+    """One finished iteration for a person watching: depth, bounds, nodes, speed, time."""
+    speed = iteration.nodes / iteration.seconds if iteration.seconds > 0 else 0.0
+    bounds = ""
+    if iteration.bounds is not None:
+        lower, upper = (outcome_words(outcome) for outcome in iteration.bounds)
+        bounds = f"  value {lower}" if lower == upper else f"  between {lower} and {upper}"
+    return (
+        f"depth {iteration.depth:>3}{bounds}  {iteration.nodes:,} nodes  "
+        f"{speed / 1e6:.2f}M nodes/s  {elapsed:.1f} s"
+    )
+
+
+def outcome_words(outcome: Outcome) -> str:
+    """``a win in 41 plies``, ``a draw``, ``a loss in 12 plies`` (for the player to move)."""
+    if outcome.plies_to_end is None:
+        return "a draw"
+    kind = "win" if outcome.value > 0 else "loss"
+    plies = outcome.plies_to_end
+    return f"a {kind} in {plies} {'ply' if plies == 1 else 'plies'}"
 
 
 def solved(args: argparse.Namespace, game: Game[Any, Any], state: Any) -> dict[str, Any]:
@@ -200,6 +258,7 @@ def solved(args: argparse.Namespace, game: Game[Any, Any], state: Any) -> dict[s
         exploration=args.exploration,
         seed=args.seed,
         events=args.events,
+        analyze=args.analyze,
     )
     return game_solution_json(game, state, solution)
 

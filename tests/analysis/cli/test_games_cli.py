@@ -3,7 +3,9 @@ name the option at fault."""
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from typing import Any
 
 import pytest
@@ -217,3 +219,55 @@ def test_mcts_options_are_refused_for_other_algorithms(
 ) -> None:
     status, printed, error = run(capsys, "solve", "tic_tac_toe", "--seed", "3")
     assert (status, printed) == (2, None) and error.startswith("arbiter: --seed: ")
+
+
+class Terminal(io.StringIO):
+    """Standard error as a terminal shows it."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_a_terminal_sees_each_probe_of_a_solve_unless_quiet(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], quiet: bool
+) -> None:
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    # 5 x 4 is a draw (Tromp): the probes narrow the value down to it
+    status = main(
+        ["game", "solve", "connect_four", "--param", "columns=5", "--param", "rows=4"]
+        + (["--quiet"] if quiet else [])
+    )
+    printed = json.loads(capsys.readouterr().out)
+    lines = terminal.getvalue().splitlines()
+    assert status == 0 and printed["value"] == 0
+    if quiet:
+        assert lines == []
+        return
+    assert len(lines) == len(printed["iterations"]) > 1
+    assert lines[-1].startswith("depth  20  value a draw  ")
+    assert "between a loss in" in lines[0] and " nodes/s  " in lines[0]
+
+
+def test_a_pipe_sees_no_progress(capsys: pytest.CaptureFixture[str]) -> None:
+    status, printed, err = run(capsys, "solve", "tic_tac_toe", "--depth", "3")
+    assert status == 0 and len(printed["iterations"]) == 3 and err == ""
+
+
+def test_analyze_values_every_move(capsys: pytest.CaptureFixture[str]) -> None:
+    # x to move on x x . / o o . / . . . (by hand): 1,3 completes the top row; 2,3 blocks o's
+    # middle row, o must then block 1,3 and x 3,1, after which every line of o is blocked and
+    # x has no two threats: a draw; any other move lets o complete the middle row next ply
+    status, printed, _ = run(capsys, "solve", "tic_tac_toe", "--position", "xx.oo....", "--analyze")
+    assert status == 0
+    assert {
+        (entry["move"], entry["value"], entry["plies_to_end"]) for entry in printed["move_values"]
+    } == {
+        ("1,3", 1, 1),
+        ("2,3", 0, None),
+        ("3,1", -1, 2),
+        ("3,2", -1, 2),
+        ("3,3", -1, 2),
+    }
+    assert printed["best_moves"] == ["1,3"]
