@@ -39,6 +39,9 @@ class Pig:
     name = "pig"
     players = 2
     has_chance = True
+    states_repeat = True
+    """Both players may roll 1s for ever: the state graph has cycles (``auto`` solves Pig by
+    value iteration)."""
     win = Fraction(1)
     loss = Fraction(0)
 
