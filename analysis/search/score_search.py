@@ -10,10 +10,10 @@ draw 0. A sooner win scores more, a later loss less; a child's score is its pare
 Five techniques make the search small:
 
 1. **Null windows.** :meth:`ScoreSearch.solve` never asks for a score, only whether it is
-   above a guess: ``negamax(position, guess, guess + 1)``. Each answer halves the range the
-   score can be in (the guess is pulled halfway to 0, where most scores are), so the root is
-   searched again with a narrower range until it is a single score: iterative deepening on
-   the score, each probe one iteration.
+   above a guess: ``negamax(position, guess, guess + 1)``. Each answer narrows the range the
+   score can be in (:func:`probe` picks the guess), so the root is searched again with a
+   narrower range until it is a single score: iterative deepening on the score, each probe
+   one iteration.
 2. **Non-losing moves.** A move that lets the opponent win at once (a stone under one of its
    threats, or anything but the block when it threatens) loses at the next ply, the earliest
    a loss can come, so it is never tried; no move left means the loss in two plies.
@@ -65,7 +65,8 @@ def toward_zero_half(score: int) -> int:
 
 def probe(low: int, high: int) -> int:
     """The guess a null window tests next, for a score known to be in ``[low, high]``: the
-    middle, pulled halfway toward 0 where it lies beyond the half of the range's end."""
+    middle, or half the range's end on the middle's side of 0 where that lies further out
+    (a guess far from 0 is answered by a small search: few lines decide so early or late)."""
     middle = low + (high - low) // 2
     if middle <= 0 and toward_zero_half(low) < middle:
         return toward_zero_half(low)
