@@ -829,6 +829,22 @@ cdef class ScoreSearch(GridSearch):
             return score <= -((self.cells - popcount(mask)) // 2)
         return self.negamax(theirs, after, -score, -score + 1, 1) <= -score
 
+    def search_order(self, uint64_t mine, uint64_t mask):
+        """The legal moves: those that win at once, then the search's order of the
+        non-losing moves, then the rest."""
+        cdef int moves[MOST_MOVES]
+        cdef uint64_t completes = self.completing(mine)
+        legal = self.legal_indices(mask)
+        front = [i for i in legal if completes & self.cell_of(mask, i)]
+        cdef Entry* entry = self.find(mine + mask)
+        cdef int first = entry.move if entry != NULL else -1
+        cdef uint64_t options = self.safe_cells(
+            mine ^ mask, mask, (mask + self.bottom_row) & self.full
+        )
+        cdef int count = self.ordered_options(mine, mask, options, first, moves)
+        front += [moves[i] for i in range(count) if moves[i] not in front]
+        return front + [i for i in legal if i not in front]
+
     def legal_indices(self, uint64_t mask):
         return [i for i in range(self.move_count) if self.cell_of(mask, i)]
 

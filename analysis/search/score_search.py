@@ -248,6 +248,18 @@ class ScoreSearch(SearchCounters):
             return score <= -((self.cells - mask.bit_count()) // 2)
         return self.negamax(theirs, after, -score, -score + 1, 1) <= -score
 
+    def search_order(self, mine: Bitboard, mask: Bitboard) -> list[int]:
+        """The legal moves in the order the search tries them (a move that wins at once
+        first, then the table's move and the rest of the non-losing moves by threats), then
+        the moves that lose at once: the order in which a best move is likely found first."""
+        legal = self.legal_indices(mask)
+        wins = [index for index in legal if self.completing(mine) & self.cell(mask, index)]
+        entry = self.table.get(mine + mask)
+        first = entry[3] if entry else -1
+        ordered = self.ordered(mine, mask, self.non_losing(mine, mask), first)
+        front = wins + [index for index in ordered if index not in wins]
+        return front + [index for index in legal if index not in front]
+
     def legal_indices(self, mask: Bitboard) -> list[int]:
         return [index for index in range(len(self.moves)) if self.cell(mask, index)]
 
@@ -363,14 +375,15 @@ def principal_variation(
     score: int,
     first: list[int],
 ) -> tuple[Any, ...]:
-    """Best play from the root to the end: at each position the first move (in the game's
-    order) that keeps the score, found by a null window (``first``: the root's, if known)."""
+    """Best play from the root to the end: at each position the first move (in the search's
+    order, so usually the first tried) that keeps the score, found by a null window
+    (``first``: the root's, if known)."""
     line: list[Any] = []
     plies = plies_of(score, search.cells - mask.bit_count()) if score else None
     while mask.bit_count() < search.cells and (plies is None or len(line) < plies):
-        legal = search.legal_indices(mask)
+        order = search.search_order(mine, mask)
         index = (
-            first[0] if first else next(i for i in legal if search.reaches(mine, mask, i, score))
+            first[0] if first else next(i for i in order if search.reaches(mine, mask, i, score))
         )
         first = []
         line.append(moves[index])

@@ -233,6 +233,7 @@ def test_the_compiled_search_is_the_python_search_move_for_move(
                     probes,
                     [search.move_score(mine, mask, index) for index in legal],
                     [search.reaches(mine, mask, index, score) for index in legal],
+                    search.search_order(mine, mask),
                     (search.nodes, search.table_hits, search.cutoffs, search.terminals),
                     search.longest,
                 )
