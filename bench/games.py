@@ -18,7 +18,11 @@ The peers live in their own environment, never the product's: ``make bench-games
 ``.bench-venv`` from ``bench/requirements-peers.txt`` and runs this file with it. A peer that
 is not installed prints nan.
 
-Run: make bench-games   (or .bench-venv/bin/python bench/games.py [--runs N] [--cap S])
+Last, connect four 7x6 positions of each of Pons's difficulty classes solved exactly, beside his
+published node counts and, with ``--peer PATH``, his solver's time (``bench/connect_four.py``).
+
+Run: make bench-games   (or .bench-venv/bin/python bench/games.py [--runs N] [--cap S]
+[--peer PATH])
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from analysis.search.grid import COMPILED  # noqa: E402
 from analysis.search.mcts import mcts_solution  # noqa: E402
 from analysis.search.solve import best_move, solve_game  # noqa: E402
 from analysis.search.value_iteration import value_iteration_solution  # noqa: E402
+from bench import connect_four as connect_four_classes  # noqa: E402
 from games.errors import TimeLimitError  # noqa: E402
 from games.limits import Limits, limited  # noqa: E402
 from games.rules.catalogue import make_game  # noqa: E402
@@ -384,6 +389,9 @@ def main() -> None:
     parser.add_argument("--deepen", type=float, default=10.0, help="seconds of deepening on 7x6")
     parser.add_argument("--simulations", type=int, default=1000, help="MCTS simulations a move")
     parser.add_argument("--games", type=int, default=20, help="MCTS games per opponent")
+    parser.add_argument(
+        "--peer", help="Pons's c4solver for the 7x6 classes (bench/connect_four.py)"
+    )
     args = parser.parse_args()
     tic_tac_toe(args.runs)
     connect_four(5, 4, args.cap)
@@ -392,6 +400,8 @@ def main() -> None:
     deepening(args.deepen)
     monte_carlo(args.simulations, args.games, args.runs)
     pig(args.runs)
+    with limited(Limits(time_limit=None)):
+        connect_four_classes.bench(args.peer, list(connect_four_classes.WANTED))
 
 
 if __name__ == "__main__":
