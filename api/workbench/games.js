@@ -47,6 +47,8 @@ let winner = null; // the player who has won, once the game is over (null: a dra
 let history = []; // [position, move, mover] before each move, for taking back
 let fromStart = true; // whether the history starts at the game's initial position
 let selected = null; // hexapawn: the square a pawn is moved from
+let analysed = null; // the answer of "Analyse every move" (or a proof) for this position
+let stopAsked = false; // the Stop button pressed while the search deepens
 
 const playerName = (player) => (PLAYERS[spec.name] || ["player 1", "player 2"])[player];
 const shortName = (player) =>
@@ -123,6 +125,8 @@ async function load(text, game = spec, values = params) {
 function hideSolution() {
   $("solution").hidden = true;
   $("solution-estimate").hidden = true;
+  $("probes").hidden = true;
+  analysed = null;
 }
 
 // a finished game's value is the utility to the player who would move (docs/games.md)
@@ -141,10 +145,12 @@ function show() {
   moveList.disabled = !playing;
   $("play-move").disabled = !playing;
   $("engine-move").disabled = !playing;
+  $("analyse").disabled = spec.has_chance || over !== null;
   $("undo").disabled = history.length === 0;
   showHistory();
   selected = null;
   (DRAW[spec.name] || (() => board.replaceChildren()))();
+  showMoveValues();
 }
 
 // who is to move or how the game ended; the page's state kept in the URL
@@ -266,10 +272,8 @@ async function engineStep() {
     return;
   }
   const time_limit = Number($("time-limit").value);
-  const body = { game: spec.name, params, position, time_limit };
-  const depth = $("depth").value.trim();
-  if (depth !== "") body.depth = numberOr(depth);
-  const answer = await (await post("/v1/games/move", body)).json();
+  const body = { game: spec.name, params, position };
+  const answer = await deepen("/v1/games/move", body, `The engine's move for ${shortName(toMove)}`);
   const plies = answer.complete ? await pliesAfter(answer, time_limit) : null;
   const mover = answer.to_move;
   showEngine(
@@ -279,6 +283,224 @@ async function engineStep() {
     answer.complete ? null : answer.depth_completed,
   );
   await play(answer.move);
+}
+
+// -- the search, depth by depth ---------------------------------------------------------------
+
+// The server answers a request once, at its end; so the page deepens itself: one request per
+// depth (1, 2, 3, ...), each searching afresh, each row shown as it comes. It stops at the
+// engine's time budget (each request gets what is left of it), at the depth asked, when a depth
+// reaches the end of every line (the value is then proven), or at Stop (once the request under
+// way answers). The answer is the deepest finished one.
+async function deepen(path, body, what) {
+  const [budgetText, depthText] = [$("time-limit").value.trim(), $("depth").value.trim()];
+  const budget = Number(budgetText);
+  const limit = depthText === "" ? Infinity : Number(depthText);
+  if (!(budget > 0) || budget > 30 || (!Number.isInteger(limit) && limit !== Infinity) || limit < 1) {
+    // not a budget or a depth the page can count with: the server names what it refuses
+    const refused = { ...body, time_limit: numberOr(budgetText) };
+    if (depthText !== "") refused.depth = numberOr(depthText);
+    return (await post(path, refused)).json();
+  }
+  const rows = $("deepening-rows");
+  rows.replaceChildren();
+  $("deepening").hidden = false;
+  $("deepening-value").textContent = `Value for ${shortName(toMove)}`;
+  $("deepening-what").textContent =
+    `${what}, within ${budget} s${limit === Infinity ? "" : ` and ${limit} plies`}. Each row is one request ` +
+    `that searched afresh to that depth (nothing is reused between rows): the value it found for ` +
+    `${shortName(toMove)} (an estimate from the evaluation at the depth's cutoff, with its number, unless ` +
+    `"proven"; "a forced win found": one within the depth, not yet proven the fastest), its ` +
+    `best move, the positions it visited (nodes) and how fast, and the time since the search began. Stop ` +
+    `takes effect when the request under way answers.`;
+  const status = $("deepening-status");
+  status.textContent = "Searching depth 1…";
+  status.dataset.done = "false";
+  stopAsked = false;
+  $("stop").disabled = false;
+  const started = performance.now();
+  const elapsed = () => (performance.now() - started) / 1000;
+  let last = null;
+  let why = `the depth limit of ${limit} plies was reached`;
+  try {
+    for (let depth = 1; depth <= limit; depth += 1) {
+      const left = budget - elapsed();
+      if (left < 0.01) {
+        why = `the time budget of ${budget} s ran out`;
+        break;
+      }
+      const answer = await (await post(path, { ...body, depth, time_limit: Number(left.toFixed(3)) })).json();
+      if (answer.depth_completed < depth && !answer.complete) {
+        // the budget ran out inside this depth: the answer is the previous depth's again
+        last ??= answer;
+        why = `the time budget of ${budget} s ran out during depth ${depth}`;
+        break;
+      }
+      last = answer;
+      rows.append(deepeningRow(answer, elapsed()));
+      if (answer.complete) {
+        why = `depth ${answer.depth_completed} reached the end of every line: the value is proven`;
+        break;
+      }
+      if (stopAsked) {
+        why = "you pressed Stop";
+        break;
+      }
+      status.textContent = `Searching depth ${depth + 1}…`;
+    }
+  } finally {
+    $("stop").disabled = true;
+  }
+  status.textContent = `Done: ${why}.`;
+  status.dataset.done = "true";
+  if (last === null) throw { detail: `${why} before depth 1 was searched`, pointer: "/time_limit" };
+  return last;
+}
+
+// one finished depth: its value in words, best move, nodes, nodes per second, time so far
+function deepeningRow(answer, seconds) {
+  const mover = answer.to_move === -1 ? 0 : answer.to_move;
+  const best = answer.move ?? answer.best_moves.slice(0, 3).join(", ") + (answer.best_moves.length > 3 ? ", …" : "");
+  const rate = answer.stats.seconds > 0 ? Math.round(answer.stats.nodes / answer.stats.seconds) : null;
+  const cells = [
+    String(answer.depth_completed),
+    rowValue(answer, mover),
+    best || "none",
+    count(answer.stats.nodes),
+    rate === null ? "–" : count(rate),
+    `${seconds.toFixed(2)} s`,
+  ];
+  const row = document.createElement("tr");
+  row.dataset.depth = String(answer.depth_completed);
+  for (const text of cells) {
+    const cell = document.createElement("td");
+    cell.textContent = text;
+    row.append(cell);
+  }
+  return row;
+}
+
+function rowValue(answer, mover) {
+  if (spec.name === "pig") return `${percent(answer.value)} to win${answer.complete ? " (proven)" : ""}`;
+  // the evaluation lies strictly between -1 and +1: a 1 is a forced end seen within the depth
+  if (!answer.complete && Math.abs(answer.value) === 1) return `a forced ${answer.value === 1 ? "win" : "loss"} found`;
+  if (!answer.complete) return `${leaning(answer.value, mover)} (${exact(answer, "value")})`;
+  const plies = answer.plies_to_end ?? null;
+  if (answer.value === 0) return "a draw (proven)";
+  return `${answer.value === 1 ? "wins" : "loses"}${plies === null ? "" : ` in ${pliesText(plies)}`} (proven)`;
+}
+
+const pliesText = (plies) => `${plies} ${plies === 1 ? "ply" : "plies"}`;
+
+// -- every move's exact value ---------------------------------------------------------------------
+
+// a move's outcome for the player who makes it, in words ("wins in 5 plies")
+function outcomeWords(outcome, short = false) {
+  if (outcome.value === 0) return short ? "draw" : "draws";
+  const verb = outcome.value === 1 ? "wins" : "loses";
+  return short ? `${verb} in ${outcome.plies_to_end}` : `${verb} in ${pliesText(outcome.plies_to_end)}`;
+}
+
+// an outcome as a noun, for the probes' bounds ("a loss in 12 plies")
+function outcomeNoun(outcome) {
+  if (outcome.value === 0) return "a draw";
+  return `${outcome.value === 1 ? "a win" : "a loss"} in ${pliesText(outcome.plies_to_end)}`;
+}
+
+// how good an outcome is for its mover: a win sooner, a loss later
+const rank = (outcome) => (outcome.value === 0 ? 0 : outcome.value * (1000 - outcome.plies_to_end));
+
+// the analysis of this position: each move with its outcome and whether it is a best one
+function moveValues() {
+  if (analysed === null || analysed.position !== position || !analysed.move_values) return null;
+  const top = Math.max(...analysed.move_values.map(rank));
+  return new Map(analysed.move_values.map((entry) => [entry.move, { ...entry, best: rank(entry) === top }]));
+}
+
+function showMoveValues() {
+  const values = moveValues();
+  $("move-values").hidden = values === null;
+  if (values === null) return;
+  const mover = shortName(toMove);
+  $("move-values-outcome").textContent = `Outcome for ${mover}, who plays it`;
+  $("move-values-note").textContent =
+    `Solved to the end: what each legal move leads to with best play from both sides, in plies (single ` +
+    `moves of either side, this one included). ★ marks the best moves: the fastest win, else a draw, else ` +
+    `the slowest loss.`;
+  const rows = legal
+    .filter((move) => values.has(move))
+    .map((move) => {
+      const entry = values.get(move);
+      const row = document.createElement("tr");
+      row.dataset.testid = `move-value-${move}`;
+      row.dataset.outcome = ["loss", "draw", "win"][entry.value + 1];
+      const name = document.createElement("th");
+      name.scope = "row";
+      name.textContent = move;
+      const words = document.createElement("td");
+      words.textContent = outcomeWords(entry) + (entry.best ? " ★ best" : "");
+      if (entry.best) row.dataset.best = "true";
+      row.append(name, words);
+      return row;
+    });
+  $("move-values-rows").replaceChildren(...rows);
+}
+
+// connect four: each column's outcome above it (a full column says so)
+function columnValues(columns) {
+  const values = moveValues();
+  if (values === null) return null;
+  const list = gridOf(columns, "grid values");
+  list.setAttribute("role", "list");
+  list.setAttribute("aria-label", `each column's exact value for ${shortName(toMove)}`);
+  for (let column = 1; column <= columns; column += 1) {
+    const entry = values.get(String(column));
+    const item = document.createElement("span");
+    item.setAttribute("role", "listitem");
+    item.className = "value";
+    item.dataset.testid = `column-value-${column}`;
+    item.dataset.outcome = entry ? ["loss", "draw", "win"][entry.value + 1] : "full";
+    const hidden = document.createElement("span");
+    hidden.className = "visually-hidden";
+    hidden.textContent = `column ${column}: `;
+    item.append(hidden, entry ? outcomeWords(entry, true) : "full");
+    if (entry?.best) {
+      item.dataset.best = "true";
+      item.prepend("★ ");
+    }
+    list.append(item);
+  }
+  return list;
+}
+
+// "Analyse every move": the position solved to the end, every move valued exactly
+async function analyse() {
+  const body = { game: spec.name, params, position, analyze: true };
+  $("deepening").hidden = true;
+  const answer = await (await post("/v1/games/solve", body)).json();
+  showSolution(answer);
+  analysed = answer;
+  showProbes(answer);
+}
+
+// connect four solved to the end: what each probe on the score left the value between
+function showProbes(answer) {
+  const probes = answer.iterations.filter((iteration) => iteration.bounds);
+  $("probes").hidden = probes.length === 0;
+  $("probes-rows").replaceChildren(
+    ...probes.map((probe, index) => {
+      const { lower, upper } = probe.bounds;
+      const same = lower.value === upper.value && lower.plies_to_end === upper.plies_to_end;
+      const known = same ? `exactly ${outcomeNoun(lower)}` : `between ${outcomeNoun(lower)} and ${outcomeNoun(upper)}`;
+      const row = document.createElement("tr");
+      for (const text of [String(index + 1), `${known} for ${shortName(answer.to_move)}`, count(probe.nodes)]) {
+        const cell = document.createElement("td");
+        cell.textContent = text;
+        row.append(cell);
+      }
+      return row;
+    }),
+  );
 }
 
 // a proven win or loss after the engine's move: how many plies it takes (the move's answer
@@ -528,7 +750,8 @@ const DRAW = {
         grid.append(cell);
       }),
     );
-    board.replaceChildren(drops, grid);
+    const values = columnValues(columns);
+    board.replaceChildren(...(values === null ? [] : [values]), drops, grid);
   },
 
   hexapawn() {
@@ -647,14 +870,23 @@ function pickSquare(square, own, element) {
 
 async function solve() {
   const body = { game: spec.name, params, position };
+  let answer;
   if (spec.has_chance) {
-    body.algorithm = "value_iteration";
+    $("deepening").hidden = true;
+    answer = await (await post("/v1/games/solve", { ...body, algorithm: "value_iteration" })).json();
   } else {
-    body.time_limit = Number($("time-limit").value);
-    const depth = $("depth").value.trim();
-    if (depth !== "") body.depth = numberOr(depth);
+    answer = await deepen("/v1/games/solve", body, "Solving the position");
   }
-  const answer = await (await post("/v1/games/solve", body)).json();
+  showSolution(answer);
+  // proven within the budget: the position is small enough to value every move to the end
+  if (answer.complete && !spec.has_chance && answer.best_moves.length > 0) {
+    analysed = await (await post("/v1/games/solve", { ...body, analyze: true })).json();
+    showProbes(analysed);
+  }
+}
+
+// a solution as a list of terms
+function showSolution(answer) {
   const player = answer.to_move === -1 ? 0 : answer.to_move;
   const rows = [
     ["Verdict", capital(verdict(answer, player, answer.plies_to_end))],
@@ -803,6 +1035,12 @@ $("undo").addEventListener("click", () =>
   }),
 );
 $("solve").addEventListener("click", () => act(solve, true));
+$("analyse").addEventListener("click", () => act(analyse, true));
+// not through act: it is pressed while the search is under way
+$("stop").addEventListener("click", () => {
+  stopAsked = true;
+  $("deepening-status").textContent = "Stopping once the request under way answers…";
+});
 $("open-tree").addEventListener("click", () => {
   $("tree-link").hidden = true;
   $("tree-note").textContent = "";

@@ -19,10 +19,16 @@ from tests.browser.held import FirstHeld
 
 
 def open_game(
-    page: Page, base_url: str, game: str, position: str, params: dict[str, object]
+    page: Page,
+    base_url: str,
+    game: str,
+    position: str,
+    params: dict[str, object],
+    engine: str = "1",
 ) -> None:
-    """Open the page on a game and position through the URL's fragment."""
-    state = {"game": game, "params": params, "position": position, "engine": "1"}
+    """Open the page on a game and position through the URL's fragment (``engine``: the
+    side the engine plays, "none" for two people at the board)."""
+    state = {"game": game, "params": params, "position": position, "engine": engine}
     page.goto(f"{base_url}/games#{quote(json.dumps(state))}")
     expect(page.get_by_test_id("games-position")).to_have_value(position)
 
