@@ -463,7 +463,8 @@ class GameSolutionSchema(PositionAnswerSchema):
         fields.Nested(MoveValueSchema),
         metadata={
             "description": "With analyze: every legal move of the root and its exact "
-            "outcome for the player who makes it, in the game's move order."
+            "outcome for the player who makes it, in the order the game lists its moves "
+            "(connect four's: centre first)."
         },
     )
     tolerance = fields.Float(
