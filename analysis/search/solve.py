@@ -166,7 +166,8 @@ def solve_game(
         )
         if analyze and solution.move_values is None:  # not connect four's score search
             options = {"table": table, "ordering": ordering, "table_entries": table_entries}
-            return analyzed(game, state, solution, {"all_best_moves": False, **options})
+            children = {"algorithm": "alphabeta", "all_best_moves": False, **options}
+            return analyzed(game, state, solution, children)
         return solution
     if algorithm == "minimax":
         solution = minimax_solution(game, state, depth=depth, evaluation=function)
