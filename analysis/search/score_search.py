@@ -87,13 +87,11 @@ class ScoreSearch(SearchCounters):
 
     def __init__(self, form: GridForm, budget: SearchBudget, table_entries: int):
         super().__init__(budget)
-        self.height = height = form.rows + 1
-        self.k = form.k
+        height = form.rows + 1
         self.cells = form.columns * form.rows
         self.full = sum(((1 << form.rows) - 1) << c * height for c in range(form.columns))
         self.bottom = sum(1 << c * height for c in range(form.columns))
         self.moves = form.moves
-        self.move_bits = form.move_bits
         self.column_masks = tuple(((1 << form.rows) - 1) * bit for bit in form.move_bits)
         self.table: TranspositionTable[tuple[int, int, int, int]] = TranspositionTable(
             table_entries
@@ -253,7 +251,8 @@ class ScoreSearch(SearchCounters):
         first, then the table's move and the rest of the non-losing moves by threats), then
         the moves that lose at once: the order in which a best move is likely found first."""
         legal = self.legal_indices(mask)
-        wins = [index for index in legal if self.completing(mine) & self.cell(mask, index)]
+        completes = self.completing(mine)
+        wins = [index for index in legal if completes & self.cell(mask, index)]
         entry = self.table.get(mine + mask)
         first = entry[3] if entry else -1
         ordered = self.ordered(mine, mask, self.non_losing(mine, mask), first)
