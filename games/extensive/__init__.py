@@ -1,0 +1,1 @@
+"""Extensive-form games with information sets (imperfect information, perfect recall)."""
