@@ -43,6 +43,8 @@ EVERY_PART = [
     "plot",
 ]
 LIMIT = 0.5
+ROOMY = 5.0
+"""The deadline of the tests of exact writing, which must not fail for want of time."""
 
 
 def _client(limit: float = LIMIT, **config: object) -> FlaskClient:
@@ -140,7 +142,9 @@ def test_payoffs_past_64_bits_are_written_exactly() -> None:
     # one at 1/2-1/2 paying 10^20/2 to each (indifference: q 10^20 = (1 - q) 10^20)
     big = 10**20
     body = {"A": [[big, 0], [0, big]], "B": [[big, 0], [0, big]], "include": EVERY_PART}
-    response, elapsed = _post(_client(), MATRICES, body)
+    # exactness, not the deadline, is under test: the first plot's imports alone take about
+    # 0.4 s, so a loaded machine would spend LIMIT before the answer is written
+    response, elapsed = _post(_client(ROOMY), MATRICES, body)
     assert response.status_code == 200
     answer = response.get_json()
     assert [e["payoffs_exact"] for e in answer["pure_equilibria"]] == [[str(big)] * 2] * 2
@@ -150,7 +154,7 @@ def test_payoffs_past_64_bits_are_written_exactly() -> None:
     assert mixed[0]["payoffs"] == [5e19, 5e19]
     assert answer["security_levels"][0]["pure"] == 0
     assert _finite_numbers(answer)
-    assert elapsed < LIMIT + 1.0
+    assert elapsed < ROOMY + 1.0
 
 
 def test_common_denominator_past_the_exact_size_limit_names_the_entry() -> None:
@@ -365,7 +369,7 @@ def test_lottery_answers_past_64_bits_are_written_exactly() -> None:
         "utility": "1e20*x",
         "reduce": True,
     }
-    response, elapsed = _post(_client(), EVALUATE, body)
+    response, elapsed = _post(_client(ROOMY), EVALUATE, body)
     assert response.status_code == 200
     answer = response.get_json()
     emv = Fraction(big + 1, 2)
@@ -378,7 +382,7 @@ def test_lottery_answers_past_64_bits_are_written_exactly() -> None:
     assert "risk_premium_exact" not in answer  # 0 is exact as it stands
     assert [b.get("x_exact") for b in answer["reduced"]] == [None, str(big)]
     assert answer["reduced"][1]["x"] == 1e20
-    assert elapsed < LIMIT + 1.0
+    assert elapsed < ROOMY + 1.0
 
 
 def test_comparing_many_lotteries_stops_at_the_deadline() -> None:

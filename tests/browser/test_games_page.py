@@ -40,6 +40,12 @@ def open_page(page: Page, base_url: str) -> None:
     settled(page)
 
 
+def unhurried(page: Page) -> None:
+    """Give the engine 10 s: the page deepens one request per depth, and on a loaded machine
+    the round trips alone can spend the default second before a small game is proven."""
+    page.get_by_test_id("games-time-limit").fill("10")
+
+
 def settled(page: Page) -> None:
     """Wait until the page has done what it was asked (a click meanwhile would be ignored)."""
     expect(page.locator("body")).not_to_have_attribute("aria-busy", "true")
@@ -57,6 +63,7 @@ def test_the_engine_blocks_the_open_row(page: Page, base_url: str) -> None:
     page.get_by_test_id("games-position").fill("xx..o....")
     page.get_by_test_id("games-set-position").click()
     expect(page.get_by_test_id("games-status")).to_have_text("o (the engine) to move.")
+    unhurried(page)
     page.get_by_test_id("games-engine-move").click()
     expect(page.get_by_test_id("games-position")).to_have_value("xxo.o....")
     assert "plays 1,3" in page.get_by_test_id("games-engine").inner_text()
@@ -101,6 +108,7 @@ def test_a_column_click_drops_a_disc(page: Page, base_url: str) -> None:
 
 def test_solve_shows_bouton_loss_for_nim_1_2_3(page: Page, base_url: str) -> None:
     open_game(page, base_url, "nim", "1 2 3", {"piles": [1, 2, 3], "misere": False})
+    unhurried(page)
     page.get_by_test_id("games-solve").click()
     expect(page.get_by_test_id("solution-value")).to_have_text("-1 for player 1 (a loss)")
     expect(page.get_by_test_id("solution-proven")).to_contain_text("yes")
@@ -309,6 +317,7 @@ def test_choosing_a_game_sets_up_its_initial_position(page: Page, base_url: str)
     page.get_by_test_id("cell-2,2").click()
     expect(page.get_by_test_id("history-1")).to_have_text("1. x 2,2")
     expect(page.locator("#history-from")).to_have_text("")
+    unhurried(page)
     page.get_by_test_id("games-solve").click()
     expect(page.get_by_test_id("solution-verdict")).to_have_text(
         "Proven: a draw with best play from both sides"
@@ -394,6 +403,7 @@ def test_a_proven_win_is_worded_with_its_distance(page: Page, base_url: str) -> 
     # x has two in the top row; o blocks at 1,3 and, with 2,3 and 3,1 (or 1,3 and 2,2 to come),
     # forces a win five plies on: the engine's search says so, and the solver agrees
     open_game(page, base_url, "tic_tac_toe", "xx...o...", {"rows": 3, "columns": 3, "k": 3})
+    unhurried(page)
     page.get_by_test_id("games-solve").click()
     expect(page.get_by_test_id("solution-verdict")).to_have_text(
         "Proven: o wins in 5 plies with best play"
