@@ -230,8 +230,10 @@ class Builder:
     def build(self, title: str = "", comment: str = "") -> ExtensiveGame:
         """The finished game, its perfect recall checked.
 
-        :raises InvalidInputError: a node still misses children, or the game does not have
-            perfect recall (the message names the information set).
+        :raises InvalidInputError: a node still misses children.
+        :raises ImperfectRecallError: the game does not have perfect recall (the message
+            names the information set; the error holds the two nodes, for a reader to say
+            where they were written).
         """
         if not self._nodes:
             raise self._fail("the game has no nodes")
@@ -259,9 +261,9 @@ class Builder:
             for player, name, actions, members in self._infosets
         )
         game = ExtensiveGame(self.players, nodes, infosets, title, comment)
-        broken = perfect_recall_violation(game)
-        if broken is not None:
-            raise self._fail(broken)
+        breach = _recall_breach(game)
+        if breach is not None:
+            raise ImperfectRecallError(_recall_message(game, *breach), self.pointer, *breach)
         return game
 
     def _add(self, node: Node) -> int:
@@ -294,6 +296,19 @@ class Builder:
         return InvalidInputError(message, self.pointer)
 
 
+class ImperfectRecallError(InvalidInputError):
+    """Raised when a game does not have perfect recall."""
+
+    def __init__(self, message: str, pointer: str, infoset: int, first: int, node: int):
+        super().__init__(message, pointer)
+        self.infoset = infoset
+        """The information set that breaks perfect recall."""
+        self.first = first
+        """Its first node."""
+        self.node = node
+        """A later node of it, reached through a different own history than ``first``."""
+
+
 def perfect_recall_violation(game: ExtensiveGame) -> str | None:
     """Why ``game`` lacks perfect recall (naming the information set and two of its nodes
     reached through different own histories), or ``None`` if it has it.
@@ -303,6 +318,12 @@ def perfect_recall_violation(game: ExtensiveGame) -> str | None:
     share it. A set met twice on one path (absent-mindedness) fails too, since the later
     node's history contains the set itself.
     """
+    breach = _recall_breach(game)
+    return None if breach is None else _recall_message(game, *breach)
+
+
+def _recall_breach(game: ExtensiveGame) -> tuple[int, int, int] | None:
+    """(information set, its first node, a node reached differently), or ``None``."""
     spend = current_deadline().spend
     players = len(game.players)
     # each node's own history of every player, as an index into a table of histories
@@ -318,13 +339,7 @@ def perfect_recall_violation(game: ExtensiveGame) -> str | None:
             history = mine[node.player]
             first = seen.setdefault(node.infoset, (history, index))
             if first[0] != history:
-                infoset = game.infosets[node.infoset]
-                return (
-                    f"the game does not have perfect recall: information set "
-                    f"{infoset.name!r} of {game.players[node.player]} holds node "
-                    f"{_named(game, first[1])} and node {_named(game, index)}, reached "
-                    f"through different earlier choices of {game.players[node.player]}"
-                )
+                return node.infoset, first[1], index
         for action, child in enumerate(node.children):
             if node.player >= 0:
                 key = (mine[node.player], node.infoset, action)
@@ -333,6 +348,15 @@ def perfect_recall_violation(game: ExtensiveGame) -> str | None:
             else:
                 at[child] = mine
     return None
+
+
+def _recall_message(game: ExtensiveGame, infoset: int, first: int, node: int) -> str:
+    owner = game.players[game.infosets[infoset].player]
+    return (
+        f"the game does not have perfect recall: information set "
+        f"{game.infosets[infoset].name!r} of {owner} holds node {_named(game, first)} and "
+        f"node {_named(game, node)}, reached through different earlier choices of {owner}"
+    )
 
 
 def _named(game: ExtensiveGame, index: int) -> str:
