@@ -199,7 +199,7 @@ class Builder:
         return node
 
     def chance(
-        self, outcomes: Sequence[tuple[str, Fraction]], name: str = "", where: str = ""
+        self, outcomes: Sequence[tuple[str, Fraction | int]], name: str = "", where: str = ""
     ) -> int:
         """Add a chance node drawing each labelled outcome with its exact probability."""
         labels = tuple(label for label, _ in outcomes)
@@ -217,7 +217,7 @@ class Builder:
             )
         return self._add(Node(CHANCE, name, -1, labels, (), probabilities, (), -1))
 
-    def terminal(self, payoffs: Sequence[Fraction], name: str = "", where: str = "") -> int:
+    def terminal(self, payoffs: Sequence[Fraction | int], name: str = "", where: str = "") -> int:
         """Add a terminal node paying each player its exact amount."""
         if len(payoffs) != len(self.players):
             raise self._fail(

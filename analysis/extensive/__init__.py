@@ -1,0 +1,1 @@
+"""Solvers for extensive-form games with information sets (:mod:`games.extensive`)."""
