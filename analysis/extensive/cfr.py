@@ -189,10 +189,7 @@ class _Run:
         self.sizes = np.diff(arrays.slot_offsets)
         self.slot_sizes = self.sizes[arrays.slot_infoset].astype(np.float64)
         players = arrays.players
-        # the row of the reach table each move multiplies: its player's, or chance's (last)
-        self.row = np.where(arrays.acting >= 0, arrays.acting, players)
-        self.row[0] = players
-        self.columns = np.arange(len(self.row))
+        self.own = [arrays.acting == player for player in range(players)]
         # each player's moves: the position reached, where it was taken, its slot
         self.moves = []
         for player in range(players):
@@ -228,9 +225,6 @@ class _Run:
         (weighted by ``weight``) under the strategy ``current``."""
         arrays = self.arrays
         edge = arrays.edge_probabilities(current)
-        factor = np.ones((arrays.players + 1, len(edge)))
-        factor[self.row, self.columns] = edge
-        reach = arrays.reach(factor)
         chosen = list(players)
         values = np.zeros((len(chosen), len(edge)))
         values[:, arrays.terminal] = arrays.payoff_float[chosen][:, arrays.terminal]
@@ -243,15 +237,16 @@ class _Run:
         numerators = np.zeros(arrays.slots)
         for row, player in enumerate(chosen):
             reached, at, slot = self.moves[player]
-            own = reach[player]
-            # the others' and chance's reach at the player's nodes
-            others = np.prod(np.delete(reach[:, at], player, axis=0), axis=0)
+            # the player's own reach, and chance's and the others' (counterfactual)
+            mine = self.own[player]
+            own = arrays.reach(np.where(mine, edge, 1.0))[at]
+            others = arrays.reach(np.where(mine, 1.0, edge))[at]
             value = values[row]
             regrets += np.bincount(
                 slot, weights=others * (value[reached] - value[at]), minlength=arrays.slots
             )
             numerators += np.bincount(
-                slot, weights=weight * own[at] * current[slot], minlength=arrays.slots
+                slot, weights=weight * own * current[slot], minlength=arrays.slots
             )
         return regrets, numerators
 

@@ -498,8 +498,8 @@ class TreeArrays:
                 weighted[group] = np.add.reduceat(weighted[children], starts)
                 spend(cost * children.size)
         value = weighted[0]
-        mine = self.game.player_infosets(player)
-        actions = tuple(int(a) for a in choice[list(mine)]) if mine else ()
+        mine = np.array(self.game.player_infosets(player), dtype=np.int64)
+        actions = tuple(choice[mine].tolist())
         return BestResponse(player, actions, Fraction(value) if exact else float(value))
 
     def _player_phases(self, player: int) -> tuple[_Phase, ...]:
