@@ -376,14 +376,51 @@ def check_chances(
 
     total = exact_sum((chance for _, chance in listed), refuse=refuse)
     if total != 1:
-        shown = ", ".join(short_text(chance) for _, chance in listed[:_SHOWN_PROBABILITIES])
-        if len(listed) > _SHOWN_PROBABILITIES:
-            shown += f", ... ({len(listed)} in all)"
         raise cursor.fail(
             line,
-            f"the probabilities at chance node {name!r} ({shown}) sum to {sum_text(total)}, "
-            "not exactly 1 (write repeating decimals as fractions, e.g. 1/3)",
+            f"the probabilities at chance node {name!r} "
+            f"{probabilities_text([chance for _, chance in listed], total)}",
         )
+
+
+def probabilities_text(probabilities: Sequence[Exact], total: Exact) -> str:
+    """``(0.3333333333333333, ...) sum to 0.9999999999999999, not exactly 1 (...)``: the
+    probabilities and their exact sum for a refusal; as decimals when they all are
+    decimals (as read from OpenSpiel's files), else as fractions."""
+    listed = list(probabilities[:_SHOWN_PROBABILITIES])
+    decimals = [_exact_decimal(p) for p in [*listed, total]]
+    if all(text is not None for text in decimals):
+        shown = [text for text in decimals if text is not None]
+    else:
+        shown = [short_text(p) for p in listed] + [sum_text(total)]
+    items = ", ".join(shown[:-1])
+    if len(probabilities) > _SHOWN_PROBABILITIES:
+        items += f", ... ({len(probabilities)} in all)"
+    return (
+        f"({items}) sum to {shown[-1]}, not exactly 1 (write repeating decimals as "
+        "fractions, e.g. 1/3)"
+    )
+
+
+def _exact_decimal(value: Exact) -> str | None:
+    """``value`` as a decimal of at most 40 places (``0.25``, ``3``), or ``None`` when it
+    is not one."""
+    denominator = value.denominator
+    twos = (denominator & -denominator).bit_length() - 1
+    rest = denominator >> twos
+    fives = 0
+    while rest % 5 == 0 and fives <= 40:
+        rest //= 5
+        fives += 1
+    places = max(twos, fives)
+    if rest != 1 or places > 40 or value.numerator.bit_length() > 200:
+        return None
+    if places == 0:
+        return str(value.numerator)
+    scaled = abs(value.numerator) * (10**places // denominator)
+    digits = str(scaled).rjust(places + 1, "0")
+    sign = "-" if value < 0 else ""
+    return f"{sign}{digits[:-places]}.{digits[-places:]}"
 
 
 def check_payoff_size(
