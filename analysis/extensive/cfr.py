@@ -40,7 +40,7 @@ from typing import Final, Literal
 
 import numpy as np
 
-from analysis.extensive.policy import BehaviourProfile, TreeArrays, Values
+from analysis.extensive.policy import BehaviourProfile, ProfileEvaluation, TreeArrays, Values
 from games.errors import InvalidInputError, TimeLimitError
 from games.extensive.model import ExtensiveGame
 from games.limits import current_deadline
@@ -68,6 +68,9 @@ class CFRSolution:
         Its NashConv (0 at a Nash equilibrium).
     exploitability
         NashConv / 2 for two-player constant-sum games, else ``None``.
+    evaluation
+        The profile's payoffs and best responses (computed as NashConv was, so a run stopped
+        by the deadline needs no more time to report them).
     iterations
         Iterations whose updates the average includes.
     curve
@@ -88,6 +91,7 @@ class CFRSolution:
     profile: BehaviourProfile
     nash_conv: float
     exploitability: float | None
+    evaluation: ProfileEvaluation
     iterations: int
     curve: tuple[tuple[int, float], ...]
     record_every: int
@@ -144,7 +148,8 @@ def solve_cfr(
     started = time.perf_counter()
     run = _Run(TreeArrays(game), plus=method == "cfr_plus")
     average = run.average()
-    curve = [(0, float(run.arrays.nash_conv(average)))]
+    evaluation = run.arrays.evaluate_flat(average)
+    curve = [(0, float(evaluation.nash_conv))]
     done = 0
     stopped: Stop = "iterations"
     try:
@@ -153,8 +158,9 @@ def solve_cfr(
             done += 1
             if done % record_every == 0 or done == iterations:
                 candidate = run.average()
-                curve.append((done, float(run.arrays.nash_conv(candidate))))
-                average = candidate
+                judged = run.arrays.evaluate_flat(candidate)
+                curve.append((done, float(judged.nash_conv)))
+                average, evaluation = candidate, judged
     except TimeLimitError:
         stopped = "time_limit"
     if stopped != "time_limit" and _reached(curve[-1][1], target_nash_conv):
@@ -165,6 +171,7 @@ def solve_cfr(
         run.arrays.profile(average),
         conv,
         conv / 2 if game.zero_sum else None,
+        evaluation,
         reached,
         tuple(curve),
         record_every,

@@ -418,19 +418,22 @@ class TreeArrays:
 
     def evaluate(self, profile: BehaviourProfile) -> ProfileEvaluation:
         """Payoffs, best responses, NashConv and exploitability of ``profile``."""
-        flat = self.flat(profile)
+        return self.evaluate_flat(self.flat(profile))
+
+    def evaluate_flat(self, flat: Values) -> ProfileEvaluation:
+        """:meth:`evaluate` for a flat profile (no checks: :meth:`flat` made it, or a solver
+        did); exact when ``flat`` holds Fractions."""
+        exact = flat.dtype == object
         payoffs = self.expected_payoffs(flat)
         responses = tuple(self.best_response(flat, p) for p in range(self.players))
         gains = [r.value - v for r, v in zip(responses, payoffs, strict=True)]
-        conv: Probability = sum(gains, Fraction(0)) if profile.exact else float(sum(gains))
+        conv: Probability = sum(gains, Fraction(0)) if exact else float(sum(gains))
         exploit = conv / 2 if self.game.zero_sum else None
-        return ProfileEvaluation(profile.exact, payoffs, responses, conv, exploit)
+        return ProfileEvaluation(exact, payoffs, responses, conv, exploit)
 
     def nash_conv(self, flat: Values) -> Probability:
-        """NashConv of a flat profile (no checks: :meth:`flat` made it, or a solver did)."""
-        payoffs = self.expected_payoffs(flat)
-        gains = [self.best_response(flat, p).value - v for p, v in enumerate(payoffs)]
-        return sum(gains, Fraction(0)) if flat.dtype == object else float(sum(gains))
+        """NashConv of a flat profile (see :meth:`evaluate_flat`)."""
+        return self.evaluate_flat(flat).nash_conv
 
     def edge_probabilities(self, flat: Values) -> Values:
         """Per position, the probability of the move leading to it (1 at the root)."""

@@ -48,6 +48,7 @@ def test_cfr_plus_value_of_kuhn_poker_tends_to_minus_1_18() -> None:
     assert result.stopped == "iterations" and result.iterations == 1000
     assert result.nash_conv < 1e-3
     assert expected_payoffs(game, result.profile)[0] == pytest.approx(-1 / 18, abs=1e-4)
+    assert result.evaluation.payoffs == pytest.approx(expected_payoffs(game, result.profile))
     # player 2's equilibrium strategy is unique (Kuhn 1950): bluff a jack with 1/3, call
     # with a queen with 1/3, always bet and call with a king, never call with a jack
     shown = result.profile.as_mapping(game)["Player 2"]
@@ -85,6 +86,9 @@ def test_a_deadline_stops_the_run_with_what_it_reached() -> None:
     assert result.seconds < 3
     assert result.curve[-1] == (result.iterations, result.nash_conv)
     assert result.nash_conv < result.curve[0][1]
+    # its payoffs and best responses come with it (the deadline has passed)
+    assert result.evaluation.nash_conv == result.nash_conv
+    assert result.evaluation.exploitability == result.exploitability
 
 
 def test_zero_iterations_return_the_uniform_profile() -> None:
