@@ -9,6 +9,7 @@ reaches exploitability 1e-3 on Leduc in about 500 iterations in OpenSpiel.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from fractions import Fraction as F
 
 import pytest
 
@@ -16,6 +17,7 @@ from analysis.extensive.cfr import solve_cfr
 from analysis.extensive.cfr_plot import convergence_svg
 from analysis.extensive.policy import TreeArrays, expected_payoffs, nash_conv
 from games.errors import InvalidInputError
+from games.extensive.model import Builder
 from games.extensive.poker import kuhn_poker, leduc_poker
 from games.limits import Limits, limited
 
@@ -127,3 +129,22 @@ def test_the_convergence_plot_is_log_scaled_svg() -> None:
     assert "0.1" in labels and "0.01" in labels  # powers of ten: a log scale
     assert not any("$" in (label or "") for label in labels)  # no raw mathtext
     assert convergence_svg(runs) == svg  # deterministic
+
+
+def test_three_players_get_nash_conv_without_exploitability() -> None:
+    """Player 3 chooses l (all get 1, -1, 0) or r, after which player 1 chooses u (0, 0, 5) or
+    d (3, 0, -2): player 1 plays d, so player 3 plays l, the only equilibrium where player 1's
+    set is reached with any weight, and NashConv tends to 0."""
+    builder = Builder(["P1", "P2", "P3"])
+    builder.decision(2, "s", ["l", "r"])
+    builder.terminal([F(1), F(-1), F(0)])
+    builder.decision(0, "t", ["u", "d"])
+    builder.terminal([F(0), F(0), F(5)])
+    builder.terminal([F(3), F(0), F(-2)])
+    game = builder.build()
+    result = solve_cfr(game, "cfr_plus", 200)
+    assert result.exploitability is None and result.evaluation.exploitability is None
+    assert result.nash_conv < 1e-2
+    assert result.profile.probabilities[0][0] == pytest.approx(1, abs=1e-2)  # l
+    assert result.profile.probabilities[1][1] == pytest.approx(1, abs=1e-2)  # d
+    assert "NashConv of the average strategy" in convergence_svg([result])
