@@ -74,6 +74,10 @@ class BehaviourProfile:
 
     def __post_init__(self) -> None:
         rows = tuple(tuple(row) for row in self.probabilities)
+        for row in rows:
+            for p in row:
+                if isinstance(p, bool) or not isinstance(p, int | Fraction | float):
+                    raise _invalid(f"a probability must be a number, not {p!r}")
         exact = all(isinstance(p, int | Fraction) for row in rows for p in row)
         if exact:
             kept: tuple[tuple[Probability, ...], ...] = tuple(
@@ -172,7 +176,7 @@ def check_profile(game: ExtensiveGame, profile: BehaviourProfile) -> None:
                 f"the profile gives {len(row)} probabilities"
             )
         total: Probability = sum(row, Fraction(0) if profile.exact else 0.0)
-        bad = [p for p in row if not p >= 0 or not math.isfinite(p)]
+        bad = [p for p in row if not p >= 0 or (isinstance(p, float) and not math.isfinite(p))]
         off = total != 1 if profile.exact else not abs(float(total) - 1) <= FLOAT_TOLERANCE
         if bad or off:
             shown = ", ".join(str(p) for p in row)

@@ -165,6 +165,10 @@ def test_profiles_from_mappings() -> None:
         {"X": {"up": 1}, "Y": [1, 0], "Z": [1, 0]},  # no such action
         {"W": [1, 0]},  # no such set
         {"X": [1, 0]},  # Y and Z missing
+        {"X": [F(10**400), 1 - F(10**400)], "Y": [1, 0], "Z": [1, 0]},  # no float form
+        {"X": [float("nan"), 1.0], "Y": [1, 0], "Z": [1, 0]},
+        {"X": ["1/2", "1/2"], "Y": [1, 0], "Z": [1, 0]},  # not a number
+        {"X": [True, False], "Y": [1, 0], "Z": [1, 0]},
     ):
         with pytest.raises(InvalidInputError) as caught:
             profile_from_mapping(game, bad)  # type: ignore[arg-type]
