@@ -170,7 +170,7 @@ def solve_cfr(
         method,
         run.arrays.profile(average),
         conv,
-        conv / 2 if game.zero_sum else None,
+        None if evaluation.exploitability is None else float(evaluation.exploitability),
         evaluation,
         reached,
         tuple(curve),

@@ -323,6 +323,7 @@ class TreeArrays:
         spend(4 * count)
         self.game = game
         self.players = len(game.players)
+        self.zero_sum = game.zero_sum  # a pass over the payoffs: once
         sizes = np.array([len(s.actions) for s in game.infosets], dtype=np.int64)
         self.slot_offsets: IntArray = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
         self.slot_infoset: IntArray = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
@@ -391,6 +392,11 @@ class TreeArrays:
             self.internal_levels.append(
                 (end, int(self.level_starts[level + 2]), inner, first_child[inner] - end)
             )
+        # per level below the root: its positions and their parents' positions
+        self.levels_below: list[tuple[int, int, IntArray]] = []
+        for level in range(1, len(levels)):
+            start, end = int(self.level_starts[level]), int(self.level_starts[level + 1])
+            self.levels_below.append((start, end, parent[start:end]))
         self._phases: dict[int, tuple[_Phase, ...]] = {}
 
     # profiles as flat vectors ---------------------------------------------------------
@@ -432,7 +438,7 @@ class TreeArrays:
         responses = tuple(self.best_response(flat, p) for p in range(self.players))
         gains = [r.value - v for r, v in zip(responses, payoffs, strict=True)]
         conv: Probability = sum(gains, Fraction(0)) if exact else float(sum(gains))
-        exploit = conv / 2 if self.game.zero_sum else None
+        exploit = conv / 2 if self.zero_sum else None
         return ProfileEvaluation(exact, payoffs, responses, conv, exploit)
 
     def nash_conv(self, flat: Values) -> Probability:
@@ -447,18 +453,14 @@ class TreeArrays:
         return edge
 
     def reach(self, factor: Values) -> Values:
-        """Top-down products of ``factor`` (one per position, or rows of them): each
-        position's product of the factors on its path from the root (the root's: 1)."""
+        """Top-down products of ``factor`` (one per position): each position's product of
+        the factors on its path from the root (the root's: 1)."""
         reached = np.empty_like(factor)
-        reached[..., 0] = 1
-        parent = self.parent
-        starts = self.level_starts
-        spend = current_deadline().spend
+        reached[0] = 1
         cost = _EXACT_COST if factor.dtype == object else 1
-        for level in range(1, len(starts) - 1):
-            start, end = int(starts[level]), int(starts[level + 1])
-            reached[..., start:end] = reached[..., parent[start:end]] * factor[..., start:end]
-            spend(cost * (end - start))
+        current_deadline().spend(cost * len(factor))
+        for start, end, parents in self.levels_below:
+            np.multiply(reached[parents], factor[start:end], out=reached[start:end])
         return reached
 
     def expected_payoffs(self, flat: Values) -> tuple[Probability, ...]:
