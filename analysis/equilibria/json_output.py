@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from analysis.equilibria.correlated import CorrelatedEquilibria, CorrelatedEquilibrium
 from analysis.equilibria.deviation import DeviationCheck
 from analysis.equilibria.equilibrium_set import EquilibriumSet, MixedEquilibrium
 from analysis.equilibria.indifference import Indifference
@@ -65,6 +66,8 @@ def report_json(report: MatrixReport) -> dict[str, Any]:
         out["lemke_howson"] = _lemke_howson(report.lemke_howson)
     if report.plot is not None:
         out["plot"] = report.plot
+    if report.correlated_equilibria is not None:
+        out["correlated_equilibria"] = _correlated(game, report.correlated_equilibria)
     out["notes"] = list(report.notes)
     return out
 
@@ -207,4 +210,45 @@ def _lemke_howson(result: LemkeHowsonResult) -> dict[str, Any]:
     put_numbers(out, "payoffs", result.payoffs)
     out["pivots"] = result.pivots
     put_number(out, "max_deviation_gain", result.max_deviation_gain)
+    return out
+
+
+def _correlated(game: NormalFormGame, found: CorrelatedEquilibria) -> dict[str, Any]:
+    return {
+        "max_welfare": _correlated_one(game, found.max_welfare),
+        "min_welfare": _correlated_one(game, found.min_welfare),
+        "coarse": {
+            "max_welfare": _correlated_one(game, found.coarse_max_welfare),
+            "min_welfare": _correlated_one(game, found.coarse_min_welfare),
+        },
+    }
+
+
+def _correlated_one(game: NormalFormGame, found: CorrelatedEquilibrium) -> dict[str, Any]:
+    clock = current_deadline()
+    distribution = []
+    for profile, probability in found.distribution:
+        clock.spend(4 * game.players)
+        entry: dict[str, Any] = {"profile": list(profile), "labels": game.profile_labels(profile)}
+        put_number(entry, "probability", probability)
+        distribution.append(entry)
+    out: dict[str, Any] = {"distribution": distribution}
+    put_numbers(out, "payoffs", found.payoffs)
+    put_number(out, "welfare", found.welfare)
+    binding = []
+    for constraint in found.binding:
+        clock.spend(4)
+        names = game.labels[constraint.player]
+        recommended = constraint.recommended
+        binding.append(
+            {
+                "player": constraint.player,
+                "recommended": recommended,
+                "recommended_label": None if recommended is None else names[recommended],
+                "deviation": constraint.deviation,
+                "deviation_label": names[constraint.deviation],
+            }
+        )
+    out["binding"] = binding
+    out["exact"] = found.exact
     return out

@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Final
 
+from analysis.equilibria.correlated import CorrelatedEquilibria, check_size, correlated_equilibria
 from analysis.equilibria.deviation import DeviationCheck, deviation_check, float_deviation_check
 from analysis.equilibria.drawing import matrix_plot_svg
 from analysis.equilibria.equilibrium_set import EquilibriumSet
@@ -51,6 +52,7 @@ PARTS: Final = (
     "explanations",
     "lemke_howson",
     "plot",
+    "correlated_equilibria",
 )
 """Every part :func:`analyze_matrix` can compute."""
 
@@ -63,7 +65,8 @@ DEFAULT_PARTS: Final = (
     "security_levels",
     "explanations",
 )
-"""The parts computed unless others are asked for (Lemke-Howson and the plot on request)."""
+"""The parts computed unless others are asked for (Lemke-Howson, the plot and correlated
+equilibria on request)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,6 +99,7 @@ class MatrixReport:
     lemke_howson: LemkeHowsonResult | None = None
     plot: str | None = None
     notes: tuple[str, ...] = field(default_factory=tuple)
+    correlated_equilibria: CorrelatedEquilibria | None = None
 
 
 def analyze_matrix(
@@ -122,6 +126,8 @@ def analyze_matrix(
     parts = options.parts
     notes: list[str] = []
     exact = {"auto": None, "exact": True, "float": False}[options.arithmetic]
+    if "correlated_equilibria" in parts:
+        check_size(game.shape)  # before the other parts are spent on
     responses = None
     if "best_responses" in parts:
         cells = math.prod(game.shape)
@@ -173,6 +179,9 @@ def analyze_matrix(
     if "plot" in parts:
         shown = () if equilibria is None else [(e.row, e.col) for e in equilibria.equilibria]
         plot = matrix_plot_svg(game, shown)
+    correlated = None
+    if "correlated_equilibria" in parts:
+        correlated = correlated_equilibria(game, exact, clock)
     return MatrixReport(
         game,
         parts,
@@ -187,6 +196,7 @@ def analyze_matrix(
         path,
         plot,
         tuple(notes),
+        correlated,
     )
 
 

@@ -71,8 +71,9 @@ class MatrixAnalyzeRequestSchema(MatrixGameSchema):
         fields.String(validate=validate.OneOf(PARTS)),
         load_default=None,
         metadata={
-            "description": "Parts to compute; default: every part but lemke_howson and "
-            "plot. equilibria are skipped by default above the enumeration limit."
+            "description": "Parts to compute; default: every part but lemke_howson, plot "
+            "and correlated_equilibria. equilibria are skipped by default above the "
+            "enumeration limit."
         },
     )
     weak_dominance = StrictBoolean(
@@ -237,6 +238,72 @@ class LemkeHowsonSchema(Schema):
     max_deviation_gain = fields.Float(required=True)
 
 
+class CorrelatedProfileSchema(Schema):
+    profile = fields.List(
+        fields.Integer(), required=True, metadata={"description": "One strategy per player."}
+    )
+    labels = _TEXTS
+    probability = fields.Float(required=True)
+    probability_exact = exact_companion("probability")
+
+
+class IncentiveConstraintSchema(Schema):
+    player = fields.Integer(required=True)
+    recommended = fields.Integer(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Strategy recommended; null for a coarse constraint."},
+    )
+    recommended_label = fields.String(required=True, allow_none=True)
+    deviation = fields.Integer(required=True)
+    deviation_label = fields.String(required=True)
+
+
+class CorrelatedEquilibriumSchema(Schema):
+    distribution = fields.List(
+        fields.Nested(CorrelatedProfileSchema),
+        required=True,
+        metadata={"description": "Pure profiles of positive probability, in profile order."},
+    )
+    payoffs = fields.List(
+        fields.Float(), required=True, metadata={"description": "Expected payoff per player."}
+    )
+    payoffs_exact = exact_list_companion("payoffs")
+    welfare = fields.Float(required=True, metadata={"description": "Sum of the payoffs."})
+    welfare_exact = exact_companion("welfare")
+    binding = fields.List(
+        fields.Nested(IncentiveConstraintSchema),
+        required=True,
+        metadata={
+            "description": "Incentive constraints holding with equality (for correlated "
+            "equilibria, of strategies recommended with positive probability)."
+        },
+    )
+    exact = fields.Boolean(
+        required=True,
+        metadata={"description": "Exact rationals, verified and certified optimal exactly."},
+    )
+
+
+class CoarseCorrelatedEquilibriaSchema(Schema):
+    max_welfare = fields.Nested(CorrelatedEquilibriumSchema, required=True)
+    min_welfare = fields.Nested(CorrelatedEquilibriumSchema, required=True)
+
+
+class CorrelatedEquilibriaSchema(Schema):
+    max_welfare = fields.Nested(
+        CorrelatedEquilibriumSchema,
+        required=True,
+        metadata={"description": "A correlated equilibrium of the highest payoff sum."},
+    )
+    min_welfare = fields.Nested(CorrelatedEquilibriumSchema, required=True)
+    coarse = fields.Nested(
+        CoarseCorrelatedEquilibriaSchema,
+        required=True,
+        metadata={"description": "The same for coarse correlated equilibria."},
+    )
+
+
 class MatrixAnalysisSchema(Schema):
     players = fields.Integer(required=True)
     shape = fields.List(fields.Integer(), required=True)
@@ -267,4 +334,11 @@ class MatrixAnalysisSchema(Schema):
     security_levels = fields.List(fields.Nested(SecurityLevelSchema))
     lemke_howson = fields.Nested(LemkeHowsonSchema)
     plot = fields.String(metadata={"description": "SVG document (2xn or mx2 games)."})
+    correlated_equilibria = fields.Nested(
+        CorrelatedEquilibriaSchema,
+        metadata={
+            "description": "Welfare-maximising and -minimising correlated and coarse "
+            "correlated equilibria (any number of players), on request."
+        },
+    )
     notes = _TEXTS
