@@ -43,7 +43,6 @@ import numpy as np
 from analysis.extensive.policy import BehaviourProfile, ProfileEvaluation, TreeArrays, Values
 from games.errors import InvalidInputError, TimeLimitError
 from games.extensive.model import ExtensiveGame
-from games.limits import current_deadline
 
 Method = Literal["cfr", "cfr_plus"]
 METHODS: Final = ("cfr", "cfr_plus")
@@ -232,23 +231,15 @@ class _Run:
         (weighted by ``weight``) under the strategy ``current``."""
         arrays = self.arrays
         edge = arrays.edge_probabilities(current)
-        chosen = list(players)
-        values = np.zeros((len(chosen), len(edge)))
-        values[:, arrays.terminal] = arrays.payoff_float[chosen][:, arrays.terminal]
-        spend = current_deadline().spend
-        for start, end, inner, offsets in reversed(arrays.internal_levels):
-            below = values[:, start:end] * edge[start:end]
-            values[:, inner] = np.add.reduceat(below, offsets, axis=1)
-            spend(len(chosen) * (end - start))
         regrets = np.zeros(arrays.slots)
         numerators = np.zeros(arrays.slots)
-        for row, player in enumerate(chosen):
+        for player in players:
+            value = arrays.values(edge, player)
             reached, at, slot = self.moves[player]
             # the player's own reach, and chance's and the others' (counterfactual)
             mine = self.own[player]
             own = arrays.reach(np.where(mine, edge, 1.0))[at]
             others = arrays.reach(np.where(mine, 1.0, edge))[at]
-            value = values[row]
             regrets += np.bincount(
                 slot, weights=others * (value[reached] - value[at]), minlength=arrays.slots
             )

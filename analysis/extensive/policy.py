@@ -279,18 +279,21 @@ class _Phase:
 
     ``decide``: the player's nodes at own depth ``d``; ``children`` their children (each
     node's consecutive, in action order), ``local`` each child's action as an index into the
-    concatenated actions of the phase's sets (``sizes`` long each, starting at ``starts``),
-    ``rank`` each node's set among them. ``sums``: the other nodes at own depth ``d`` that
-    have children, one group per tree level from the deepest, each with its children
-    concatenated and where each node's children start.
+    concatenated actions of the phase's sets (``segment`` tells each action's set, ``action``
+    its index in the set; a set's actions start at ``starts``), ``rank`` each node's set
+    among them, ``first`` each node's first child. ``sums``: the other nodes at own depth
+    ``d`` that have children, one group per tree level from the deepest, each with its
+    children concatenated and where each node's children start.
     """
 
     decide: IntArray
     children: IntArray
     local: IntArray
     starts: IntArray
-    sizes: IntArray
+    segment: IntArray
+    action: IntArray
     rank: IntArray
+    first: IntArray
     infosets: IntArray
     sums: tuple[tuple[IntArray, IntArray, IntArray], ...]
 
@@ -382,9 +385,15 @@ class TreeArrays:
         self.payoff_exact: Values = payoff_exact
         self.payoff_float: Values = payoff_exact.astype(np.float64)
         self.terminal: IntArray = np.flatnonzero(player == TERMINAL)
+        self.terminal_exact: Values = payoff_exact[:, self.terminal]
+        self.terminal_float: Values = self.payoff_float[:, self.terminal]
         self.decision_edges: IntArray = np.flatnonzero(slot >= 0)
-        # per level with children: the positions with children and where each one's
-        # children start within the next level (they fill it, in order)
+        self.decision_slots: IntArray = slot[self.decision_edges]
+        self.player_sets = [
+            np.array(game.player_infosets(p), dtype=np.int64) for p in range(self.players)
+        ]
+        # per level with children: the next level's bounds, the positions with children and
+        # where each one's children start within the next level (they fill it, in order)
         self.internal_levels: list[tuple[int, int, IntArray, IntArray]] = []
         for level in range(len(levels) - 1):
             start, end = int(self.level_starts[level]), int(self.level_starts[level + 1])
@@ -434,8 +443,9 @@ class TreeArrays:
         """:meth:`evaluate` for a flat profile (no checks: :meth:`flat` made it, or a solver
         did); exact when ``flat`` holds Fractions."""
         exact = flat.dtype == object
-        payoffs = self.expected_payoffs(flat)
-        responses = tuple(self.best_response(flat, p) for p in range(self.players))
+        edge = self.edge_probabilities(flat)
+        payoffs = self._payoffs(edge)
+        responses = tuple(self._best_response(edge, p) for p in range(self.players))
         gains = [r.value - v for r, v in zip(responses, payoffs, strict=True)]
         conv: Probability = sum(gains, Fraction(0)) if exact else float(sum(gains))
         exploit = conv / 2 if self.zero_sum else None
@@ -449,7 +459,7 @@ class TreeArrays:
         """Per position, the probability of the move leading to it (1 at the root)."""
         exact = flat.dtype == object
         edge = (self.chance_exact if exact else self.chance_float).copy()
-        edge[self.decision_edges] = flat[self.slot[self.decision_edges]]
+        edge[self.decision_edges] = flat[self.decision_slots]
         return edge
 
     def reach(self, factor: Values) -> Values:
@@ -463,15 +473,20 @@ class TreeArrays:
             np.multiply(reached[parents], factor[start:end], out=reached[start:end])
         return reached
 
+    def values(self, edge: Values, player: int) -> Values:
+        """Bottom-up, each position's expected payoff to ``player`` when every move is taken
+        with its probability in ``edge`` (see :meth:`edge_probabilities`)."""
+        exact = edge.dtype == object
+        values = np.zeros_like(edge)
+        values[self.terminal] = (self.terminal_exact if exact else self.terminal_float)[player]
+        current_deadline().spend((_EXACT_COST if exact else 1) * len(edge))
+        for start, end, inner, offsets in reversed(self.internal_levels):
+            values[inner] = np.add.reduceat(values[start:end] * edge[start:end], offsets)
+        return values
+
     def expected_payoffs(self, flat: Values) -> tuple[Probability, ...]:
         """Each player's expected payoff under the flat profile."""
-        exact = flat.dtype == object
-        reached = self.reach(self.edge_probabilities(flat))[self.terminal]
-        payoff = (self.payoff_exact if exact else self.payoff_float)[:, self.terminal]
-        totals = (payoff * reached).sum(axis=1)
-        if exact:
-            return tuple(Fraction(v) for v in totals)
-        return tuple(float(v) for v in totals)
+        return self._payoffs(self.edge_probabilities(flat))
 
     def best_response(self, flat: Values, player: int) -> BestResponse:
         """A pure best response of ``player`` to the others' parts of the flat profile."""
@@ -480,35 +495,43 @@ class TreeArrays:
                 f"player {player} is not one of the game's {self.players} players",
                 parameter="player",
             )
-        exact = flat.dtype == object
+        return self._best_response(self.edge_probabilities(flat), player)
+
+    def _payoffs(self, edge: Values) -> tuple[Probability, ...]:
+        exact = edge.dtype == object
+        reached = self.reach(edge)[self.terminal]
+        payoff = self.terminal_exact if exact else self.terminal_float
+        totals = (payoff * reached).sum(axis=1)
+        if exact:
+            return tuple(Fraction(v) for v in totals)
+        return tuple(float(v) for v in totals)
+
+    def _best_response(self, edge: Values, player: int) -> BestResponse:
+        exact = edge.dtype == object
         cost = _EXACT_COST if exact else 1
         spend = current_deadline().spend
-        edge = self.edge_probabilities(flat)
         # chance's and the others' reach: the player's own moves count 1
         others = self.reach(np.where(self.acting == player, 1, edge).astype(edge.dtype))
         # values weighted by the others' reach (counterfactual values), filled bottom-up
         weighted = np.zeros_like(others)
-        payoff = (self.payoff_exact if exact else self.payoff_float)[player]
-        weighted[self.terminal] = others[self.terminal] * payoff[self.terminal]
+        payoff = (self.terminal_exact if exact else self.terminal_float)[player]
+        weighted[self.terminal] = others[self.terminal] * payoff
         choice = np.zeros(len(self.game.infosets), dtype=np.int64)
         for phase in self._player_phases(player):
             if phase.decide.size:
                 # Q(I, a) summed over the set's nodes; the first best action of each set
-                q = _segment_sum(phase.local, weighted[phase.children], int(phase.sizes.sum()))
-                best_q = np.maximum.reduceat(q, phase.starts)
-                action = np.arange(q.size) - np.repeat(phase.starts, phase.sizes)
-                is_best = (q == np.repeat(best_q, phase.sizes)).astype(bool)
-                best = np.minimum.reduceat(np.where(is_best, action, q.size), phase.starts)
+                q = _segment_sum(phase.local, weighted[phase.children], phase.segment.size)
+                is_best = q == np.maximum.reduceat(q, phase.starts)[phase.segment]
+                last = phase.segment.size
+                best = np.minimum.reduceat(np.where(is_best, phase.action, last), phase.starts)
                 choice[phase.infosets] = best
-                picked = self.first_child[phase.decide] + best[phase.rank]
-                weighted[phase.decide] = weighted[picked]
+                weighted[phase.decide] = weighted[phase.first + best[phase.rank]]
                 spend(cost * (phase.children.size + q.size))
             for group, children, starts in phase.sums:
                 weighted[group] = np.add.reduceat(weighted[children], starts)
                 spend(cost * children.size)
         value = weighted[0]
-        mine = np.array(self.game.player_infosets(player), dtype=np.int64)
-        actions = tuple(choice[mine].tolist())
+        actions = tuple(choice[self.player_sets[player]].tolist())
         return BestResponse(player, actions, Fraction(value) if exact else float(value))
 
     def _player_phases(self, player: int) -> tuple[_Phase, ...]:
@@ -539,14 +562,17 @@ class TreeArrays:
                 kids, _ = self._children_of(group)
                 kid_starts = np.concatenate(([0], np.cumsum(self.child_count[group])[:-1]))
                 sums.append((group, kids, kid_starts.astype(np.int64)))
+            segment = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
             phases.append(
                 _Phase(
                     decide,
                     children,
                     local.astype(np.int64),
                     starts,
-                    sizes.astype(np.int64),
+                    segment,
+                    np.arange(segment.size, dtype=np.int64) - starts[segment],
                     rank.reshape(-1).astype(np.int64),
+                    self.first_child[decide],
                     infosets.astype(np.int64),
                     tuple(sums),
                 )
