@@ -56,6 +56,18 @@ def test_float_nash_conv_of_the_uniform_profile(make: object, expected: float) -
     assert arrays.nash_conv(floats) == pytest.approx(expected, abs=1e-12)
 
 
+@pytest.mark.parametrize("make", [kuhn_poker, leduc_poker])
+def test_always_the_first_action_has_nash_conv_2(make: object) -> None:
+    """OpenSpiel's FirstActionPolicy (its test: NashConv 2): both players check to the
+    showdown (worth 0 by symmetry) and fold to any bet, so each one's best response bets at
+    once and wins the other's ante of 1: NashConv 1 + 1."""
+    game = make()  # type: ignore[operator]
+    first = BehaviourProfile(
+        tuple(tuple(F(int(a == 0)) for a in range(len(s.actions))) for s in game.infosets)
+    )
+    assert nash_conv(game, first) == 2
+
+
 def kuhn_equilibrium(alpha: Fraction) -> dict[str, list[Fraction]]:
     """Kuhn (1950): player 1 bets a jack with alpha in [0, 1/3], a king with 3 alpha, never
     a queen; after check and bet, folds a jack, calls with a queen with alpha + 1/3, always
