@@ -14,22 +14,24 @@ and the *average* strategy, weighted at each set by ``i``'s own reach ``pi_i(h)`
 converges: in a two-player zero-sum game its exploitability falls as ``O(1/sqrt(T))``.
 
 - **CFR** (``"cfr"``): as in Zinkevich et al., both players' regrets are updated at once
-  (simultaneous updates) and every iteration counts equally in the average.
+  (simultaneous updates; OpenSpiel's ``CFRSolver`` alternates them) and every iteration
+  counts equally in the average.
 - **CFR+** (``"cfr_plus"``), as Tammelin (2014) and Tammelin, Burch, Johanson and Bowling
   (2015) describe it: *regret matching+* (cumulative regrets are clipped at 0 after each
   update, so an action that turns good is played again at once), *alternating updates*
   (player 1 is updated, then player 2 against player 1's new strategy), and *linear
   averaging* (iteration ``t`` weighs ``t`` in the average, no delay). In practice it converges
-  far faster than CFR.
+  far faster than CFR. This is OpenSpiel's ``CFRPlusSolver``: after the same iterations on
+  Kuhn and Leduc poker both give the same exploitability to 1e-15 (``bench/extensive.py``).
 
 Both are deterministic (no sampling, so no seed: the same game gives the same numbers).
 After each iteration the NashConv of the average strategy is recorded (every ``record_every``
 iterations: by default each one up to :data:`RECORD_ALL_UP_TO` nodes, else every tenth); a
 run stops after ``iterations``, when NashConv falls to ``target_nash_conv``, or when the
 request's deadline passes, returning the average as of the last recorded iteration and
-saying which happened. Guarantees hold for two-player zero-sum games; elsewhere the average
-approaches a coarse correlated equilibrium's marginals at best, and NashConv tells how far
-it is from a Nash equilibrium.
+saying which happened. The guarantee holds for two-player zero-sum games; in other games
+no-regret play approaches the coarse correlated equilibria (as a joint distribution of play),
+not a Nash equilibrium, and the average's NashConv says how far from one it is.
 """
 
 from __future__ import annotations
