@@ -5,7 +5,8 @@
 A tree or request body is solved as its ``type`` says, or by its nodes: expectimax
 with chance nodes, max^n with utility lists, minimax otherwise (one call of
 :func:`analysis.trees.solve.solve_tree`, with every option of the request). A game
-(``A``/``B``, ``payoffs``) gets the analysis ``POST /v1/matrices/analyze`` gives, and a
+(``A``/``B``, ``payoffs``) gets the analysis ``POST /v1/matrices/analyze`` gives (its
+``include`` and ``arithmetic`` read from the file too), and a
 lottery body (``lottery``, ``utility``) the evaluation of ``POST /v1/lotteries/evaluate``:
 the same JSON, written by the same core writers.
 """
@@ -16,11 +17,11 @@ import argparse
 from typing import Any, Final
 
 from analysis.cli.documents import print_document, read_document
-from analysis.cli.error_handler import EXIT_OK, option_name, reading
+from analysis.cli.error_handler import EXIT_OK, option_name, reading, source_name
 from analysis.cli.options import ArgumentParser, command_parser
 from analysis.cli.trees import solved_tree
 from analysis.equilibria.json_output import report_json
-from analysis.equilibria.report import analyze_matrix
+from analysis.equilibria.report import DEFAULT_PARTS, PARTS, AnalysisOptions, analyze_matrix
 from games.errors import InvalidInputError
 from games.matrices.parser import parse_game
 from games.numbers import parse_exact
@@ -31,6 +32,8 @@ from utility.json_output import evaluate_json
 from utility.lottery import parse_lottery
 
 MATRIX_FORMS: Final = ("A", "payoffs", "payoff_arrays")
+MATRIX_OPTIONS: Final = ("include", "arithmetic")
+"""Request fields of ``POST /v1/matrices/analyze`` that a game file may hold."""
 LOTTERY_FIELDS: Final = ("type", "lottery", "utility", "parameters", "wealth", "reduce")
 
 
@@ -61,7 +64,13 @@ def solve_command(args: argparse.Namespace) -> int:
     document = read_document(args.file)
     kind = _kind_of(document)
     if kind == "matrix":
-        with reading(args.file, option_name):
+        where = source_name(args.file)
+
+        def field_of(parameter: str) -> str:
+            # the analysis names the part list ``parts``; the file calls it ``include``
+            return f"{where}#/include" if parameter == "parts" else option_name(parameter)
+
+        with reading(args.file, field_of):
             output = _solve_matrix(document)
     elif kind == "lottery":
         output = _solve_lottery({**document, "type": "lottery"})
@@ -86,9 +95,35 @@ def _kind_of(document: Any) -> str:
 
 
 def _solve_matrix(document: dict[str, Any]) -> dict[str, Any]:
-    """What ``POST /v1/matrices/analyze`` answers for the game, with the default parts."""
-    game = parse_game({k: v for k, v in document.items() if k != "type"})
-    return {"type": "matrix", **report_json(analyze_matrix(game))}
+    """What ``POST /v1/matrices/analyze`` answers for the game and the file's options."""
+    game = parse_game(
+        {k: v for k, v in document.items() if k != "type" and k not in MATRIX_OPTIONS}
+    )
+    return {"type": "matrix", **report_json(analyze_matrix(game, _matrix_options(document)))}
+
+
+def _matrix_options(document: dict[str, Any]) -> AnalysisOptions:
+    """``include`` (default: the default parts) and ``arithmetic`` of a game file."""
+    include = document.get("include")
+    if include is not None:
+        if not isinstance(include, list):
+            raise InvalidInputError("include must be a list of parts", "/include")
+        for position, part in enumerate(include):
+            if part not in PARTS:
+                raise InvalidInputError(
+                    f"unknown part {part!r}; the parts are {', '.join(PARTS)}",
+                    f"/include/{position}",
+                )
+    arithmetic = document.get("arithmetic", "auto")
+    if arithmetic not in ("auto", "exact", "float"):
+        raise InvalidInputError(
+            f"arithmetic must be auto, exact or float, not {arithmetic!r}", "/arithmetic"
+        )
+    return AnalysisOptions(
+        parts=frozenset(DEFAULT_PARTS if include is None else include),
+        arithmetic=arithmetic,
+        explicit=frozenset(include or ()),
+    )
 
 
 def _solve_lottery(document: dict[str, Any]) -> dict[str, Any]:
