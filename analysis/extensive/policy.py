@@ -429,7 +429,7 @@ class TreeArrays:
 
     def profile(self, flat: Values) -> BehaviourProfile:
         """The profile of a flat vector (the inverse of :meth:`flat`)."""
-        listed = [_fraction(p) for p in flat] if flat.dtype == object else flat.tolist()
+        listed = [as_fraction(p) for p in flat] if flat.dtype == object else flat.tolist()
         offsets = self.slot_offsets.tolist()
         return BehaviourProfile(
             tuple(tuple(listed[a:b]) for a, b in zip(offsets[:-1], offsets[1:], strict=True))
@@ -505,7 +505,7 @@ class TreeArrays:
         payoff = self.terminal_exact if exact else self.terminal_float
         totals = (payoff * reached).sum(axis=1)
         if exact:
-            return tuple(_fraction(v) for v in totals)
+            return tuple(as_fraction(v) for v in totals)
         return tuple(float(v) for v in totals)
 
     def _best_response(self, edge: Values, player: int) -> BestResponse:
@@ -534,7 +534,7 @@ class TreeArrays:
                 spend(cost * children.size)
         value = weighted[0]
         actions = tuple(choice[self.player_sets[player]].tolist())
-        return BestResponse(player, actions, _fraction(value) if exact else float(value))
+        return BestResponse(player, actions, as_fraction(value) if exact else float(value))
 
     def _player_phases(self, player: int) -> tuple[_Phase, ...]:
         """The best response's work for ``player``, deepest own depth first (cached)."""
@@ -612,7 +612,7 @@ def _rational(value: int | Fraction) -> flint.fmpq:
     return flint.fmpq(value.numerator, value.denominator)
 
 
-def _fraction(value: object) -> Fraction:
+def as_fraction(value: object) -> Fraction:
     """An exact array element (``fmpq``, or a plain 0 or 1 left by ``zeros``) as a Fraction."""
     if isinstance(value, flint.fmpq):
         return Fraction(int(value.p), int(value.q))

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from analysis.extensive.policy import (
     BehaviourProfile,
     TreeArrays,
+    as_fraction,
     best_response,
     evaluate_profile,
     expected_payoffs,
@@ -160,6 +161,9 @@ def test_best_responses_of_a_tiny_game_by_hand() -> None:
     assert nash_conv(game, profile) == F(59, 36)
     with pytest.raises(DomainError):
         exploitability(game, profile)  # not zero-sum
+    with pytest.raises(InvalidInputError) as caught:
+        best_response(game, profile, 2)
+    assert caught.value.errors[0].parameter == "player"
 
 
 def test_profiles_from_mappings() -> None:
@@ -274,6 +278,12 @@ def test_best_responses_match_brute_force_and_floats_match_fractions(
         if math.prod(sizes) <= 100:  # enumerated in full
             assert response.value == (best if mine else result.payoffs[player])
     assert result.nash_conv >= 0
+    arrays = TreeArrays(game)
+    flat = arrays.flat(profile)
+    assert arrays.profile(flat) == profile
+    edge = arrays.edge_probabilities(flat)
+    for player, payoff in enumerate(result.payoffs):  # bottom-up values agree at the root
+        assert as_fraction(arrays.values(edge, player)[0]) == payoff
     floats = BehaviourProfile(tuple(tuple(float(p) for p in row) for row in rows))
     assert not floats.exact or not rows
     float_result = evaluate_profile(game, floats)
