@@ -28,9 +28,10 @@ from analysis.extensive.policy import (
     profile_from_mapping,
     uniform_profile,
 )
-from games.errors import DomainError, InvalidInputError
+from games.errors import DomainError, InvalidInputError, TimeLimitError
 from games.extensive.model import CHANCE, TERMINAL, Builder, ExtensiveGame
 from games.extensive.poker import kuhn_poker, leduc_poker
+from games.limits import Limits, limited
 
 F = Fraction
 
@@ -290,3 +291,10 @@ def test_best_responses_match_brute_force_and_floats_match_fractions(
     assert float_result.nash_conv == pytest.approx(float(result.nash_conv), abs=1e-9)
     for exact, rough in zip(result.payoffs, float_result.payoffs, strict=True):
         assert rough == pytest.approx(float(exact), abs=1e-9)
+
+
+def test_an_exact_evaluation_stops_at_the_deadline() -> None:
+    game = leduc_poker()
+    profile = uniform_profile(game)
+    with limited(Limits(time_limit=0.002)), pytest.raises(TimeLimitError):
+        evaluate_profile(game, profile)
