@@ -15,6 +15,7 @@ from flask_cors import CORS
 from api.config import limits_from, settings
 from api.problems import register_error_handlers
 from api.views import (
+    extensive,
     games,
     grading,
     lotteries,
@@ -47,6 +48,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         preferences,
         grading,
         games,
+        extensive,
         workbench,
     ):
         app.register_blueprint(module.bp)

@@ -30,6 +30,7 @@ from typing import Final
 import flint
 import highspy
 import numpy as np
+from highspy import _core
 
 from analysis.extensive.sequence_form import SequenceForm, sequence_form
 from games.errors import DomainError, LimitExceededError, TimeLimitError
@@ -163,7 +164,9 @@ class _Program:
 
     def solve(self) -> tuple[list[Fraction], list[Fraction]]:
         deadline = current_deadline()
-        highs = highspy.Highs()  # type: ignore[no-untyped-call]
+        # the binding's core class: highspy.Highs's constructor enables its callbacks, which
+        # print HiGHS's banner on standard output before any option can silence it
+        highs = _core._Highs()
         highs.setOptionValue("output_flag", False)
         left = deadline.remaining()
         if left is not None:

@@ -1,0 +1,67 @@
+"""The JSON answer of a solved game with information sets (numbers by docs/numbers.md)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import Any
+
+from analysis.extensive.solve import ExtensiveSolution
+from games.extensive.model import ExtensiveGame
+from games.numbers import Exact, normalize, put_number, put_numbers
+
+
+def solution_json(game: ExtensiveGame, solution: ExtensiveSolution) -> dict[str, Any]:
+    """``method``, ``exact``, ``zero_sum``, ``value``, ``payoffs``, ``strategies`` (per
+    player, per information set: the actions and their probabilities), ``certificate``
+    (each player's payoff beside the best they could get against the others, and NashConv),
+    and CFR's run where CFR ran."""
+    evaluation = solution.evaluation
+    answer: dict[str, Any] = {
+        "method": solution.method,
+        "exact": solution.exact,
+        "zero_sum": solution.zero_sum,
+        "players": list(game.players),
+    }
+    put_number(answer, "value", _plain(solution.value))
+    put_numbers(answer, "payoffs", [_plain(v) for v in evaluation.payoffs])
+    strategies = []
+    for player, name in enumerate(game.players):
+        sets = []
+        for h in game.player_infosets(player):
+            infoset = game.infosets[h]
+            entry: dict[str, Any] = {
+                "infoset": infoset.name,
+                "actions": list(infoset.actions),
+                "reached": solution.reached[h],
+            }
+            put_numbers(
+                entry, "probabilities", [_plain(p) for p in solution.profile.probabilities[h]]
+            )
+            sets.append(entry)
+        strategies.append({"player": name, "infosets": sets})
+    answer["strategies"] = strategies
+    players = []
+    for player, name in enumerate(game.players):
+        row: dict[str, Any] = {"player": name}
+        put_number(row, "payoff", _plain(evaluation.payoffs[player]))
+        put_number(row, "best_response", _plain(evaluation.best_responses[player].value))
+        players.append(row)
+    certificate: dict[str, Any] = {"players": players}
+    put_number(certificate, "nash_conv", _plain(evaluation.nash_conv))
+    put_number(certificate, "exploitability", _plain(evaluation.exploitability))
+    answer["certificate"] = certificate
+    run = solution.cfr
+    if run is not None:
+        answer["cfr"] = {
+            "iterations": run.iterations,
+            "stopped": run.stopped,
+            "record_every": run.record_every,
+            "seconds": run.seconds,
+            "curve": [{"iteration": t, "nash_conv": v} for t, v in run.curve],
+        }
+    return answer
+
+
+def _plain(value: Fraction | float | None) -> Exact | float | None:
+    """An exact number in its simplest type (a whole Fraction is an int), a float as it is."""
+    return normalize(value) if isinstance(value, Fraction) else value

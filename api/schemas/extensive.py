@@ -1,0 +1,129 @@
+"""Envelopes of the endpoint that solves games with information sets."""
+
+from __future__ import annotations
+
+from marshmallow import Schema, fields, validate
+
+from analysis.extensive.solve import METHODS
+from api.schemas.fields import StrictInteger, exact_companion, exact_list_companion
+
+MAX_TEXT = 20_000_000
+MAX_ITERATIONS = 1_000_000
+
+_NUMBERS = fields.List(fields.Float())
+
+
+class ExtensiveSolveRequestSchema(Schema):
+    efg = fields.String(
+        validate=validate.Length(min=1, max=MAX_TEXT),
+        metadata={
+            "description": "The game as Gambit .efg text (EFG 2, R or D). Give this or `game`."
+        },
+    )
+    game = fields.Raw(
+        metadata={
+            "description": "The game in Arbiter's JSON form (docs/extensive.md): players and "
+            "a root node; decision nodes name their player and information set. Give this or "
+            "`efg`.",
+            "openapi": {"type": "object"},
+        }
+    )
+    method = fields.String(
+        load_default="auto",
+        validate=validate.OneOf(METHODS),
+        metadata={
+            "description": "sequence_lp: the exact sequence-form LP (two-player zero-sum or "
+            "constant-sum games). cfr, cfr_plus: counterfactual regret minimisation in floats. "
+            "auto: sequence_lp where it applies, else cfr_plus."
+        },
+    )
+    iterations = StrictInteger(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0, max=MAX_ITERATIONS),
+        metadata={"description": "cfr and cfr_plus: most iterations (default 1000)."},
+    )
+    target_nash_conv = fields.Float(
+        load_default=None,
+        allow_none=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "cfr and cfr_plus: stop once NashConv is at most this."},
+    )
+
+
+class InfosetStrategySchema(Schema):
+    infoset = fields.String(required=True)
+    actions = fields.List(fields.String(), required=True)
+    probabilities = _NUMBERS
+    probabilities_exact = exact_list_companion("probabilities")
+    reached = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "Whether the player's own strategy can lead here. Where it cannot, "
+            "the exact methods play a best reply to the other's strategy."
+        },
+    )
+
+
+class PlayerStrategySchema(Schema):
+    player = fields.String(required=True)
+    infosets = fields.List(fields.Nested(InfosetStrategySchema), required=True)
+
+
+class CertificatePlayerSchema(Schema):
+    player = fields.String(required=True)
+    payoff = fields.Float(required=True)
+    payoff_exact = exact_companion("payoff")
+    best_response = fields.Float(
+        required=True,
+        metadata={"description": "The most the player could get against the others' strategies."},
+    )
+    best_response_exact = exact_companion("best_response")
+
+
+class CertificateSchema(Schema):
+    players = fields.List(fields.Nested(CertificatePlayerSchema), required=True)
+    nash_conv = fields.Float(
+        required=True,
+        metadata={"description": "Sum of the players' gains from deviating: 0 at an equilibrium."},
+    )
+    nash_conv_exact = exact_companion("nash_conv")
+    exploitability = fields.Float(
+        allow_none=True,
+        required=True,
+        metadata={"description": "NashConv / 2 in a two-player constant-sum game, else null."},
+    )
+    exploitability_exact = exact_companion("exploitability")
+
+
+class CurvePointSchema(Schema):
+    iteration = fields.Integer(required=True)
+    nash_conv = fields.Float(required=True)
+
+
+class CfrRunSchema(Schema):
+    iterations = fields.Integer(required=True)
+    stopped = fields.String(
+        required=True, validate=validate.OneOf(["iterations", "target", "time_limit"])
+    )
+    record_every = fields.Integer(required=True)
+    seconds = fields.Float(required=True)
+    curve = fields.List(fields.Nested(CurvePointSchema), required=True)
+
+
+class ExtensiveSolutionSchema(Schema):
+    method = fields.String(required=True, validate=validate.OneOf(METHODS[1:]))
+    exact = fields.Boolean(required=True)
+    zero_sum = fields.Boolean(required=True)
+    players = fields.List(fields.String(), required=True)
+    value = fields.Float(
+        allow_none=True,
+        required=True,
+        metadata={"description": "Player 1's equilibrium payoff in a zero-sum game, else null."},
+    )
+    value_exact = exact_companion("value")
+    payoffs = _NUMBERS
+    payoffs_exact = exact_list_companion("payoffs")
+    strategies = fields.List(fields.Nested(PlayerStrategySchema), required=True)
+    certificate = fields.Nested(CertificateSchema, required=True)
+    cfr = fields.Nested(CfrRunSchema)

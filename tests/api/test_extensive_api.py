@@ -1,0 +1,120 @@
+"""POST /v1/extensive/solve: games with information sets, over HTTP."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from flask.testing import FlaskClient
+
+from api import create_app
+from api.views.extensive import _MYERSON_EXAMPLE
+from games.extensive.efg import write_efg
+from games.extensive.poker import kuhn_poker, leduc_poker
+
+URL = "/v1/extensive/solve"
+
+
+def client(**config: object) -> FlaskClient:
+    return create_app({"TESTING": True, **config}).test_client()
+
+
+def refused(response: Any, status: int) -> list[str]:
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == "application/problem+json"
+    return [error["pointer"] for error in response.get_json()["errors"]]
+
+
+def test_myersons_card_game_in_the_json_form_is_worth_a_third() -> None:
+    # the spec's example; solved by hand in tests/analysis/extensive/test_sequence_lp.py
+    answer = client().post(URL, json=_MYERSON_EXAMPLE).get_json()
+    assert answer["method"] == "sequence_lp" and answer["exact"] and answer["zero_sum"]
+    assert answer["value_exact"] == "1/3"
+    black = answer["strategies"][0]["infosets"][1]
+    assert black["infoset"] == "black" and black["probabilities_exact"] == ["1/3", "2/3"]
+    assert answer["strategies"][1]["infosets"][0]["probabilities_exact"] == ["2/3", "1/3"]
+    certificate = answer["certificate"]
+    assert certificate["nash_conv"] == 0
+    assert [p["best_response_exact"] for p in certificate["players"]] == ["1/3", "-1/3"]
+
+
+def test_kuhn_poker_as_efg_text_is_worth_minus_one_eighteenth() -> None:
+    answer = client().post(URL, json={"efg": write_efg(kuhn_poker())}).get_json()
+    assert answer["value_exact"] == "-1/18"
+    assert answer["payoffs_exact"] == ["-1/18", "1/18"]
+    # every probability is exact: whole numbers as JSON integers, the rest beside as p/q
+    for player in answer["strategies"]:
+        for infoset in player["infosets"]:
+            if "probabilities_exact" not in infoset:
+                assert all(p in (0, 1) and isinstance(p, int) for p in infoset["probabilities"])
+
+
+def test_cfr_plus_approaches_the_value_and_reports_its_curve() -> None:
+    body = {"efg": write_efg(kuhn_poker()), "method": "cfr_plus", "iterations": 300}
+    answer = client().post(URL, json=body).get_json()
+    assert answer["method"] == "cfr_plus" and not answer["exact"]
+    assert abs(answer["value"] + 1 / 18) < 5e-3
+    curve = answer["cfr"]["curve"]
+    assert curve[0]["iteration"] == 0
+    assert abs(curve[0]["nash_conv"] - 11 / 12) < 1e-12  # the uniform profile, in floats
+    assert curve[-1]["nash_conv"] == answer["certificate"]["nash_conv"] < 5e-3
+    assert "value_exact" not in answer  # floats are all there is
+
+
+def test_auto_on_a_game_that_is_not_zero_sum_runs_cfr_plus() -> None:
+    body = {
+        "game": {
+            "players": ["A", "B"],
+            "root": {
+                "player": 0,
+                "actions": [["in", {"payoffs": [2, 2]}], ["out", {"payoffs": [1, 0]}]],
+            },
+        },
+        "iterations": 20,
+    }
+    answer = client().post(URL, json=body).get_json()
+    assert answer["method"] == "cfr_plus" and not answer["zero_sum"] and answer["value"] is None
+    assert answer["strategies"][0]["infosets"][0]["probabilities"][0] > 0.9
+
+
+def test_the_game_must_be_given_once() -> None:
+    assert refused(client().post(URL, json={}), 422) == [""]
+    both = {"efg": write_efg(kuhn_poker()), **_MYERSON_EXAMPLE}
+    assert refused(client().post(URL, json=both), 422) == ["/game"]
+
+
+def test_the_lp_refuses_a_game_that_is_not_zero_sum_at_method() -> None:
+    game = {
+        "players": ["A", "B"],
+        "root": {"player": 0, "actions": [["x", {"payoffs": [1, 1]}], ["y", {"payoffs": [0, 0]}]]},
+    }
+    response = client().post(URL, json={"game": game, "method": "sequence_lp"})
+    assert refused(response, 422) == ["/method"]
+    response = client().post(
+        URL, json={**_MYERSON_EXAMPLE, "method": "sequence_lp", "iterations": 5}
+    )
+    assert refused(response, 422) == ["/iterations"]
+
+
+def test_imperfect_recall_is_refused_with_a_pointer_into_the_game() -> None:
+    game = {
+        "players": ["A", "B"],
+        "root": {
+            "player": 0,
+            "infoset": "first",
+            "actions": [
+                ["L", {"player": 0, "infoset": "again", "actions": [["l", {"payoffs": [1, -1]}]]}],
+                ["R", {"player": 0, "infoset": "again", "actions": [["l", {"payoffs": [0, 0]}]]}],
+            ],
+        },
+    }
+    pointers = refused(client().post(URL, json={"game": game}), 422)
+    assert pointers and all(p.startswith("/game") for p in pointers)
+
+
+def test_leduc_past_the_deadline_is_a_413() -> None:
+    started = time.perf_counter()
+    response = client(ARBITER_TIME_LIMIT=0.3).post(URL, json={"efg": write_efg(leduc_poker())})
+    refused(response, 413)
+    assert response.get_json()["type"].endswith("/time-limit")
+    assert time.perf_counter() - started < 10
