@@ -325,10 +325,9 @@ class TreeArrays:
         spend = current_deadline().spend
         nodes = game.nodes
         count = len(nodes)
-        spend(4 * count)
+        spend(count)
         self.game = game
         self.players = len(game.players)
-        self.zero_sum = game.zero_sum  # a pass over the payoffs: once
         sizes = np.array([len(s.actions) for s in game.infosets], dtype=np.int64)
         self.slot_offsets: IntArray = np.concatenate(([0], np.cumsum(sizes))).astype(np.int64)
         self.slot_infoset: IntArray = np.repeat(np.arange(len(sizes), dtype=np.int64), sizes)
@@ -348,47 +347,75 @@ class TreeArrays:
         levels = np.bincount(np.array(depth, dtype=np.int64))
         self.level_starts: IntArray = np.concatenate(([0], np.cumsum(levels))).astype(np.int64)
 
-        parent = np.full(count, -1, dtype=np.int64)
-        player = np.empty(count, dtype=np.int64)
-        infoset = np.full(count, -1, dtype=np.int64)
-        first_child = np.full(count, -1, dtype=np.int64)
-        child_count = np.zeros(count, dtype=np.int64)
-        acting = np.full(count, _ROOT, dtype=np.int64)
-        slot = np.full(count, -1, dtype=np.int64)
-        chance_exact = np.ones(count, dtype=object)
-        payoff_exact = np.zeros((self.players, count), dtype=object)
+        # filled as lists (element writes into numpy arrays cost more), by position
+        place = position.tolist()
+        parents = [-1] * count
+        movers = [0] * count
+        sets = [-1] * count
+        firsts = [-1] * count
+        counts = [0] * count
+        actors = [_ROOT] * count
+        edges = [-1] * count
+        one, zero = flint.fmpq(1), flint.fmpq(0)
+        chance_exact = [one] * count
+        chance_float = [1.0] * count
+        payoff_exact = [[zero] * count for _ in game.players]
+        payoff_float = [[0.0] * count for _ in game.players]
         offsets = self.slot_offsets.tolist()
+        # each distinct number converted once (a game repeats few payoffs and probabilities)
+        converted: dict[tuple[int, int], tuple[flint.fmpq, float]] = {}
+
+        def both(value: Fraction) -> tuple[flint.fmpq, float]:
+            key = (value.numerator, value.denominator)
+            found = converted.get(key)
+            if found is None:
+                found = converted[key] = (_rational(value), float(value))
+            return found
+
         for index, node in enumerate(nodes):
-            at = int(position[index])
-            player[at] = node.player
-            infoset[at] = node.infoset
+            spend(4)
+            at = place[index]
+            movers[at] = node.player
+            sets[at] = node.infoset
             if node.children:
-                first_child[at] = position[node.children[0]]
-                child_count[at] = len(node.children)
+                firsts[at] = place[node.children[0]]
+                counts[at] = len(node.children)
             for action, child in enumerate(node.children):
-                below = int(position[child])
-                parent[below] = at
-                acting[below] = node.player
+                below = place[child]
+                parents[below] = at
+                actors[below] = node.player
                 if node.player == CHANCE:
-                    chance_exact[below] = node.probabilities[action]
+                    chance_exact[below], chance_float[below] = both(node.probabilities[action])
                 else:
-                    slot[below] = offsets[node.infoset] + action
-            if node.player == TERMINAL:
-                payoff_exact[:, at] = node.payoffs
-        self.parent: IntArray = parent
-        self.player: IntArray = player
-        self.infoset: IntArray = infoset
-        self.first_child: IntArray = first_child
-        self.child_count: IntArray = child_count
-        self.acting: IntArray = acting
-        self.slot: IntArray = slot
-        self.chance_float: Values = chance_exact.astype(np.float64)
-        self.payoff_float: Values = payoff_exact.astype(np.float64)
-        self.chance_exact: Values = _rationals(chance_exact)
-        self.payoff_exact: Values = _rationals(payoff_exact)
+                    edges[below] = offsets[node.infoset] + action
+            for receiver, paid in enumerate(node.payoffs):
+                payoff_exact[receiver][at], payoff_float[receiver][at] = both(paid)
+        self.parent: IntArray = np.array(parents, dtype=np.int64)
+        self.player: IntArray = np.array(movers, dtype=np.int64)
+        self.infoset: IntArray = np.array(sets, dtype=np.int64)
+        self.first_child: IntArray = np.array(firsts, dtype=np.int64)
+        self.child_count: IntArray = np.array(counts, dtype=np.int64)
+        self.acting: IntArray = np.array(actors, dtype=np.int64)
+        self.slot: IntArray = np.array(edges, dtype=np.int64)
+        self.chance_float: Values = np.fromiter(chance_float, dtype=np.float64, count=count)
+        self.payoff_float: Values = np.stack(
+            [np.fromiter(row, dtype=np.float64, count=count) for row in payoff_float]
+        )
+        self.chance_exact: Values = _objects(chance_exact)
+        self.payoff_exact: Values = np.stack([_objects(row) for row in payoff_exact])
+        parent, player, first_child, child_count, slot = (
+            self.parent,
+            self.player,
+            self.first_child,
+            self.child_count,
+            self.slot,
+        )
         self.terminal: IntArray = np.flatnonzero(player == TERMINAL)
         self.terminal_exact: Values = self.payoff_exact[:, self.terminal]
         self.terminal_float: Values = self.payoff_float[:, self.terminal]
+        # two players whose payoffs sum to a constant (game.zero_sum, with fast rationals)
+        totals = self.terminal_exact.sum(axis=0)
+        self.zero_sum = self.players == 2 and bool(totals.size) and all(totals == totals[0])
         self.decision_edges: IntArray = np.flatnonzero(slot >= 0)
         self.decision_slots: IntArray = slot[self.decision_edges]
         self.player_sets = [
@@ -422,9 +449,7 @@ class TreeArrays:
         check_profile(self.game, profile)
         values = [p for row in profile.probabilities for p in row]
         if profile.exact:
-            exact = np.empty(len(values), dtype=object)
-            exact[:] = values
-            return _rationals(exact)
+            return _objects([_rational(p) for p in values])  # type: ignore[arg-type]
         return np.array(values, dtype=np.float64)
 
     def profile(self, flat: Values) -> BehaviourProfile:
@@ -602,13 +627,14 @@ class TreeArrays:
         return children.astype(np.int64), owner
 
 
-def _rationals(values: Values) -> Values:
-    """An object array of ints and Fractions as FLINT rationals (``fmpq``: exact, and about
-    ten times faster than Fractions in numpy's object loops)."""
-    return np.asarray(np.frompyfunc(_rational, 1, 1)(values), dtype=object)
+def _objects(values: Sequence[object]) -> Values:
+    """A 1-D object array holding ``values`` as they are (no look inside them for shapes)."""
+    return np.fromiter(values, dtype=object, count=len(values))
 
 
 def _rational(value: int | Fraction) -> flint.fmpq:
+    """A FLINT rational (``fmpq``: exact, and about ten times faster than a Fraction in
+    numpy's object loops)."""
     return flint.fmpq(value.numerator, value.denominator)
 
 
