@@ -23,7 +23,7 @@ decimal as its exact decimal value, ``p/q`` as the fraction. Nothing is evaluate
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final, NamedTuple
 
@@ -64,13 +64,17 @@ class Token(NamedTuple):
 
 
 def tokenize(text: str, pointer: str = "/text") -> list[Token]:
-    """Split ``.efg`` text into tokens; strings are unescaped (``\\"`` is a quote).
+    """Split ``.efg`` text into tokens; strings are unescaped (``\\"`` is a quote)."""
+    return list(tokens_of(text, pointer))
+
+
+def tokens_of(text: str, pointer: str = "/text") -> Iterator[Token]:
+    """The tokens of ``.efg`` text, one at a time (so a reader that stops early, at a limit
+    or an error, never holds the tokens of a long text at once).
 
     One regular-expression match per token, blanks included in it (a Leduc hold'em file of
     9,457 nodes, 350 kB, in about half a second).
     """
-    tokens: list[Token] = []
-    append = tokens.append
     line = 1
     position = 0
     spend = current_deadline().spend
@@ -84,17 +88,17 @@ def tokenize(text: str, pointer: str = "/text") -> list[Token]:
             spend(1)
             continue
         if kind == "end":
-            return tokens
+            return
         assert kind is not None
         piece = found.group(kind)
         # a match costs about a microsecond, and more in proportion to its length
         spend(1 + len(piece) // 64)
         if kind == "string":
             inner = piece[1:-1]
-            append(Token(kind, _ESCAPE.sub(r"\1", inner) if "\\" in inner else inner, line))
+            yield Token(kind, _ESCAPE.sub(r"\1", inner) if "\\" in inner else inner, line)
             line += piece.count("\n")
         else:
-            append(Token(kind, piece, line))
+            yield Token(kind, piece, line)
     rest = text[position:].lstrip(" \t\r\f\v,")
     if rest.startswith('"'):
         raise InvalidInputError(f"line {line}: unterminated string", pointer)
@@ -102,20 +106,24 @@ def tokenize(text: str, pointer: str = "/text") -> list[Token]:
 
 
 class Cursor:
-    """A cursor over the tokens of one text, raising errors that name the line."""
+    """A cursor over the tokens of one text, one token ahead, raising errors that name the
+    line."""
 
     def __init__(self, text: str, pointer: str):
-        self.tokens = tokenize(text, pointer)
         self.spend = current_deadline().spend
-        self.at = 0
         self.pointer = pointer
         self.last_line = text.rstrip().count("\n") + 1
+        self._tokens = tokens_of(text, pointer)
+        self._ahead = next(self._tokens, None)
 
     def fail(self, line: int, message: str) -> InvalidInputError:
         return InvalidInputError(f"line {line}: {message}", self.pointer)
 
     def peek(self) -> Token | None:
-        return self.tokens[self.at] if self.at < len(self.tokens) else None
+        return self._ahead
+
+    def _advance(self) -> None:
+        self._ahead = next(self._tokens, None)
 
     def next(self, kind: str, what: str) -> Token:
         self.spend(1)
@@ -125,7 +133,7 @@ class Cursor:
         if token.kind != kind:
             shown = token.text if token.kind != "string" else f'"{token.text}"'
             raise self.fail(token.line, f"expected {what}, got {shown!r}")
-        self.at += 1
+        self._advance()
         return token
 
     def close(self, opened: Token) -> bool:
@@ -143,7 +151,7 @@ class Cursor:
         self.spend(1)
         token = self.peek()
         if token is not None and token.kind == kind:
-            self.at += 1
+            self._advance()
             return token
         return None
 
