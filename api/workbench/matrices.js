@@ -323,15 +323,20 @@ function checkCells(body) {
   walk(body.payoffs, "/payoffs", 0);
 }
 
-// unless the body names its parts, ask for the default ones and the picture where there is one
+// unless the body names its parts, ask for the default ones, the picture where there is one
+// and the correlated equilibria when the box is ticked
 function withParts(body) {
   if (body.include !== undefined) return body;
   const shape = shapeOf(body);
-  if (shape === null || !shape.includes(2)) return body;
+  const correlated = $("correlated").checked ? ["correlated_equilibria"] : [];
+  if (correlated.length === 0 && (shape === null || !shape.includes(2))) return body;
+  // a game the page cannot size (more players, say) gets no mixed equilibria asked by name
+  const enumerated = shape !== null && Math.max(...shape) <= MAX_ENUMERATED;
   const parts = DEFAULT_PARTS.filter(
-    (part) => Math.max(...shape) <= MAX_ENUMERATED || !["equilibria", "explanations"].includes(part),
+    (part) => enumerated || !["equilibria", "explanations"].includes(part),
   );
-  return { ...body, include: [...parts, "plot"] };
+  const picture = shape !== null && shape.includes(2) ? ["plot"] : [];
+  return { ...body, include: [...parts, ...picture, ...correlated] };
 }
 
 function clearErrors() {
@@ -357,7 +362,7 @@ function clearResults() {
   $("results").hidden = true;
   $("results").classList.remove("stale");
   $("stale-note").hidden = true;
-  for (const list of [$("equilibria").tBodies[0], $("indifference"), $("dominance-steps"), $("security"), $("notes")]) {
+  for (const list of [$("equilibria").tBodies[0], $("indifference"), $("dominance-steps"), $("security"), $("correlated-table").tBodies[0], $("notes")]) {
     list.replaceChildren();
   }
   plot.replaceChildren();
@@ -592,6 +597,42 @@ function showSecurity(report) {
   $("security").replaceChildren(...items);
 }
 
+// one row per welfare-extreme (coarse) correlated equilibrium, numbers exact where the API
+// gives them
+const CORRELATED_ROWS = [
+  ["correlated, highest total", (c) => c.max_welfare],
+  ["correlated, lowest total", (c) => c.min_welfare],
+  ["coarse, highest total", (c) => c.coarse.max_welfare],
+  ["coarse, lowest total", (c) => c.coarse.min_welfare],
+];
+
+function bindingText(report, constraint) {
+  const who = PLAYERS[constraint.player] ?? `player ${constraint.player + 1}`;
+  return constraint.recommended === null
+    ? `${who}: ${constraint.deviation_label} regardless`
+    : `${who} told ${constraint.recommended_label}: ${constraint.deviation_label}`;
+}
+
+function showCorrelated(report) {
+  const found = report.correlated_equilibria;
+  $("correlated-box").hidden = !found;
+  if (!found) return;
+  const rows = CORRELATED_ROWS.map(([name, pick]) => {
+    const answer = pick(found);
+    const row = element("tr");
+    row.dataset.testid = "correlated-row";
+    row.append(element("th", name + (answer.exact ? "" : " (floating point)")));
+    row.lastChild.scope = "row";
+    const cells = answer.distribution.map((entry) => `${exactOne(entry, "probability")} (${entry.labels.join(", ")})`);
+    row.append(element("td", cells.join(" + "), "distribution"));
+    row.append(element("td", exactList(answer, "payoffs").join(", "), "payoffs"));
+    row.append(element("td", exactOne(answer, "welfare"), "welfare"));
+    row.append(element("td", answer.binding.map((b) => bindingText(report, b)).join("; ") || "none", "binding"));
+    return row;
+  });
+  $("correlated-table").tBodies[0].replaceChildren(...rows);
+}
+
 function showPlot(report) {
   svgText = report.plot || "";
   $("plot-box").hidden = svgText === "";
@@ -636,6 +677,7 @@ function show(report) {
   showDominance(report);
   showSecurity(report);
   showPlot(report);
+  showCorrelated(report);
   $("notes").replaceChildren(...(report.notes || []).map(noteText).filter(Boolean).map((note) => element("li", note)));
   $("results").classList.remove("stale");
   $("stale-note").hidden = true;
