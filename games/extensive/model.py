@@ -299,7 +299,10 @@ class Builder:
 class ImperfectRecallError(InvalidInputError):
     """Raised when a game does not have perfect recall."""
 
-    def __init__(self, message: str, pointer: str, infoset: int, first: int, node: int):
+    def __init__(
+        self, message: str, pointer: str = "", infoset: int = -1, first: int = -1, node: int = -1
+    ):
+        # (defaults, so that the error survives pickling, which passes the message alone)
         super().__init__(message, pointer)
         self.infoset = infoset
         """The information set that breaks perfect recall."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 from fractions import Fraction
 
 import pytest
@@ -335,3 +336,11 @@ def test_written_text_is_gambits_rational_dialect() -> None:
 @given(extensive_games())
 def test_round_trip_of_random_games(game: object) -> None:
     assert read_efg(write_efg(game)) == game  # type: ignore[arg-type]
+
+
+def test_the_recall_error_survives_pickling() -> None:
+    # (errors may cross from a worker process to the request's)
+    with pytest.raises(ImperfectRecallError) as caught:
+        read_efg(FORGETFUL)
+    again = pickle.loads(pickle.dumps(caught.value))
+    assert isinstance(again, ImperfectRecallError) and again.message == caught.value.message
