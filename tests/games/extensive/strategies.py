@@ -44,16 +44,19 @@ def extensive_games(draw: st.DrawFn, max_nodes: int = 40) -> ExtensiveGame:
             if not any(weights):
                 weights[0] = 1
             total = sum(weights)
-            builder.chance([(f"o{k}", Fraction(w, total)) for k, w in enumerate(weights)], name)
+            builder.chance(
+                [(f"{draw(NAMES)}#{k}", Fraction(w, total)) for k, w in enumerate(weights)], name
+            )
             children = [histories] * len(weights)
         else:
             player = draw(st.integers(0, count - 1))
             key = (histories[player], draw(st.sampled_from((0, 0, 0, 1))))
             labels = actions_of.get((player, key))
             if labels is None:
-                labels = tuple(f"a{k}" for k in range(draw(st.integers(1, 3))))
+                labels = tuple(f"{draw(NAMES)}#{k}" for k in range(draw(st.integers(1, 3))))
                 actions_of[(player, key)] = labels
-            builder.decision(player, key, labels, name, infoset_name=f"s{len(actions_of)}")
+            shown = f"s{len(actions_of)}{draw(NAMES)}"
+            builder.decision(player, key, labels, name, infoset_name=shown)
             children = [
                 histories[:player] + (histories[player] + (key, k),) + histories[player + 1 :]
                 for k in range(len(labels))
