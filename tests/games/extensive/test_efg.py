@@ -12,9 +12,11 @@ from games.errors import ExactSizeError, InvalidInputError, LimitExceededError, 
 from games.extensive.efg import read_efg, write_efg
 from games.extensive.model import CHANCE, TERMINAL, ImperfectRecallError
 from games.extensive.poker import kuhn_poker, leduc_poker
+from games.formats.efg import parse_efg
 from games.limits import Limits, limited
 from tests.games.extensive.games_compared import meaning, paths
 from tests.games.extensive.strategies import extensive_games
+from tests.games.formats.test_efg import DICE_BET
 
 # Kuhn poker written by hand: the deal, then for each deal player 1 checks or bets; after a
 # check player 2 checks (showdown for 1) or bets, and player 1 folds or calls (showdown for
@@ -344,3 +346,20 @@ def test_the_recall_error_survives_pickling() -> None:
         read_efg(FORGETFUL)
     again = pickle.loads(pickle.dumps(caught.value))
     assert isinstance(again, ImperfectRecallError) and again.message == caught.value.message
+
+
+def test_a_perfect_information_file_reads_as_the_tree_reader_reads_it() -> None:
+    # the tree reader's hand-derived dice bet: same payoffs at the end of each play
+    game = read_efg(DICE_BET)
+    tree = parse_efg(DICE_BET).tree
+    by_path: dict[tuple[str, ...], object] = {}
+    for index in tree.preorder(0):
+        if not tree.children[index]:
+            moves: list[str] = []
+            node = index
+            while node != 0:
+                moves.append(str(tree.moves[node]))
+                node = tree.parents[node]
+            by_path[tuple(reversed(moves))] = tree.values[index]
+    assert meaning(game)[0] == by_path
+    assert all(len(s.nodes) == 1 for s in game.infosets)
