@@ -397,6 +397,10 @@ def _independent_rows(equations: FloatArray, unknowns: int) -> list[int] | None:
     increasing order; ``None`` when the rank is short."""
     if equations.shape[0] < unknowns:
         return None
+    # scaling an unknown changes no row's independence; unit columns keep big payoffs beside
+    # the normalisation's ones from passing for rank deficiency
+    largest = np.abs(equations).max(axis=0)
+    equations = equations / np.where(largest > 0, largest, 1.0)
     _, triangle, order = qr(equations.T, pivoting=True, mode="economic")
     diagonal = np.abs(np.diag(triangle))
     if len(diagonal) < unknowns or diagonal[unknowns - 1] <= 1e-9 * max(diagonal[0], 1.0):

@@ -306,6 +306,28 @@ def test_fractional_payoffs() -> None:
     assert found.welfare == F(3, 2)
 
 
+@pytest.mark.parametrize("seed", range(6))
+def test_payoffs_with_many_denominators_are_exact(seed: int) -> None:
+    # payoffs k/d with d up to 49: scaled to integers by their lcm (about 2^40), the LP's
+    # integer coefficients dwarf the normalisation's ones; still certified exactly
+    rng = np.random.default_rng(seed)
+    shape = (4, 3)
+    arrays = tuple(
+        exact_array(
+            [
+                [F(int(rng.integers(-20, 20)), int(rng.integers(1, 50))) for _ in range(shape[1])]
+                for _ in range(shape[0])
+            ]
+        )
+        for _ in shape
+    )
+    game = NormalFormGame(arrays, default_labels(shape))
+    found = correlated_equilibria(game)
+    for coarse, answer in ((False, found.max_welfare), (True, found.coarse_max_welfare)):
+        check_equilibrium(game, answer)
+        assert abs(float_optimum(game, coarse, True) - float(answer.welfare)) < 1e-7
+
+
 def test_large_games_are_refused() -> None:
     side = math.isqrt(MAX_COEFFICIENTS // 2) + 1
     big = bimatrix(
