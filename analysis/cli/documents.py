@@ -29,6 +29,14 @@ def read_document(source: str) -> Any:
 
     :raises CommandLineError: the file cannot be read, is not UTF-8 or not JSON.
     """
+    return decode_json(read_text(source, "JSON"), source)
+
+
+def read_text(source: str, expected: str) -> str:
+    """The text of the file ``source`` (``-``: standard input), which should hold ``expected``.
+
+    :raises CommandLineError: the file cannot be read, is not UTF-8 or is empty.
+    """
     name = source_name(source)
     try:
         data = _read_stdin() if source == "-" else Path(source).read_bytes()
@@ -42,7 +50,16 @@ def read_document(source: str) -> Any:
             f"{name}:{line}:{column}", f"not UTF-8 text (byte 0x{data[error.start]:02x})"
         ) from None
     if not text.strip():
-        raise CommandLineError(name, "the file is empty; expected JSON")
+        raise CommandLineError(name, f"the file is empty; expected {expected}")
+    return text
+
+
+def decode_json(text: str, source: str) -> Any:
+    """The JSON ``text`` read from ``source``, decoded as the API decodes bodies.
+
+    :raises CommandLineError: the text is not JSON Arbiter accepts.
+    """
+    name = source_name(source)
     try:
         return json.loads(
             text,

@@ -73,6 +73,10 @@ COMMANDS: Final = {
         "analysis.cli.problems",
         "generate problems with statement, figure and key; one variant per student",
     ),
+    "extensive": Command(
+        "analysis.cli.extensive",
+        "games with information sets (.efg or JSON): exact zero-sum equilibria, CFR, CFR+",
+    ),
     "game": Command(
         "analysis.cli.games",
         "games of the catalogue: list them, solve a position, the engine's move, the game tree",

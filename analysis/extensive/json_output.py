@@ -57,9 +57,22 @@ def solution_json(game: ExtensiveGame, solution: ExtensiveSolution) -> dict[str,
             "stopped": run.stopped,
             "record_every": run.record_every,
             "seconds": run.seconds,
-            "curve": [{"iteration": t, "nash_conv": v} for t, v in run.curve],
+            "curve": [{"iteration": t, "nash_conv": v} for t, v in _thinned(run.curve)],
         }
     return answer
+
+
+MAX_CURVE_POINTS = 500
+"""Most points of CFR's NashConv curve written in an answer (a long run is thinned)."""
+
+
+def _thinned(curve: tuple[tuple[int, float], ...]) -> list[tuple[int, float]]:
+    """At most :data:`MAX_CURVE_POINTS` of ``curve``, evenly spread, the first and last kept."""
+    if len(curve) <= MAX_CURVE_POINTS:
+        return list(curve)
+    last = len(curve) - 1
+    picked = sorted({round(k * last / (MAX_CURVE_POINTS - 1)) for k in range(MAX_CURVE_POINTS)})
+    return [curve[i] for i in picked]
 
 
 def _plain(value: Fraction | float | None) -> Exact | float | None:

@@ -130,7 +130,7 @@ def solve_extensive(
         )
     assert iterations is not None
     run = solve_cfr(game, method, iterations, target_nash_conv=target_nash_conv)
-    evaluation = evaluate_profile(game, run.profile)
+    evaluation = run.evaluation  # (evaluating afresh could pass a deadline CFR stopped at)
     value = float(evaluation.payoffs[0]) if game.zero_sum else None
     return ExtensiveSolution(
         method,

@@ -5,7 +5,12 @@ from __future__ import annotations
 from marshmallow import Schema, fields, validate
 
 from analysis.extensive.solve import METHODS
-from api.schemas.fields import StrictInteger, exact_companion, exact_list_companion
+from api.schemas.fields import (
+    StrictBoolean,
+    StrictInteger,
+    exact_companion,
+    exact_list_companion,
+)
 
 MAX_TEXT = 20_000_000
 MAX_ITERATIONS = 1_000_000
@@ -48,6 +53,14 @@ class ExtensiveSolveRequestSchema(Schema):
         allow_none=True,
         validate=validate.Range(min=0),
         metadata={"description": "cfr and cfr_plus: stop once NashConv is at most this."},
+    )
+
+    plot = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "cfr and cfr_plus: also answer `plot`, an SVG of exploitability "
+            "(NashConv in games that are not zero-sum) against iterations, on a log scale."
+        },
     )
 
 
@@ -127,3 +140,4 @@ class ExtensiveSolutionSchema(Schema):
     strategies = fields.List(fields.Nested(PlayerStrategySchema), required=True)
     certificate = fields.Nested(CertificateSchema, required=True)
     cfr = fields.Nested(CfrRunSchema)
+    plot = fields.String(metadata={"description": "The SVG asked for with `plot`."})

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response
 
+from analysis.extensive.cfr_plot import convergence_svg
 from analysis.extensive.json_output import solution_json
 from analysis.extensive.solve import solve_extensive
 from api.body import load
@@ -103,4 +104,11 @@ def solve_view() -> Response:
         iterations=body["iterations"],
         target_nash_conv=body["target_nash_conv"],
     )
-    return json_response(solution_json(game, solution))
+    answer = solution_json(game, solution)
+    if body["plot"]:
+        if solution.cfr is None:
+            raise InvalidInputError(
+                "the plot shows CFR's convergence; the exact method has none to show", "/plot"
+            )
+        answer["plot"] = convergence_svg([solution.cfr])
+    return json_response(answer)

@@ -118,3 +118,11 @@ def test_leduc_past_the_deadline_is_a_413() -> None:
     refused(response, 413)
     assert response.get_json()["type"].endswith("/time-limit")
     assert time.perf_counter() - started < 10
+
+
+def test_a_plot_of_cfrs_convergence_on_request() -> None:
+    body = {"efg": write_efg(kuhn_poker()), "method": "cfr", "iterations": 30, "plot": True}
+    answer = client().post(URL, json=body).get_json()
+    assert answer["plot"].startswith("<svg") and "exploitability" in answer["plot"]
+    response = client().post(URL, json={"efg": body["efg"], "plot": True})
+    assert refused(response, 422) == ["/plot"]
