@@ -313,9 +313,12 @@ class _Path:
         plan += [(x + s, e_row[h]) for h, s in chosen[0]]
         plan += [(y, f_root)]
         plan += [(y + t, f_row[h]) for h, t in chosen[1]]
-        # bottom-up, so that each pivot element is still the original entry
-        plan += [(u + e_row[h] - e_root, s) for h, s in reversed(chosen[0])] + [(u, 0)]
-        plan += [(v + f_row[h] - f_root, n1 + t) for h, t in reversed(chosen[1])] + [(v, n1)]
+        # top-down: a set's u is in no row of an earlier one, so each pivot element is still
+        # the original entry; the rows of earlier u (which hold their sets' whole subtrees)
+        # are left as they are, for they are dropped
+        plan += [(u, 0)] + [(u + e_row[h] - e_root, s) for h, s in chosen[0]]
+        plan += [(v, n1)] + [(v + f_row[h] - f_root, n1 + t) for h, t in chosen[1]]
+        self.free = range(u, z0)
         for column, row in plan:
             if not tableau[row].get(column):
                 raise DomainError(
@@ -326,7 +329,7 @@ class _Path:
         # u and v stay basic for good: their rows constrain nothing more, and their columns
         # are zero in every other row
         # (and from here on det > 0 and every row is stored as of a positive det)
-        kept = [r for r in range(rows) if not u <= self.basis[r] < z0]
+        kept = [r for r in range(rows) if self.basis[r] not in self.free]
         sign = -1 if self.det < 0 else 1
         self.tableau = [
             {j: sign * value * self.det // self.row_det[r] for j, value in self.tableau[r].items()}
@@ -418,6 +421,8 @@ class _Path:
         element = pivot_row[column]
         work = len(pivot_row)
         for r in sorted(self.rows_of[column] - {row}):
+            if self.basis[r] in self.free:
+                continue  # a free variable's row: never read again
             current = self._current(r)
             factor = current[column]
             combined = {j: value * element for j, value in current.items()}

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import product
 from typing import Final
 
 from analysis.equilibria.equilibrium_set import EquilibriumSet
@@ -143,7 +142,7 @@ def reduced_strategic_form(
             f"at most {MAX_CELLS} (Lemke's algorithm finds one equilibrium of larger games)",
             parameter="max_strategies",
         )
-    strategies = (_strategies(form, 0, 0), _strategies(form, 1, 0))
+    strategies = (_strategies(form, 0), _strategies(form, 1))
     spend = current_deadline().spend
     # player 1's payoffs A[s1][s2] and player 2's, by the sequences of player 1
     by_first: list[dict[int, tuple[Fraction, Fraction]]] = [{} for _ in range(form.sizes[0])]
@@ -181,7 +180,7 @@ def strategic_form_equilibria(
         :data:`~analysis.equilibria.vertex_enumeration.MAX_STRATEGIES`).
     :raises TimeLimitError: the deadline passed.
     """
-    strategic = reduced_strategic_form(game, min(max_strategies, MAX_STRATEGIES))
+    strategic = reduced_strategic_form(game, max_strategies)
     found = extreme_equilibria(strategic.game, exact=True, max_strategies=max_strategies)
     form = strategic.form
     equilibria = []
@@ -207,21 +206,25 @@ def _count(form: SequenceForm, player: int) -> int:
     return below[0]
 
 
-def _strategies(form: SequenceForm, player: int, sequence: int) -> tuple[tuple[int, ...], ...]:
-    """The reduced strategies from ``sequence`` on: each the sequences it plays, in order."""
+def _strategies(form: SequenceForm, player: int) -> tuple[tuple[int, ...], ...]:
+    """The reduced strategies of ``player``: each the sequences it plays, in order, the
+    first set's action varying slowest. Built up the tree (no recursion, so deep trees are
+    fine): below each sequence, every way to play on from it."""
     spend = current_deadline().spend
-    per_set = []
-    for h in form.children[player][sequence]:
-        options: list[tuple[int, ...]] = []
+    below: list[list[tuple[int, ...]]] = [[(s,)] for s in range(form.sizes[player])]
+    for h in reversed(form.infosets(player)):  # children before parents
+        options = [
+            part
+            for a in range(len(form.game.infosets[h].actions))
+            for part in below[form.first[h] + a]
+        ]
+        parent = form.parent[h]
+        # sets met later were combined first, so this one varies slower than they do
+        below[parent] = [(*base, *part) for part in options for base in below[parent]]
+        spend(len(below[parent]))
         for a in range(len(form.game.infosets[h].actions)):
-            s = form.first[h] + a
-            options.extend(rest for rest in _strategies(form, player, s))
-        per_set.append(options)
-    combined = []
-    for parts in product(*per_set):
-        spend(1)
-        combined.append(tuple(sorted((sequence, *(s for part in parts for s in part)))))
-    return tuple(combined)
+            below[form.first[h] + a] = []
+    return tuple(tuple(sorted(strategy)) for strategy in below[0])
 
 
 def _labels(

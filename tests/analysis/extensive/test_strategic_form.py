@@ -133,3 +133,19 @@ def test_too_many_strategies_are_refused() -> None:
     assert caught.value.errors[0].parameter == "max_strategies"
     with pytest.raises(LimitExceededError, match="64 reduced strategies"):
         reduced_strategic_form(kuhn_poker(), max_strategies=50)
+
+
+def test_a_deep_game_is_no_recursion_problem() -> None:
+    # player 1 moves 1500 times with one action each, then player 2 picks a or b: one
+    # reduced strategy for player 1, and player 2 picks a (2 against 1)
+    builder = Builder(["1", "2"])
+    for i in range(1500):
+        builder.decision(0, i, ["go"])
+    builder.decision(1, "last", ["a", "b"])
+    builder.terminal([1, 2])
+    builder.terminal([2, 1])
+    game = builder.build()
+    assert reduced_strategy_counts(game) == (1, 2)
+    found = strategic_form_equilibria(game)
+    assert [e.payoffs for e in found.equilibria] == [(1, 2)]
+    assert solve_lemke(game).payoffs == (1, 2)
