@@ -1,7 +1,7 @@
 """An exact equilibrium of a two-player game with information sets: Lemke's algorithm on the
-sequence form (Koller, Megiddo and von Stengel 1996), started from a pure strategy pair as
-von Stengel, van den Elzen and Talman (2002) do, and as Gambit's ``gambit-lcp`` does for
-extensive games.
+sequence form (Koller, Megiddo and von Stengel 1996), started from a prior (a pure or mixed
+strategy pair) as von Stengel, van den Elzen and Talman (2002) do, and as Gambit's
+``gambit-lcp`` does for extensive games.
 
 With ``A`` and ``B`` the players' payoffs over pairs of sequences and ``E x = e``,
 ``F y = f`` the plans' constraints, a pair of plans is an equilibrium when each is a best
@@ -80,8 +80,7 @@ class LemkeSolution:
         The certificate: the best each player can get against the other's plan, computed
         exactly; each equals the player's payoff.
     start
-        The pure strategy pair the path started from: per information set, the index of the
-        action of the prior.
+        The prior the path started from: per information set, each action's probability.
     pivots
         Pivots taken along the path (the first basis not counted).
     """
@@ -90,32 +89,36 @@ class LemkeSolution:
     behaviour: tuple[Behaviour, Behaviour]
     payoffs: tuple[Fraction, Fraction]
     best_responses: tuple[Fraction, Fraction]
-    start: tuple[int, ...]
+    start: tuple[tuple[Fraction, ...], ...]
     pivots: int
 
 
 def solve_lemke(
     game: ExtensiveGame,
-    start: Mapping[int, int] | None = None,
+    start: Mapping[int, int | Sequence[Fraction | int]] | None = None,
     *,
     max_pivots: int = MAX_PIVOTS,
 ) -> LemkeSolution:
     """An exact equilibrium of the two-player game ``game`` by Lemke's algorithm on the
-    sequence form, from the pure strategy pair ``start``.
+    sequence form, from the prior ``start``.
 
     Parameters
     ----------
     game
         A two-player game with perfect recall (any payoffs: general-sum or zero-sum).
     start
-        The prior: information set index -> index of its action; a set not named plays its
-        first action (the default: the first action everywhere). Different starts may end at
-        different equilibria.
+        The prior: information set index -> the index of an action, or one exact probability
+        per action; a set not named plays its first action (the default: the first action
+        everywhere). Different starts may end at different equilibria. From a completely
+        mixed prior in general position the equilibrium is normal-form perfect (von Stengel,
+        van den Elzen and Talman 2002): it survives small trembles, so no player relies on a
+        weakly dominated reply; a pure prior may end at an imperfect one.
     max_pivots
         Stop with an error after this many pivots.
 
-    :raises InvalidInputError: ``start`` names a set or an action the game does not have, or
-        ``max_pivots`` is not positive (the error names the parameter).
+    :raises InvalidInputError: ``start`` names a set or an action the game does not have or
+        gives probabilities that are not a distribution, or ``max_pivots`` is not positive
+        (the error names the parameter).
     :raises LimitExceededError: the game has more than :data:`MAX_SEQUENCES` sequences, or
         the path needs more than ``max_pivots`` pivots.
     :raises ExactSizeError: a tableau determinant grows past the exact-size limit.
@@ -173,40 +176,63 @@ def completed_behaviour(form: SequenceForm, player: int, plan: Plan, against: Pl
     return dict(sorted(strategy.items()))
 
 
-def _prior(game: ExtensiveGame, start: Mapping[int, int] | None) -> tuple[int, ...]:
-    chosen = [0] * len(game.infosets)
-    for h, action in (start or {}).items():
+def _prior(
+    game: ExtensiveGame, start: Mapping[int, int | Sequence[Fraction | int]] | None
+) -> tuple[tuple[Fraction, ...], ...]:
+    """The prior's probability of each action at each set, from ``start``."""
+    prior = [
+        tuple(Fraction(int(a == 0)) for a in range(len(infoset.actions)))
+        for infoset in game.infosets
+    ]
+    for h, given in (start or {}).items():
         if not isinstance(h, int) or not 0 <= h < len(game.infosets):
             raise InvalidInputError(
                 f"start names information set {h!r}; the game has sets 0 to "
                 f"{len(game.infosets) - 1}",
                 parameter="start",
             )
-        actions = game.infosets[h].actions
-        if not isinstance(action, int) or not 0 <= action < len(actions):
+        infoset = game.infosets[h]
+        count = len(infoset.actions)
+        where = f"start gives information set {infoset.name!r} ({', '.join(infoset.actions)})"
+        if isinstance(given, int):
+            if not 0 <= given < count:
+                raise InvalidInputError(
+                    f"{where} action {given}; its actions are 0 to {count - 1}",
+                    parameter="start",
+                )
+            prior[h] = tuple(Fraction(int(a == given)) for a in range(count))
+            continue
+        try:
+            probabilities = tuple(Fraction(p) for p in given)
+        except (TypeError, ValueError):
+            probabilities = ()
+        if (
+            len(probabilities) != count
+            or min(probabilities) < 0
+            or sum(probabilities) != 1
+            or any(isinstance(p, float) for p in given)
+        ):
             raise InvalidInputError(
-                f"start gives information set {game.infosets[h].name!r} action {action!r}; it "
-                f"has actions 0 to {len(actions) - 1} ({', '.join(actions)})",
+                f"{where} {list(given)!r}; give an action index or {count} exact "
+                "probabilities (ints or Fractions, none negative) that add up to 1",
                 parameter="start",
             )
-        chosen[h] = action
-    return tuple(chosen)
+        prior[h] = probabilities
+    return tuple(prior)
 
 
-def _pure_plan(
-    form: SequenceForm, player: int, chosen: Mapping[int, int] | Sequence[int]
-) -> list[int]:
-    """The 0/1 realization plan of the pure strategy playing ``chosen[h]`` at each set."""
-    plan = [0] * form.sizes[player]
-    plan[0] = 1
-    for h in form.infosets(player):  # parents first
-        if plan[form.parent[h]]:
-            plan[form.first[h] + chosen[h]] = 1
-    return plan
+def _prior_plan(
+    form: SequenceForm, player: int, prior: tuple[tuple[Fraction, ...], ...]
+) -> list[Fraction]:
+    return form.plan(player, {h: prior[h] for h in form.infosets(player)})
 
 
 def _certified(
-    form: SequenceForm, x: list[Fraction], y: list[Fraction], prior: tuple[int, ...], pivots: int
+    form: SequenceForm,
+    x: list[Fraction],
+    y: list[Fraction],
+    prior: tuple[tuple[Fraction, ...], ...],
+    pivots: int,
 ) -> LemkeSolution:
     """The solution, once the plans are checked to be plans and mutual best replies."""
     for player, plan in ((0, x), (1, y)):
@@ -250,7 +276,7 @@ class _Path:
     as the ratio test takes, needs no scaling at all).
     """
 
-    def __init__(self, form: SequenceForm, prior: tuple[int, ...]):
+    def __init__(self, form: SequenceForm, prior: tuple[tuple[Fraction, ...], ...]):
         self.deadline = current_deadline()
         n1, n2 = form.sizes
         sets = (form.infosets(0), form.infosets(1))
@@ -287,16 +313,20 @@ class _Path:
                     s = form.first[h] + action
                     tableau[row_of[h]][column + s] = 1
                     tableau[slack_row + s][free + k] = -1
-        # each player's payoffs scaled to integers (a positive factor changes no best reply)
+        # each player's payoffs scaled to integers, and by the denominators of the other's
+        # prior, so that the prior's payoffs are integers too (a positive factor changes no
+        # best reply)
+        priors = (_prior_plan(form, 0, prior), _prior_plan(form, 1, prior))
+        common = [lcm(*(p.denominator for p in plan)) for plan in priors]
+        integral = [[int(p * common[i]) for p in priors[i]] for i in (0, 1)]
         scales = [lcm(*(paid[i].denominator for paid in form.payoffs.values())) for i in (0, 1)]
-        priors = (_pure_plan(form, 0, prior), _pure_plan(form, 1, prior))
         for (s, t), paid in form.payoffs.items():
             one = paid[0].numerator * (scales[0] // paid[0].denominator)
             two = paid[1].numerator * (scales[1] // paid[1].denominator)
-            _add(tableau[s], y + t, one)
-            _add(tableau[s], z0, one * priors[1][t])
-            _add(tableau[n1 + t], x + s, two)
-            _add(tableau[n1 + t], z0, two * priors[0][s])
+            _add(tableau[s], y + t, one * common[1])
+            _add(tableau[s], z0, one * integral[1][t])
+            _add(tableau[n1 + t], x + s, two * common[0])
+            _add(tableau[n1 + t], z0, two * integral[0][s])
         self.tableau = tableau
         self.det = 1
         self.row_det = [1] * rows

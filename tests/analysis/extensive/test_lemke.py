@@ -126,7 +126,39 @@ def test_different_starts_find_different_equilibria() -> None:
     assert first.payoffs == (2, 1)
     assert second.behaviour == ({0: (0, 1)}, {1: (0, 1)})
     assert second.payoffs == (1, 2)
-    assert first.start == (0, 0) and second.start == (1, 1)
+    assert first.start == ((1, 0), (1, 0)) and second.start == ((0, 1), (0, 1))
+
+
+def selten_entry_game() -> ExtensiveGame:
+    """Selten's entry game: the entrant stays out (0, 2) or enters; the incumbent then
+    fights (-1, -1) or accommodates (1, 1)."""
+    builder = Builder(["entrant", "incumbent"])
+    builder.decision(0, "enter?", ["out", "in"])
+    builder.terminal([0, 2])
+    builder.decision(1, "entered", ["fight", "accommodate"])
+    builder.terminal([-1, -1])
+    builder.terminal([1, 1])
+    return builder.build()
+
+
+def test_a_mixed_prior_gives_the_perfect_equilibrium() -> None:
+    # the Nash equilibria: (in, accommodate), and out with fighting at least 1/2, which
+    # relies on the weakly dominated fight; only (in, accommodate) is perfect. The pure
+    # prior (out, fight) is itself an equilibrium, so its path ends there at once; a
+    # completely mixed prior in general position ends at a perfect equilibrium (von
+    # Stengel, van den Elzen and Talman 2002)
+    game = selten_entry_game()
+    imperfect = solve_lemke(game)
+    assert imperfect.behaviour == ({0: (1, 0)}, {1: (1, 0)})
+    assert imperfect.payoffs == (0, 2)
+    for prior in (
+        {0: [Fraction(2, 3), THIRD], 1: [Fraction(2, 3), THIRD]},
+        {0: [THIRD, 1 - THIRD], 1: [Fraction(3, 4), Fraction(1, 4)]},
+    ):
+        perfect = solve_lemke(game, prior)
+        assert perfect.behaviour == ({0: (0, 1)}, {1: (0, 1)})
+        assert perfect.payoffs == (1, 1)
+        assert perfect.start == (tuple(prior[0]), tuple(prior[1]))
 
 
 def test_a_game_of_ties_does_not_cycle() -> None:
@@ -303,11 +335,20 @@ def test_the_pivot_cap_is_a_clear_error() -> None:
 
 @pytest.mark.parametrize(
     "start, message",
-    [({99: 0}, "information set 99"), ({0: 2}, "action 2"), ({0: -1}, "action -1")],
+    [
+        ({99: 0}, "information set 99"),
+        ({0: 2}, "action 2"),
+        ({0: -1}, "action -1"),
+        ({0: [HALF, HALF, 0]}, "2 exact probabilities"),
+        ({0: [Fraction(3, 2), -HALF]}, "add up to 1"),
+        ({0: [HALF, THIRD]}, "add up to 1"),
+        ({0: [0.5, 0.5]}, "exact"),
+        ({0: "ab"}, "probabilities"),
+    ],
 )
-def test_a_bad_start_names_the_parameter(start: dict[int, int], message: str) -> None:
+def test_a_bad_start_names_the_parameter(start: dict[int, object], message: str) -> None:
     with pytest.raises(InvalidInputError, match=message) as caught:
-        solve_lemke(kuhn_poker(), start)
+        solve_lemke(kuhn_poker(), start)  # type: ignore[arg-type]
     assert caught.value.errors[0].parameter == "start"
 
 
