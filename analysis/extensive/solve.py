@@ -4,9 +4,12 @@
 
 - ``"sequence_lp"``: the exact sequence-form LP (two-player zero-sum or constant-sum games),
   :mod:`analysis.extensive.sequence_lp`;
+- ``"lemke"``: an exact equilibrium of any two-player game by Lemke's algorithm on the
+  sequence form, :mod:`analysis.extensive.lemke`;
 - ``"cfr"``, ``"cfr_plus"``: counterfactual regret minimisation in floats,
   :mod:`analysis.extensive.cfr`;
-- ``"auto"``: the LP for two-player constant-sum games, CFR+ otherwise.
+- ``"auto"``: the LP for two-player constant-sum games, Lemke for other two-player games,
+  CFR+ for more players.
 
 Whatever ran, the answer's profile is evaluated afresh by the tree walk of
 :mod:`analysis.extensive.policy` (a second computation, independent of the solver's own): each
@@ -21,14 +24,16 @@ from fractions import Fraction
 from typing import Final, Literal
 
 from analysis.extensive.cfr import CFRSolution, solve_cfr
+from analysis.extensive.lemke import solve_lemke
 from analysis.extensive.policy import BehaviourProfile, ProfileEvaluation, evaluate_profile
 from analysis.extensive.sequence_form import sequence_form
 from analysis.extensive.sequence_lp import solve_zero_sum
 from games.errors import DomainError, InvalidInputError
 from games.extensive.model import ExtensiveGame
 
-Method = Literal["auto", "sequence_lp", "cfr", "cfr_plus"]
-METHODS: Final = ("auto", "sequence_lp", "cfr", "cfr_plus")
+Method = Literal["auto", "sequence_lp", "lemke", "cfr", "cfr_plus"]
+METHODS: Final = ("auto", "sequence_lp", "lemke", "cfr", "cfr_plus")
+EXACT_METHODS: Final = ("sequence_lp", "lemke")
 
 DEFAULT_ITERATIONS: Final = 1000
 """CFR iterations when none are asked for."""
@@ -41,7 +46,7 @@ class ExtensiveSolution:
     Attributes
     ----------
     method
-        What ran: ``"sequence_lp"``, ``"cfr"`` or ``"cfr_plus"``.
+        What ran: ``"sequence_lp"``, ``"lemke"``, ``"cfr"`` or ``"cfr_plus"``.
     exact
         Whether the strategies and numbers are exact (and certified so).
     zero_sum
@@ -81,7 +86,8 @@ def solve_extensive(
 
     :raises InvalidInputError: an unknown method, or CFR's options out of range (the error
         names the parameter).
-    :raises DomainError: the LP asked for a game that is not two-player constant-sum.
+    :raises DomainError: the LP asked for a game that is not two-player constant-sum, or
+        Lemke for one that has more than two players.
     :raises LimitExceededError: the game is too large for the exact method.
     :raises TimeLimitError: the deadline passed (CFR instead stops early and says so).
     """
@@ -90,45 +96,36 @@ def solve_extensive(
             f"method {method!r} is not one of {list(METHODS)}", parameter="method"
         )
     if method == "auto":
-        method = "sequence_lp" if game.zero_sum else "cfr_plus"
-    if method != "sequence_lp" and iterations is None:
-        iterations = DEFAULT_ITERATIONS
-    if method == "sequence_lp":
-        if iterations is not None or target_nash_conv is not None:
-            raise InvalidInputError(
-                "iterations and target_nash_conv are options of cfr and cfr_plus, not of the "
-                "exact sequence_lp",
-                parameter="iterations" if iterations is not None else "target_nash_conv",
-            )
-        if not game.zero_sum:
-            raise DomainError(
-                "sequence_lp solves two-player games whose payoffs add up to the same total at "
-                "every end; this one's do not (use cfr or cfr_plus)",
-                parameter="method",
-            )
-        solution = solve_zero_sum(game)
-        rows: list[tuple[Fraction, ...]] = [()] * len(game.infosets)
-        for player in (0, 1):
-            for h, probabilities in solution.behaviour[player].items():
-                rows[h] = probabilities
-        profile = BehaviourProfile(tuple(rows))
-        evaluation = evaluate_profile(game, profile)
-        if evaluation.nash_conv != 0:
-            raise DomainError(
-                "the exact equilibrium failed its second check (NashConv "
-                f"{evaluation.nash_conv}); this should not happen, please report the game"
-            )
-        plans = solution.plans
-        return ExtensiveSolution(
-            "sequence_lp",
-            True,
-            True,
-            solution.value,
-            profile,
-            _reached_by_plans(game, plans),
-            evaluation,
+        two = len(game.players) == 2
+        method = "sequence_lp" if game.zero_sum else "lemke" if two else "cfr_plus"
+    exact = method in EXACT_METHODS
+    if exact and (iterations is not None or target_nash_conv is not None):
+        raise InvalidInputError(
+            f"iterations and target_nash_conv are options of cfr and cfr_plus, not of the "
+            f"exact {method}",
+            parameter="iterations" if iterations is not None else "target_nash_conv",
         )
-    assert iterations is not None
+    if method == "sequence_lp" and not game.zero_sum:
+        raise DomainError(
+            "sequence_lp solves two-player games whose payoffs add up to the same total at "
+            "every end; this one's do not (use lemke, cfr or cfr_plus)",
+            parameter="method",
+        )
+    if method == "lemke" and len(game.players) != 2:
+        raise DomainError(
+            f"lemke solves two-player games; this one has {len(game.players)} players (use "
+            "cfr or cfr_plus)",
+            parameter="method",
+        )
+    if method == "sequence_lp":
+        zero_sum = solve_zero_sum(game)
+        return _exact(game, method, zero_sum.behaviour, zero_sum.plans, zero_sum.value)
+    if method == "lemke":
+        found = solve_lemke(game)
+        paid = found.payoffs[0] if game.zero_sum else None
+        return _exact(game, method, found.behaviour, found.plans, paid)
+    if iterations is None:
+        iterations = DEFAULT_ITERATIONS
     run = solve_cfr(game, method, iterations, target_nash_conv=target_nash_conv)
     evaluation = run.evaluation  # (evaluating afresh could pass a deadline CFR stopped at)
     value = float(evaluation.payoffs[0]) if game.zero_sum else None
@@ -142,6 +139,29 @@ def solve_extensive(
         evaluation,
         run,
     )
+
+
+def _exact(
+    game: ExtensiveGame,
+    method: str,
+    behaviour: tuple[dict[int, tuple[Fraction, ...]], dict[int, tuple[Fraction, ...]]],
+    plans: tuple[list[Fraction], list[Fraction]],
+    value: Fraction | None,
+) -> ExtensiveSolution:
+    """An exact method's answer, checked a second time by the tree walk."""
+    rows: list[tuple[Fraction, ...]] = [()] * len(game.infosets)
+    for player in (0, 1):
+        for h, probabilities in behaviour[player].items():
+            rows[h] = probabilities
+    profile = BehaviourProfile(tuple(rows))
+    evaluation = evaluate_profile(game, profile)
+    if evaluation.nash_conv != 0:
+        raise DomainError(
+            f"the exact equilibrium failed its second check (NashConv {evaluation.nash_conv}); "
+            "this should not happen, please report the game"
+        )
+    reached = _reached_by_plans(game, plans)
+    return ExtensiveSolution(method, True, game.zero_sum, value, profile, reached, evaluation)
 
 
 def _reached_by_plans(

@@ -38,8 +38,11 @@ class ExtensiveSolveRequestSchema(Schema):
         validate=validate.OneOf(METHODS),
         metadata={
             "description": "sequence_lp: the exact sequence-form LP (two-player zero-sum or "
-            "constant-sum games). cfr, cfr_plus: counterfactual regret minimisation in floats. "
-            "auto: sequence_lp where it applies, else cfr_plus."
+            "constant-sum games). lemke: an exact equilibrium of any two-player game by Lemke's "
+            "algorithm on the sequence form, from the first action everywhere. cfr, cfr_plus: "
+            "counterfactual regret minimisation in floats, any number of players. auto: "
+            "sequence_lp for constant-sum games, lemke for other two-player games, cfr_plus "
+            "beyond."
         },
     )
     iterations = StrictInteger(

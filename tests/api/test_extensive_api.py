@@ -61,20 +61,35 @@ def test_cfr_plus_approaches_the_value_and_reports_its_curve() -> None:
     assert "value_exact" not in answer  # floats are all there is
 
 
-def test_auto_on_a_game_that_is_not_zero_sum_runs_cfr_plus() -> None:
+def test_auto_on_a_game_that_is_not_zero_sum_runs_lemke() -> None:
+    # staying out pays (1, 0); coming in, player B shares (2, 2) or fights (-1, -1) without
+    # seeing whether A came in big or small (small pays A 1). Lemke's path from the first
+    # action everywhere (out, fight) ends at once: out against the threat to fight is a Nash
+    # equilibrium (B's threat costs B nothing, as B is never asked), though not subgame
+    # perfect; the path's start decides which equilibrium is found
+    share = [["fight", {"payoffs": [-1, -1]}], ["share", {"payoffs": [2, 2]}]]
+    small = [["fight", {"payoffs": [-1, -1]}], ["share", {"payoffs": [1, 2]}]]
     body = {
         "game": {
             "players": ["A", "B"],
             "root": {
                 "player": 0,
-                "actions": [["in", {"payoffs": [2, 2]}], ["out", {"payoffs": [1, 0]}]],
+                "actions": [
+                    ["out", {"payoffs": [1, 0]}],
+                    ["big", {"player": 1, "infoset": "in", "actions": share}],
+                    ["small", {"player": 1, "infoset": "in", "actions": small}],
+                ],
             },
         },
-        "iterations": 20,
     }
     answer = client().post(URL, json=body).get_json()
-    assert answer["method"] == "cfr_plus" and not answer["zero_sum"] and answer["value"] is None
-    assert answer["strategies"][0]["infosets"][0]["probabilities"][0] > 0.9
+    assert answer["method"] == "lemke" and answer["exact"] and not answer["zero_sum"]
+    assert answer["value"] is None and answer["payoffs"] == [1, 0]
+    assert [s["infosets"][0]["probabilities"] for s in answer["strategies"]] == [[1, 0, 0], [1, 0]]
+    assert [s["infosets"][0]["reached"] for s in answer["strategies"]] == [True, True]
+    assert answer["certificate"]["nash_conv"] == 0
+    response = client().post(URL, json={**body, "iterations": 20})
+    assert refused(response, 422) == ["/iterations"]
 
 
 def test_the_game_must_be_given_once() -> None:

@@ -37,12 +37,38 @@ def test_auto_solves_a_zero_sum_game_exactly() -> None:
     assert reached["K, check, bet"] is False and reached["J"] is True
 
 
-def test_auto_runs_cfr_plus_where_the_lp_does_not_apply() -> None:
-    solution = solve_extensive(entry_game(), iterations=200)
+def test_auto_runs_lemke_on_a_general_sum_game() -> None:
+    # Lemke's path starts from the first action everywhere, (out, fight), which is already an
+    # equilibrium: against the threat to fight, staying out (1) beats entering (-1), and the
+    # threat costs the incumbent nothing since it is never carried out. (Sharing is what the
+    # incumbent would do if asked, so it is not subgame perfect: entering big is.)
+    solution = solve_extensive(entry_game())
+    assert solution.method == "lemke" and solution.exact and solution.value is None
+    assert solution.evaluation.payoffs == (1, 0)
+    assert solution.profile.probabilities == ((1, 0, 0), (1, 0))
+    assert solution.evaluation.nash_conv == 0
+
+
+def three_player_game() -> ExtensiveGame:
+    # the third player, unseen by the others' moves, matches the first: a three-player game
+    builder = Builder(["a", "b", "c"])
+    builder.decision(0, "a", ["L", "R"])
+    for first in (1, -1):
+        builder.decision(1, "b", ["l", "r"])
+        for _ in range(2):
+            builder.decision(2, "c", ["x", "y"])
+            builder.terminal([first, 0, -first])
+            builder.terminal([-first, 0, first])
+    return builder.build()
+
+
+def test_auto_runs_cfr_plus_for_more_than_two_players() -> None:
+    solution = solve_extensive(three_player_game(), iterations=200)
     assert solution.method == "cfr_plus" and not solution.exact and solution.value is None
-    # entering big and sharing is the equilibrium that CFR+ finds: NashConv near 0
-    assert solution.evaluation.nash_conv < 1e-2
     assert solution.cfr is not None and solution.cfr.iterations <= 200
+    with pytest.raises(DomainError) as caught:
+        solve_extensive(three_player_game(), "lemke")
+    assert caught.value.errors[0].parameter == "method"
 
 
 def test_the_lp_is_refused_for_a_general_sum_game_naming_the_method() -> None:

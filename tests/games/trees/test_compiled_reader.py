@@ -101,7 +101,7 @@ def test_the_set_up_built_the_compiled_reader() -> None:
     assert parser.TWIN is not None
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(plain_trees() | chance_trees(), st.sampled_from(["max", "min"]))
 def test_the_twin_builds_what_the_node_reader_builds(raw: Any, root: str) -> None:
     mine = plain_tree(raw, root, Limits(), "/tree")
@@ -207,7 +207,7 @@ def test_the_twin_makes_the_default_ids() -> None:
     assert tree.index_of("root.2.0") == 6
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(
     shape=shorthand_trees(max_depth=4, max_branching=12),
     chain=st.integers(0, 40),
