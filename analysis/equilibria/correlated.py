@@ -21,13 +21,16 @@ constraints HiGHS left tight, in integers (payoffs scaled by their common denomi
 and *verified*: every incentive constraint holds exactly, the probabilities are
 non-negative and sum to 1, and an exact dual solution ``(z, y)`` (``y >= 0``,
 ``z - (G^T y)_x >= w_x`` for every profile ``x``, ``z == w . p``) certifies that no
-distribution does better. A certificate that fails, or numbers past the exact-size limit,
-leave the float answer, flagged ``exact=False``.
+distribution does better. When that fails on a small LP (payoffs whose differences doubles
+cannot see), an exact simplex over rationals solves it again, for at most
+:data:`SIMPLEX_SECONDS`. A certificate that still fails, or numbers past the exact-size
+limit, leave the float answer, flagged ``exact=False``.
 """
 
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Final, Literal
@@ -56,6 +59,14 @@ rationals by default (about a second); larger answers stay in floats."""
 MAX_FORCED_EXACT_SUPPORT: Final = 250
 """Largest vertex recomputed with rationals when exact answers are asked for (elimination
 grows as the cube of the support: some 7 s at 240 on a random 20x20 game)."""
+
+MAX_SIMPLEX_CELLS: Final = 1_200
+"""Largest dictionary (profiles times constraints) solved by the exact simplex when the float
+answer cannot be certified (a 5x5 game's correlated LP has 1,075)."""
+
+SIMPLEX_SECONDS: Final = 1.0
+"""Most time the exact simplex may take before the float answer stands (Bland's rule on these
+degenerate LPs can take thousands of pivots: 12 s on a random 6x6 game)."""
 
 _TIGHT: Final = 1e-9
 
@@ -277,9 +288,103 @@ def _solve(
     if exact is not False:
         largest = MAX_EXACT_SUPPORT if exact is None else MAX_FORCED_EXACT_SUPPORT
         certified = _certify(program, goal, p, y, reduced, matrix, largest, clock)
+        if certified is None and program.profiles * (len(program.columns) + 3) <= MAX_SIMPLEX_CELLS:
+            certified = _exact_simplex(program, goal, clock)
         if certified is not None:
             return _answer(program, coarse, objective, certified, clock)
     return _float_answer(program, coarse, objective, p, matrix, clock)
+
+
+def _exact_simplex(program: _Program, goal: ObjectArray, clock: Deadline) -> _Vertex | None:
+    """An optimal vertex by the simplex method in rationals, verified like a float one's, or
+    ``None`` after :data:`SIMPLEX_SECONDS`.
+
+    Used for small games whose float answer could not be certified (payoffs whose
+    differences doubles cannot see). It solves the dual, ``min z`` subject to
+    ``t_x = z - (G^T y)_x - goal_x >= 0``, ``y >= 0``, from the feasible dictionary
+    ``y = 0``, ``z = max goal`` (``z = max goal + up - down``, both ``>= 0``), with Bland's
+    rule (no cycling); at the optimum the objective's coefficient of ``t_x`` is ``p(x)``.
+    """
+    rows, profiles = len(program.columns), program.profiles
+    dense = [[0] * profiles for _ in range(rows)]
+    for k, (columns, coefficients) in enumerate(
+        zip(program.columns, program.coefficients, strict=True)
+    ):
+        for x, a in zip(columns.tolist(), coefficients.tolist(), strict=True):
+            dense[k][x] = a
+    top = max(goal.tolist())
+    # variables: 0 = up, 1 = down, 2 + k = y_k, 2 + rows + x = t_x
+    nonbasic = list(range(2 + rows))
+    basic = [2 + rows + x for x in range(profiles)]
+    table = [
+        [Fraction(top - goal[x]), Fraction(1), Fraction(-1)]
+        + [Fraction(-dense[k][x]) for k in range(rows)]
+        for x in range(profiles)
+    ]
+    cost = [Fraction(0), Fraction(1), Fraction(-1)] + [Fraction(0)] * rows  # z - top
+    stop = time.monotonic() + SIMPLEX_SECONDS
+    while True:
+        clock.spend(profiles * len(cost))
+        if time.monotonic() > stop:
+            return None
+        entering = min(
+            (j for j in range(len(nonbasic)) if cost[1 + j] < 0),
+            key=lambda j: nonbasic[j],
+            default=None,
+        )
+        if entering is None:
+            break
+        ratios = [
+            (-row[0] / row[1 + entering], basic[i], i)
+            for i, row in enumerate(table)
+            if row[1 + entering] < 0
+        ]
+        if not ratios:
+            return None  # unbounded dual: cannot happen, a correlated equilibrium exists
+        leaving = min(ratios)[2]
+        pivot_row = table[leaving]
+        pivot = pivot_row[1 + entering]
+        # solve the leaving row for the entering variable
+        solved = [-value / pivot for value in pivot_row]
+        solved[1 + entering] = 1 / pivot
+        table[leaving] = solved
+        for row in [*table[:leaving], *table[leaving + 1 :], cost]:
+            factor = row[1 + entering]
+            if factor:
+                row[1 + entering] = Fraction(0)
+                for j, value in enumerate(solved):
+                    row[j] += factor * value
+        basic[leaving], nonbasic[entering] = nonbasic[entering], basic[leaving]
+    p = [Fraction(0)] * profiles
+    for j, variable in enumerate(nonbasic):
+        if variable >= 2 + rows:
+            p[variable - 2 - rows] = cost[1 + j]
+    prices = [Fraction(0)] * rows
+    for i, variable in enumerate(basic):
+        if 2 <= variable < 2 + rows:
+            prices[variable - 2] = table[i][0]
+    z = top + cost[0]
+    denominator = math.lcm(*(q.denominator for q in p))
+    support = np.flatnonzero(np.array([q != 0 for q in p], dtype=bool))
+    numerators = np.empty(len(support), dtype=object)
+    numerators[:] = [int(p[x] * denominator) for x in support.tolist()]
+    vertex = _Vertex(support, numerators, denominator)
+    if not _primal_feasible(program, vertex, clock):
+        return None
+    value = sum(goal[support] * numerators)
+    dual_denominator = math.lcm(z.denominator, *(y.denominator for y in prices))
+    dual = [int(z * dual_denominator)] + [int(y * dual_denominator) for y in prices]
+    if not _proves_optimal(
+        program, goal, vertex, value, list(range(rows)), dual, dual_denominator, clock
+    ):
+        return None
+    try:
+        check_exact_size(Fraction(1, denominator), "", "probability")
+        for n in numerators.tolist():
+            check_exact_size(n, "", "probability")
+    except ExactSizeError:
+        return None
+    return vertex
 
 
 def _float_lp(
@@ -462,15 +567,32 @@ def _dual_certificate(
     if found is None:
         return False
     numerators, denominator = found
+    return _proves_optimal(
+        program, goal, vertex, value, priced.tolist(), numerators, denominator, clock
+    )
+
+
+def _proves_optimal(
+    program: _Program,
+    goal: ObjectArray,
+    vertex: _Vertex,
+    value: int,
+    priced: list[int],
+    numerators: list[int],
+    denominator: int,
+    clock: Deadline,
+) -> bool:
+    """Whether ``z = numerators[0] / denominator`` and prices ``y_k = numerators[1 + j] /
+    denominator`` on rows ``priced[j]`` (0 elsewhere) are a dual solution worth ``goal . p``
+    (``value / vertex.denominator``): ``y >= 0`` and ``z - (G^T y)_x >= goal_x`` everywhere."""
     z_numerator, price_numerators = numerators[0], numerators[1:]
-    if any(n < 0 for n in price_numerators):
+    if denominator <= 0 or any(n < 0 for n in price_numerators):
         return False
-    # z == goal . p, where goal . p == value / vertex.denominator
     if z_numerator * vertex.denominator != value * denominator:
         return False
     # z - (G^T y)_x >= goal_x for every profile x, in integers times ``denominator``
     pressure = np.zeros(program.profiles, dtype=object)
-    for k, n in zip(priced.tolist(), price_numerators, strict=True):
+    for k, n in zip(priced, price_numerators, strict=True):
         clock.spend(len(program.columns[k]))
         pressure[program.columns[k]] += program.coefficients[k] * n
     clock.spend(program.profiles)

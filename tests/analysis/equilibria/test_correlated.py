@@ -328,6 +328,22 @@ def test_payoffs_with_many_denominators_are_exact(seed: int) -> None:
         assert abs(float_optimum(game, coarse, True) - float(answer.welfare)) < 1e-7
 
 
+def test_payoffs_floats_cannot_tell_apart_are_solved_exactly() -> None:
+    # Chicken plus 10^25 in every cell: no incentive constraint changes, so the optima are
+    # Chicken's plus 2 * 10^25; in doubles the welfare is the same in every cell, the float
+    # vertex cannot be certified and the exact simplex answers
+    big = 10**25
+    game = bimatrix((CHICKEN.payoffs[0] + big).tolist(), (CHICKEN.payoffs[1] + big).tolist())
+    found = correlated_equilibria(game)
+    for answer in (found.max_welfare, found.coarse_max_welfare):
+        check_equilibrium(game, answer)
+        assert answer.welfare == F(21, 2) + 2 * big
+        assert as_map(answer) == {(0, 0): F(1, 2), (0, 1): F(1, 4), (1, 0): F(1, 4)}
+    for answer in (found.min_welfare, found.coarse_min_welfare):
+        check_equilibrium(game, answer)
+        assert answer.welfare == F(36, 5) + 2 * big
+
+
 def test_large_games_are_refused() -> None:
     side = math.isqrt(MAX_COEFFICIENTS // 2) + 1
     big = bimatrix(
