@@ -378,13 +378,7 @@ def _exact_simplex(program: _Program, goal: ObjectArray, clock: Deadline) -> _Ve
         program, goal, vertex, value, list(range(rows)), dual, dual_denominator, clock
     ):
         return None
-    try:
-        check_exact_size(Fraction(1, denominator), "", "probability")
-        for n in numerators.tolist():
-            check_exact_size(n, "", "probability")
-    except ExactSizeError:
-        return None
-    return vertex
+    return vertex if _within_size(vertex) else None
 
 
 def _float_lp(
@@ -488,13 +482,18 @@ def _certify(
     value = sum(goal[support] * numerators)  # times denominator
     if not _dual_certificate(program, goal, vertex, value, reduced, priced, clock):
         return None
+    return vertex if _within_size(vertex) else None
+
+
+def _within_size(vertex: _Vertex) -> bool:
+    """Whether the probabilities are within the exact-size limit (else the float answer stands)."""
     try:
-        check_exact_size(Fraction(1, denominator), "", "probability")
-        for n in numerators.tolist():
+        check_exact_size(vertex.denominator, "", "probability")
+        for n in vertex.numerators.tolist():
             check_exact_size(n, "", "probability")
     except ExactSizeError:
-        return None
-    return vertex
+        return False
+    return True
 
 
 def _independent_rows(equations: FloatArray, unknowns: int) -> list[int] | None:
