@@ -1,15 +1,18 @@
 """``arbiter extensive``: solve a game with information sets, as ``POST /v1/extensive/solve``.
 
     arbiter extensive [FILE] [--method M] [--iterations N] [--target-nash-conv X]
+    arbiter extensive [FILE] --export efg|json
 
 The file holds Gambit ``.efg`` text (it starts with ``EFG``) or the JSON form of
 docs/extensive.md (a request body ``{"game": ...}`` or ``{"efg": ...}`` is read too, with
-its options); the answer is the endpoint's JSON.
+its options); the answer is the endpoint's JSON. ``--export`` writes the game in either form
+instead, as ``POST /v1/extensive/convert`` does.
 """
 
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import Any
 
 from analysis.cli.documents import decode_json, print_document, read_text
@@ -17,8 +20,8 @@ from analysis.cli.error_handler import EXIT_OK, option_name, reading
 from analysis.cli.options import ArgumentParser, command_parser
 from analysis.extensive.json_output import solution_json
 from analysis.extensive.solve import METHODS, solve_extensive
-from games.extensive.efg import read_efg
-from games.extensive.json_form import read_json_form
+from games.extensive.efg import read_efg, write_efg
+from games.extensive.json_form import read_json_form, write_json_form
 from games.extensive.model import ExtensiveGame
 
 
@@ -57,6 +60,12 @@ def parser(name: str, summary: str) -> ArgumentParser:
         default=None,
         help="cfr and cfr_plus: stop once NashConv is at most this",
     )
+    command.add_argument(
+        "--export",
+        choices=("efg", "json"),
+        default=None,
+        help="print the game as .efg text or in the JSON form instead of solving it",
+    )
     return command
 
 
@@ -69,6 +78,12 @@ def extensive_command(args: argparse.Namespace) -> int:
             game = read_efg(text, pointer="")
         else:
             game, options = _json_game(decode_json(text, args.file))
+        if args.export is not None:
+            if args.export == "efg":
+                sys.stdout.write(write_efg(game))
+            else:
+                print_document(write_json_form(game))
+            return EXIT_OK
         method = args.method or options.get("method", "auto")
         iterations = args.iterations if args.iterations is not None else options.get("iterations")
         target = args.target_nash_conv

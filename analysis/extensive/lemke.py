@@ -46,7 +46,7 @@ from fractions import Fraction
 from math import gcd, lcm
 from typing import Final
 
-from analysis.extensive.sequence_form import Plan, SequenceForm, sequence_form
+from analysis.extensive.sequence_form import SequenceForm, sequence_form
 from games.errors import DomainError, InvalidInputError, LimitExceededError
 from games.extensive.model import ExtensiveGame
 from games.limits import check_exact_size, current_deadline
@@ -143,41 +143,6 @@ def solve_lemke(
     return _certified(form, x, y, prior, pivots)
 
 
-def best_actions(
-    form: SequenceForm, player: int, against: Sequence[Fraction | int]
-) -> dict[int, int]:
-    """The action that is best at each of ``player``'s information sets against the other's
-    plan ``against``, if the set were reached and the player went on with such actions below
-    it (the first action on ties). Every set gets one, reached or not."""
-    spend = current_deadline().spend
-    worth = [Fraction(0)] * form.sizes[player]
-    for pair, paid in form.payoffs.items():
-        weight = against[pair[1 - player]]
-        if weight:
-            worth[pair[player]] += weight * paid[player]
-    choice: dict[int, int] = {}
-    for h in reversed(form.infosets(player)):  # children before parents
-        spend(1)
-        values = worth[form.first[h] : form.first[h] + len(form.game.infosets[h].actions)]
-        best = max(range(len(values)), key=values.__getitem__)
-        choice[h] = best
-        worth[form.parent[h]] += values[best]
-    return choice
-
-
-def completed_behaviour(form: SequenceForm, player: int, plan: Plan, against: Plan) -> Behaviour:
-    """The behaviour strategy of ``plan``, with :func:`best_actions` against ``against`` at
-    every set the plan does not reach (the plan, and any equilibrium it is part of, stays
-    the same)."""
-    strategy = form.behaviour(player, plan)
-    chosen = best_actions(form, player, against)
-    for h in form.infosets(player):
-        if h not in strategy:
-            count = len(form.game.infosets[h].actions)
-            strategy[h] = tuple(Fraction(int(a == chosen[h])) for a in range(count))
-    return dict(sorted(strategy.items()))
-
-
 def _prior(
     game: ExtensiveGame, start: Mapping[int, int | Sequence[Fraction | int]] | None
 ) -> tuple[tuple[Fraction, ...], ...]:
@@ -259,7 +224,7 @@ def _certified(
             f"replies {float(best[0])}, {float(best[1])}; payoffs {float(payoffs[0])}, "
             f"{float(payoffs[1])}); this should not happen, please report the game"
         )
-    behaviour = (completed_behaviour(form, 0, x, y), completed_behaviour(form, 1, y, x))
+    behaviour = (form.completed_behaviour(0, x, y), form.completed_behaviour(1, y, x))
     return LemkeSolution((x, y), behaviour, payoffs, best, prior, pivots)
 
 
@@ -335,7 +300,7 @@ class _Path:
         self.basis = [a + s for s in range(n1)] + [b + t for t in range(n2)] + [-1] * (p1 + p2)
         # the first basis: both players best-reply to the prior at every set (x_0 is left
         # out; it enters first), the free u and v in the slack rows of those replies
-        replies = (best_actions(form, 0, priors[1]), best_actions(form, 1, priors[0]))
+        replies = (form.best_actions(0, priors[1])[1], form.best_actions(1, priors[0])[1])
         chosen = [[(h, form.first[h] + replies[p][h]) for h in sets[p]] for p in (0, 1)]
         plan: list[tuple[int, int]] = [(z0, e_root)]
         plan += [(x + s, e_row[h]) for h, s in chosen[0]]

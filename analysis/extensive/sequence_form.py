@@ -97,9 +97,12 @@ class SequenceForm:
                 two += weight * u2
         return one, two
 
-    def best_response(self, player: int, against: Plan) -> tuple[Fraction, list[Fraction]]:
-        """The best ``player`` can get against the other's plan ``against``, and a pure plan
-        that gets it (the top action at each set, the first on ties).
+    def best_actions(
+        self, player: int, against: Sequence[Fraction | int]
+    ) -> tuple[Fraction, dict[int, int]]:
+        """The best ``player`` can get against the other's plan ``against``, and the action
+        that is best at each of the player's sets if it were reached and the player went on
+        with such actions below it (the first on ties): every set gets one, reached or not.
 
         In the sequence form this is one pass up the player's sets: a sequence is worth the
         payoffs it ends at (weighted by the other's plan and chance) plus the best of each set
@@ -115,17 +118,36 @@ class SequenceForm:
         for h in reversed(self.infosets(player)):  # children before parents
             spend(1)
             start = self.first[h]
-            count = len(self.game.infosets[h].actions)
-            values = [worth[start + a] for a in range(count)]
-            best = max(range(count), key=values.__getitem__)
+            values = worth[start : start + len(self.game.infosets[h].actions)]
+            best = max(range(len(values)), key=values.__getitem__)
             choice[h] = best
             worth[self.parent[h]] += values[best]
+        return worth[0], choice
+
+    def best_response(self, player: int, against: Plan) -> tuple[Fraction, list[Fraction]]:
+        """The best ``player`` can get against the other's plan ``against``, and a pure plan
+        that gets it (:meth:`best_actions` wherever the plan goes)."""
+        value, choice = self.best_actions(player, against)
         plan = [Fraction(0)] * self.sizes[player]
         plan[0] = Fraction(1)
         for h in self.infosets(player):
             if plan[self.parent[h]]:
                 plan[self.first[h] + choice[h]] = Fraction(1)
-        return worth[0], plan
+        return value, plan
+
+    def completed_behaviour(
+        self, player: int, plan: Plan, against: Plan
+    ) -> dict[int, tuple[Fraction, ...]]:
+        """The behaviour strategy of ``plan``, with :meth:`best_actions` against ``against``
+        at every set the plan does not reach (which leaves the plan, and any equilibrium it
+        is part of, the same), by information set in order."""
+        strategy = self.behaviour(player, plan)
+        _, chosen = self.best_actions(player, against)
+        for h in self.infosets(player):
+            if h not in strategy:
+                count = len(self.game.infosets[h].actions)
+                strategy[h] = tuple(Fraction(int(a == chosen[h])) for a in range(count))
+        return dict(sorted(strategy.items()))
 
 
 def sequence_form(game: ExtensiveGame) -> SequenceForm:

@@ -105,24 +105,8 @@ def solve_zero_sum(game: ExtensiveGame) -> ZeroSumSolution:
             f"{float(best_for_one)} and {float(least_for_one)} differ); this should not happen, "
             "please report the game"
         )
-    behaviour = (_complete(form, 0, x, y), _complete(form, 1, y, x))
+    behaviour = (form.completed_behaviour(0, x, y), form.completed_behaviour(1, y, x))
     return ZeroSumSolution(best_for_one, (x, y), behaviour, (best_for_one, least_for_one))
-
-
-def _complete(
-    form: SequenceForm, player: int, plan: list[Fraction], other: list[Fraction]
-) -> dict[int, tuple[Fraction, ...]]:
-    """The behaviour strategy of ``plan``, with a best reply to ``other`` where ``plan``
-    never goes (which leaves the plan, and so the equilibrium, unchanged)."""
-    strategy = form.behaviour(player, plan)
-    _, reply = form.best_response(player, other)
-    for h in form.infosets(player):
-        if h not in strategy:
-            count = len(form.game.infosets[h].actions)
-            # the reply's pure choice at h (its plan may not reach h either: then the first)
-            chosen = next((a for a in range(count) if reply[form.first[h] + a]), 0)
-            strategy[h] = tuple(Fraction(int(a == chosen)) for a in range(count))
-    return strategy
 
 
 class _Program:

@@ -23,7 +23,7 @@ from typing import Final
 
 from analysis.equilibria.equilibrium_set import EquilibriumSet
 from analysis.equilibria.vertex_enumeration import MAX_STRATEGIES, extreme_equilibria
-from analysis.extensive.lemke import Behaviour, completed_behaviour
+from analysis.extensive.lemke import Behaviour
 from analysis.extensive.sequence_form import SequenceForm, sequence_form
 from games.errors import LimitExceededError
 from games.extensive.model import ExtensiveGame
@@ -190,7 +190,7 @@ def strategic_form_equilibria(
             tuple(Fraction(p) for p in equilibrium.col),
         )
         x, y = strategic.plan(0, mixed[0]), strategic.plan(1, mixed[1])
-        behaviour = (completed_behaviour(form, 0, x, y), completed_behaviour(form, 1, y, x))
+        behaviour = (form.completed_behaviour(0, x, y), form.completed_behaviour(1, y, x))
         payoffs = (Fraction(equilibrium.payoffs[0]), Fraction(equilibrium.payoffs[1]))
         equilibria.append(ExtremeEquilibrium(mixed, (x, y), behaviour, payoffs))
     return StrategicFormEquilibria(strategic, tuple(equilibria), found)

@@ -67,6 +67,46 @@ class ExtensiveSolveRequestSchema(Schema):
     )
 
 
+class ExtensiveConvertRequestSchema(Schema):
+    efg = fields.String(
+        validate=validate.Length(min=1, max=MAX_TEXT),
+        metadata={"description": "The game as Gambit .efg text. Give this or `game`."},
+    )
+    game = fields.Raw(
+        metadata={
+            "description": "The game in the JSON form. Give this or `efg`.",
+            "openapi": {"type": "object"},
+        }
+    )
+    to = fields.String(
+        required=True,
+        validate=validate.OneOf(["efg", "json"]),
+        metadata={
+            "description": "efg: Gambit .efg text (R dialect, exact rationals). json: the JSON "
+            "form. Reading what is written gives the same game."
+        },
+    )
+
+
+class ExtensiveConvertResultSchema(Schema):
+    efg = fields.String(metadata={"description": "The game as .efg text (to: efg)."})
+    game = fields.Raw(
+        metadata={
+            "description": "The game in the JSON form (to: json).",
+            "openapi": {"type": "object"},
+        }
+    )
+    players = fields.List(fields.String(), required=True)
+    nodes = fields.Integer(required=True)
+    infosets = fields.Integer(
+        required=True, metadata={"description": "Information sets of players."}
+    )
+    perfect_information = fields.Boolean(
+        required=True,
+        metadata={"description": "Whether every information set is a single node."},
+    )
+
+
 class InfosetStrategySchema(Schema):
     infoset = fields.String(required=True)
     actions = fields.List(fields.String(), required=True)

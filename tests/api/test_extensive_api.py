@@ -10,6 +10,8 @@ from flask.testing import FlaskClient
 from api import create_app
 from api.views.extensive import _MYERSON_EXAMPLE
 from games.extensive.efg import write_efg
+from games.extensive.json_form import read_json_form
+from games.extensive.model import Builder
 from games.extensive.poker import kuhn_poker, leduc_poker
 
 URL = "/v1/extensive/solve"
@@ -141,3 +143,31 @@ def test_a_plot_of_cfrs_convergence_on_request() -> None:
     assert answer["plot"].startswith("<svg") and "exploitability" in answer["plot"]
     response = client().post(URL, json={"efg": body["efg"], "plot": True})
     assert refused(response, 422) == ["/plot"]
+
+
+CONVERT = "/v1/extensive/convert"
+
+
+def test_a_game_converts_both_ways_to_the_same_game() -> None:
+    efg = client().post(CONVERT, json={**_MYERSON_EXAMPLE, "to": "efg"}).get_json()
+    assert efg["efg"].startswith("EFG 2 R")
+    assert (efg["players"], efg["nodes"], efg["infosets"]) == (["1", "2"], 11, 3)
+    assert efg["perfect_information"] is False  # player 2's "raised" holds two nodes
+    back = client().post(CONVERT, json={"efg": efg["efg"], "to": "json"}).get_json()
+    assert read_json_form(back["game"]) == read_json_form(_MYERSON_EXAMPLE["game"])
+    # and Kuhn poker, through the JSON form and back to the .efg text it came from
+    text = write_efg(kuhn_poker())
+    kuhn = client().post(CONVERT, json={"efg": text, "to": "json"}).get_json()
+    again = client().post(CONVERT, json={"game": kuhn["game"], "to": "efg"}).get_json()
+    assert again["efg"] == text
+
+
+def test_a_game_too_deep_for_the_json_form_is_refused_at_to() -> None:
+    builder = Builder(["A", "B"])
+    for depth in range(100):
+        builder.decision(depth % 2, depth, ["stop", "go"])
+        builder.terminal([depth, -depth])
+    builder.terminal([0, 0])
+    text = write_efg(builder.build())
+    assert refused(client().post(CONVERT, json={"efg": text, "to": "json"}), 422) == ["/to"]
+    assert client().post(CONVERT, json={"efg": text, "to": "efg"}).status_code == 200

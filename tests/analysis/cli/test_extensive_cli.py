@@ -63,3 +63,17 @@ def test_errors_name_the_file_field_or_the_option(
     efg.write_text(write_efg(kuhn_poker()))
     status, _, error = run(capsys, str(efg), "--method", "sequence_lp", "--iterations", "3")
     assert status == 2 and error.startswith("arbiter: --iterations:")
+
+
+def test_export_writes_either_form_and_they_read_back_alike(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    text = write_efg(kuhn_poker())
+    efg = tmp_path / "kuhn.efg"
+    efg.write_text(text)
+    status, printed, _ = run(capsys, str(efg), "--export", "json")
+    assert status == 0 and printed["players"] == ["Player 1", "Player 2"]
+    as_json = tmp_path / "kuhn.json"
+    as_json.write_text(json.dumps(printed))
+    assert main(["extensive", str(as_json), "--export", "efg"]) == 0
+    assert capsys.readouterr().out == text
