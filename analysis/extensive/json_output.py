@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 from analysis.extensive.solve import ExtensiveSolution
+from analysis.extensive.strategic_form import StrategicFormEquilibria
 from games.extensive.model import ExtensiveGame
 from games.numbers import Exact, normalize, put_number, put_numbers
 
@@ -24,22 +26,7 @@ def solution_json(game: ExtensiveGame, solution: ExtensiveSolution) -> dict[str,
     }
     put_number(answer, "value", _plain(solution.value))
     put_numbers(answer, "payoffs", [_plain(v) for v in evaluation.payoffs])
-    strategies = []
-    for player, name in enumerate(game.players):
-        sets = []
-        for h in game.player_infosets(player):
-            infoset = game.infosets[h]
-            entry: dict[str, Any] = {
-                "infoset": infoset.name,
-                "actions": list(infoset.actions),
-                "reached": solution.reached[h],
-            }
-            put_numbers(
-                entry, "probabilities", [_plain(p) for p in solution.profile.probabilities[h]]
-            )
-            sets.append(entry)
-        strategies.append({"player": name, "infosets": sets})
-    answer["strategies"] = strategies
+    answer["strategies"] = _strategies(game, solution.profile.probabilities, solution.reached)
     players = []
     for player, name in enumerate(game.players):
         row: dict[str, Any] = {"player": name}
@@ -60,6 +47,48 @@ def solution_json(game: ExtensiveGame, solution: ExtensiveSolution) -> dict[str,
             "curve": [{"iteration": t, "nash_conv": v} for t, v in _thinned(run.curve)],
         }
     return answer
+
+
+def equilibria_json(game: ExtensiveGame, found: StrategicFormEquilibria) -> dict[str, Any]:
+    """The extreme equilibria of the reduced strategic form: each one's payoffs and behaviour
+    strategies (``reached``: whether the player's own plan leads to the set)."""
+    form = found.strategic_form.form
+    extreme = []
+    for equilibrium in found.equilibria:
+        rows: list[tuple[Fraction, ...]] = [()] * len(game.infosets)
+        reached = [False] * len(game.infosets)
+        for player in (0, 1):
+            plan = equilibrium.plans[player]
+            for h, probabilities in equilibrium.behaviour[player].items():
+                rows[h] = probabilities
+                reached[h] = bool(plan[form.parent[h]])
+        entry: dict[str, Any] = {}
+        put_numbers(entry, "payoffs", [_plain(v) for v in equilibrium.payoffs])
+        entry["strategies"] = _strategies(game, rows, reached)
+        extreme.append(entry)
+    sizes = found.strategic_form.game.shape
+    return {"reduced_strategies": list(sizes), "extreme": extreme}
+
+
+def _strategies(
+    game: ExtensiveGame, rows: Sequence[Sequence[Fraction | float]], reached: Sequence[bool]
+) -> list[dict[str, Any]]:
+    """Each player's behaviour strategy: per information set, its actions, probabilities and
+    whether the player's own strategy reaches it."""
+    strategies = []
+    for player, name in enumerate(game.players):
+        sets = []
+        for h in game.player_infosets(player):
+            infoset = game.infosets[h]
+            entry: dict[str, Any] = {
+                "infoset": infoset.name,
+                "actions": list(infoset.actions),
+                "reached": reached[h],
+            }
+            put_numbers(entry, "probabilities", [_plain(p) for p in rows[h]])
+            sets.append(entry)
+        strategies.append({"player": name, "infosets": sets})
+    return strategies
 
 
 MAX_CURVE_POINTS = 500

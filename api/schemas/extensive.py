@@ -58,6 +58,14 @@ class ExtensiveSolveRequestSchema(Schema):
         metadata={"description": "cfr and cfr_plus: stop once NashConv is at most this."},
     )
 
+    all_equilibria = StrictBoolean(
+        load_default=False,
+        metadata={
+            "description": "Two-player games: also answer `equilibria`, every extreme "
+            "equilibrium of the reduced strategic form, exactly (refused with a 413 when a "
+            "player has more reduced strategies than the matrix solver enumerates)."
+        },
+    )
     plot = StrictBoolean(
         load_default=False,
         metadata={
@@ -167,6 +175,28 @@ class CfrRunSchema(Schema):
     curve = fields.List(fields.Nested(CurvePointSchema), required=True)
 
 
+class ExtremeEquilibriumSchema(Schema):
+    payoffs = _NUMBERS
+    payoffs_exact = exact_list_companion("payoffs")
+    strategies = fields.List(fields.Nested(PlayerStrategySchema), required=True)
+
+
+class StrategicFormEquilibriaSchema(Schema):
+    reduced_strategies = fields.List(
+        fields.Integer(),
+        required=True,
+        metadata={"description": "Each player's number of reduced strategies."},
+    )
+    extreme = fields.List(
+        fields.Nested(ExtremeEquilibriumSchema),
+        required=True,
+        metadata={
+            "description": "The extreme equilibria of the reduced strategic form, as behaviour "
+            "strategies (unreached sets filled with a best reply, `reached` false)."
+        },
+    )
+
+
 class ExtensiveSolutionSchema(Schema):
     method = fields.String(required=True, validate=validate.OneOf(METHODS[1:]))
     exact = fields.Boolean(required=True)
@@ -184,3 +214,4 @@ class ExtensiveSolutionSchema(Schema):
     certificate = fields.Nested(CertificateSchema, required=True)
     cfr = fields.Nested(CfrRunSchema)
     plot = fields.String(metadata={"description": "The SVG asked for with `plot`."})
+    equilibria = fields.Nested(StrategicFormEquilibriaSchema)

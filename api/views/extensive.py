@@ -7,10 +7,12 @@ from typing import Any
 from flask import Blueprint, Response
 
 from analysis.extensive.cfr_plot import convergence_svg
-from analysis.extensive.json_output import solution_json
+from analysis.extensive.json_output import equilibria_json, solution_json
 from analysis.extensive.solve import solve_extensive
+from analysis.extensive.strategic_form import strategic_form_equilibria
 from api.body import load
 from api.openapi.view_docs import operation
+from api.problems import parameters_at
 from api.responses import json_response
 from api.schemas.extensive import (
     ExtensiveConvertRequestSchema,
@@ -163,6 +165,9 @@ def solve_view() -> Response:
         target_nash_conv=body["target_nash_conv"],
     )
     answer = solution_json(game, solution)
+    if body["all_equilibria"]:
+        with parameters_at(max_strategies="/all_equilibria"):
+            answer["equilibria"] = equilibria_json(game, strategic_form_equilibria(game))
     if body["plot"]:
         if solution.cfr is None:
             raise InvalidInputError(

@@ -21,6 +21,11 @@ def client(**config: object) -> FlaskClient:
     return create_app({"TESTING": True, **config}).test_client()
 
 
+def exact(entry: dict[str, Any], name: str) -> tuple[str, ...]:
+    """The list ``name`` of an answer's entry, every number as its exact string."""
+    return tuple(map(str, entry.get(f"{name}_exact", entry[name])))
+
+
 def refused(response: Any, status: int) -> list[str]:
     assert response.status_code == status, response.get_data(as_text=True)
     assert response.mimetype == "application/problem+json"
@@ -63,15 +68,12 @@ def test_cfr_plus_approaches_the_value_and_reports_its_curve() -> None:
     assert "value_exact" not in answer  # floats are all there is
 
 
-def test_auto_on_a_game_that_is_not_zero_sum_runs_lemke() -> None:
-    # staying out pays (1, 0); coming in, player B shares (2, 2) or fights (-1, -1) without
-    # seeing whether A came in big or small (small pays A 1). Lemke's path from the first
-    # action everywhere (out, fight) ends at once: out against the threat to fight is a Nash
-    # equilibrium (B's threat costs B nothing, as B is never asked), though not subgame
-    # perfect; the path's start decides which equilibrium is found
+def entry_game() -> dict[str, Any]:
+    """Staying out pays (1, 0); coming in, B shares (2, 2) or fights (-1, -1) without seeing
+    whether A came in big or small (small pays A 1 when B shares)."""
     share = [["fight", {"payoffs": [-1, -1]}], ["share", {"payoffs": [2, 2]}]]
     small = [["fight", {"payoffs": [-1, -1]}], ["share", {"payoffs": [1, 2]}]]
-    body = {
+    return {
         "game": {
             "players": ["A", "B"],
             "root": {
@@ -84,6 +86,14 @@ def test_auto_on_a_game_that_is_not_zero_sum_runs_lemke() -> None:
             },
         },
     }
+
+
+def test_auto_on_a_game_that_is_not_zero_sum_runs_lemke() -> None:
+    # Lemke's path from the first
+    # action everywhere (out, fight) ends at once: out against the threat to fight is a Nash
+    # equilibrium (B's threat costs B nothing, as B is never asked), though not subgame
+    # perfect; the path's start decides which equilibrium is found
+    body = entry_game()
     answer = client().post(URL, json=body).get_json()
     assert answer["method"] == "lemke" and answer["exact"] and not answer["zero_sum"]
     assert answer["value"] is None and answer["payoffs"] == [1, 0]
@@ -171,3 +181,21 @@ def test_a_game_too_deep_for_the_json_form_is_refused_at_to() -> None:
     text = write_efg(builder.build())
     assert refused(client().post(CONVERT, json={"efg": text, "to": "json"}), 422) == ["/to"]
     assert client().post(CONVERT, json={"efg": text, "to": "efg"}).status_code == 200
+
+
+def test_every_extreme_equilibrium_of_the_reduced_strategic_form() -> None:
+    # by hand: (big, share) pays (2, 2); staying out is an equilibrium while B shares with
+    # q <= 2/3 (coming in big pays A 2q - (1 - q) <= 1), a component whose extreme points are
+    # q = 0 and q = 2/3
+    body = {**entry_game(), "all_equilibria": True}
+    found = client().post(URL, json=body).get_json()["equilibria"]
+    assert found["reduced_strategies"] == [3, 2]
+    seen = {
+        (exact(e, "payoffs"), exact(e["strategies"][1]["infosets"][0], "probabilities"))
+        for e in found["extreme"]
+    }
+    assert seen == {
+        (("2", "2"), ("0", "1")),
+        (("1", "0"), ("1", "0")),
+        (("1", "0"), ("1/3", "2/3")),
+    }
