@@ -47,9 +47,11 @@ from games.limits import active_limits
 
 CORE: Final = ("games", "analysis", "utility")
 """The packages the grader runs on (the API and Flask are not needed)."""
-REQUIREMENTS: Final = ("numpy", "scipy", "sympy", "matplotlib")
-"""What the core imports; they and all they require are pinned at the versions installed
-where the bundle is built."""
+REQUIREMENTS: Final = ("numpy", "scipy", "sympy", "matplotlib", "highspy", "python-flint")
+"""What the core imports (distribution names); they and all they require are pinned at the
+versions installed where the bundle is built."""
+MODULES: Final = {"python-flint": "flint"}
+"""The requirements imported under another name than their distribution's."""
 UV_VERSION: Final = "0.13.8"
 """The uv that ``setup.sh`` installs from PyPI (the Makefile's)."""
 REQUIRES_PYTHON: Final = ">=3.11"

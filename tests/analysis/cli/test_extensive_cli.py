@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from analysis.cli import main
+from analysis.cli.extensive import parser
 from api import create_app
 from api.views.extensive import _MYERSON_EXAMPLE
 from games.extensive.efg import write_efg
@@ -77,3 +78,14 @@ def test_export_writes_either_form_and_they_read_back_alike(
     as_json.write_text(json.dumps(printed))
     assert main(["extensive", str(as_json), "--export", "efg"]) == 0
     assert capsys.readouterr().out == text
+
+
+def test_the_options_default_to_the_files_own() -> None:
+    # no option given: the file (or auto) decides the method and CFR's budget
+    args = parser("extensive", "").parse_args(["game.efg"])
+    assert (args.method, args.iterations, args.target_nash_conv, args.export) == (
+        None,
+        None,
+        None,
+        None,
+    )
