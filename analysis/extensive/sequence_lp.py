@@ -16,8 +16,8 @@ solve a square system of the tight constraints, solved with rationals by FLINT, 
 duals likewise. The answer is *certified*, never trusted: each plan's best reply is computed
 exactly (:meth:`~analysis.extensive.sequence_form.SequenceForm.best_response`), and the two
 best-reply values must be equal, which proves both plans optimal and the value exact (weak
-duality). If the float basis is not exactly optimal (rare: near ties), the plans' rounded
-values are tried; failing both, the solver says so instead of answering in floats.
+duality). If the float basis is not exactly optimal (possible where payoffs differ by less
+than doubles can see), the solver says so with an error instead of answering in floats.
 """
 
 from __future__ import annotations
