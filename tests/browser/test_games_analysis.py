@@ -143,11 +143,12 @@ def test_solving_deepens_depth_by_depth_until_it_is_proven(page: Page, base_url:
 
 def test_the_engine_deepens_within_its_budget_and_stops(page: Page, base_url: str) -> None:
     open_game(page, base_url, "connect_four", "", CONNECT_FOUR)
-    page.get_by_test_id("games-time-limit").fill("0.6")
+    # one request per depth: under CI load a round trip can take a few tenths of a second
+    page.get_by_test_id("games-time-limit").fill("2")
     page.get_by_test_id("games-engine-move").click()
     settled(page)
     status = page.get_by_test_id("games-deepening-status")
-    expect(status).to_contain_text("the time budget of 0.6 s ran out")
+    expect(status).to_contain_text("the time budget of 2 s ran out")
     found = depths(page)
     assert len(found) >= 3 and found == list(range(1, len(found) + 1)), found
     # the engine played: one disc on the board, and the table says what each column means
@@ -160,7 +161,7 @@ def test_the_engine_deepens_within_its_budget_and_stops(page: Page, base_url: st
     )
     elapsed = page.get_by_test_id("games-deepening-rows").locator("tr td:last-child")
     seconds = [float(text.split()[0]) for text in elapsed.all_inner_texts()]
-    assert seconds == sorted(seconds) and seconds[-1] <= 0.6 + 0.5, seconds
+    assert seconds == sorted(seconds) and seconds[-1] <= 2 + 0.5, seconds
 
 
 def test_stop_ends_the_deepening_after_the_request_under_way(page: Page, base_url: str) -> None:
