@@ -16,6 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from analysis.equilibria.zero_sum import zero_sum_solution
+from analysis.extensive.policy import BehaviourProfile
+from analysis.extensive.refinements import sequential_rationality
 from analysis.extensive.sequence_form import sequence_form
 from analysis.extensive.sequence_lp import solve_zero_sum
 from games.errors import DomainError
@@ -130,10 +132,19 @@ def test_a_game_that_is_not_zero_sum_is_refused() -> None:
 def test_leduc_holdem_is_solved_exactly() -> None:
     # OpenSpiel's float sequence-form LP gives the first player -0.0856064; the exact value is
     # certified by the two best replies meeting
-    solution = solve_zero_sum(leduc_poker())
+    game = leduc_poker()
+    solution = solve_zero_sum(game)
     assert abs(float(solution.value) + 0.0856064) < 5e-8
     assert solution.best_responses[0] == solution.best_responses[1] == solution.value
     assert solution.value.denominator > 10**20  # no small fraction would have done
+    # an equilibrium plays optimally wherever it is reached; where only the opponent's
+    # mistakes lead, the LP leaves play free, and there its answer is not always sensible
+    rows: list[tuple[Fraction, ...]] = [()] * len(game.infosets)
+    for behaviour in solution.behaviour:
+        for h, probabilities in behaviour.items():
+            rows[h] = probabilities
+    check = sequential_rationality(game, BehaviourProfile(tuple(rows)))
+    assert check.flagged and set(check.flagged) <= set(check.unreached)
 
 
 def normal_form_value(game: ExtensiveGame) -> Fraction:
