@@ -6,9 +6,11 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
+from analysis.extensive.policy import ProfileEvaluation
+from analysis.extensive.refinements import SequentialRationality, SubgamePerfectEquilibrium
 from analysis.extensive.solve import ExtensiveSolution
 from analysis.extensive.strategic_form import StrategicFormEquilibria
-from games.extensive.model import ExtensiveGame
+from games.extensive.model import ExtensiveGame, node_name
 from games.numbers import Exact, normalize, put_number, put_numbers
 
 
@@ -27,16 +29,11 @@ def solution_json(game: ExtensiveGame, solution: ExtensiveSolution) -> dict[str,
     put_number(answer, "value", _plain(solution.value))
     put_numbers(answer, "payoffs", [_plain(v) for v in evaluation.payoffs])
     answer["strategies"] = _strategies(game, solution.profile.probabilities, solution.reached)
-    players = []
-    for player, name in enumerate(game.players):
-        row: dict[str, Any] = {"player": name}
-        put_number(row, "payoff", _plain(evaluation.payoffs[player]))
-        put_number(row, "best_response", _plain(evaluation.best_responses[player].value))
-        players.append(row)
-    certificate: dict[str, Any] = {"players": players}
-    put_number(certificate, "nash_conv", _plain(evaluation.nash_conv))
-    put_number(certificate, "exploitability", _plain(evaluation.exploitability))
-    answer["certificate"] = certificate
+    answer["certificate"] = certificate_json(game, evaluation)
+    if solution.sequential is not None:
+        answer["sequential_rationality"] = sequential_json(game, solution.sequential)
+    if solution.subgame_perfect is not None:
+        answer["subgames"] = subgames_json(solution.subgame_perfect)
     run = solution.cfr
     if run is not None:
         answer["cfr"] = {
@@ -47,6 +44,64 @@ def solution_json(game: ExtensiveGame, solution: ExtensiveSolution) -> dict[str,
             "curve": [{"iteration": t, "nash_conv": v} for t, v in _thinned(run.curve)],
         }
     return answer
+
+
+def certificate_json(game: ExtensiveGame, evaluation: ProfileEvaluation) -> dict[str, Any]:
+    """Each player's payoff beside the most they could get against the others, NashConv and
+    exploitability."""
+    players = []
+    for player, name in enumerate(game.players):
+        row: dict[str, Any] = {"player": name}
+        put_number(row, "payoff", _plain(evaluation.payoffs[player]))
+        put_number(row, "best_response", _plain(evaluation.best_responses[player].value))
+        players.append(row)
+    certificate: dict[str, Any] = {"players": players}
+    put_number(certificate, "nash_conv", _plain(evaluation.nash_conv))
+    put_number(certificate, "exploitability", _plain(evaluation.exploitability))
+    return certificate
+
+
+def sequential_json(game: ExtensiveGame, check: SequentialRationality) -> dict[str, Any]:
+    """Whether the profile is sequentially rational, how many sets it leaves unreached, and
+    each set where it is not: the belief over the set's nodes, each action's value and what
+    the best action gains over the profile's choice."""
+    flagged = []
+    for h in check.flagged:
+        assessment = check.assessments[h]
+        infoset = game.infosets[h]
+        entry: dict[str, Any] = {
+            "player": game.players[infoset.player],
+            "infoset": infoset.name,
+            "reached": assessment.reached,
+            "actions": list(infoset.actions),
+        }
+        belief = []
+        for node, probability in assessment.belief:
+            row: dict[str, Any] = {"node": node_name(game, node)}
+            put_number(row, "probability", _plain(probability))
+            belief.append(row)
+        entry["belief"] = belief
+        put_numbers(entry, "action_values", [_plain(v) for v in assessment.action_values])
+        put_number(entry, "chosen_value", _plain(assessment.chosen_value))
+        put_number(entry, "gain", _plain(assessment.gain))
+        flagged.append(entry)
+    return {
+        "sequentially_rational": check.sequentially_rational,
+        "infosets": len(check.assessments),
+        "unreached": len(check.unreached),
+        "flagged": flagged,
+    }
+
+
+def subgames_json(spe: SubgamePerfectEquilibrium) -> list[dict[str, Any]]:
+    """Each subgame in the order it was solved: where it starts, its size, how it was solved
+    once the subgames below it were replaced by their payoffs, and its payoffs."""
+    found = []
+    for subgame, method, values in zip(spe.subgames, spe.methods, spe.values, strict=True):
+        entry: dict[str, Any] = {"root": subgame.name, "nodes": subgame.nodes, "method": method}
+        put_numbers(entry, "payoffs", [_plain(v) for v in values])
+        found.append(entry)
+    return found
 
 
 def equilibria_json(game: ExtensiveGame, found: StrategicFormEquilibria) -> dict[str, Any]:

@@ -47,7 +47,7 @@ from analysis.extensive.policy import (
 )
 from analysis.extensive.sequence_lp import solve_zero_sum
 from games.errors import DomainError, InvalidInputError
-from games.extensive.model import CHANCE, TERMINAL, Builder, ExtensiveGame
+from games.extensive.model import CHANCE, TERMINAL, Builder, ExtensiveGame, node_name
 from games.limits import current_deadline
 
 Payoffs = tuple[Fraction, ...]
@@ -203,7 +203,7 @@ def subgames(game: ExtensiveGame) -> tuple[Subgame, ...]:
         inside = sorted(
             {n.infoset for n in nodes[index:end] if n.player >= 0}
         )  # prefix order: the subtree is a range
-        found.append(Subgame(index, _path_name(game, index), size[index], tuple(inside)))
+        found.append(Subgame(index, node_name(game, index), size[index], tuple(inside)))
     return tuple(found)
 
 
@@ -371,19 +371,6 @@ def _reduced(
     reduced = builder.build(game.title, game.comment)
     infosets = [nodes[origin[infoset.nodes[0]]].infoset for infoset in reduced.infosets]
     return reduced, infosets
-
-
-def _path_name(game: ExtensiveGame, index: int) -> str:
-    node = game.nodes[index]
-    if node.name:
-        return node.name
-    path: list[str] = []
-    at = index
-    while game.nodes[at].parent != -1:
-        parent = game.nodes[at].parent
-        path.append(game.nodes[parent].actions[game.nodes[parent].children.index(at)])
-        at = parent
-    return " / ".join(reversed(path)) or "root"
 
 
 def _solve_reduced(game: ExtensiveGame) -> tuple[list[tuple[Fraction, ...]], str]:

@@ -6,6 +6,8 @@
   :mod:`analysis.extensive.sequence_lp`;
 - ``"lemke"``: an exact equilibrium of any two-player game by Lemke's algorithm on the
   sequence form, :mod:`analysis.extensive.lemke`;
+- ``"subgame_perfect"``: an exact subgame-perfect equilibrium by backward induction over
+  subgames, :mod:`analysis.extensive.refinements`;
 - ``"cfr"``, ``"cfr_plus"``: counterfactual regret minimisation in floats,
   :mod:`analysis.extensive.cfr`;
 - ``"auto"``: the LP for two-player constant-sum games, Lemke for other two-player games,
@@ -14,7 +16,8 @@
 Whatever ran, the answer's profile is evaluated afresh by the tree walk of
 :mod:`analysis.extensive.policy` (a second computation, independent of the solver's own): each
 player's payoff and best-response value, and NashConv, their total gap. An exact method's
-certificate is that every gap is exactly 0.
+certificate is that every gap is exactly 0, and an exact answer is also checked for
+sequential rationality at every information set (the refinements module's belief).
 """
 
 from __future__ import annotations
@@ -26,14 +29,20 @@ from typing import Final, Literal
 from analysis.extensive.cfr import CFRSolution, solve_cfr
 from analysis.extensive.lemke import solve_lemke
 from analysis.extensive.policy import BehaviourProfile, ProfileEvaluation, evaluate_profile
+from analysis.extensive.refinements import (
+    SequentialRationality,
+    SubgamePerfectEquilibrium,
+    sequential_rationality,
+    subgame_perfect_equilibrium,
+)
 from analysis.extensive.sequence_form import sequence_form
 from analysis.extensive.sequence_lp import solve_zero_sum
 from games.errors import DomainError, InvalidInputError
 from games.extensive.model import ExtensiveGame
 
-Method = Literal["auto", "sequence_lp", "lemke", "cfr", "cfr_plus"]
-METHODS: Final = ("auto", "sequence_lp", "lemke", "cfr", "cfr_plus")
-EXACT_METHODS: Final = ("sequence_lp", "lemke")
+Method = Literal["auto", "sequence_lp", "lemke", "subgame_perfect", "cfr", "cfr_plus"]
+METHODS: Final = ("auto", "sequence_lp", "lemke", "subgame_perfect", "cfr", "cfr_plus")
+EXACT_METHODS: Final = ("sequence_lp", "lemke", "subgame_perfect")
 
 DEFAULT_ITERATIONS: Final = 1000
 """CFR iterations when none are asked for."""
@@ -46,7 +55,8 @@ class ExtensiveSolution:
     Attributes
     ----------
     method
-        What ran: ``"sequence_lp"``, ``"lemke"``, ``"cfr"`` or ``"cfr_plus"``.
+        What ran: ``"sequence_lp"``, ``"lemke"``, ``"subgame_perfect"``, ``"cfr"`` or
+        ``"cfr_plus"``.
     exact
         Whether the strategies and numbers are exact (and certified so).
     zero_sum
@@ -63,6 +73,10 @@ class ExtensiveSolution:
         The profile evaluated by the tree walk: payoffs, best responses, NashConv.
     cfr
         CFR's run (iterations, the NashConv curve, why it stopped), for the CFR methods.
+    sequential
+        The exact methods: the profile checked for sequential rationality at every set.
+    subgame_perfect
+        ``"subgame_perfect"``: the subgames and how each was solved.
     """
 
     method: str
@@ -73,6 +87,8 @@ class ExtensiveSolution:
     reached: tuple[bool, ...]
     evaluation: ProfileEvaluation
     cfr: CFRSolution | None = None
+    sequential: SequentialRationality | None = None
+    subgame_perfect: SubgamePerfectEquilibrium | None = None
 
 
 def solve_extensive(
@@ -86,8 +102,9 @@ def solve_extensive(
 
     :raises InvalidInputError: an unknown method, or CFR's options out of range (the error
         names the parameter).
-    :raises DomainError: the LP asked for a game that is not two-player constant-sum, or
-        Lemke for one that has more than two players.
+    :raises DomainError: the LP asked for a game that is not two-player constant-sum,
+        Lemke for one that has more than two players, or subgame_perfect for one with a
+        subgame where more than two players move with imperfect information.
     :raises LimitExceededError: the game is too large for the exact method.
     :raises TimeLimitError: the deadline passed (CFR instead stops early and says so).
     """
@@ -110,6 +127,20 @@ def solve_extensive(
             "sequence_lp solves two-player games whose payoffs add up to the same total at "
             "every end; this one's do not (use lemke, cfr or cfr_plus)",
             parameter="method",
+        )
+    if method == "subgame_perfect":
+        spe = subgame_perfect_equilibrium(game)
+        evaluation = evaluate_profile(game, spe.profile)
+        return ExtensiveSolution(
+            method,
+            True,
+            game.zero_sum,
+            spe.payoffs[0] if game.zero_sum else None,
+            spe.profile,
+            _reached_by_profile(game, spe.profile),
+            evaluation,
+            sequential=sequential_rationality(game, spe.profile),
+            subgame_perfect=spe,
         )
     if method == "lemke" and len(game.players) != 2:
         raise DomainError(
@@ -161,7 +192,16 @@ def _exact(
             "this should not happen, please report the game"
         )
     reached = _reached_by_plans(game, plans)
-    return ExtensiveSolution(method, True, game.zero_sum, value, profile, reached, evaluation)
+    return ExtensiveSolution(
+        method,
+        True,
+        game.zero_sum,
+        value,
+        profile,
+        reached,
+        evaluation,
+        sequential=sequential_rationality(game, profile),
+    )
 
 
 def _reached_by_plans(

@@ -39,7 +39,10 @@ class ExtensiveSolveRequestSchema(Schema):
         metadata={
             "description": "sequence_lp: the exact sequence-form LP (two-player zero-sum or "
             "constant-sum games). lemke: an exact equilibrium of any two-player game by Lemke's "
-            "algorithm on the sequence form, from the first action everywhere. cfr, cfr_plus: "
+            "algorithm on the sequence form, from the first action everywhere. subgame_perfect: "
+            "an exact subgame-perfect equilibrium by backward induction over the game's "
+            "subgames (each solved by the LP or Lemke; any number of players with perfect "
+            "information). cfr, cfr_plus: "
             "counterfactual regret minimisation in floats, any number of players. auto: "
             "sequence_lp for constant-sum games, lemke for other two-player games, cfr_plus "
             "beyond."
@@ -197,6 +200,79 @@ class StrategicFormEquilibriaSchema(Schema):
     )
 
 
+class BeliefSchema(Schema):
+    node = fields.String(
+        required=True,
+        metadata={"description": "The node's name, or the actions leading to it from the root."},
+    )
+    probability = fields.Float(required=True)
+    probability_exact = exact_companion("probability")
+
+
+class FlaggedInfosetSchema(Schema):
+    player = fields.String(required=True)
+    infoset = fields.String(required=True)
+    reached = fields.Boolean(
+        required=True, metadata={"description": "Whether the profile reaches the set."}
+    )
+    actions = fields.List(fields.String(), required=True)
+    belief = fields.List(
+        fields.Nested(BeliefSchema),
+        required=True,
+        metadata={
+            "description": "The belief over the set's nodes: Bayes' rule where the set is "
+            "reached, else the limit of the beliefs as every action is played with a "
+            "vanishing probability."
+        },
+    )
+    action_values = _NUMBERS
+    action_values_exact = exact_list_companion("action_values")
+    chosen_value = fields.Float(
+        required=True,
+        metadata={"description": "The value of the profile's own choice there, under the belief."},
+    )
+    chosen_value_exact = exact_companion("chosen_value")
+    gain = fields.Float(
+        required=True, metadata={"description": "What the best action gains over that choice."}
+    )
+    gain_exact = exact_companion("gain")
+
+
+class SequentialRationalitySchema(Schema):
+    sequentially_rational = fields.Boolean(
+        required=True,
+        metadata={"description": "Whether the choice is a best reply at every information set."},
+    )
+    infosets = fields.Integer(required=True, metadata={"description": "Sets checked."})
+    unreached = fields.Integer(
+        required=True, metadata={"description": "Sets the profile never reaches."}
+    )
+    flagged = fields.List(
+        fields.Nested(FlaggedInfosetSchema),
+        required=True,
+        metadata={"description": "The sets where the profile's choice is not a best reply."},
+    )
+
+
+class SubgameSchema(Schema):
+    root = fields.String(
+        required=True,
+        metadata={"description": "Where it starts: the node's name or the actions to it."},
+    )
+    nodes = fields.Integer(required=True)
+    method = fields.String(
+        required=True,
+        validate=validate.OneOf(["chance", "best_action", "best_reply", "sequence_lp", "lemke"]),
+        metadata={
+            "description": "How it was solved with the subgames below it replaced by their "
+            "payoffs: chance (no decision left), best_action (one decision), best_reply (one "
+            "player deciding), sequence_lp or lemke."
+        },
+    )
+    payoffs = _NUMBERS
+    payoffs_exact = exact_list_companion("payoffs")
+
+
 class ExtensiveSolutionSchema(Schema):
     method = fields.String(required=True, validate=validate.OneOf(METHODS[1:]))
     exact = fields.Boolean(required=True)
@@ -215,3 +291,56 @@ class ExtensiveSolutionSchema(Schema):
     cfr = fields.Nested(CfrRunSchema)
     plot = fields.String(metadata={"description": "The SVG asked for with `plot`."})
     equilibria = fields.Nested(StrategicFormEquilibriaSchema)
+    sequential_rationality = fields.Nested(
+        SequentialRationalitySchema,
+        metadata={"description": "The exact methods: the answer checked at every set."},
+    )
+    subgames = fields.List(
+        fields.Nested(SubgameSchema),
+        metadata={"description": "subgame_perfect: every subgame, in the order solved."},
+    )
+
+
+class ExtensiveCheckRequestSchema(Schema):
+    efg = fields.String(
+        validate=validate.Length(min=1, max=MAX_TEXT),
+        metadata={"description": "The game as Gambit .efg text. Give this or `game`."},
+    )
+    game = fields.Raw(
+        metadata={
+            "description": "The game in the JSON form. Give this or `efg`.",
+            "openapi": {"type": "object"},
+        }
+    )
+    profile = fields.Dict(
+        keys=fields.String(),
+        values=fields.Raw(),
+        required=True,
+        metadata={
+            "description": "A behaviour strategy for every player: player name -> information "
+            'set name -> action -> probability (a number, a decimal string or "p/q"; '
+            "actions left out get 0). Every information set must be given.",
+            "openapi": {
+                "type": "object",
+                "additionalProperties": {
+                    "type": "object",
+                    "additionalProperties": {
+                        "type": "object",
+                        "additionalProperties": {"oneOf": [{"type": "number"}, {"type": "string"}]},
+                    },
+                },
+            },
+        },
+    )
+
+
+class ExtensiveCheckResultSchema(Schema):
+    players = fields.List(fields.String(), required=True)
+    payoffs = _NUMBERS
+    payoffs_exact = exact_list_companion("payoffs")
+    equilibrium = fields.Boolean(
+        required=True,
+        metadata={"description": "Whether the profile is a Nash equilibrium (NashConv 0)."},
+    )
+    certificate = fields.Nested(CertificateSchema, required=True)
+    sequential_rationality = fields.Nested(SequentialRationalitySchema, required=True)

@@ -7,7 +7,14 @@ from typing import Any
 from flask import Blueprint, Response
 
 from analysis.extensive.cfr_plot import convergence_svg
-from analysis.extensive.json_output import equilibria_json, solution_json
+from analysis.extensive.json_output import (
+    certificate_json,
+    equilibria_json,
+    sequential_json,
+    solution_json,
+)
+from analysis.extensive.policy import BehaviourProfile, evaluate_profile
+from analysis.extensive.refinements import sequential_rationality
 from analysis.extensive.solve import solve_extensive
 from analysis.extensive.strategic_form import strategic_form_equilibria
 from api.body import load
@@ -15,15 +22,18 @@ from api.openapi.view_docs import operation
 from api.problems import parameters_at
 from api.responses import json_response
 from api.schemas.extensive import (
+    ExtensiveCheckRequestSchema,
+    ExtensiveCheckResultSchema,
     ExtensiveConvertRequestSchema,
     ExtensiveConvertResultSchema,
     ExtensiveSolutionSchema,
     ExtensiveSolveRequestSchema,
 )
-from games.errors import InvalidInputError
+from games.errors import InvalidInputError, join_pointer
 from games.extensive.efg import read_efg, write_efg
 from games.extensive.json_form import read_json_form, write_json_form
 from games.extensive.model import ExtensiveGame
+from games.numbers import Exact, parse_exact, put_numbers
 
 bp = Blueprint("extensive", __name__, url_prefix="/v1/extensive")
 
@@ -175,3 +185,88 @@ def solve_view() -> Response:
             )
         answer["plot"] = convergence_svg([solution.cfr])
     return json_response(answer)
+
+
+@bp.post("/check")
+@operation(
+    summary="Check a behaviour profile: equilibrium, best replies, sequential rationality",
+    description="Evaluates a profile of behaviour strategies exactly (each player's payoff "
+    "and best-response value, NashConv) and checks it for sequential rationality at every "
+    "information set: against a consistent belief (Bayes' rule where the set is reached, the "
+    "limit of vanishing trembles elsewhere), is the choice a best reply? A Nash equilibrium "
+    "can fail it only at sets it never reaches (docs/extensive.md).",
+    tag="extensive",
+    request=ExtensiveCheckRequestSchema,
+    response=ExtensiveCheckResultSchema,
+    example={
+        **_MYERSON_EXAMPLE,
+        "profile": {
+            "1": {"red": {"raise": 1}, "black": {"raise": "1/3", "fold": "2/3"}},
+            "2": {"raised": {"meet": "2/3", "pass": "1/3"}},
+        },
+    },
+)
+def check_view() -> Response:
+    body = load(ExtensiveCheckRequestSchema)
+    game = _read_game(body)
+    profile = _profile(game, body["profile"])
+    evaluation = evaluate_profile(game, profile)
+    answer: dict[str, Any] = {"players": list(game.players)}
+    put_numbers(answer, "payoffs", list(evaluation.payoffs))
+    answer["equilibrium"] = evaluation.nash_conv == 0
+    answer["certificate"] = certificate_json(game, evaluation)
+    answer["sequential_rationality"] = sequential_json(game, sequential_rationality(game, profile))
+    return json_response(answer)
+
+
+def _profile(game: ExtensiveGame, raw: dict[str, Any]) -> BehaviourProfile:
+    """The request's profile, exact, every pointer at the entry it is about."""
+    players = {name: index for index, name in reversed(list(enumerate(game.players)))}
+    sets = {(s.player, s.name): h for h, s in enumerate(game.infosets)}
+    rows: list[tuple[Exact, ...] | None] = [None] * len(game.infosets)
+    for player_name, given in raw.items():
+        at = join_pointer("/profile", player_name)
+        if player_name not in players:
+            raise InvalidInputError(
+                f"the game has no player {player_name!r} (its players: {list(game.players)})", at
+            )
+        if not isinstance(given, dict):
+            raise InvalidInputError("a player's strategy maps information sets to actions", at)
+        player = players[player_name]
+        for set_name, row in given.items():
+            here = join_pointer(at, set_name)
+            h = sets.get((player, set_name))
+            if h is None:
+                names = [game.infosets[k].name for k in game.player_infosets(player)]
+                raise InvalidInputError(
+                    f"{player_name} has no information set {set_name!r} (theirs: {names})", here
+                )
+            if not isinstance(row, dict):
+                raise InvalidInputError("an information set maps actions to probabilities", here)
+            actions = game.infosets[h].actions
+            for action in row:
+                if action not in actions:
+                    raise InvalidInputError(
+                        f"information set {set_name!r} has no action {action!r} (its actions: "
+                        f"{list(actions)})",
+                        join_pointer(here, action),
+                    )
+            probabilities = tuple(
+                parse_exact(row[a], join_pointer(here, a)) if a in row else 0 for a in actions
+            )
+            if any(p < 0 for p in probabilities) or sum(probabilities) != 1:
+                raise InvalidInputError(
+                    f"the probabilities at {set_name!r} must be non-negative and sum to 1; "
+                    f"they sum to {sum(probabilities)}",
+                    here,
+                )
+            rows[h] = probabilities
+    missing = [h for h, row in enumerate(rows) if row is None]
+    if missing:
+        infoset = game.infosets[missing[0]]
+        raise InvalidInputError(
+            f"the profile gives no probabilities at {infoset.name!r} of "
+            f"{game.players[infoset.player]} ({len(missing)} sets missing)",
+            join_pointer("/profile", game.players[infoset.player]),
+        )
+    return BehaviourProfile(tuple(row for row in rows if row is not None))

@@ -362,6 +362,21 @@ def _recall_message(game: ExtensiveGame, infoset: int, first: int, node: int) ->
     )
 
 
+def node_name(game: ExtensiveGame, index: int) -> str:
+    """The node's name, or the actions leading to it from the root joined by ``" / "``
+    (``"root"`` for an unnamed root)."""
+    node = game.nodes[index]
+    if node.name:
+        return node.name
+    path: list[str] = []
+    at = index
+    while game.nodes[at].parent != -1:
+        parent = game.nodes[at].parent
+        path.append(game.nodes[parent].actions[game.nodes[parent].children.index(at)])
+        at = parent
+    return " / ".join(reversed(path)) or "root"
+
+
 def _named(game: ExtensiveGame, index: int) -> str:
     name = game.nodes[index].name
     return f"{index} ({name!r})" if name else str(index)

@@ -199,3 +199,112 @@ def test_every_extreme_equilibrium_of_the_reduced_strategic_form() -> None:
         (("1", "0"), ("1", "0")),
         (("1", "0"), ("1/3", "2/3")),
     }
+
+
+def test_the_answer_says_the_threat_to_fight_is_not_credible() -> None:
+    # Lemke's (out, fight) leaves B's set unreached; trembling A comes in big or small
+    # equally often, and against that belief sharing earns 2 where fighting loses 1
+    answer = client().post(URL, json=entry_game()).get_json()
+    check = answer["sequential_rationality"]
+    assert not check["sequentially_rational"]
+    assert (check["infosets"], check["unreached"]) == (2, 1)
+    (flagged,) = check["flagged"]
+    assert (flagged["player"], flagged["infoset"], flagged["reached"]) == ("B", "in", False)
+    assert [(b["node"], b["probability_exact"]) for b in flagged["belief"]] == [
+        ("big", "1/2"),
+        ("small", "1/2"),
+    ]
+    assert flagged["action_values"] == [-1, 2]
+    assert (flagged["chosen_value"], flagged["gain"]) == (-1, 3)
+
+
+def test_subgame_perfect_solves_each_subgame_backwards() -> None:
+    # B now sees how A came in: each of B's nodes starts a subgame, where B shares (sharing
+    # pays 2 > -1 after either entry); A then enters big, for (2, 2)
+    body = entry_game()
+    root = body["game"]["root"]
+    for _, node in root["actions"][1:]:
+        node["infoset"] = _ + " in"
+    answer = client().post(URL, json={**body, "method": "subgame_perfect"}).get_json()
+    assert answer["method"] == "subgame_perfect" and answer["exact"]
+    assert answer["payoffs"] == [2, 2] and answer["certificate"]["nash_conv"] == 0
+    assert [s["infosets"][0]["probabilities"] for s in answer["strategies"]] == [
+        [0, 1, 0],
+        [0, 1],
+    ]
+    assert [(s["root"], s["method"], s["payoffs"]) for s in answer["subgames"]] == [
+        ("small", "best_action", [1, 2]),
+        ("big", "best_action", [2, 2]),
+        ("root", "best_action", [2, 2]),
+    ]
+    assert answer["sequential_rationality"]["sequentially_rational"]
+
+
+CHECK = "/v1/extensive/check"
+
+
+def test_checking_a_profile_that_calls_half_the_time_with_the_king() -> None:
+    # Kuhn's equilibrium with alpha = 1/3 (player 1 bets every king), but calling a bet
+    # after checking a king only half the time, as pygambit's lcp_solve answers: still an
+    # equilibrium (the set is never reached), yet a king facing a bet must call
+    third = "1/3"
+    profile = {
+        "Player 1": {
+            "J": {"check": "2/3", "bet": third},
+            "Q": {"check": 1},
+            "K": {"bet": 1},
+            "J, check, bet": {"fold": 1},
+            "Q, check, bet": {"fold": third, "call": "2/3"},
+            "K, check, bet": {"fold": "1/2", "call": "1/2"},
+        },
+        "Player 2": {
+            "J, check": {"check": "2/3", "bet": third},
+            "Q, check": {"check": 1},
+            "K, check": {"bet": 1},
+            "J, bet": {"fold": 1},
+            "Q, bet": {"fold": "2/3", "call": third},
+            "K, bet": {"call": 1},
+        },
+    }
+    answer = client().post(CHECK, json={"efg": write_efg(kuhn_poker()), "profile": profile})
+    body = answer.get_json()
+    assert answer.status_code == 200, body
+    assert body["equilibrium"] and body["payoffs_exact"] == ["-1/18", "1/18"]
+    check = body["sequential_rationality"]
+    assert [f["infoset"] for f in check["flagged"]] == ["K, check, bet"]
+    assert check["flagged"][0]["gain_exact"] == "3/2"
+
+
+def test_myersons_equilibrium_checks_out() -> None:
+    example = {
+        **_MYERSON_EXAMPLE,
+        "profile": {
+            "1": {"red": {"raise": 1}, "black": {"raise": "1/3", "fold": "2/3"}},
+            "2": {"raised": {"meet": "2/3", "pass": "1/3"}},
+        },
+    }
+    body = client().post(CHECK, json=example).get_json()
+    assert body["equilibrium"] and body["payoffs_exact"] == ["1/3", "-1/3"]
+    assert body["sequential_rationality"]["sequentially_rational"]
+    # player 2 meeting every raise is not: player 1 would then fold every black card and
+    # raise every red one, for 2/2 - 1/2 = 1/2 instead of 1/3
+    example["profile"]["2"]["raised"] = {"meet": 1}
+    body = client().post(CHECK, json=example).get_json()
+    one = body["certificate"]["players"][0]
+    assert not body["equilibrium"] and (one["payoff_exact"], one["best_response"]) == ("1/3", 0.5)
+
+
+def test_a_profile_is_refused_at_the_entry_that_is_wrong() -> None:
+    def pointers(profile: dict[str, Any]) -> list[str]:
+        return refused(client().post(CHECK, json={**_MYERSON_EXAMPLE, "profile": profile}), 422)
+
+    good = {"red": {"raise": 1}, "black": {"fold": 1}}
+    two = {"raised": {"meet": 1}}
+    assert pointers({"1": good, "3": two}) == ["/profile/3"]
+    assert pointers({"1": {**good, "blue": {"raise": 1}}, "2": two}) == ["/profile/1/blue"]
+    assert pointers({"1": good, "2": {"raised": {"call": 1}}}) == ["/profile/2/raised/call"]
+    assert pointers({"1": good, "2": {"raised": {"meet": "x"}}}) == ["/profile/2/raised/meet"]
+    assert pointers({"1": good, "2": {"raised": {"meet": "1/2"}}}) == ["/profile/2/raised"]
+    assert pointers({"1": good, "2": {"raised": {"meet": 2, "pass": -1}}}) == ["/profile/2/raised"]
+    assert pointers({"1": good}) == ["/profile/2"]
+    assert pointers({"1": good, "2": ["meet"]}) == ["/profile/2"]
