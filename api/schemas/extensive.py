@@ -18,7 +18,9 @@ MAX_ITERATIONS = 1_000_000
 _NUMBERS = fields.List(fields.Float())
 
 
-class ExtensiveSolveRequestSchema(Schema):
+class GameInputSchema(Schema):
+    """The game, given once: as .efg text or in the JSON form."""
+
     efg = fields.String(
         validate=validate.Length(min=1, max=MAX_TEXT),
         metadata={
@@ -33,6 +35,9 @@ class ExtensiveSolveRequestSchema(Schema):
             "openapi": {"type": "object"},
         }
     )
+
+
+class ExtensiveSolveRequestSchema(GameInputSchema):
     method = fields.String(
         load_default="auto",
         validate=validate.OneOf(METHODS),
@@ -78,17 +83,7 @@ class ExtensiveSolveRequestSchema(Schema):
     )
 
 
-class ExtensiveConvertRequestSchema(Schema):
-    efg = fields.String(
-        validate=validate.Length(min=1, max=MAX_TEXT),
-        metadata={"description": "The game as Gambit .efg text. Give this or `game`."},
-    )
-    game = fields.Raw(
-        metadata={
-            "description": "The game in the JSON form. Give this or `efg`.",
-            "openapi": {"type": "object"},
-        }
-    )
+class ExtensiveConvertRequestSchema(GameInputSchema):
     to = fields.String(
         required=True,
         validate=validate.OneOf(["efg", "json"]),
@@ -301,17 +296,7 @@ class ExtensiveSolutionSchema(Schema):
     )
 
 
-class ExtensiveCheckRequestSchema(Schema):
-    efg = fields.String(
-        validate=validate.Length(min=1, max=MAX_TEXT),
-        metadata={"description": "The game as Gambit .efg text. Give this or `game`."},
-    )
-    game = fields.Raw(
-        metadata={
-            "description": "The game in the JSON form. Give this or `efg`.",
-            "openapi": {"type": "object"},
-        }
-    )
+class ExtensiveCheckRequestSchema(GameInputSchema):
     profile = fields.Dict(
         keys=fields.String(),
         values=fields.Raw(),
