@@ -33,7 +33,8 @@ def parser(name: str, summary: str) -> ArgumentParser:
         "Solve an extensive-form game with information sets (imperfect information, perfect "
         "recall): the exact value and behaviour strategies of a two-player zero-sum game by the "
         "sequence-form LP, an exact equilibrium of any two-player game by Lemke's algorithm, "
-        "both certified by exact best responses; CFR or CFR+ for any game. Prints "
+        "both certified by exact best responses and checked for sequential rationality; a "
+        "subgame-perfect equilibrium by backward induction; CFR or CFR+ for any game. Prints "
         "what POST /v1/extensive/solve answers.",
     )
     command.set_defaults(run=extensive_command)
@@ -47,8 +48,8 @@ def parser(name: str, summary: str) -> ArgumentParser:
         "--method",
         choices=METHODS,
         default=None,
-        help="sequence_lp (exact, two-player zero-sum), lemke (exact, two players), cfr, "
-        "cfr_plus, or auto (default: the LP for zero-sum games, lemke for other two-player "
+        help="sequence_lp (exact, two-player zero-sum), lemke (exact, two players), "
+        "subgame_perfect (exact, backward induction over subgames), cfr, cfr_plus, or auto (default: the LP for zero-sum games, lemke for other two-player "
         "games, else cfr_plus)",
     )
     command.add_argument(

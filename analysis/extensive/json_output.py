@@ -46,6 +46,19 @@ def solution_json(game: ExtensiveGame, solution: ExtensiveSolution) -> dict[str,
     return answer
 
 
+def check_json(
+    game: ExtensiveGame, evaluation: ProfileEvaluation, check: SequentialRationality
+) -> dict[str, Any]:
+    """A profile checked: ``payoffs``, ``equilibrium`` (NashConv 0), its ``certificate`` and
+    ``sequential_rationality``."""
+    answer: dict[str, Any] = {"players": list(game.players)}
+    put_numbers(answer, "payoffs", [_plain(v) for v in evaluation.payoffs])
+    answer["equilibrium"] = evaluation.nash_conv == 0
+    answer["certificate"] = certificate_json(game, evaluation)
+    answer["sequential_rationality"] = sequential_json(game, check)
+    return answer
+
+
 def certificate_json(game: ExtensiveGame, evaluation: ProfileEvaluation) -> dict[str, Any]:
     """Each player's payoff beside the most they could get against the others, NashConv and
     exploitability."""

@@ -7,12 +7,7 @@ from typing import Any
 from flask import Blueprint, Response
 
 from analysis.extensive.cfr_plot import convergence_svg
-from analysis.extensive.json_output import (
-    certificate_json,
-    equilibria_json,
-    sequential_json,
-    solution_json,
-)
+from analysis.extensive.json_output import check_json, equilibria_json, solution_json
 from analysis.extensive.policy import BehaviourProfile, evaluate_profile
 from analysis.extensive.refinements import sequential_rationality
 from analysis.extensive.solve import solve_extensive
@@ -33,7 +28,7 @@ from games.errors import InvalidInputError, join_pointer
 from games.extensive.efg import read_efg, write_efg
 from games.extensive.json_form import read_json_form, write_json_form
 from games.extensive.model import ExtensiveGame
-from games.numbers import Exact, parse_exact, put_numbers
+from games.numbers import Exact, parse_exact
 
 bp = Blueprint("extensive", __name__, url_prefix="/v1/extensive")
 
@@ -211,12 +206,8 @@ def check_view() -> Response:
     game = _read_game(body)
     profile = _profile(game, body["profile"])
     evaluation = evaluate_profile(game, profile)
-    answer: dict[str, Any] = {"players": list(game.players)}
-    put_numbers(answer, "payoffs", list(evaluation.payoffs))
-    answer["equilibrium"] = evaluation.nash_conv == 0
-    answer["certificate"] = certificate_json(game, evaluation)
-    answer["sequential_rationality"] = sequential_json(game, sequential_rationality(game, profile))
-    return json_response(answer)
+    check = sequential_rationality(game, profile)
+    return json_response(check_json(game, evaluation, check))
 
 
 def _profile(game: ExtensiveGame, raw: dict[str, Any]) -> BehaviourProfile:

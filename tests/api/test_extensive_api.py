@@ -308,3 +308,13 @@ def test_a_profile_is_refused_at_the_entry_that_is_wrong() -> None:
     assert pointers({"1": good, "2": {"raised": {"meet": 2, "pass": -1}}}) == ["/profile/2/raised"]
     assert pointers({"1": good}) == ["/profile/2"]
     assert pointers({"1": good, "2": ["meet"]}) == ["/profile/2"]
+
+
+def test_whole_payoffs_of_a_checked_profile_are_json_integers() -> None:
+    # a set left unnamed in the JSON form is named by its first node
+    profile = {"A": {"node 0": {"out": 1}}, "B": {"in": {"fight": 1}}}
+    response = client().post(CHECK, json={**entry_game(), "profile": profile})
+    body = response.get_json()
+    assert response.status_code == 200, body
+    assert body["payoffs"] == [1, 0] and all(type(p) is int for p in body["payoffs"])
+    assert body["equilibrium"] and "payoffs_exact" not in body
