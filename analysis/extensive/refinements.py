@@ -41,6 +41,7 @@ from fractions import Fraction
 from analysis.extensive.lemke import solve_lemke
 from analysis.extensive.policy import (
     BehaviourProfile,
+    ProfileEvaluation,
     best_response,
     check_profile,
     evaluate_profile,
@@ -66,14 +67,11 @@ class Subgame:
         ``" / "`` (``"root"`` for the whole game).
     nodes
         How many nodes it has.
-    infosets
-        The information sets inside it, by index.
     """
 
     root: int
     name: str
     nodes: int
-    infosets: tuple[int, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,9 +94,9 @@ class SubgamePerfectEquilibrium:
         ``"lemke"``.
     values
         Each subgame's equilibrium payoffs.
-    nash_conv
-        NashConv of ``profile`` in the whole game, computed afresh by the tree walk of
-        :mod:`analysis.extensive.policy`: 0.
+    evaluation
+        ``profile`` evaluated afresh in the whole game by the tree walk of
+        :mod:`analysis.extensive.policy`: payoffs, best responses and NashConv, which is 0.
     """
 
     profile: BehaviourProfile
@@ -106,7 +104,7 @@ class SubgamePerfectEquilibrium:
     subgames: tuple[Subgame, ...]
     methods: tuple[str, ...]
     values: tuple[Payoffs, ...]
-    nash_conv: Fraction
+    evaluation: ProfileEvaluation
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,11 +197,8 @@ def subgames(game: ExtensiveGame) -> tuple[Subgame, ...]:
     for index, node in enumerate(nodes):
         if node.player == TERMINAL or straddled[index]:
             continue
-        end = index + size[index]
-        inside = sorted(
-            {n.infoset for n in nodes[index:end] if n.player >= 0}
-        )  # prefix order: the subtree is a range
-        found.append(Subgame(index, node_name(game, index), size[index], tuple(inside)))
+        spend(1)
+        found.append(Subgame(index, node_name(game, index), size[index]))
     return tuple(found)
 
 
@@ -218,8 +213,9 @@ def subgame_perfect_equilibrium(game: ExtensiveGame) -> SubgamePerfectEquilibriu
     """
     found = subgames(game)
     if not found:  # the root is the only node
+        empty = BehaviourProfile(())
         payoffs = game.nodes[0].payoffs
-        return SubgamePerfectEquilibrium(BehaviourProfile(()), payoffs, (), (), (), Fraction(0))
+        return SubgamePerfectEquilibrium(empty, payoffs, (), (), (), evaluate_profile(game, empty))
     rows: list[tuple[Fraction, ...]] = [()] * len(game.infosets)
     solved: dict[int, Payoffs] = {}
     methods: dict[int, str] = {}
@@ -231,11 +227,10 @@ def subgame_perfect_equilibrium(game: ExtensiveGame) -> SubgamePerfectEquilibriu
         solved[subgame.root] = _node_values(reduced, behaviour)[0]
     profile = BehaviourProfile(tuple(rows))
     evaluation = evaluate_profile(game, profile)
-    nash_conv = Fraction(evaluation.nash_conv)
-    if nash_conv != 0:
+    if evaluation.nash_conv != 0:
         raise DomainError(
-            f"backward induction over subgames gave a profile with NashConv {nash_conv}; "
-            "this should not happen, please report the game"
+            "backward induction over subgames gave a profile with NashConv "
+            f"{evaluation.nash_conv}; this should not happen, please report the game"
         )
     order = tuple(reversed(found))
     return SubgamePerfectEquilibrium(
@@ -244,7 +239,7 @@ def subgame_perfect_equilibrium(game: ExtensiveGame) -> SubgamePerfectEquilibriu
         order,
         tuple(methods[s.root] for s in order),
         tuple(solved[s.root] for s in order),
-        nash_conv,
+        evaluation,
     )
 
 
@@ -379,6 +374,12 @@ def _solve_reduced(game: ExtensiveGame) -> tuple[list[tuple[Fraction, ...]], str
     movers = sorted({infoset.player for infoset in game.infosets})
     if not movers:
         return [], "chance"
+    deciding = [i for i, node in enumerate(game.nodes) if node.player >= 0]
+    if len(deciding) == 1:  # one decision: the action whose subtree pays its mover most
+        node = game.nodes[deciding[0]]
+        values = _node_values(game, [(Fraction(1),) + (Fraction(0),) * (len(node.actions) - 1)])
+        paid = [values[child][node.player] for child in node.children]
+        return [_pure(len(paid), paid.index(max(paid)))], "best_action"
     if len(movers) == 1:
         # one player decides: a best reply (against nobody) is optimal at every set
         (player,) = movers
@@ -389,8 +390,7 @@ def _solve_reduced(game: ExtensiveGame) -> tuple[list[tuple[Fraction, ...]], str
         rows = [_pure(len(game.infosets[h].actions), a) for h, a in zip(
             game.player_infosets(player), reply.actions, strict=True
         )]  # fmt: skip
-        one = len(game.nodes) - sum(n.player == TERMINAL for n in game.nodes) == 1
-        return rows, "best_action" if one else "best_reply"
+        return rows, "best_reply"
     if len(game.players) != 2:
         raise DomainError(
             f"a subgame has {len(movers)} players moving with imperfect information; the "

@@ -130,7 +130,6 @@ def solve_extensive(
         )
     if method == "subgame_perfect":
         spe = subgame_perfect_equilibrium(game)
-        evaluation = evaluate_profile(game, spe.profile)
         return ExtensiveSolution(
             method,
             True,
@@ -138,7 +137,7 @@ def solve_extensive(
             spe.payoffs[0] if game.zero_sum else None,
             spe.profile,
             _reached_by_profile(game, spe.profile),
-            evaluation,
+            spe.evaluation,
             sequential=sequential_rationality(game, spe.profile),
             subgame_perfect=spe,
         )

@@ -20,6 +20,7 @@ nodes and how a recursive description of a game (a poker deal, then the bets) pr
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -362,18 +363,27 @@ def _recall_message(game: ExtensiveGame, infoset: int, first: int, node: int) ->
     )
 
 
+MAX_PATH_SHOWN: Final = 12
+"""Most actions :func:`node_name` shows of a path (the last ones, after an ellipsis)."""
+
+
 def node_name(game: ExtensiveGame, index: int) -> str:
     """The node's name, or the actions leading to it from the root joined by ``" / "``
-    (``"root"`` for an unnamed root)."""
+    (``"root"`` for an unnamed root); of a path longer than :data:`MAX_PATH_SHOWN` actions,
+    the last ones after ``"… / "``."""
     node = game.nodes[index]
     if node.name:
         return node.name
     path: list[str] = []
     at = index
     while game.nodes[at].parent != -1:
-        parent = game.nodes[at].parent
-        path.append(game.nodes[parent].actions[game.nodes[parent].children.index(at)])
-        at = parent
+        if len(path) == MAX_PATH_SHOWN:
+            path.append("…")
+            break
+        parent = game.nodes[game.nodes[at].parent]
+        # children come in prefix order, so in increasing order
+        path.append(parent.actions[bisect_left(parent.children, at)])
+        at = game.nodes[at].parent
     return " / ".join(reversed(path)) or "root"
 
 

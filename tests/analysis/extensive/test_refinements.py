@@ -53,7 +53,7 @@ def test_backward_induction_solves_the_dilemma_first() -> None:
     spe = subgame_perfect_equilibrium(game)
     # the dilemma's only equilibrium is (D, D), worth (1, 1): staying out (3/2) is better
     assert spe.profile.probabilities == ((1, 0), (0, 1), (0, 1))
-    assert spe.payoffs == q(F(3, 2), 0) and spe.nash_conv == 0
+    assert spe.payoffs == q(F(3, 2), 0) and spe.evaluation.nash_conv == 0
     assert [s.name for s in spe.subgames] == ["in", "root"]
     assert spe.methods == ("lemke", "best_action")
     assert spe.values == (q(1, 1), q(F(3, 2), 0))
@@ -227,3 +227,15 @@ def test_an_equilibrium_is_optimal_wherever_it_is_reached(game: ExtensiveGame) -
     for solution in (solve_extensive(game), subgame_perfect_equilibrium(game)):
         check = sequential_rationality(game, solution.profile)
         assert set(check.flagged) <= set(check.unreached)
+
+
+def test_the_deadline_stops_backward_induction_over_many_subgames() -> None:
+    # a chain of 20,000 decisions is 20,000 subgames, each solved in turn
+    builder = Builder(["a", "b"])
+    for i in range(20_000):
+        builder.decision(i % 2, i, ["stop", "go"])
+        builder.terminal([i % 3, -(i % 5)])
+    builder.terminal([1, 1])
+    game = builder.build()
+    with limited(Limits(time_limit=0.2)), pytest.raises(TimeLimitError):
+        subgame_perfect_equilibrium(game)
