@@ -110,7 +110,7 @@ def parse_problem(raw: Any, pointer: str = "/problem", limits: Limits | None = N
     if kind not in PROBLEM_TYPES:
         raise InvalidInputError(
             f"problem type must be one of {', '.join(PROBLEM_TYPES)}, matrix, lottery, "
-            "preferences, eu-consistency; "
+            "preferences, eu-consistency, extensive; "
             f"got {kind!r}",
             f"{pointer}/type",
         )

@@ -39,8 +39,9 @@ def default_questions(kind: str, detail: Mapping[str, Any] | None = None) -> tup
     """The fields a problem of type ``kind`` asks by default.
 
     ``detail`` says what the default depends on: ``max_sum`` (max^n: the shallow-pruned
-    leaves are asked too) and ``players`` (matrix: mixed equilibria are asked of
-    two-player games only).
+    leaves are asked too), ``players`` (matrix: mixed equilibria are asked of
+    two-player games only) and ``zero_sum`` (extensive: the value and a strategy of a
+    zero-sum game, else a whole profile).
     """
     detail = detail or {}
     if kind in TREE_DEFAULTS:
@@ -60,6 +61,8 @@ def default_questions(kind: str, detail: Mapping[str, Any] | None = None) -> tup
         return ("axioms", "utility")
     if kind == "eu-consistency":
         return ("consistent", "witness")
+    if kind == "extensive":
+        return ("value", "strategy") if detail.get("zero_sum") else ("profile",)
     raise ValueError(f"no default questions for problem type {kind!r}")
 
 

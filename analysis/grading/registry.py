@@ -46,6 +46,7 @@ GRADERS: Final = {
     "eu-consistency": "analysis.grading.consistency_problems:ConsistencyGrader",
     "matrix": "analysis.grading.matrix_problems:MatrixGrader",
     "tree": "analysis.grading.tree_problems:Grader",
+    "extensive": "analysis.grading.extensive_problems:ExtensiveGrader",
 }
 """Each kind's grader as ``module:class``, imported when a problem of that kind is graded,
 so that grading a tree from the command line loads no SymPy, SciPy or matplotlib."""
@@ -60,8 +61,8 @@ def make_grader(
     raw: Any, limits: Limits | None = None, matrix_limits: MatrixLimits | None = None
 ) -> AnswerGrader:
     """A grader for a tree problem (``minimax``, ``alphabeta``, ``expectimax``, ``maxn``)
-    or a ``matrix``, ``lottery``, ``preferences`` or ``eu-consistency`` problem; the key is
-    computed here, once."""
+    or a ``matrix``, ``lottery``, ``preferences``, ``eu-consistency`` or ``extensive``
+    problem; the key is computed here, once."""
     if not isinstance(raw, dict):
         raise InvalidInputError("a problem is an object with a type", "/problem")
     kind = raw.get("type")
@@ -70,6 +71,8 @@ def make_grader(
         return cast(AnswerGrader, _grader_class(kind)(game, matrix_limits, raw.get("questions")))
     if kind in ("lottery", "preferences", "eu-consistency"):
         return cast(AnswerGrader, _grader_class(kind)(raw))
+    if kind == "extensive":
+        return cast(AnswerGrader, _grader_class(kind)(raw, limits))
     return cast(AnswerGrader, _grader_class("tree").from_json(raw, limits))
 
 

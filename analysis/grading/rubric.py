@@ -46,6 +46,9 @@ DEFAULT_POINTS: Final[Mapping[str, Fraction]] = {
     # EU-consistency problems: analysis.grading.consistency_problems
     "consistent": Fraction(1),
     "witness": Fraction(2),
+    # extensive-form problems: analysis.grading.extensive_problems (and value above)
+    "strategy": Fraction(2),
+    "profile": Fraction(2),
 }
 TOLERANCES: Final = ("exact", "absolute", "relative")
 
