@@ -3,7 +3,8 @@ the draw of probabilities every family shares.
 
 The settings of every problem family live in one frozen :class:`ProblemSettings`; the
 families (:mod:`analysis.grading.tree_generator`, ``matrix_generator``,
-``lottery_generator``, ``preference_generator``, ``consistency_generator``) each read the
+``lottery_generator``, ``preference_generator``, ``consistency_generator``,
+``extensive_generator``) each read the
 fields that concern them and return a :class:`Draft`.
 """
 
@@ -31,7 +32,14 @@ MAX_STUDENT_ID: Final = 200
 """Longest student id (characters)."""
 
 TREE_TYPES: Final = ("minimax", "alphabeta", "expectimax", "maxn")
-PROBLEM_TYPES: Final = (*TREE_TYPES, "matrix", "lottery", "preferences", "eu-consistency")
+PROBLEM_TYPES: Final = (
+    *TREE_TYPES,
+    "matrix",
+    "lottery",
+    "preferences",
+    "eu-consistency",
+    "extensive",
+)
 MATRIX_KINDS: Final = ("pure", "mixed", "dominance")
 LOTTERY_UTILITIES: Final = ("sqrt", "square")
 
@@ -94,6 +102,7 @@ SETTINGS_OF_TYPE: Final[dict[str, tuple[str, ...]]] = {
     "lottery": ("utility", "denominators"),
     "preferences": ("consistent", "denominators"),
     "eu-consistency": ("consistent",),
+    "extensive": ("depth", "branching", "values", "denominators"),
 }
 """The settings that shape a problem of each type (besides ``type``, ``seed``, ``student``
 and ``max_attempts``, which every type has); the others are not read for that type."""

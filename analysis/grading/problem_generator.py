@@ -62,11 +62,13 @@ _FAMILIES: Final[dict[str, str]] = {
     "lottery": "analysis.grading.lottery_generator:draw_lottery",
     "preferences": "analysis.grading.preference_generator:draw_preferences",
     "eu-consistency": "analysis.grading.consistency_generator:draw_consistency",
+    "extensive": "analysis.grading.extensive_generator:draw_extensive",
 }
 """Each type's draw, as ``module:function``, imported on first use."""
 _CHECKS: Final[dict[str, str]] = {
     **{name: "analysis.grading.tree_generator:check_tree_settings" for name in TREE_TYPES},
     "matrix": "analysis.grading.matrix_generator:check_matrix_settings",
+    "extensive": "analysis.grading.extensive_generator:check_extensive_settings",
 }
 """The checks of the settings only some types have (ranges, what no draw could meet)."""
 

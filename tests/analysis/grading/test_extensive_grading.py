@@ -18,8 +18,10 @@ from typing import Any
 
 import pytest
 
+from analysis.grading.extensive_problems import ExtensiveGrader
 from analysis.grading.feedback import FEEDBACK_LEVELS
 from analysis.grading.json_output import grade_json
+from analysis.grading.problem_generator import ProblemSettings, generate_problem
 from analysis.grading.registry import grade_answer, grade_one, make_grader
 from analysis.grading.results import Grade, GradedItem
 from analysis.grading.rubric import parse_rubric
@@ -27,6 +29,7 @@ from games.errors import InvalidInputError
 from games.extensive.efg import write_efg
 from games.extensive.json_form import write_json_form
 from games.extensive.poker import kuhn_poker
+from tests.analysis.grading.full_marks import assert_full_marks
 
 KUHN = write_json_form(kuhn_poker())
 PROBLEM_2 = {"type": "extensive", "game": KUHN, "player": "Player 2"}
@@ -248,3 +251,50 @@ def test_feedback_below_full_gives_nothing_away(level: str) -> None:
         assert KEY_NUMBERS.search(text)
     else:
         assert not KEY_NUMBERS.search(text), text
+
+
+# -- generated problems ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize(("depth", "branching"), [(2, (2, 2)), (3, (2, 3))])
+def test_generated_problems_are_deterministic_and_their_key_scores_full_marks(
+    seed: int, depth: int, branching: tuple[int, int]
+) -> None:
+    settings = ProblemSettings(type="extensive", seed=seed, depth=depth, branching=branching)
+    made = generate_problem(settings, figure=False)
+    assert made == generate_problem(settings, figure=False)
+    assert_full_marks(made)
+    grader = make_grader(made.problem)
+    assert isinstance(grader, ExtensiveGrader)
+    assert grader.value != 0
+    # the untouched template scores nothing
+    template = {"value": None, "strategy": dict.fromkeys(made.answer["strategy"])}
+    assert grade_answer(made.problem, template).score == 0
+
+
+def test_a_generated_problem_solved_by_hand() -> None:
+    # docs/grading.md's example. Deal 1/2 each. With the low card L dominates R (13 > 1,
+    # 18 > 0). After R only the high card is possible, so player 2 plays l (5 < 16). The
+    # high card mixes L with x, making player 2 indifferent after L: 13 + 15x = 18 + 3x,
+    # x = 5/12; player 2 mixes l with y, making the high card indifferent: 15y + 3(1 - y)
+    # = 5, y = 1/6. Value: 1/2 (13/6 + 18 * 5/6) + 1/2 * 5 = 133/12.
+    made = generate_problem(
+        ProblemSettings(type="extensive", seed=3, depth=2, branching=(2, 2)), figure=False
+    )
+    assert "| low | L, l | 13 |" in made.statement and "| high | R, r | 16 |" in made.statement
+    assert made.problem["player"] == "Player 2"
+    assert made.answer == {
+        "value": "133/12",
+        "strategy": {"after L": {"l": "1/6", "r": "5/6"}, "after R": {"l": 1, "r": 0}},
+    }
+
+
+@pytest.mark.parametrize(
+    ("changes", "parameter"),
+    [({"depth": 4}, "depth"), ({"branching": (2, 4)}, "branching"), ({"values": (0, 1)}, "values")],
+)
+def test_settings_no_draw_can_meet_are_refused(changes: dict[str, Any], parameter: str) -> None:
+    with pytest.raises(InvalidInputError) as error:
+        generate_problem(ProblemSettings(type="extensive", seed=1, **changes))
+    assert error.value.errors[0].parameter == parameter

@@ -77,6 +77,7 @@ CHANGED: dict[str, dict[str, Any]] = {
     "lottery": {"utility": "square", "denominators": (10,)},
     "preferences": {"consistent": False, "denominators": (3,)},
     "eu-consistency": {"consistent": True},
+    "extensive": {"depth": 2, "branching": (2, 2), "values": (-9, 9), "denominators": (3,)},
 }
 
 
