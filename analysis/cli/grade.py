@@ -72,7 +72,8 @@ def parser(name: str, summary: str) -> ArgumentParser:
     command = command_parser(
         name,
         summary,
-        "Grade students' answers to a tree, matrix, lottery or preference problem, or to an "
+        "Grade students' answers to a tree, matrix, lottery, preference, EU-consistency or "
+        "extensive-form problem, or to an "
         "assignment with a variant per student, against the key computed from the problem, "
         "with partial credit by a rubric; match answers to a roster.",
     )

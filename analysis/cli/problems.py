@@ -46,7 +46,8 @@ def parser(name: str, summary: str) -> ArgumentParser:
         name,
         summary,
         "Generate a problem of any gradable type (minimax, alphabeta, expectimax, maxn, "
-        "matrix, lottery, preferences, eu-consistency) with its statement, figure and key, "
+        "matrix, lottery, preferences, eu-consistency, extensive) with its statement, figure "
+        "and key, "
         "or one variant per student of a roster.",
     )
     command.set_defaults(run=problem_command)

@@ -33,7 +33,10 @@ PROBLEM_DOC = (
     '"tie_break": "leftmost", "max_sum": null}; or {"type": "matrix", "A": ..., "B": ...}; '
     'or {"type": "lottery", "lottery": ..., "utility": ...}; or {"type": "preferences", '
     '"prizes": ..., "lotteries": ..., "preferences": ...}; or {"type": "eu-consistency", '
-    '"lotteries": ..., "choices": ..., "increasing": false}. Any of them may carry '
+    '"lotteries": ..., "choices": ..., "increasing": false}; or {"type": "extensive", "efg": '
+    '"<.efg text>" | "game": {JSON form}, "player": "<name>"} (the body of '
+    "/v1/extensive/solve; player: whose strategy is asked, default the first). Any of them "
+    "may carry "
     '"questions": the answer fields graded (a list, or {field: points}); without it the '
     "type's default (docs/grading.md). A field asked and not answered scores 0."
 )
@@ -45,7 +48,9 @@ ANSWER_DOC = (
     "expected_utility, certainty_equivalent, risk_premium, attitude (lottery problems); "
     "axioms ({name: true/false or {holds}}), utility ({prize: number} or null) (preference "
     "problems); consistent (bool), witness ({prize: utility} or null) (eu-consistency "
-    "problems). "
+    "problems); value, strategy ({information set: {action: p}}, graded by its exact worst "
+    "case: right when it guarantees the value), profile ({player: strategy}, right when its "
+    "exact NashConv is 0) (extensive problems). "
     'Numbers may be exact strings ("1/2").'
 )
 RUBRIC_DOC = (
@@ -206,7 +211,9 @@ class DiagnosisSchema(Schema):
             "first_departure, no_usual_mistake, one_sided_best_response, own_indifference, "
             "emv_as_certainty_equivalent, "
             "utility_not_inverted, risk_premium_sign, missed_eu_violation, "
-            "spurious_eu_violation."
+            "spurious_eu_violation, exploitable_strategy, profitable_deviation, "
+            "not_a_distribution, missing_infoset, value_of_other_player, "
+            "value_of_uniform_play."
         },
     )
     message = fields.String(metadata={"description": "With the key's values. " + LEVEL_FULL})
@@ -382,7 +389,13 @@ def dump_batch(key: dict[str, Any], results: Mapping[str, Any], summary: Any) ->
 
 class GenerateRequestSchema(Schema):
     type = fields.String(load_default="alphabeta", validate=validate.OneOf(PROBLEM_TYPES))
-    depth = StrictInteger(load_default=3, validate=validate.Range(min=1, max=8))
+    depth = StrictInteger(
+        load_default=3,
+        validate=validate.Range(min=1, max=8),
+        metadata={
+            "description": "Plies of a tree; moves after the deal of an extensive problem (2 or 3)."
+        },
+    )
     branching = IntegersOrInteger(
         1,
         10,
@@ -390,7 +403,8 @@ class GenerateRequestSchema(Schema):
         repeat=2,
         load_default=lambda: [2, 3],
         metadata={
-            "description": "[min, max] children per internal node, or one number for both (trees)."
+            "description": "[min, max] children per internal node, or one number for both "
+            "(trees); cards dealt and actions per move, 2 or 3 (extensive problems)."
         },
     )
     values = IntegersOrInteger(

@@ -105,7 +105,8 @@ def grade_batch_view() -> Response:
 @operation(
     summary="Generate a fresh problem: statement, figure and answer key",
     description="Draws a minimax, alpha-beta, expectimax, max^n, matrix, lottery, "
-    "preference or EU-consistency problem from the seed until it meets the constraints "
+    "preference, EU-consistency or extensive (a zero-sum game with information sets: its "
+    "value and a behaviour strategy) problem from the seed until it meets the constraints "
     "(pruned leaves, unique optimal move, no ties, small-denominator probabilities, the "
     "kind of game or of preferences); the same body always returns the same problem, and "
     "a student id picks that student's variant of the seed. Without a seed a fresh one is "
