@@ -1,7 +1,8 @@
 """The web workbench: pages over the same API, served by the app (works offline).
 
-Each area has its page (``/`` for trees, ``/practice``, ``/matrices``, ``/lotteries``,
-``/games``, ``/mcts``); the pages load plain ES modules and style sheets from ``/workbench/<name>``.
+Each area has its page (``/`` for trees, ``/practice``, ``/matrices``, ``/extensive``,
+``/lotteries``, ``/games``, ``/mcts``); the pages load plain ES modules and style sheets from
+``/workbench/<name>``.
 Every file is read once at start-up, so the pages do not depend on the working folder.
 """
 
@@ -55,6 +56,20 @@ def workbench() -> Response:
 )
 def matrices_page() -> Response:
     return _page("matrices")
+
+
+@bp.get("/extensive")
+@operation(
+    summary="The page of games with information sets: paste .efg text or the JSON form, "
+    "solve it and see the tree with its information sets, the behaviour probabilities on "
+    "its edges, the value and its certificate",
+    tag="workbench",
+    response={"type": "string"},
+    media_type="text/html",
+    errors=(),
+)
+def extensive_page() -> Response:
+    return _page("extensive")
 
 
 @bp.get("/workbench/<name>")
