@@ -18,6 +18,10 @@ from typing import Any
 
 import pytest
 
+from analysis.grading.extensive_generator import (
+    MAX_PROBABILITY_DENOMINATOR,
+    MAX_VALUE_DENOMINATOR,
+)
 from analysis.grading.extensive_problems import ExtensiveGrader
 from analysis.grading.feedback import FEEDBACK_LEVELS
 from analysis.grading.json_output import grade_json
@@ -267,7 +271,12 @@ def test_generated_problems_are_deterministic_and_their_key_scores_full_marks(
     assert_full_marks(made)
     grader = make_grader(made.problem)
     assert isinstance(grader, ExtensiveGrader)
-    assert grader.value != 0
+    assert grader.value != 0 and grader.value.denominator <= MAX_VALUE_DENOMINATOR
+    # a good exercise: small denominators, and both players mix somewhere
+    rows = grader.key_rows()
+    assert all(p.denominator <= MAX_PROBABILITY_DENOMINATOR for row in rows for p in row)
+    mixing = {grader.game.infosets[h].player for h, row in enumerate(rows) if max(row) < 1}
+    assert mixing == {0, 1}
     # the untouched template scores nothing
     template = {"value": None, "strategy": dict.fromkeys(made.answer["strategy"])}
     assert grade_answer(made.problem, template).score == 0
