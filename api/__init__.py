@@ -27,6 +27,7 @@ from api.views import (
     utility_functions,
     workbench,
 )
+from games.figures import load_matplotlib
 from games.limits import limited
 
 
@@ -37,6 +38,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_error_handlers(app)
     _run_under_limits(app)
     _set_headers(app)
+    load_matplotlib()  # here, not inside the first plotting request's deadline
 
     for module in (
         meta,

@@ -18,15 +18,14 @@ import threading
 import warnings
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, Final, Literal
+from typing import TYPE_CHECKING, Any, Final, Literal
 from xml.dom import minidom
 
-import matplotlib as mpl
-from matplotlib.backends.backend_svg import FigureCanvasSVG
-from matplotlib.figure import Figure
-from matplotlib.typing import RcKeyType
-
 from games.limits import current_deadline
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+    from matplotlib.typing import RcKeyType
 
 BASE_STYLE: Final[dict[RcKeyType, Any]] = {
     "svg.fonttype": "none",  # text as <text>: small, searchable, escaped by matplotlib
@@ -43,6 +42,13 @@ BASE_STYLE: Final[dict[RcKeyType, Any]] = {
 _DRAWING = threading.Lock()
 
 
+def load_matplotlib() -> None:
+    """Import what drawing needs (about 1 s) now, before a request's deadline runs: the app
+    calls it as it is created. Without it the first figure drawn imports it."""
+    import matplotlib.backends.backend_svg  # noqa: F401
+    import matplotlib.figure  # noqa: F401
+
+
 @contextmanager
 def svg_figure(
     width: float,
@@ -53,8 +59,13 @@ def svg_figure(
     """A ``width`` x ``height`` inch figure with its SVG canvas, under the shared lock.
 
     Draw on it and call :func:`svg_text` inside the ``with`` block (saving reads the
-    settings too).
+    settings too). matplotlib is imported here, not where this module is: a command that
+    can draw but does not (a grader's run) does not spend a second importing it.
     """
+    import matplotlib as mpl
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+    from matplotlib.figure import Figure
+
     with _DRAWING, mpl.rc_context(), warnings.catch_warnings():
         mpl.rcdefaults()
         mpl.rcParams.update(BASE_STYLE)

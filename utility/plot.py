@@ -17,12 +17,9 @@ from __future__ import annotations
 import textwrap
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import numpy as np
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure
-from matplotlib.typing import RcKeyType
 
 from games.figures import svg_figure, svg_text
 from games.limits import current_deadline
@@ -30,6 +27,11 @@ from games.numbers import Exact, exact_text, to_float
 from utility.evaluate import Evaluation
 from utility.function import UtilityFunction
 from utility.lottery import Lottery
+
+if TYPE_CHECKING:  # matplotlib itself loads when the first figure is drawn
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
+    from matplotlib.typing import RcKeyType
 
 SAMPLES: Final = 200
 """Points at which the utility curve is sampled between the extreme outcomes."""

@@ -22,7 +22,8 @@ from analysis.grading.generator_settings import (
 from analysis.grading.lottery_problems import NUMBER_FIELDS, LotteryGrader
 from games.limits import Deadline
 from games.trees.document import exact_json
-from utility.lottery import Lottery, parse_lottery
+from utility.lottery import parse_lottery
+from utility.plot import risk_profile_svg
 
 FORMULAS: Final = {"sqrt": "sqrt(x)", "square": "x^2"}
 LOTTERY_COST: Final = 200
@@ -65,16 +66,8 @@ def draw_lottery(rng: random.Random, settings: ProblemSettings, deadline: Deadli
         "Lottery and attitude to risk",
         _statement(lottery, FORMULAS[utility]),
         dict.fromkeys(answer),
-        lambda: _risk_profile(parsed),
+        lambda: risk_profile_svg(parsed),
     )
-
-
-def _risk_profile(lottery: Lottery) -> str:
-    # matplotlib is imported only when a figure is drawn: grading a submission draws none,
-    # and importing it took 1 to 2 s of every autograder run
-    from utility.plot import risk_profile_svg
-
-    return risk_profile_svg(lottery)
 
 
 def _statement(lottery: list[dict[str, Any]], formula: str) -> str:
