@@ -112,7 +112,7 @@ def draw_extensive(
         return None
     asked = PLAYERS.index(player)
     strategy = {
-        name: {action: exact_json(normalize(p)) for action, p in row.items()}
+        name: None if row is None else {a: exact_json(normalize(p)) for a, p in row.items()}
         for name, row in grader.strategy_json(asked, rows).items()
     }
     answer = {"value": exact_json(normalize(value)), "strategy": strategy}

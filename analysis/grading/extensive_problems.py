@@ -143,12 +143,18 @@ class ExtensiveGrader(FieldsAnswerGrader):
         rows = self.solution.profile.probabilities
         return [tuple(Fraction(p) for p in row) for row in rows]
 
-    def strategy_json(self, player: int, rows: Sequence[Row]) -> dict[str, dict[str, Fraction]]:
-        """``{information set: {action: probability}}`` of ``player``."""
-        shown = {}
-        for h in self.game.player_infosets(player):
+    def strategy_json(
+        self, player: int, rows: Sequence[Row]
+    ) -> dict[str, dict[str, Fraction] | None]:
+        """``{information set: {action: probability}}`` of ``player``, ``null`` at the sets
+        ``player``'s own strategy never reaches (any play there guarantees the same)."""
+        mine = self.game.player_infosets(player)
+        reached = self._own_reach(player, {h: rows[h] for h in mine})
+        shown: dict[str, dict[str, Fraction] | None] = {}
+        for h in mine:
             infoset = self.game.infosets[h]
-            shown[infoset.name] = dict(zip(infoset.actions, rows[h], strict=True))
+            row = dict(zip(infoset.actions, rows[h], strict=True))
+            shown[infoset.name] = row if reached[h] else None
         return shown
 
     # -- grading ----------------------------------------------------------------------

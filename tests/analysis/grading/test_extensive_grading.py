@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from analysis.grading.class_report import grades_csv, gradescope_results, prairielearn_results
 from analysis.grading.extensive_generator import (
     MAX_PROBABILITY_DENOMINATOR,
     MAX_VALUE_DENOMINATOR,
@@ -307,3 +308,29 @@ def test_settings_no_draw_can_meet_are_refused(changes: dict[str, Any], paramete
     with pytest.raises(InvalidInputError) as error:
         generate_problem(ProblemSettings(type="extensive", seed=1, **changes))
     assert error.value.errors[0].parameter == parameter
+
+
+def test_a_zero_sum_profile_is_graded_by_nash_conv_too() -> None:
+    problem = {**PROBLEM_2, "questions": ["profile"]}
+    right = {"Player 1": player_1("1/3"), "Player 2": PLAYER_2}
+    assert field(grade_answer(problem, {"profile": right}), "profile").correct
+    # player 2 never bluffing a jack: player 1 with alpha = 1/3 calls a bet with a queen
+    # 2/3 of the time, though only a king bets now; folding gains, so NashConv > 0
+    wrong = {"Player 1": player_1("1/3"), "Player 2": {**PLAYER_2, "J, check": {"check": 1}}}
+    grade = grade_answer(problem, {"profile": wrong})
+    assert not field(grade, "profile").correct
+    assert "profitable_deviation" in [d.code for d in grade.diagnosis]
+
+
+@pytest.mark.parametrize("level", ["score", "fields", "hints"])
+def test_no_writer_gives_the_key_away_below_full(level: str) -> None:
+    grade = grade_one(
+        make_grader(PROBLEM_2), {"value": "1/7", "strategy": UNIFORM_2}, parse_rubric(None)
+    )
+    asked = {"value": 1.0, "strategy": 2.0}
+    for text in (
+        json.dumps(gradescope_results(grade, asked, level)),
+        json.dumps(prairielearn_results(grade, asked, level)),
+        grades_csv({"ada": grade}),
+    ):
+        assert not KEY_NUMBERS.search(text), text
