@@ -59,7 +59,9 @@ function clearErrors() {
   clearError($("iterations-error"), iterations);
 }
 
+// a refused game: the message beside the input it blames, no answer to an older game left
 function report(problem) {
+  $("results").hidden = true;
   if (problem && String(problem.pointer || "").startsWith("/iterations")) {
     showError($("iterations-error"), iterations, problem);
   } else {
