@@ -9,6 +9,7 @@ import { SAMPLES } from "./extensive-samples.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const MOST_DRAWN = 400; // nodes: a larger tree is solved, not drawn
+const MOST_ROWS_OPEN = 40; // information sets of a player shown unfolded
 const LEVEL = 170; // px between a node and its children, across
 const ROW = 38; // px between two ends of the tree, down
 const MARGIN = 24;
@@ -151,6 +152,7 @@ function show(answer, converted) {
   $("value").textContent = value === null
     ? `none (the game is not zero-sum); the payoffs are (${exactList(answer, "payoffs").join(", ")})`
     : value;
+  $("value-note").textContent = value !== null && !exact ? " (approximate: CFR's average strategy)" : "";
   showCertificate(answer, value);
   showStrategies(answer);
   showPlot(answer);
@@ -215,7 +217,11 @@ function showStrategies(answer) {
     table.append(body);
     const holder = element("div", undefined, "table-scroll");
     holder.append(table);
-    return holder;
+    if (player.infosets.length <= MOST_ROWS_OPEN) return holder;
+    // a long table (Leduc: 468 sets a player) folded under one line until asked for
+    const fold = element("details");
+    fold.append(element("summary", `${player.player}: ${player.infosets.length} information sets`), holder);
+    return fold;
   });
   $("strategies").replaceChildren(...tables);
 }
@@ -282,8 +288,10 @@ function flatten(root) {
   return nodes;
 }
 
-// each decision node's behaviour probabilities: a player's sets come in the answer in the
-// order they first appear in the tree (prefix order), as in the JSON form
+// each decision node's behaviour probabilities: found by the set's name where the player
+// has one set of that name; else by order, a player's sets coming in the answer in the order
+// they first appear in the tree (prefix order), as in the JSON form (which writes a repeated
+// name with " #2")
 function attachStrategies(nodes, answer) {
   const seen = new Map();
   const counts = answer.strategies.map(() => 0);
@@ -292,7 +300,8 @@ function attachStrategies(nodes, answer) {
     const key = `${node.player}\u0000${node.infoset}`;
     if (!seen.has(key)) {
       const sets = answer.strategies[node.player].infosets;
-      seen.set(key, sets[counts[node.player]] || sets.find((set) => set.infoset === node.infoset));
+      const named = sets.filter((set) => set.infoset === node.infoset);
+      seen.set(key, named.length === 1 ? named[0] : sets[counts[node.player]]);
       counts[node.player] += 1;
     }
     node.strategy = seen.get(key);
