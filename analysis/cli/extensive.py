@@ -49,8 +49,9 @@ def parser(name: str, summary: str) -> ArgumentParser:
         choices=METHODS,
         default=None,
         help="sequence_lp (exact, two-player zero-sum), lemke (exact, two players), "
-        "subgame_perfect (exact, backward induction over subgames), cfr, cfr_plus, or auto (default: the LP for zero-sum games, lemke for other two-player "
-        "games, else cfr_plus)",
+        "subgame_perfect (exact, backward induction over subgames), cfr, cfr_plus, or auto "
+        "(default: the LP for zero-sum games, lemke for other two-player games, else "
+        "cfr_plus)",
     )
     command.add_argument(
         "--iterations", type=int, default=None, help="cfr and cfr_plus: most iterations (1000)"
