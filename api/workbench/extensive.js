@@ -149,10 +149,10 @@ function show(answer, converted) {
   }
   $("summary").textContent = summary;
   const value = answer.value === null ? null : exactOne(answer, "value");
-  $("value").textContent = value === null
-    ? `none (the game is not zero-sum); the payoffs are (${exactList(answer, "payoffs").join(", ")})`
-    : value;
-  $("value-note").textContent = value !== null && !exact ? " (approximate: CFR's average strategy)" : "";
+  $("value").textContent = value === null ? "none" : value;
+  $("value-note").textContent = value === null
+    ? ` (the game is not zero-sum); the payoffs are (${exactList(answer, "payoffs").join(", ")})`
+    : exact ? "" : " (approximate: CFR's average strategy)";
   showCertificate(answer, value);
   showStrategies(answer);
   showPlot(answer);
@@ -183,6 +183,15 @@ function showCertificate(answer, value) {
       (answer.exact ? "" : "The strategies are an approximate equilibrium, as close as that.");
   }
   $("certificate-verdict").textContent = verdict;
+  const check = answer.sequential_rationality;
+  $("sequential").hidden = !check;
+  if (!check) return;
+  const flagged = check.flagged.map((set) => `"${set.infoset}" (${set.player}, gain ${exactOne(set, "gain")})`);
+  $("sequential").textContent = check.sequentially_rational
+    ? `Sequentially rational: a best reply at each of the ${check.infosets} information sets ` +
+      `(${check.unreached} never reached), against consistent beliefs.`
+    : `Not sequentially rational at ${flagged.length} set${flagged.length === 1 ? "" : "s"} the ` +
+      `play never reaches: ${flagged.join("; ")}.`;
 }
 
 function probabilityTexts(set, exact) {

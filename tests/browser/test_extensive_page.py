@@ -12,6 +12,10 @@ Answers checked against known results:
 - Myerson's card game (Myerson 1991, section 2.1; worked by hand in docs/extensive.md): value
   1/3; player 1 raises red always and black with 1/3; player 2 meets with 2/3. One set of two
   nodes (player 2 after a raise): one dashed link.
+- The entry game of docs/extensive.md (out: (1, 0); in, then fight (-1, -1) or share
+  (2, 2)): Lemke's algorithm started from the first actions ends at (out, fight), an
+  equilibrium whose threat an incumbent who was asked would not carry out (3 better off
+  sharing).
 - Matching pennies written as a tree in which player 2 does not see the first coin: value 0,
   each player 1/2 on each side, one dashed link.
 - Leduc hold'em has 936 information sets (Southey et al. 2005, as OpenSpiel counts them) and
@@ -134,6 +138,16 @@ def test_samples_and_a_typed_json_game_give_their_values_and_show_names_as_text(
     assert strategy(page, "1", "red") == {"raise": "1", "fold": "0"}
     assert strategy(page, "2", "raised") == {"meet": "2/3", "pass": "1/3"}
     assert page.locator("#tree path.infoset-link").count() == 1
+    expect(page.get_by_test_id("sequential")).to_contain_text("Sequentially rational")
+    # the entry game by Lemke from the first actions: (out, fight), paying (1, 0), an
+    # equilibrium whose threat is not sequentially rational (sharing gains 2 - (-1) = 3)
+    page.get_by_test_id("sample").select_option("entry")
+    page.get_by_test_id("method").select_option("lemke")
+    solve(page)
+    expect(page.get_by_test_id("value")).to_have_text("none")
+    expect(page.get_by_test_id("value-line")).to_contain_text("the payoffs are (1, 0)")
+    expect(page.get_by_test_id("certificate-verdict")).to_contain_text("NashConv is 0")
+    expect(page.get_by_test_id("sequential")).to_contain_text('"entered" (incumbent, gain 3)')
     # matching pennies typed in the JSON form, with names that look like markup
     sneaky = "<img src=x onerror=alert(1)>"
     pennies = {
