@@ -36,6 +36,7 @@ for (const [name, sample] of Object.entries(SAMPLES)) {
 function chooseSample(name) {
   const sample = SAMPLES[name];
   if (!sample) return;
+  markStale(true);
   $("sample").value = name;
   input.value = sample.text();
   $("method").value = sample.method;
@@ -135,8 +136,15 @@ function element(tag, text, className) {
   return made;
 }
 
+// the answer shown belongs to an older input until Solve is pressed again
+function markStale(stale) {
+  $("results").classList.toggle("stale", stale);
+  $("stale-note").hidden = !stale;
+}
+
 function show(answer, converted) {
   $("results").hidden = false;
+  markStale(false);
   const exact = answer.exact;
   const sets = answer.strategies.reduce((n, player) => n + player.infosets.length, 0);
   let summary = `Solved by ${METHOD_NAMES[answer.method] || answer.method}, ` +
@@ -485,6 +493,13 @@ $("extensive-form").addEventListener("submit", (event) => {
   event.preventDefault();
   solve();
 });
-input.addEventListener("input", () => clearError($("game-error"), input));
-iterations.addEventListener("input", () => clearError($("iterations-error"), iterations));
+input.addEventListener("input", () => {
+  clearError($("game-error"), input);
+  markStale(true);
+});
+iterations.addEventListener("input", () => {
+  clearError($("iterations-error"), iterations);
+  markStale(true);
+});
+$("method").addEventListener("change", () => markStale(true));
 chooseSample("kuhn");

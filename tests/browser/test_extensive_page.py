@@ -133,6 +133,7 @@ def test_samples_and_a_typed_json_game_give_their_values_and_show_names_as_text(
     page.goto(base_url + "/extensive")
     page.get_by_test_id("sample").select_option("myerson")
     solve(page)
+    expect(page.get_by_test_id("stale-note")).to_be_hidden()
     expect(page.get_by_test_id("value")).to_have_text("1/3")
     assert strategy(page, "1", "black") == {"raise": "1/3", "fold": "2/3"}
     assert strategy(page, "1", "red") == {"raise": "1", "fold": "0"}
@@ -201,6 +202,7 @@ def test_a_refused_game_is_explained_beside_the_input_with_its_pointer(
     text = page.get_by_test_id("game-input").input_value()
     # the first deal at 1/5: the six probabilities sum to 31/30
     page.get_by_test_id("game-input").fill(text.replace('"JQ" 1/6', '"JQ" 1/5', 1))
+    expect(page.get_by_test_id("stale-note")).to_be_visible()  # the answer is to the old game
     page.get_by_test_id("solve").click()
     error = page.get_by_test_id("game-error")
     expect(error).to_contain_text("line 4")
