@@ -257,7 +257,8 @@ function showPlot(answer) {
     box.hidden = true;
     return;
   }
-  for (const unsafe of root.querySelectorAll("script, foreignObject, iframe, object, embed, use")) unsafe.remove();
+  // matplotlib's tick marks are <use> of its own #ids: links within the figure stay
+  for (const unsafe of root.querySelectorAll("script, foreignObject, iframe, object, embed")) unsafe.remove();
   for (const node of [root, ...root.querySelectorAll("*")]) {
     for (const attribute of [...node.attributes]) {
       const name = attribute.name.toLowerCase();
@@ -367,7 +368,10 @@ function showTree(answer, converted) {
   const box = $("tree");
   box.replaceChildren();
   if (converted.status === "rejected") {
-    $("tree-note").textContent = `The tree is not drawn: ${converted.reason.detail}`;
+    const reason = converted.reason || {};
+    $("tree-note").textContent = reason.pointer === "/to"
+      ? "The tree is too deep to draw here; the strategies are in the tables below."
+      : `The tree is not drawn: ${reason.detail || reason}`;
     return;
   }
   const { game, nodes: count } = converted.value;
