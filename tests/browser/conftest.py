@@ -23,7 +23,7 @@ HANDLED = "Failed to load resource: the server responded with a status of 422"
 """The browser's own log line for a refused request, which the page shows to the user."""
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def browser() -> Iterator[Browser]:
     assert CHROMIUM is not None, "CI needs Debian's chromium for the browser tests"
     with sync_playwright() as playwright:

@@ -53,7 +53,7 @@ def test_served_spec_is_the_committed_file() -> None:
 
 @SCHEMA.parametrize()
 @settings(
-    max_examples=25,
+    max_examples=15,
     deadline=None,
     suppress_health_check=[
         HealthCheck.too_slow,
