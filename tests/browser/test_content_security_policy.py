@@ -82,6 +82,12 @@ def step_through_a_search(page: Page) -> None:
     page.locator("#drawing svg [data-node-id]").nth(1).wait_for()
 
 
+def solve_kuhn_poker(page: Page) -> None:
+    page.get_by_test_id("solve").click()
+    expect(page.get_by_test_id("value")).to_have_text("-1/18")
+    page.locator("#tree svg").wait_for()
+
+
 PAGES: dict[str, Callable[[Page], None]] = {
     "/": solve_the_default_tree,
     "/matrices": analyze_the_default_game,
@@ -89,6 +95,7 @@ PAGES: dict[str, Callable[[Page], None]] = {
     "/lotteries": evaluate_the_default_lottery,
     "/games": load_the_first_game,
     "/mcts": step_through_a_search,
+    "/extensive": solve_kuhn_poker,
     "/docs": try_the_health_check,
 }
 

@@ -22,6 +22,7 @@ PAGES = {
     "/lotteries": "Lotteries",
     "/games": "Games",
     "/mcts": "Monte Carlo tree search",
+    "/extensive": "Information sets",
 }
 AA = 4.5
 """WCAG 2.x level AA, 1.4.3: the least contrast of normal text with its background."""
