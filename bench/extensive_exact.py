@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -79,7 +80,7 @@ def solve(key: str, solver: str, efg: Path) -> dict[str, object]:
         started = time.perf_counter()
         result = method(loaded, rational=rational, use_strategic=False)
         seconds = time.perf_counter() - started
-        payoff = result.equilibria[0].payoff(loaded.players[0])
+        payoff = result.equilibria[0].payoff(next(iter(loaded.players)))
         value = str(Fraction(payoff)) if rational else repr(float(payoff))
         return {"value": value, "exact": rational, "seconds": seconds}
     import pyspiel
@@ -131,7 +132,9 @@ def main() -> None:
         for key in options.games.split(","):
             title, make, _ = GAMES[key]
             efg = Path(folder) / f"{key}.efg"
-            efg.write_text(write_efg(make()))
+            # pygambit 16.7 wants node labels unique within the game; our exporter labels every
+            # chance node of a deal alike ("player 1's card"), so they are blanked for it
+            efg.write_text(re.sub(r'^c "[^"]*"', 'c ""', write_efg(make()), flags=re.MULTILINE))
             ours = measure(key, REFERENCE, efg, options.cap)
             if "failed" in ours:
                 print(f"| {title} | {REFERENCE} | — | {ours['failed']} | | | |")
