@@ -10,12 +10,16 @@ to move loses with best play: value -1.
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import quote, unquote
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from tests.browser.held import FirstHeld
+
+SET_UP = re.compile(r"to move|Game over|in the air")
+"""What the status says once a position is set up."""
 
 
 def open_game(
@@ -30,6 +34,9 @@ def open_game(
     side the engine plays, "none" for two people at the board)."""
     state = {"game": game, "params": params, "position": position, "engine": engine}
     page.goto(f"{base_url}/games#{quote(json.dumps(state))}")
+    # set up: the status says whose turn it is (the position alone cannot tell when it is
+    # the initial "", and a click before the set-up ends is ignored by design)
+    expect(page.get_by_test_id("games-status")).to_have_text(SET_UP)
     expect(page.get_by_test_id("games-position")).to_have_value(position)
 
 
