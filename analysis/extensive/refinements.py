@@ -393,8 +393,9 @@ def _solve_reduced(game: ExtensiveGame) -> tuple[list[tuple[Fraction, ...]], str
         return rows, "best_reply"
     if len(game.players) != 2:
         raise DomainError(
-            f"a subgame has {len(movers)} players moving with imperfect information; the "
-            "exact solvers here handle two (use cfr or cfr_plus for an approximation)",
+            f"a subgame with imperfect information has {len(movers)} players moving in a game "
+            f"of {len(game.players)}; the exact solvers here handle two-player games (use cfr "
+            "or cfr_plus for an approximation)",
             parameter="method",
         )
     behaviour = solve_zero_sum(game).behaviour if game.zero_sum else solve_lemke(game).behaviour

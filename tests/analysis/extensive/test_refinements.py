@@ -172,7 +172,7 @@ def test_more_than_two_players_in_an_imperfect_subgame_are_refused() -> None:
             builder.decision(2, "c", ["x", "y"])
             builder.terminal([1, 0, 0])
             builder.terminal([0, 1, 0])
-    with pytest.raises(DomainError, match="3 players moving"):
+    with pytest.raises(DomainError, match="3 players moving in a game of 3"):
         subgame_perfect_equilibrium(builder.build())
 
 
