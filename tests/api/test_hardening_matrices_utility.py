@@ -392,7 +392,8 @@ def test_comparing_many_lotteries_stops_at_the_deadline() -> None:
     }
     response, elapsed = _post(_client(), COMPARE, {"lotteries": lotteries})
     _refused(response, 413, "time-limit")
-    assert elapsed < LIMIT + 1.0
+    # unstopped it runs past a minute; CI under load once took 1.57 s to stop at 0.5 s
+    assert elapsed < LIMIT + 2.0
 
 
 def test_eu_consistency_of_many_choices_stops_at_the_deadline() -> None:
