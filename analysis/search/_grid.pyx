@@ -668,11 +668,15 @@ cdef class ScoreSearch(GridSearch):
     """:class:`analysis.search.score_search.ScoreSearch` compiled, move for move: null-window
     alpha-beta on the exact score of a gravity grid game, with the same non-losing moves, bounds
     from the board, threat ordering and table of bounds (an entry's ``score`` holds the bound,
-    its ``bound`` which kind, its ``move`` the move that failed high or -1), so the same scores
-    and the same node counts while neither table fills."""
+    its ``bound`` which kind, its ``move`` the move that failed high or -1), one entry for a
+    position and its mirror image, so the same scores and the same node counts while neither
+    table fills."""
 
     cdef readonly int cells
     cdef uint64_t column_mask[MOST_MOVES]
+    cdef int mirror_move[MOST_MOVES]
+    cdef int column_shift[MOST_MOVES]
+    cdef uint64_t one_column
 
     def __init__(
         self,
@@ -694,9 +698,26 @@ cdef class ScoreSearch(GridSearch):
             node_batch=node_batch, node_units=node_units, table_entries=table_entries,
         )
         self.cells = columns * rows
-        cdef int i
+        self.one_column = (<uint64_t>1 << self.height) - 1
+        cdef int i, j
         for i in range(self.move_count):
             self.column_mask[i] = ((<uint64_t>1 << rows) - 1) * self.move_bit[i]
+        for i in range(self.move_count):
+            self.column_shift[i] = (popcount(self.move_bit[i] - 1) // self.height) * self.height
+            self.mirror_move[i] = -1
+            for j in range(self.move_count):
+                if self.move_bit[j] == self.mirrored(self.move_bit[i]):
+                    self.mirror_move[i] = j
+            if self.mirror_move[i] < 0:
+                raise ValueError("the moves are not the board's columns")
+
+    cdef inline uint64_t mirrored(self, uint64_t board) noexcept:
+        """``board`` (or a key) reflected left to right: column ``c`` becomes ``columns - 1 - c``."""
+        cdef uint64_t found = 0
+        cdef int c, far = (self.columns - 1) * self.height
+        for c in range(self.columns):
+            found |= ((board >> (c * self.height)) & self.one_column) << (far - c * self.height)
+        return found
 
     cdef inline uint64_t cell_of(self, uint64_t mask, int index) noexcept:
         return (mask + self.bottom_row) & self.full & self.column_mask[index]
@@ -729,10 +750,16 @@ cdef class ScoreSearch(GridSearch):
                 count += 1
         return front + count
 
+    cdef inline uint64_t reflected_cell(self, uint64_t cell, int index) noexcept:
+        """The mirror image of ``cell``, a cell of move ``index``'s column."""
+        return (cell >> self.column_shift[index]) << self.column_shift[self.mirror_move[index]]
+
     cdef int negamax(
-        self, uint64_t mine, uint64_t mask, int alpha, int beta, int ply
+        self, uint64_t mine, uint64_t mask, uint64_t mirror_mine, uint64_t mirror_mask,
+        int alpha, int beta, int ply
     ) except? -32768:
-        """The score of a position whose mover (holding ``mine``) cannot win at once."""
+        """The score of a position whose mover (holding ``mine``) cannot win at once;
+        ``mirror_mine`` and ``mirror_mask`` are the boards reflected left to right."""
         self.nodes += 1
         if not (self.nodes & self.batch_mask):
             self.charge()
@@ -755,11 +782,17 @@ cdef class ScoreSearch(GridSearch):
             beta = high
             if alpha >= beta:
                 return beta
-        cdef uint64_t key = mine + mask
+        # a position and its mirror image have one score: one entry, under the smaller key
+        cdef uint64_t key = mine + mask, other = mirror_mine + mirror_mask
+        cdef bint flipped = other < key
+        if flipped:
+            key = other
         cdef int first = -1
         cdef Entry* entry = self.find(key)
         if entry != NULL:
             first = entry.move
+            if flipped and first >= 0:
+                first = self.mirror_move[first]
             if entry.bound == LOWER and entry.score > alpha:
                 alpha = entry.score
             elif entry.bound == UPPER and entry.score < beta:
@@ -767,28 +800,41 @@ cdef class ScoreSearch(GridSearch):
             if alpha >= beta:
                 self.table_hits += 1
                 return alpha if entry.bound == LOWER else beta
-        cdef uint64_t cells = options
+        cdef uint64_t mirror_theirs = mirror_mine ^ mirror_mask, cell, child, child_reflected
+        cdef int i
         if self.slots:
             # the children's entries are read next: fetch their cache lines while the moves
             # are ordered, so that the memory waits (most of a node's cost) overlap
-            while cells:
-                prefetch(&self.table[self.home(theirs + (mask | (cells & -cells)))])
-                cells &= cells - 1
+            for i in range(self.move_count):
+                cell = options & self.column_mask[i]
+                if cell:
+                    child = theirs + mask + cell
+                    child_reflected = mirror_theirs + mirror_mask + self.reflected_cell(cell, i)
+                    prefetch(&self.table[self.home(min(child, child_reflected))])
         cdef int moves[MOST_MOVES]
         cdef int count = self.ordered_options(mine, mask, options, first, moves)
-        cdef int i, score
+        cdef int score
         for i in range(count):
+            cell = self.cell_of(mask, moves[i])
             score = -self.negamax(
-                theirs, mask | self.cell_of(mask, moves[i]), -beta, -alpha, ply + 1
+                theirs, mask | cell, mirror_theirs, mirror_mask | self.reflected_cell(cell, moves[i]),
+                -beta, -alpha, ply + 1,
             )
             if score >= beta:  # beta cut-off
                 self.cutoffs += 1
-                self.store(key, PROVEN_HERE, score, LOWER, moves[i])
+                self.store(key, PROVEN_HERE, score, LOWER,
+                           self.mirror_move[moves[i]] if flipped else moves[i])
                 return score
             if score > alpha:
                 alpha = score
         self.store(key, PROVEN_HERE, alpha, UPPER, -1)
         return alpha
+
+    cdef int negamax_from(
+        self, uint64_t mine, uint64_t mask, int alpha, int beta, int ply
+    ) except? -32768:
+        """:meth:`negamax` of a position, its mirror image found here."""
+        return self.negamax(mine, mask, self.mirrored(mine), self.mirrored(mask), alpha, beta, ply)
 
     def solve(self, uint64_t mine, uint64_t mask, on_probe=None):
         """The exact score of a position that is not over, by null-window probes;
@@ -803,7 +849,7 @@ cdef class ScoreSearch(GridSearch):
         cdef int low = -(stones_left // 2), high = (stones_left + 1) // 2, guess, found
         while low < high:
             guess = probe(low, high)
-            found = self.negamax(mine, mask, guess, guess + 1, 0)
+            found = self.negamax_from(mine, mask, guess, guess + 1, 0)
             if found <= guess:
                 high = found
             else:
@@ -827,7 +873,7 @@ cdef class ScoreSearch(GridSearch):
         cdef uint64_t after = mask | cell, theirs = mine ^ mask
         if self.wins_now(theirs, after):
             return score <= -((self.cells - popcount(mask)) // 2)
-        return self.negamax(theirs, after, -score, -score + 1, 1) <= -score
+        return self.negamax_from(theirs, after, -score, -score + 1, 1) <= -score
 
     def search_order(self, uint64_t mine, uint64_t mask):
         """The legal moves: those that win at once, then the search's order of the
@@ -836,8 +882,11 @@ cdef class ScoreSearch(GridSearch):
         cdef uint64_t completes = self.completing(mine)
         legal = self.legal_indices(mask)
         front = [i for i in legal if completes & self.cell_of(mask, i)]
-        cdef Entry* entry = self.find(mine + mask)
+        cdef uint64_t key = mine + mask, other = self.mirrored(key)
+        cdef Entry* entry = self.find(min(key, other))
         cdef int first = entry.move if entry != NULL else -1
+        if other < key and first >= 0:
+            first = self.mirror_move[first]
         cdef uint64_t options = self.safe_cells(
             mine ^ mask, mask, (mask + self.bottom_row) & self.full
         )

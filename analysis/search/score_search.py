@@ -26,6 +26,10 @@ Five techniques make the search small:
    stones, unique for a board with a spare bit atop each column): a search that fails high
    stores a lower bound with the move that did it, tried first next time; one that fails low
    stores an upper bound. Bounds found in a null window are what the next probe needs.
+6. **Mirror images share an entry.** A position reflected left to right has the same score,
+   so both are stored under the smaller of their two keys, the move as the stored side plays
+   it. From a symmetric position (the empty board, a centre opening) the search meets each
+   line's mirror image, and finds it searched: this halves the empty boards' searches.
 
 :mod:`analysis.search._grid`'s ``ScoreSearch`` is this search compiled, move for move: the
 same scores and the same node counts while neither table fills.
@@ -93,6 +97,12 @@ class ScoreSearch(SearchCounters):
         self.bottom = sum(1 << c * height for c in range(form.columns))
         self.moves = form.moves
         self.column_masks = tuple(((1 << form.rows) - 1) * bit for bit in form.move_bits)
+        self.height = height
+        self.columns = form.columns
+        # each move's mirror image: the move of the column as far from the other side
+        self.mirror_moves = tuple(
+            form.move_bits.index(self.mirrored(bit)) for bit in form.move_bits
+        )
         self.table: TranspositionTable[tuple[int, int, int, int]] = TranspositionTable(
             table_entries
         )
@@ -116,6 +126,20 @@ class ScoreSearch(SearchCounters):
                 cells &= stones >> offset if offset > 0 else stones << -offset
             found |= cells
         return found & self.full
+
+    def mirrored(self, board: Bitboard) -> Bitboard:
+        """``board`` (or a key) reflected left to right: column ``c`` becomes
+        ``columns - 1 - c`` (a key's columns never carry into each other)."""
+        column = (1 << self.height) - 1
+        far = (self.columns - 1) * self.height
+        return sum(((board >> c) & column) << (far - c) for c in range(0, far + 1, self.height))
+
+    def table_key(self, mine: Bitboard, mask: Bitboard) -> tuple[int, bool]:
+        """A position's key in the table, and whether it is its mirror image's: the smaller
+        of the two keys, since a position and its mirror image have one score."""
+        key = mine + mask
+        other = self.mirrored(key)
+        return (other, True) if other < key else (key, False)
 
     def playable(self, mask: Bitboard) -> Bitboard:
         """The lowest empty cell of each column that has one."""
@@ -178,11 +202,13 @@ class ScoreSearch(SearchCounters):
             beta = high
             if alpha >= beta:
                 return beta
-        key = mine + mask
+        key, flipped = self.table_key(mine, mask)
         first = -1
         entry = self.table.get(key)
         if entry is not None:
             _, stored, bound, first = entry
+            if flipped and first >= 0:
+                first = self.mirror_moves[first]
             if bound == LOWER and stored > alpha:
                 alpha = stored
             elif bound == UPPER and stored < beta:
@@ -195,12 +221,18 @@ class ScoreSearch(SearchCounters):
             score = -self.negamax(theirs, mask | self.cell(mask, index), -beta, -alpha, ply + 1)
             if score >= beta:  # beta cut-off
                 self.cutoffs += 1
-                self.table.store(key, (0, score, LOWER, index))
+                self.keep(key, flipped, score, LOWER, index)
                 return score
             if score > alpha:
                 alpha = score
-        self.table.store(key, (0, alpha, UPPER, -1))
+        self.keep(key, flipped, alpha, UPPER, -1)
         return alpha
+
+    def keep(self, key: int, flipped: bool, score: int, bound: int, move: int) -> None:
+        """Store a bound under a table key, with its move as the key's position plays it."""
+        if flipped and move >= 0:
+            move = self.mirror_moves[move]
+        self.table.store(key, (0, score, bound, move))
 
     def solve(
         self, mine: Bitboard, mask: Bitboard, on_probe: Callable[[int, int], object] | None = None
@@ -253,8 +285,11 @@ class ScoreSearch(SearchCounters):
         legal = self.legal_indices(mask)
         completes = self.completing(mine)
         wins = [index for index in legal if completes & self.cell(mask, index)]
-        entry = self.table.get(mine + mask)
+        key, flipped = self.table_key(mine, mask)
+        entry = self.table.get(key)
         first = entry[3] if entry else -1
+        if flipped and first >= 0:
+            first = self.mirror_moves[first]
         ordered = self.ordered(mine, mask, self.non_losing(mine, mask), first)
         front = wins + [index for index in ordered if index not in wins]
         return front + [index for index in legal if index not in front]

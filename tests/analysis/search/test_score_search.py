@@ -198,6 +198,30 @@ def test_the_probes_guess_beyond_the_middle_toward_the_ends() -> None:
     assert probe(-3, -1) == -2
 
 
+def twins_answers(game: Game[Any, Any], state: Any) -> list[tuple[Any, ...]]:
+    """What the Python search and the compiled one answer of ``state``, and what they count."""
+    mine, mask = game.grid.position(state)
+    answers = []
+    for compiled in (False, True):
+        search = new_score_search(game, SearchBudget(None), None, compiled)
+        assert isinstance(search, ScoreSearch) != compiled
+        probes: list[tuple[int, int]] = []
+        score = search.solve(mine, mask, lambda low, high, seen=probes: seen.append((low, high)))
+        legal = search.legal_indices(mask)
+        answers.append(
+            (
+                score,
+                probes,
+                [search.move_score(mine, mask, index) for index in legal],
+                [search.reaches(mine, mask, index, score) for index in legal],
+                search.search_order(mine, mask),
+                (search.nodes, search.table_hits, search.cutoffs, search.terminals),
+                search.longest,
+            )
+        )
+    return answers
+
+
 @compiled_only
 @pytest.mark.parametrize(
     ("params", "stones"),
@@ -216,29 +240,45 @@ def test_the_compiled_search_is_the_python_search_move_for_move(
     game = make_game("connect_four", params)
     rng = random.Random(7)
     for _ in range(6):
-        state = random_position(game, rng, stones)
-        mine, mask = game.grid.position(state)
-        answers = []
-        for compiled in (False, True):
-            search = new_score_search(game, SearchBudget(None), None, compiled)
-            assert isinstance(search, ScoreSearch) != compiled
-            probes: list[tuple[int, int]] = []
-            score = search.solve(
-                mine, mask, lambda low, high, seen=probes: seen.append((low, high))
-            )
-            legal = search.legal_indices(mask)
-            answers.append(
-                (
-                    score,
-                    probes,
-                    [search.move_score(mine, mask, index) for index in legal],
-                    [search.reaches(mine, mask, index, score) for index in legal],
-                    search.search_order(mine, mask),
-                    (search.nodes, search.table_hits, search.cutoffs, search.terminals),
-                    search.longest,
-                )
-            )
-        assert answers[0] == answers[1]
+        python, compiled = twins_answers(game, random_position(game, rng, stones))
+        assert python == compiled
+
+
+@compiled_only
+@pytest.mark.parametrize(
+    ("params", "position"),
+    [
+        ({"columns": 5, "rows": 4}, ""),
+        ({"columns": 4, "rows": 5, "k": 3}, ""),
+        ({"columns": 5, "rows": 4}, "3"),
+        ({"columns": 6, "rows": 4}, "3434"),
+    ],
+)
+def test_the_twins_agree_where_mirror_images_meet(params: dict[str, int], position: str) -> None:
+    # a symmetric position's subtrees are mirror images of each other, so the search meets
+    # both sides of one table entry all the time: its moves read as the other side plays them
+    game = make_game("connect_four", params)
+    python, compiled = twins_answers(game, game.parse_position(position))
+    assert python == compiled
+
+
+def test_a_position_and_its_mirror_image_have_one_table_key() -> None:
+    game = make_game("connect_four", {"columns": 5, "rows": 4})
+    search = new_score_search(game, SearchBudget(None), None, compiled=False)
+    assert isinstance(search, ScoreSearch)
+    for position, reflected in (("1123", "5543"), ("12", "54"), ("334", "332")):
+        key, flipped = search.table_key(*game.grid.position(game.parse_position(position)))
+        other, other_flipped = search.table_key(*game.grid.position(game.parse_position(reflected)))
+        assert key == other
+        assert flipped != other_flipped
+    # a symmetric position is its own mirror image
+    assert search.table_key(*game.grid.position(game.parse_position("3"))) == (
+        sum(game.grid.position(game.parse_position("3"))),
+        False,
+    )
+    # a stored move reads as the mirror image plays it: column c as column 4 - c
+    moves = game.grid.moves
+    assert [moves[search.mirror_moves[i]] for i in range(len(moves))] == [4 - m for m in moves]
 
 
 @compiled_only
