@@ -28,6 +28,7 @@ cdef extern from "sys/mman.h":
 cdef extern from *:
     int popcount "__builtin_popcountll"(unsigned long long) nogil
     void prefetch "__builtin_prefetch"(const void*) nogil
+    int clz "__builtin_clzll"(unsigned long long) nogil
 
 cdef enum:
     EXACT = 0
@@ -49,7 +50,8 @@ cdef uint64_t WINS_AT_ONCE = <uint64_t>1 << 63  # the spare bit of a 64-bit boar
 cdef struct Entry:  # 16 bytes: four to a cache line
     uint64_t key  # the position's key + 1 (0: an empty slot)
     int32_t score
-    int16_t depth  # PROVEN_HERE for a proven entry (valid at every depth, as PROVEN in Python)
+    int16_t depth  # PROVEN_HERE for a proven entry (valid at every depth, as PROVEN in Python);
+                   # in a ScoreSearch, the bit length of the nodes searched below it
     int8_t bound
     int8_t move
 
@@ -85,6 +87,7 @@ cdef class GridSearch:
     cdef int64_t history[2][MOST_MOVES]
     cdef Entry* table
     cdef size_t slots, used, most_slots, most_entries
+    cdef bint newest_wins  # a key's new entry replaces its old one whatever their depths
     cdef int slot_bits
 
     def __cinit__(self):
@@ -221,6 +224,7 @@ cdef class GridSearch:
             self.most_slots *= 2
         self.slots = 0
         self.used = 0
+        self.newest_wins = False
 
     def __dealloc__(self):
         free(self.table)
@@ -280,10 +284,11 @@ cdef class GridSearch:
         return self.used >= self.most_entries or 4 * (self.used + 1) > 3 * self.slots
 
     cdef int store(self, uint64_t key, int depth, int64_t score, int bound, int move) except -1:
-        """Keep an entry unless one of greater depth is there. A full table replaces the
-        shallowest of the first 32 entries on the key's probe path (so ``find`` still reaches
-        it), or keeps nothing when that path starts at a free slot: a free slot is never
-        taken past the bound, which also leaves ``find`` a free slot to stop at."""
+        """Keep an entry unless one of greater depth is there (with ``newest_wins``, in any
+        case). A full table replaces the shallowest of the first 32 entries on the key's probe
+        path (so ``find`` still reaches it), or keeps nothing when that path starts at a free
+        slot: a free slot is never taken past the bound, which also leaves ``find`` a free
+        slot to stop at."""
         if 2 * (self.used + 1) > self.slots and self.slots < self.most_slots:
             self.grow()
         cdef size_t slot = self.home(key), probe
@@ -291,7 +296,7 @@ cdef class GridSearch:
         cdef uint64_t stored = key + 1
         for probe in range(self.slots):
             if self.table[slot].key == stored:
-                if depth >= self.table[slot].depth:
+                if depth >= self.table[slot].depth or self.newest_wins:
                     self.write(slot, stored, depth, score, bound, move)
                 return 0
             if not self.table[slot].key:
@@ -668,9 +673,10 @@ cdef class ScoreSearch(GridSearch):
     """:class:`analysis.search.score_search.ScoreSearch` compiled, move for move: null-window
     alpha-beta on the exact score of a gravity grid game, with the same non-losing moves, bounds
     from the board, threat ordering and table of bounds (an entry's ``score`` holds the bound,
-    its ``bound`` which kind, its ``move`` the move that failed high or -1), one entry for a
-    position and its mirror image, so the same scores and the same node counts while neither
-    table fills."""
+    its ``bound`` which kind, its ``move`` the move that failed high or -1, its ``depth`` the
+    work below it), one entry for a position and its mirror image, so the same scores and the
+    same node counts while neither table fills. A full table replaces the entry of least work
+    near a new one's place."""
 
     cdef readonly int cells
     cdef uint64_t column_mask[MOST_MOVES]
@@ -698,6 +704,8 @@ cdef class ScoreSearch(GridSearch):
             node_batch=node_batch, node_units=node_units, table_entries=table_entries,
         )
         self.cells = columns * rows
+        # an entry's depth is the work it saves: a full table drops the cheapest to redo
+        self.newest_wins = True
         self.one_column = (<uint64_t>1 << self.height) - 1
         cdef int i, j
         for i in range(self.move_count):
@@ -814,6 +822,7 @@ cdef class ScoreSearch(GridSearch):
         cdef int moves[MOST_MOVES]
         cdef int count = self.ordered_options(mine, mask, options, first, moves)
         cdef int score
+        cdef long long before = self.nodes
         for i in range(count):
             cell = self.cell_of(mask, moves[i])
             score = -self.negamax(
@@ -822,12 +831,12 @@ cdef class ScoreSearch(GridSearch):
             )
             if score >= beta:  # beta cut-off
                 self.cutoffs += 1
-                self.store(key, PROVEN_HERE, score, LOWER,
+                self.store(key, work_of(self.nodes - before), score, LOWER,
                            self.mirror_move[moves[i]] if flipped else moves[i])
                 return score
             if score > alpha:
                 alpha = score
-        self.store(key, PROVEN_HERE, alpha, UPPER, -1)
+        self.store(key, work_of(self.nodes - before), alpha, UPPER, -1)
         return alpha
 
     cdef int negamax_from(
@@ -914,3 +923,8 @@ cdef inline int probe(int low, int high) noexcept:
     if middle >= 0 and toward_zero_half(high) > middle:
         return toward_zero_half(high)
     return middle
+
+
+cdef inline int work_of(long long nodes) noexcept:
+    """The bit length of ``nodes``: how much searching an entry saves."""
+    return 64 - clz(<unsigned long long>nodes) if nodes else 0

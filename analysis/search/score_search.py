@@ -32,7 +32,10 @@ Five techniques make the search small:
    line's mirror image, and finds it searched: this halves the empty boards' searches.
 
 :mod:`analysis.search._grid`'s ``ScoreSearch`` is this search compiled, move for move: the
-same scores and the same node counts while neither table fills.
+same scores and the same node counts while neither table fills. Once its table is full (a
+search of the empty 7 x 6 board visits about a hundred times more positions than it holds),
+a new entry replaces the one of least work near its place, work being the bit length of the
+nodes searched below an entry: what costs most to search again stays.
 """
 
 from __future__ import annotations
