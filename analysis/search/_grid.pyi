@@ -63,6 +63,7 @@ class ScoreSearch(GridSearch):
         node_batch: int,
         node_units: int,
         table_entries: int,
+        etc_stones: int,
     ) -> None: ...
     def solve(
         self, mine: int, mask: int, on_probe: Callable[[int, int], object] | None = None

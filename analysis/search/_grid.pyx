@@ -672,17 +672,18 @@ cdef class GridSearch:
 cdef class ScoreSearch(GridSearch):
     """:class:`analysis.search.score_search.ScoreSearch` compiled, move for move: null-window
     alpha-beta on the exact score of a gravity grid game, with the same non-losing moves, bounds
-    from the board, threat ordering and table of bounds (an entry's ``score`` holds the bound,
-    its ``bound`` which kind, its ``move`` the move that failed high or -1, its ``depth`` the
-    work below it), one entry for a position and its mirror image, so the same scores and the
-    same node counts while neither table fills. A full table replaces the entry of least work
-    near a new one's place."""
+    from the board, threat ordering, table of bounds (an entry's ``score`` holds the bound, its
+    ``bound`` which kind, its ``move`` the move that failed high or -1, its ``depth`` the work
+    below it) and enhanced transposition cutoffs, one entry for a position and its mirror
+    image, so the same scores and the same node counts while neither table fills. A full table
+    replaces the entry of least work near a new one's place."""
 
     cdef readonly int cells
     cdef uint64_t column_mask[MOST_MOVES]
     cdef int mirror_move[MOST_MOVES]
     cdef int column_shift[MOST_MOVES]
     cdef uint64_t one_column
+    cdef int etc_stones
 
     def __init__(
         self,
@@ -696,6 +697,7 @@ cdef class ScoreSearch(GridSearch):
         int node_batch,
         int node_units,
         long long table_entries,
+        int etc_stones,
     ):
         GridSearch.__init__(
             self, columns=columns, rows=rows, k=k, gravity=True, moves=moves,
@@ -704,6 +706,7 @@ cdef class ScoreSearch(GridSearch):
             node_batch=node_batch, node_units=node_units, table_entries=table_entries,
         )
         self.cells = columns * rows
+        self.etc_stones = etc_stones
         # an entry's depth is the work it saves: a full table drops the cheapest to redo
         self.newest_wins = True
         self.one_column = (<uint64_t>1 << self.height) - 1
@@ -823,6 +826,21 @@ cdef class ScoreSearch(GridSearch):
         cdef int count = self.ordered_options(mine, mask, options, first, moves)
         cdef int score
         cdef long long before = self.nodes
+        cdef Entry* known
+        if self.slots and stones < self.etc_stones:
+            # a child the table already bounds low enough cuts off without a search
+            for i in range(count):
+                cell = self.cell_of(mask, moves[i])
+                child = theirs + mask + cell
+                child_reflected = mirror_theirs + mirror_mask + self.reflected_cell(cell, moves[i])
+                known = self.find(min(child, child_reflected))
+                if known != NULL and known.bound == UPPER and -known.score >= beta:
+                    score = -known.score  # read before the store, which may move the table
+                    self.table_hits += 1
+                    self.cutoffs += 1
+                    self.store(key, 0, score, LOWER,
+                               self.mirror_move[moves[i]] if flipped else moves[i])
+                    return score
         for i in range(count):
             cell = self.cell_of(mask, moves[i])
             score = -self.negamax(

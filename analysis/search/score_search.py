@@ -30,6 +30,10 @@ Five techniques make the search small:
    so both are stored under the smaller of their two keys, the move as the stored side plays
    it. From a symmetric position (the empty board, a centre opening) the search meets each
    line's mirror image, and finds it searched: this halves the empty boards' searches.
+7. **Enhanced transposition cutoffs** (Plaat, Schaeffer, Pijls and de Bruin, 1996). Before
+   searching any move, a position with fewer than :data:`ETC_STONES` stones looks up every
+   child's entry: a child already known to score low enough for the mover cuts off at once,
+   without a search of the first move.
 
 :mod:`analysis.search._grid`'s ``ScoreSearch`` is this search compiled, move for move: the
 same scores and the same node counts while neither table fills. Once its table is full (a
@@ -61,6 +65,9 @@ from games.rules.game import Game, GridForm
 
 LOWER: Final = 1
 UPPER: Final = 2
+ETC_STONES: Final = 28
+"""Positions with fewer stones look up their children's entries before searching any
+(enhanced transposition cutoffs): past that, the lookups cost more than the nodes they save."""
 
 Bitboard = int
 
@@ -220,7 +227,17 @@ class ScoreSearch(SearchCounters):
                 self.table_hits += 1
                 return alpha if bound == LOWER else beta
         theirs = mine ^ mask
-        for index in self.ordered(mine, mask, options, first):
+        moves = self.ordered(mine, mask, options, first)
+        if stones < ETC_STONES:
+            # a child whose entry already bounds it low enough cuts off with no search
+            for index in moves:
+                known = self.table.get(self.table_key(theirs, mask | self.cell(mask, index))[0])
+                if known is not None and known[2] == UPPER and -known[1] >= beta:
+                    self.table_hits += 1
+                    self.cutoffs += 1
+                    self.keep(key, flipped, -known[1], LOWER, index)
+                    return -known[1]
+        for index in moves:
             score = -self.negamax(theirs, mask | self.cell(mask, index), -beta, -alpha, ply + 1)
             if score >= beta:  # beta cut-off
                 self.cutoffs += 1
@@ -320,6 +337,7 @@ def new_score_search(
             node_batch=NODE_BATCH,
             node_units=NODE_UNITS,
             table_entries=TABLE_ENTRIES if table_entries is None else table_entries,
+            etc_stones=ETC_STONES,
         )
         return cast(ScoreSearch, search)
     return ScoreSearch(form, budget, DEFAULT_ENTRIES if table_entries is None else table_entries)
