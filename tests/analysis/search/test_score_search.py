@@ -7,7 +7,9 @@ independent answers.
   ``(n - d) // 2 + 1 = s``, a loss (``d`` even) for ``s < 0`` with ``(n - d) // 2 + 1 = -s``, a
   draw for 0; each move's score is for the player who makes it.
 - Tromp's table of solved sizes: 4 x 4 and 5 x 4 are draws, 6 x 4 a second-player win (Pons's
-  solver, built for 6 x 4, gives -1: the loss comes with the last stone, 24 plies on).
+  solver, built for 6 x 4, gives -1: the loss comes with the last stone, 24 plies on). Allis
+  (1988): with an even number of rows and at most six columns the first player cannot win.
+  Pons's solver built for each size: 4 x 5, 4 x 6, 5 x 5, 5 x 6, 6 x 5 and 7 x 4 are draws.
 - The textbook search (alpha-beta on the depth, without move ordering: no score search) on
   random positions.
 - The compiled twin: the same scores, probes and node counts as the Python search.
@@ -105,19 +107,27 @@ def test_every_move_valued_as_pons_solver_values_it(
 
 
 @pytest.mark.parametrize(
-    ("columns", "value", "plies"),
+    ("columns", "rows", "value", "plies"),
     [
-        (4, 0, None),
-        pytest.param(5, 0, None, marks=compiled_only),  # 2 to 6 s in Python
-        pytest.param(6, -1, 24, marks=compiled_only),
+        (4, 4, 0, None),
+        pytest.param(5, 4, 0, None, marks=compiled_only),  # 2 to 6 s in Python
+        pytest.param(6, 4, -1, 24, marks=compiled_only),
+        pytest.param(7, 4, 0, None, marks=compiled_only),
+        pytest.param(4, 5, 0, None, marks=compiled_only),
+        pytest.param(5, 5, 0, None, marks=compiled_only),
+        pytest.param(6, 5, 0, None, marks=compiled_only),
+        pytest.param(4, 6, 0, None, marks=compiled_only),
+        pytest.param(5, 6, 0, None, marks=compiled_only),
     ],
 )
-def test_tromps_four_row_boards(columns: int, value: int, plies: int | None) -> None:
-    game = make_game("connect_four", {"columns": columns, "rows": 4})
+def test_small_boards_solve_as_published(
+    columns: int, rows: int, value: int, plies: int | None
+) -> None:
+    game = make_game("connect_four", {"columns": columns, "rows": rows})
     solution = solve_game(game, game.initial_state())
     assert (solution.value, solution.plies_to_end, solution.complete) == (value, plies, True)
     line = solution.principal_variation
-    assert len(line) == 4 * columns  # best play fills the board
+    assert len(line) == rows * columns  # best play fills the board
     state = game.initial_state()
     for move in line:
         state = game.result(state, move)
