@@ -7,7 +7,7 @@ So the search works on the *score* as Pons's solver states it (connect4.gamesolv
 ``(cells - n - d) // 2 + 1``, a loss ``d`` plies from now (``d`` even) the negative of that, a
 draw 0. A sooner win scores more, a later loss less; a child's score is its parent's negated.
 
-Five techniques make the search small:
+Seven techniques make the search small:
 
 1. **Null windows.** :meth:`ScoreSearch.solve` never asks for a score, only whether it is
    above a guess: ``negamax(position, guess, guess + 1)``. Each answer narrows the range the
@@ -33,11 +33,11 @@ Five techniques make the search small:
 7. **Enhanced transposition cutoffs** (Plaat, Schaeffer, Pijls and de Bruin, 1996). Before
    searching any move, a position with fewer than :data:`ETC_STONES` stones looks up every
    child's entry: a child already known to score low enough for the mover cuts off at once,
-   without a search of the first move.
+   with no search at all.
 
 :mod:`analysis.search._grid`'s ``ScoreSearch`` is this search compiled, move for move: the
 same scores and the same node counts while neither table fills. Once its table is full (a
-search of the empty 7 x 6 board visits about a hundred times more positions than it holds),
+search of the empty 7 x 6 board visits about 70 times more positions than it holds),
 a new entry replaces the one of least work near its place, work being the bit length of the
 nodes searched below an entry: what costs most to search again stays.
 """
