@@ -132,7 +132,10 @@ function leducBets(privateCards, publicCard, mover, put, raises, calls, history)
         child = leducBets(privateCards, publicCard, 1 - mover, stakes, raises, calls + 1, after);
       } else if (publicCard === null) {
         const left = CARDS.map((_, c) => c).filter((c) => !privateCards.includes(c));
-        child = { name: "public card", chance: left.map((c) => [CARDS[c], "1/4",
+        // named by the deal and the bets: no two nodes share a name (Gambit's rule)
+        const dealt = `${CARDS[privateCards[0]]} v ${CARDS[privateCards[1]]}`;
+        child = { name: `public card: ${dealt}, ${after.join(" ")}`,
+                  chance: left.map((c) => [CARDS[c], "1/4",
           leducBets(privateCards, c, 0, stakes, 0, 0, [...after, "/"])]) };
       } else {
         child = { payoffs: showdown(privateCards, publicCard, stakes[0]) };
@@ -162,7 +165,7 @@ function leduc() {
     title: "Leduc hold'em",
     players: ["Player 1", "Player 2"],
     root: { name: "player 1's card", chance: cards.map((first) => [CARDS[first], "1/6", {
-      name: "player 2's card",
+      name: `player 2's card, player 1 holding ${CARDS[first]}`,
       chance: cards.filter((c) => c !== first).map((second) => [CARDS[second], "1/5",
         leducBets([first, second], null, 0, [1, 1], 0, 0, [])]),
     }]) },

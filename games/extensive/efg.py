@@ -176,14 +176,38 @@ def _distinct(labels: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(distinct)
 
 
+def _node_labels(game: ExtensiveGame) -> list[str]:
+    """The nodes' names, each repeat told apart by its count (``"end"``, ``"end (2)"``):
+    Gambit 16 refuses a file that gives two nodes one label. Unnamed nodes stay unnamed."""
+    taken = {node.name for node in game.nodes}
+    seen: set[str] = set()
+    counts: dict[str, int] = {}
+    labels = []
+    for node in game.nodes:
+        label = node.name
+        if label in seen:
+            count = counts.get(label, 2)
+            while f"{label} ({count})" in taken:
+                count += 1
+            counts[label] = count + 1
+            label = f"{label} ({count})"
+            taken.add(label)
+        elif label:
+            seen.add(label)
+        labels.append(label)
+    return labels
+
+
 def write_efg(game: ExtensiveGame) -> str:
     """``game`` as Gambit ``.efg`` text in the ``R`` dialect (exact rationals).
 
     Each player's information sets are numbered from 1 in the order they first appear and
     keep their names; every personal node lists its set's actions; each chance node is a
     chance information set of its own; each terminal node has an outcome of its own
-    carrying its payoffs (no outcomes on internal nodes). So :func:`read_efg` gives the
-    game back: equal, names included, wherever the names are not empty.
+    carrying its payoffs (no outcomes on internal nodes). A node name that repeats is
+    written with its count (``"end (2)"``), since Gambit 16 wants node labels unique. So
+    :func:`read_efg` gives the game back: equal, names included, wherever the names are
+    not empty and no two nodes share one.
     """
     pointer = "/game"
     numbers: list[int] = [0] * len(game.infosets)
@@ -194,9 +218,9 @@ def write_efg(game: ExtensiveGame) -> str:
     out = [f"EFG 2 R {quote(game.title)} {{ {players} }}", quote(game.comment), ""]
     chance = outcome = 0
     spend = current_deadline().spend
-    for node in game.nodes:
+    for node, label in zip(game.nodes, _node_labels(game), strict=True):
         spend(1 + len(node.actions) + len(node.payoffs))
-        name = quote(node.name)
+        name = quote(label)
         if node.player == TERMINAL:
             outcome += 1
             paid = ", ".join(number_text(value, pointer) for value in node.payoffs)

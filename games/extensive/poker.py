@@ -59,7 +59,10 @@ def leduc_poker() -> ExtensiveGame:
     builder.chance([(LEDUC_CARDS[c], Fraction(1, 6)) for c in cards], "player 1's card")
     for first in cards:
         rest = [c for c in cards if c != first]
-        builder.chance([(LEDUC_CARDS[c], Fraction(1, 5)) for c in rest], "player 2's card")
+        builder.chance(
+            [(LEDUC_CARDS[c], Fraction(1, 5)) for c in rest],
+            f"player 2's card, player 1 holding {LEDUC_CARDS[first]}",
+        )
         for second in rest:
             _bets(builder, (first, second), None, 0, [1, 1], 0, 0, ())
     return builder.build("Leduc hold'em")
@@ -104,7 +107,12 @@ def _bets(
             _bets(builder, private, public, 1 - mover, paid, raises, calls + 1, after)
         elif public is None:
             left = [c for c in range(len(LEDUC_CARDS)) if c not in private]
-            builder.chance([(LEDUC_CARDS[c], Fraction(1, 4)) for c in left], "public card")
+            # named by the deal and the bets, so that no two nodes share a name (Gambit's rule)
+            dealt = f"{LEDUC_CARDS[private[0]]} v {LEDUC_CARDS[private[1]]}"
+            builder.chance(
+                [(LEDUC_CARDS[c], Fraction(1, 4)) for c in left],
+                f"public card: {dealt}, {' '.join(after)}",
+            )
             for card in left:
                 _bets(builder, private, card, 0, paid, 0, 0, after + ("/",))
         else:

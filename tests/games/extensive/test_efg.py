@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
+import re
 from fractions import Fraction
 
 import pytest
@@ -10,7 +12,7 @@ from hypothesis import given, settings
 
 from games.errors import ExactSizeError, InvalidInputError, LimitExceededError, TimeLimitError
 from games.extensive.efg import read_efg, write_efg
-from games.extensive.model import CHANCE, TERMINAL, ImperfectRecallError
+from games.extensive.model import CHANCE, TERMINAL, Builder, ExtensiveGame, ImperfectRecallError
 from games.extensive.poker import kuhn_poker, leduc_poker
 from games.formats.efg import parse_efg
 from games.limits import Limits, limited
@@ -312,6 +314,25 @@ def test_repeated_labels_are_told_apart_by_position() -> None:
     assert read_efg(text).nodes[0].actions == ("1/2", "1/2 #2")
 
 
+def test_a_repeated_node_name_is_written_with_its_count() -> None:
+    # Gambit 16 refuses a file whose node labels repeat ("Node label must be unique within
+    # the game"); the repeat is numbered, past a name the game already uses
+    builder = Builder(("A", "B"))
+    builder.chance([("x", Fraction(1, 3)), ("y", Fraction(1, 3)), ("z", Fraction(1, 3))], "deal")
+    for name, paid in (("end", 1), ("end", -1), ("end (2)", 0)):
+        builder.terminal((Fraction(paid), Fraction(-paid)), name)
+    game = builder.build("labels")
+    back = read_efg(write_efg(game))
+    assert [node.name for node in back.nodes] == ["deal", "end", "end (3)", "end (2)"]
+    assert [node.payoffs for node in back.nodes] == [node.payoffs for node in game.nodes]
+
+
+def test_no_two_nodes_of_the_pokers_share_a_name() -> None:
+    for game in (kuhn_poker(), leduc_poker()):
+        names = [node.name for node in game.nodes if node.name]
+        assert len(set(names)) == len(names)
+
+
 @pytest.mark.parametrize("game", [kuhn_poker(), leduc_poker()], ids=["kuhn", "leduc"])
 def test_the_pokers_round_trip(game: object) -> None:
     assert read_efg(write_efg(game)) == game  # type: ignore[arg-type]
@@ -336,8 +357,24 @@ def test_written_text_is_gambits_rational_dialect() -> None:
 
 @settings(max_examples=80, deadline=None)
 @given(extensive_games())
-def test_round_trip_of_random_games(game: object) -> None:
-    assert read_efg(write_efg(game)) == game  # type: ignore[arg-type]
+def test_round_trip_of_random_games(game: ExtensiveGame) -> None:
+    back = read_efg(write_efg(game))
+    # node names come back as written: a repeat numbered, so that no two nodes share one
+    names = [node.name for node in back.nodes if node.name]
+    assert len(set(names)) == len(names)
+    seen: set[str] = set()
+    for node, read in zip(game.nodes, back.nodes, strict=True):
+        if node.name in seen:
+            assert re.fullmatch(re.escape(node.name) + r" \(\d+\)", read.name)
+        else:
+            assert read.name == node.name
+            if node.name:  # unnamed nodes stay unnamed
+                seen.add(node.name)
+    renamed = tuple(
+        dataclasses.replace(read, name=node.name)
+        for node, read in zip(game.nodes, back.nodes, strict=True)
+    )
+    assert dataclasses.replace(back, nodes=renamed) == game
 
 
 def test_the_recall_error_survives_pickling() -> None:
