@@ -765,6 +765,20 @@ cdef class ScoreSearch(GridSearch):
         """The mirror image of ``cell``, a cell of move ``index``'s column."""
         return (cell >> self.column_shift[index]) << self.column_shift[self.mirror_move[index]]
 
+    cdef inline uint64_t child_key(
+        self, uint64_t theirs, uint64_t mask, uint64_t mirror_theirs, uint64_t mirror_mask,
+        uint64_t cell, int index
+    ) noexcept:
+        """The table key of the position after move ``index`` takes ``cell``: the smaller of
+        its key and its mirror image's (each board's sum with the new stone)."""
+        return min(
+            theirs + mask + cell, mirror_theirs + mirror_mask + self.reflected_cell(cell, index)
+        )
+
+    cdef inline int as_stored(self, int move, bint flipped) noexcept:
+        """``move`` as the other side of a mirrored entry plays it (both ways alike)."""
+        return self.mirror_move[move] if flipped and move >= 0 else move
+
     cdef int negamax(
         self, uint64_t mine, uint64_t mask, uint64_t mirror_mine, uint64_t mirror_mask,
         int alpha, int beta, int ply
@@ -801,9 +815,7 @@ cdef class ScoreSearch(GridSearch):
         cdef int first = -1
         cdef Entry* entry = self.find(key)
         if entry != NULL:
-            first = entry.move
-            if flipped and first >= 0:
-                first = self.mirror_move[first]
+            first = self.as_stored(entry.move, flipped)
             if entry.bound == LOWER and entry.score > alpha:
                 alpha = entry.score
             elif entry.bound == UPPER and entry.score < beta:
@@ -811,7 +823,7 @@ cdef class ScoreSearch(GridSearch):
             if alpha >= beta:
                 self.table_hits += 1
                 return alpha if entry.bound == LOWER else beta
-        cdef uint64_t mirror_theirs = mirror_mine ^ mirror_mask, cell, child, child_reflected
+        cdef uint64_t mirror_theirs = mirror_mine ^ mirror_mask, cell
         cdef int i
         if self.slots:
             # the children's entries are read next: fetch their cache lines while the moves
@@ -819,9 +831,9 @@ cdef class ScoreSearch(GridSearch):
             for i in range(self.move_count):
                 cell = options & self.column_mask[i]
                 if cell:
-                    child = theirs + mask + cell
-                    child_reflected = mirror_theirs + mirror_mask + self.reflected_cell(cell, i)
-                    prefetch(&self.table[self.home(min(child, child_reflected))])
+                    prefetch(&self.table[self.home(
+                        self.child_key(theirs, mask, mirror_theirs, mirror_mask, cell, i)
+                    )])
         cdef int moves[MOST_MOVES]
         cdef int count = self.ordered_options(mine, mask, options, first, moves)
         cdef int score
@@ -831,15 +843,14 @@ cdef class ScoreSearch(GridSearch):
             # a child the table already bounds low enough cuts off without a search
             for i in range(count):
                 cell = self.cell_of(mask, moves[i])
-                child = theirs + mask + cell
-                child_reflected = mirror_theirs + mirror_mask + self.reflected_cell(cell, moves[i])
-                known = self.find(min(child, child_reflected))
+                known = self.find(
+                    self.child_key(theirs, mask, mirror_theirs, mirror_mask, cell, moves[i])
+                )
                 if known != NULL and known.bound == UPPER and -known.score >= beta:
                     score = -known.score  # read before the store, which may move the table
                     self.table_hits += 1
                     self.cutoffs += 1
-                    self.store(key, 0, score, LOWER,
-                               self.mirror_move[moves[i]] if flipped else moves[i])
+                    self.store(key, 0, score, LOWER, self.as_stored(moves[i], flipped))
                     return score
         for i in range(count):
             cell = self.cell_of(mask, moves[i])
@@ -850,7 +861,7 @@ cdef class ScoreSearch(GridSearch):
             if score >= beta:  # beta cut-off
                 self.cutoffs += 1
                 self.store(key, work_of(self.nodes - before), score, LOWER,
-                           self.mirror_move[moves[i]] if flipped else moves[i])
+                           self.as_stored(moves[i], flipped))
                 return score
             if score > alpha:
                 alpha = score
@@ -911,9 +922,7 @@ cdef class ScoreSearch(GridSearch):
         front = [i for i in legal if completes & self.cell_of(mask, i)]
         cdef uint64_t key = mine + mask, other = self.mirrored(key)
         cdef Entry* entry = self.find(min(key, other))
-        cdef int first = entry.move if entry != NULL else -1
-        if other < key and first >= 0:
-            first = self.mirror_move[first]
+        cdef int first = self.as_stored(entry.move, other < key) if entry != NULL else -1
         cdef uint64_t options = self.safe_cells(
             mine ^ mask, mask, (mask + self.bottom_row) & self.full
         )

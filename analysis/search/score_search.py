@@ -216,9 +216,8 @@ class ScoreSearch(SearchCounters):
         first = -1
         entry = self.table.get(key)
         if entry is not None:
-            _, stored, bound, first = entry
-            if flipped and first >= 0:
-                first = self.mirror_moves[first]
+            _, stored, bound, move = entry
+            first = self.as_stored(move, flipped)
             if bound == LOWER and stored > alpha:
                 alpha = stored
             elif bound == UPPER and stored < beta:
@@ -235,24 +234,22 @@ class ScoreSearch(SearchCounters):
                 if known is not None and known[2] == UPPER and -known[1] >= beta:
                     self.table_hits += 1
                     self.cutoffs += 1
-                    self.keep(key, flipped, -known[1], LOWER, index)
+                    self.table.store(key, (0, -known[1], LOWER, self.as_stored(index, flipped)))
                     return -known[1]
         for index in moves:
             score = -self.negamax(theirs, mask | self.cell(mask, index), -beta, -alpha, ply + 1)
             if score >= beta:  # beta cut-off
                 self.cutoffs += 1
-                self.keep(key, flipped, score, LOWER, index)
+                self.table.store(key, (0, score, LOWER, self.as_stored(index, flipped)))
                 return score
             if score > alpha:
                 alpha = score
-        self.keep(key, flipped, alpha, UPPER, -1)
+        self.table.store(key, (0, alpha, UPPER, -1))
         return alpha
 
-    def keep(self, key: int, flipped: bool, score: int, bound: int, move: int) -> None:
-        """Store a bound under a table key, with its move as the key's position plays it."""
-        if flipped and move >= 0:
-            move = self.mirror_moves[move]
-        self.table.store(key, (0, score, bound, move))
+    def as_stored(self, move: int, flipped: bool) -> int:
+        """``move`` as the other side of a mirrored entry plays it (both ways alike)."""
+        return self.mirror_moves[move] if flipped and move >= 0 else move
 
     def solve(
         self, mine: Bitboard, mask: Bitboard, on_probe: Callable[[int, int], object] | None = None
@@ -307,9 +304,7 @@ class ScoreSearch(SearchCounters):
         wins = [index for index in legal if completes & self.cell(mask, index)]
         key, flipped = self.table_key(mine, mask)
         entry = self.table.get(key)
-        first = entry[3] if entry else -1
-        if flipped and first >= 0:
-            first = self.mirror_moves[first]
+        first = self.as_stored(entry[3], flipped) if entry else -1
         ordered = self.ordered(mine, mask, self.non_losing(mine, mask), first)
         front = wins + [index for index in ordered if index not in wins]
         return front + [index for index in legal if index not in front]
